@@ -1,0 +1,207 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
+
+export interface SessionsTable {
+  id: string;
+  label: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface ChatMessagesTable {
+  /** Insertion order: history pages by it (created_at can tie within a millisecond). */
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  role: string;
+  content: string;
+  sources_json: string | null;
+  created_at: string;
+}
+
+export interface IngestJobsTable {
+  id: string;
+  user_id: string;
+  session_id: string;
+  blob_key: string;
+  filename: string;
+  content_type: string;
+  tags_json: string;
+  status: string;
+  stage: string | null;
+  progress: number | null;
+  error: string | null;
+  pages: number | null;
+  chunks: number | null;
+  sha256: string | null;
+  reused_from: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChunksTable {
+  /** FTS5 rowid of the chunk's text. */
+  rowid: Generated<number>;
+  id: string;
+  session_id: string;
+  job_id: string;
+  filename: string;
+  page: number;
+  ordinal: number;
+  text: string;
+  tags_json: string;
+  institution: string | null;
+}
+
+export interface ChunkVectorsTable {
+  chunk_id: string;
+  session_id: string;
+  job_id: string;
+  institution: string | null;
+  dimensions: number;
+  /** Float32 little-endian, L2-normalised. */
+  vector: Buffer;
+}
+
+export interface DatabaseSchema {
+  sessions: SessionsTable;
+  chat_messages: ChatMessagesTable;
+  ingest_jobs: IngestJobsTable;
+  chunks: ChunksTable;
+  chunk_vectors: ChunkVectorsTable;
+}
+
+export type Db = Kysely<DatabaseSchema>;
+
+export interface SqliteDatabase {
+  db: Db;
+  /** The raw handle, for FTS5 statements and synchronous transactions kysely cannot express. */
+  raw: BetterSqlite3.Database;
+  close(): Promise<void>;
+}
+
+/**
+ * Migrations in code, applied in order at open. Each runs once (tracked in schema_migrations) inside a transaction.
+ * Append new ones; never edit one that has shipped.
+ */
+const MIGRATIONS: { id: string; sql: string }[] = [
+  {
+    id: '001-sessions-and-chat',
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        label TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX sessions_by_user ON sessions (user_id, created_at);
+      CREATE TABLE chat_messages (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        session_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        sources_json TEXT,
+        created_at TEXT NOT NULL
+      );
+      -- History pages read (session_id, seq) ranges: this index makes a page an index range scan.
+      CREATE INDEX chat_messages_by_session ON chat_messages (session_id, seq);
+    `,
+  },
+  {
+    id: '002-ingestion-and-chunks',
+    sql: `
+      CREATE TABLE ingest_jobs (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        blob_key TEXT NOT NULL,
+        filename TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        tags_json TEXT NOT NULL,
+        status TEXT NOT NULL,
+        stage TEXT,
+        progress REAL,
+        error TEXT,
+        pages INTEGER,
+        chunks INTEGER,
+        sha256 TEXT,
+        reused_from TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX ingest_jobs_by_session ON ingest_jobs (session_id, sha256);
+      CREATE INDEX ingest_jobs_by_status ON ingest_jobs (status, created_at);
+      CREATE TABLE chunks (
+        rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        session_id TEXT NOT NULL,
+        job_id TEXT NOT NULL,
+        filename TEXT NOT NULL,
+        page INTEGER NOT NULL,
+        ordinal INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        tags_json TEXT NOT NULL,
+        institution TEXT
+      );
+      CREATE INDEX chunks_by_session ON chunks (session_id, institution);
+      CREATE INDEX chunks_by_job ON chunks (job_id);
+      -- External-content FTS5 table over chunks.text; porter stemming on top of unicode61 (diacritics folded).
+      CREATE VIRTUAL TABLE chunks_fts USING fts5(
+        text, content='chunks', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+        INSERT INTO chunks_fts(rowid, text) VALUES (new.rowid, new.text);
+      END;
+      CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+        INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+      END;
+      CREATE TABLE chunk_vectors (
+        chunk_id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        job_id TEXT NOT NULL,
+        institution TEXT,
+        dimensions INTEGER NOT NULL,
+        vector BLOB NOT NULL
+      );
+      CREATE INDEX chunk_vectors_by_session ON chunk_vectors (session_id, institution);
+      CREATE INDEX chunk_vectors_by_job ON chunk_vectors (job_id);
+    `,
+  },
+];
+
+/** Opens (creating if needed) the database file, or ':memory:', and applies pending migrations. */
+export function openSqliteDatabase(file: string): SqliteDatabase {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  migrate(raw);
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: raw }) });
+  return {
+    db,
+    raw,
+    // Kysely's destroy closes the underlying better-sqlite3 handle too.
+    close: () => db.destroy(),
+  };
+}
+
+function migrate(raw: BetterSqlite3.Database): void {
+  raw.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set(
+    (raw.prepare('SELECT id FROM schema_migrations').all() as { id: string }[]).map((r) => r.id),
+  );
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.id)) continue;
+    raw.transaction(() => {
+      raw.exec(migration.sql);
+      raw.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)').run(migration.id, new Date().toISOString());
+    })();
+  }
+}
+
+export { sql };

@@ -1,0 +1,109 @@
+import type { Chunk } from '../../core/domain/model.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
+import { contentTokens, wordTokens } from '../../core/rag/text.js';
+import type { SqliteDatabase } from './database.js';
+
+interface ChunkRow {
+  id: string;
+  session_id: string;
+  job_id: string;
+  filename: string;
+  page: number;
+  ordinal: number;
+  text: string;
+  tags_json: string;
+  rank: number;
+}
+
+/** Most distinct query terms sent to FTS5: long pasted questions would otherwise make every query slow. */
+const MAX_QUERY_TERMS = 32;
+
+/**
+ * The embedded lexical index: chunk rows in `chunks`, their text in the FTS5 table `chunks_fts` (porter stemming,
+ * diacritics folded), ranked by BM25. Queries are the question's content words OR-ed, so no word is required.
+ */
+export class SqliteFtsIndex implements VectorIndex {
+  readonly kind = 'lexical' as const;
+
+  constructor(private readonly database: SqliteDatabase) {}
+
+  async add(chunks: IndexedChunk[]): Promise<void> {
+    const raw = this.database.raw;
+    const remove = raw.prepare('DELETE FROM chunks WHERE id = ?');
+    const insert = raw.prepare(
+      `INSERT INTO chunks (id, session_id, job_id, filename, page, ordinal, text, tags_json, institution)
+       VALUES (@id, @session_id, @job_id, @filename, @page, @ordinal, @text, @tags_json, @institution)`,
+    );
+    // One transaction: a document's chunks become visible together, and a crash leaves none of them.
+    raw.transaction((batch: IndexedChunk[]) => {
+      for (const c of batch) {
+        remove.run(c.id);
+        insert.run({
+          id: c.id,
+          session_id: c.sessionId,
+          job_id: c.jobId,
+          filename: c.filename,
+          page: c.page,
+          ordinal: c.ordinal,
+          text: c.text,
+          tags_json: JSON.stringify(c.tags),
+          institution: c.tags.institution ?? null,
+        });
+      }
+    })(chunks);
+  }
+
+  async search(query: IndexQuery): Promise<ChunkHit[]> {
+    const match = toMatchExpression(query.text);
+    if (!match || query.limit <= 0) return [];
+    const institutionFilter = query.institution !== undefined ? 'AND c.institution = @institution' : '';
+    const rows = this.database.raw
+      .prepare(
+        `SELECT c.id, c.session_id, c.job_id, c.filename, c.page, c.ordinal, c.text, c.tags_json, bm25(chunks_fts) AS rank
+         FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+         WHERE chunks_fts MATCH @match AND c.session_id = @session ${institutionFilter}
+         ORDER BY rank LIMIT @limit`,
+      )
+      .all({ match, session: query.sessionId, institution: query.institution, limit: query.limit }) as ChunkRow[];
+    // bm25() is lower-is-better (negative); the port wants higher-is-better.
+    return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
+  }
+
+  async deleteByJob(jobId: string): Promise<void> {
+    this.database.raw.prepare('DELETE FROM chunks WHERE job_id = ?').run(jobId);
+  }
+
+  async deleteBySession(sessionId: string): Promise<void> {
+    this.database.raw.prepare('DELETE FROM chunks WHERE session_id = ?').run(sessionId);
+  }
+
+  async count(filter: { sessionId?: string; jobId?: string }): Promise<number> {
+    const row = this.database.raw
+      .prepare(
+        `SELECT count(*) AS n FROM chunks WHERE (@session IS NULL OR session_id = @session) AND (@job IS NULL OR job_id = @job)`,
+      )
+      .get({ session: filter.sessionId ?? null, job: filter.jobId ?? null }) as { n: number };
+    return row.n;
+  }
+}
+
+/** `"word1" OR "word2" …`: each term quoted so FTS5 syntax in a question (AND, NEAR, *, :) is taken literally. */
+export function toMatchExpression(text: string): string | null {
+  const content = contentTokens(text);
+  const terms = [...new Set(content.length > 0 ? content : wordTokens(text))].slice(0, MAX_QUERY_TERMS);
+  if (terms.length === 0) return null;
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+}
+
+function toChunk(row: ChunkRow): Chunk {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    jobId: row.job_id,
+    filename: row.filename,
+    page: row.page,
+    ordinal: row.ordinal,
+    text: row.text,
+    tags: JSON.parse(row.tags_json) as Record<string, string>,
+  };
+}

@@ -1,0 +1,108 @@
+import type { IngestJob, IngestStage, IngestStatus } from '../../core/domain/model.js';
+import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
+import type { Db, IngestJobsTable } from './database.js';
+
+export class SqliteIngestJobRepo implements IngestJobRepo {
+  constructor(private readonly db: Db) {}
+
+  async create(job: IngestJob): Promise<void> {
+    await this.db
+      .insertInto('ingest_jobs')
+      .values({
+        id: job.id,
+        user_id: job.userId,
+        session_id: job.sessionId,
+        blob_key: job.key,
+        filename: job.filename,
+        content_type: job.contentType,
+        tags_json: JSON.stringify(job.tags),
+        status: job.status,
+        stage: job.stage ?? null,
+        progress: job.progress ?? null,
+        error: job.error ?? null,
+        pages: job.pages ?? null,
+        chunks: job.chunks ?? null,
+        sha256: job.sha256 ?? null,
+        reused_from: job.reusedFrom ?? null,
+        created_at: job.createdAt,
+        updated_at: job.updatedAt,
+      })
+      .execute();
+  }
+
+  async findById(id: string): Promise<IngestJob | null> {
+    const row = await this.db.selectFrom('ingest_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  async update(id: string, patch: IngestJobPatch): Promise<IngestJob | null> {
+    const set: Partial<IngestJobsTable> = {};
+    // `undefined` in a patch clears the field (e.g. stage once a job ends), absence leaves it.
+    if ('status' in patch) set.status = patch.status!;
+    if ('stage' in patch) set.stage = patch.stage ?? null;
+    if ('progress' in patch) set.progress = patch.progress ?? null;
+    if ('error' in patch) set.error = patch.error ?? null;
+    if ('pages' in patch) set.pages = patch.pages ?? null;
+    if ('chunks' in patch) set.chunks = patch.chunks ?? null;
+    if ('sha256' in patch) set.sha256 = patch.sha256 ?? null;
+    if ('reusedFrom' in patch) set.reused_from = patch.reusedFrom ?? null;
+    if ('updatedAt' in patch) set.updated_at = patch.updatedAt!;
+    const row = await this.db.updateTable('ingest_jobs').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  async listUnfinished(): Promise<IngestJob[]> {
+    const rows = await this.db
+      .selectFrom('ingest_jobs')
+      .selectAll()
+      .where('status', 'in', ['queued', 'processing'])
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toJob);
+  }
+
+  async listBySession(sessionId: string): Promise<IngestJob[]> {
+    const rows = await this.db.selectFrom('ingest_jobs').selectAll().where('session_id', '=', sessionId).orderBy('created_at').execute();
+    return rows.map(toJob);
+  }
+
+  async findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null> {
+    const row = await this.db
+      .selectFrom('ingest_jobs')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('sha256', '=', sha256)
+      .where('status', '=', 'completed')
+      .orderBy('created_at')
+      .executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
+  async deleteBySession(sessionId: string): Promise<number> {
+    const result = await this.db.deleteFrom('ingest_jobs').where('session_id', '=', sessionId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+function toJob(row: IngestJobsTable): IngestJob {
+  const job: IngestJob = {
+    id: row.id,
+    userId: row.user_id,
+    sessionId: row.session_id,
+    key: row.blob_key,
+    filename: row.filename,
+    contentType: row.content_type,
+    tags: JSON.parse(row.tags_json) as Record<string, string>,
+    status: row.status as IngestStatus,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.stage !== null) job.stage = row.stage as IngestStage;
+  if (row.progress !== null) job.progress = row.progress;
+  if (row.error !== null) job.error = row.error;
+  if (row.pages !== null) job.pages = row.pages;
+  if (row.chunks !== null) job.chunks = row.chunks;
+  if (row.sha256 !== null) job.sha256 = row.sha256;
+  if (row.reused_from !== null) job.reusedFrom = row.reused_from;
+  return job;
+}

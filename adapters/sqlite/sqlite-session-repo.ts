@@ -1,0 +1,44 @@
+import type { Session } from '../../core/domain/model.js';
+import type { SessionRepo } from '../../core/ports/session-repo.js';
+import type { Db, SessionsTable } from './database.js';
+
+export class SqliteSessionRepo implements SessionRepo {
+  constructor(private readonly db: Db) {}
+
+  async create(session: Session): Promise<void> {
+    await this.db
+      .insertInto('sessions')
+      .values({ id: session.id, label: session.label, user_id: session.userId, created_at: session.createdAt })
+      .execute();
+  }
+
+  async findById(id: string): Promise<Session | null> {
+    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toSession(row) : null;
+  }
+
+  async listByUser(userId: string): Promise<Session[]> {
+    const rows = await this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toSession);
+  }
+
+  async rename(id: string, label: string): Promise<Session | null> {
+    const row = await this.db.updateTable('sessions').set({ label }).where('id', '=', id).returningAll().executeTakeFirst();
+    return row ? toSession(row) : null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+}
+
+function toSession(row: SessionsTable): Session {
+  return { id: row.id, label: row.label, userId: row.user_id, createdAt: row.created_at };
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { decodeJwt } from 'jose';
+import WebSocket from 'ws';
+import { UnauthenticatedError, UpstreamUnavailableError } from '../../core/domain/errors.js';
+import type { Identity, IdentityVerifier } from '../../core/ports/identity-verifier.js';
+
+export interface SupabaseIdentityOptions {
+  url: string;
+  anonKey: string;
+  /** Longest a positive answer is reused; never past the token's exp. */
+  cacheTtlMs?: number;
+  maxCacheEntries?: number;
+  now?: () => number;
+}
+
+interface CacheEntry {
+  userId: string;
+  expiresAt: number;
+}
+
+/**
+ * Resolves tokens by asking the Supabase project (auth.getUser), as the spec says the server does. Positive answers
+ * are cached per token hash for at most 60 s (and never past exp), and concurrent checks of one token share one call,
+ * so a client's burst of requests costs one round trip.
+ */
+export class SupabaseIdentityVerifier implements IdentityVerifier {
+  private readonly client: SupabaseClient;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inFlight = new Map<string, Promise<Identity>>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(options: SupabaseIdentityOptions) {
+    this.client = createClient(options.url, options.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      // Node 20 has no global WebSocket and createClient insists on one; realtime is never used here.
+      realtime: { transport: WebSocket as never },
+    });
+    this.ttlMs = options.cacheTtlMs ?? 60_000;
+    this.maxEntries = options.maxCacheEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async verify(token: string): Promise<Identity> {
+    const exp = expiryMs(token); // also rejects what is not a JWT at all, without a round trip
+    if (exp <= this.now()) throw new UnauthenticatedError();
+    const key = createHash('sha256').update(token).digest('hex');
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAt > this.now()) return { userId: cached.userId };
+    if (cached) this.cache.delete(key);
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const lookup = this.askProvider(token)
+      .then((identity) => {
+        this.remember(key, identity.userId, Math.min(this.now() + this.ttlMs, exp));
+        return identity;
+      })
+      .finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, lookup);
+    return lookup;
+  }
+
+  /** Readiness: the auth service answers its health endpoint. */
+  async check(): Promise<void> {
+    const { error } = await this.client.auth.getUser('invalid.token.probe').catch((cause) => ({ error: cause }));
+    if (error && isUnavailable(error)) throw new UpstreamUnavailableError('identity provider', 'The identity provider did not answer', { cause: error });
+  }
+
+  private async askProvider(token: string): Promise<Identity> {
+    let result;
+    try {
+      result = await this.client.auth.getUser(token);
+    } catch (cause) {
+      throw new UpstreamUnavailableError('identity provider', 'The identity provider did not answer', { cause });
+    }
+    const { data, error } = result;
+    if (error) {
+      if (isUnavailable(error)) throw new UpstreamUnavailableError('identity provider', 'The identity provider did not answer', { cause: error });
+      throw new UnauthenticatedError(undefined, { cause: error });
+    }
+    if (!data.user?.id) throw new UnauthenticatedError();
+    return { userId: data.user.id };
+  }
+
+  private remember(key: string, userId: string, expiresAt: number): void {
+    if (this.cache.size >= this.maxEntries) {
+      // Maps iterate in insertion order: drop the oldest entry.
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(key, { userId, expiresAt });
+  }
+}
+
+function expiryMs(token: string): number {
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' ? exp * 1000 : Number.POSITIVE_INFINITY;
+  } catch (cause) {
+    throw new UnauthenticatedError(undefined, { cause });
+  }
+}
+
+/** Network failures and 5xx are the provider's trouble, not a bad token. */
+function isUnavailable(error: { name?: string; status?: number }): boolean {
+  if (error.name === 'AuthRetryableFetchError') return true;
+  return typeof error.status === 'number' && (error.status >= 500 || error.status === 0);
+}

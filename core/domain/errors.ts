@@ -1,0 +1,71 @@
+/** Error codes the core raises; the HTTP layer maps each to one status (server/http/errors.ts). */
+export type ErrorCode =
+  | 'NOT_FOUND'
+  | 'VALIDATION'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'CONFLICT'
+  | 'UNPROCESSABLE';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string) {
+    super('VALIDATION', message);
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'Unauthorized Access', options?: { cause?: unknown }) {
+    super('UNAUTHENTICATED', message, options);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}
+
+/** A dependency (identity provider, object store, index, model server) did not answer. Not the client's fault. */
+export class UpstreamUnavailableError extends DomainError {
+  constructor(
+    readonly dependency: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('UPSTREAM_UNAVAILABLE', message, options);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
+/** A document that cannot be turned into text (encrypted, malformed, empty, wrong type); the message is shown to the user. */
+export class UnprocessableDocumentError extends DomainError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('UNPROCESSABLE', message, options);
+  }
+}
+
+/** The one text used for every unknown or foreign session, so the two cannot be told apart. */
+export const SESSION_NOT_FOUND = 'Session not found';

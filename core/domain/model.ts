@@ -1,0 +1,78 @@
+export interface Session {
+  id: string;
+  label: string;
+  userId: string;
+  createdAt: string; // ISO 8601
+}
+
+export type ChatRole = 'user' | 'assistant';
+
+export interface Source {
+  filename: string;
+  page: number;
+  excerpt: string;
+  score: number;
+  ingestId: string;
+}
+
+export interface ChatMessage {
+  id: string;
+  sessionId: string;
+  role: ChatRole;
+  content: string;
+  createdAt: string;
+  /** Only on assistant messages: the passages the answer came from. */
+  sources?: Source[];
+}
+
+export type IngestStatus = 'queued' | 'processing' | 'completed' | 'failed';
+export type IngestStage = 'reading' | 'extracting' | 'chunking' | 'embedding' | 'indexing';
+
+export interface IngestJob {
+  id: string;
+  userId: string;
+  sessionId: string;
+  key: string;
+  filename: string;
+  contentType: string;
+  tags: Record<string, string>;
+  status: IngestStatus;
+  stage?: IngestStage;
+  /** 0..1 within the whole job. */
+  progress?: number;
+  error?: string;
+  pages?: number;
+  chunks?: number;
+  sha256?: string;
+  /** When the content was already ingested into this session: the job whose chunks are reused. */
+  reusedFrom?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A piece of a document as it is indexed for retrieval. */
+export interface Chunk {
+  id: string;
+  sessionId: string;
+  jobId: string;
+  filename: string;
+  page: number;
+  /** Position of the chunk within its document, from 0. */
+  ordinal: number;
+  text: string;
+  tags: Record<string, string>;
+}
+
+export interface ExtractedPage {
+  /** 1-based page number (an image is page 1). */
+  page: number;
+  text: string;
+  /** How the text was obtained. */
+  method: 'text' | 'ocr';
+}
+
+export const ALLOWED_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/jpg'] as const;
+export type AllowedContentType = (typeof ALLOWED_CONTENT_TYPES)[number];
+export const MAX_FILE_SIZE = 52_428_800;
+export const UPLOAD_URL_TTL_SECONDS = 3600;
+export const HISTORY_PAGE_SIZE = 20;

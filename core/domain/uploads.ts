@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { ALLOWED_CONTENT_TYPES, type AllowedContentType } from './model.js';
+
+const MAX_NAME_CHARS = 100;
+
+/** The storage prefix a user's uploads live under. User ids that are not plain tokens are hashed into one. */
+export function userKeyPrefix(userId: string): string {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(userId) ? userId : `u-${createHash('sha256').update(userId).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * A filename made safe to be part of a storage key: any script kept, but no path separators, control characters,
+ * dot-only names or leading dots; whitespace becomes '-'; at most 100 characters (whole code points).
+ */
+export function safeFileName(filename: string): string {
+  const cleaned = filename
+    .normalize('NFC')
+    .replace(/[\\/]/g, '-')
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+    .replace(/[<>:"|?*#%&{}$!'@+`=^~\[\]]/g, '')
+    .replace(/\s+/gu, '-')
+    .replace(/^[.-]+/, '')
+    .replace(/-{2,}/g, '-');
+  const limited = [...cleaned].slice(-MAX_NAME_CHARS).join('').replace(/^[.-]+/, '');
+  return limited.length > 0 ? limited : 'file';
+}
+
+/** Whether a key could have been issued to this user (their prefix, no traversal). */
+export function keyBelongsTo(key: string, userId: string): boolean {
+  const prefix = `${userKeyPrefix(userId)}/`;
+  return key.startsWith(prefix) && key.length > prefix.length && !key.split('/').some((part) => part === '..' || part === '.' || part === '');
+}
+
+export function isAllowedContentType(type: string): type is AllowedContentType {
+  return (ALLOWED_CONTENT_TYPES as readonly string[]).includes(type);
+}
+
+/** The document type told by the first bytes, or null when it is neither a PDF nor a JPEG. */
+export function sniffContentType(bytes: Uint8Array): 'application/pdf' | 'image/jpeg' | null {
+  if (bytes.length >= 5 && String.fromCharCode(...bytes.subarray(0, 5)) === '%PDF-') return 'application/pdf';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  return null;
+}
+
+/** The type implied by a file name's extension, when it is one we take. */
+export function contentTypeFromName(filename: string): AllowedContentType | null {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
+  if (ext === 'pdf') return 'application/pdf';
+  if (ext === 'jpg' || ext === 'jpeg') return 'image/jpeg';
+  return null;
+}

@@ -1,0 +1,13 @@
+import type { ChatMessage } from '../domain/model.js';
+
+/** Chat messages live apart from sessions: they grow without bound and are paged, sessions are small and listed whole. */
+export interface ChatRepo {
+  /** Stores a question and its answer together: both or neither. */
+  appendExchange(question: ChatMessage, answer: ChatMessage): Promise<void>;
+  /** Oldest first; `offset` and `limit` count messages. */
+  page(sessionId: string, offset: number, limit: number): Promise<ChatMessage[]>;
+  /** The last `limit` messages, oldest first (for follow-up questions). */
+  recent(sessionId: string, limit: number): Promise<ChatMessage[]>;
+  /** Returns how many were removed. */
+  deleteBySession(sessionId: string): Promise<number>;
+}

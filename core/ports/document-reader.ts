@@ -1,0 +1,17 @@
+import type { ExtractedPage } from '../domain/model.js';
+
+export interface ReadDocumentRequest {
+  bytes: Uint8Array;
+  /** The declared type: application/pdf, image/jpeg or image/jpg. */
+  contentType: string;
+  /** Called with 0..1 as pages are done. */
+  onProgress?: (fraction: number) => void;
+}
+
+/**
+ * Turns a PDF or a photographed page into text, page by page (PDF text layer, OCR where a page has none).
+ * Throws UnprocessableDocumentError with a reason a user can act on: encrypted, malformed, empty, type mismatch.
+ */
+export interface DocumentReader {
+  read(request: ReadDocumentRequest): Promise<ExtractedPage[]>;
+}

@@ -1,0 +1,4 @@
+export interface Embedder {
+  embedDocuments(texts: string[]): Promise<number[][]>;
+  embedQuery(text: string): Promise<number[]>;
+}

@@ -1,0 +1,13 @@
+export type * from './session-repo.js';
+export type * from './chat-repo.js';
+export type * from './ingest-job-repo.js';
+export type * from './blob-store.js';
+export type * from './vector-index.js';
+export type * from './embedder.js';
+export type * from './llm.js';
+export type * from './identity-verifier.js';
+export type * from './document-reader.js';
+export type * from './job-queue.js';
+export type * from './clock-and-ids.js';
+export type * from './health-check.js';
+export type * from './logger.js';

@@ -1,0 +1,18 @@
+import type { IngestJob } from '../domain/model.js';
+
+export type IngestJobPatch = Partial<
+  Pick<IngestJob, 'status' | 'stage' | 'progress' | 'error' | 'pages' | 'chunks' | 'sha256' | 'reusedFrom' | 'updatedAt'>
+>;
+
+export interface IngestJobRepo {
+  create(job: IngestJob): Promise<void>;
+  findById(id: string): Promise<IngestJob | null>;
+  /** Returns the updated job, or null when it no longer exists (its session was deleted meanwhile). */
+  update(id: string, patch: IngestJobPatch): Promise<IngestJob | null>;
+  /** Jobs left queued or processing, oldest first: resumed at start. */
+  listUnfinished(): Promise<IngestJob[]>;
+  listBySession(sessionId: string): Promise<IngestJob[]>;
+  /** A completed job of this session with the same content hash, if any. */
+  findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null>;
+  deleteBySession(sessionId: string): Promise<number>;
+}

@@ -1,0 +1,37 @@
+import type { ChatRole } from '../domain/model.js';
+
+export interface ContextPassage {
+  /** Short label the answer can cite, e.g. "[1]". */
+  ref: string;
+  filename: string;
+  page: number;
+  text: string;
+  score: number;
+}
+
+export interface HistoryTurn {
+  role: ChatRole;
+  content: string;
+}
+
+export interface AnswerRequest {
+  question: string;
+  contexts: ContextPassage[];
+  /** Recent turns, oldest first. */
+  history: HistoryTurn[];
+}
+
+export interface Answer {
+  text: string;
+  /** Refs of the contexts the answer used; empty when the documents did not contain it. */
+  usedRefs: string[];
+}
+
+export interface Llm {
+  answer(request: AnswerRequest): Promise<Answer>;
+  /**
+   * Turns a follow-up ("and what about its size?") into a question that stands alone, for retrieval.
+   * Optional: an answerer that cannot rewrite leaves it out and the question is used as asked.
+   */
+  rewriteQuestion?(question: string, history: HistoryTurn[]): Promise<string>;
+}

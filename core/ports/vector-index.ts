@@ -1,0 +1,36 @@
+import type { Chunk } from '../domain/model.js';
+
+export interface IndexedChunk extends Chunk {
+  /** Present when an Embedder is configured; lexical indexes ignore it. */
+  embedding?: number[];
+}
+
+export interface IndexQuery {
+  sessionId: string;
+  text: string;
+  /** The query's embedding, when an Embedder is configured. A dense index needs it; a lexical one ignores it. */
+  embedding?: number[];
+  /** Only chunks whose tags.institution equals this. */
+  institution?: string;
+  limit: number;
+}
+
+export interface ChunkHit {
+  chunk: Chunk;
+  /** Higher is better; comparable only within one index's answer. */
+  score: number;
+}
+
+/**
+ * Retrieval over chunks. `lexical` indexes rank by the query text (BM25), `dense` ones by the query embedding;
+ * the ask-question use case fuses the two when both exist.
+ */
+export interface VectorIndex {
+  readonly kind: 'lexical' | 'dense';
+  /** Adding a chunk id that exists replaces it. */
+  add(chunks: IndexedChunk[]): Promise<void>;
+  search(query: IndexQuery): Promise<ChunkHit[]>;
+  deleteByJob(jobId: string): Promise<void>;
+  deleteBySession(sessionId: string): Promise<void>;
+  count(filter: { sessionId?: string; jobId?: string }): Promise<number>;
+}

@@ -1,0 +1,66 @@
+/** Small text utilities shared by chunking and answer building. Pure functions. */
+
+const ABBREVIATIONS = new Set([
+  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'e.g', 'i.e', 'no', 'fig', 'vol', 'inc', 'ltd', 'co',
+  'corp', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'u.s', 'approx', 'cf',
+]);
+
+/**
+ * Splits text into sentences. Good enough for retrieval and quoting: breaks after . ! ? (and closing quotes)
+ * followed by whitespace and an upper-case letter, digit or quote, except after common abbreviations and initials.
+ */
+export function splitSentences(text: string): string[] {
+  const normalized = text.replace(/\s+/g, ' ').trim();
+  if (!normalized) return [];
+  const sentences: string[] = [];
+  const boundary = /([.!?…]+["'”’)\]]*)\s+(?=["'“‘(\[]?[\p{Lu}\p{N}])/gu;
+  let start = 0;
+  for (const match of normalized.matchAll(boundary)) {
+    const end = match.index + match[1].length;
+    const candidate = normalized.slice(start, end);
+    const lastWord = /(\S+)$/.exec(normalized.slice(start, match.index + 1))?.[1] ?? '';
+    const bare = lastWord.replace(/^["'“‘(\[]+/, '').replace(/\.+$/, '').toLowerCase();
+    // "Dr. Smith", "U.S. Army", "J. R. R. Tolkien": not a boundary.
+    if (match[1] === '.' && (ABBREVIATIONS.has(bare) || /^\p{L}$/u.test(bare))) continue;
+    sentences.push(candidate.trim());
+    start = match.index + match[0].length;
+  }
+  const rest = normalized.slice(start).trim();
+  if (rest) sentences.push(rest);
+  return sentences;
+}
+
+export function countWords(text: string): number {
+  const m = text.trim().match(/\S+/g);
+  return m ? m.length : 0;
+}
+
+/** Lower-case word tokens (letters and digits, any script). */
+export function wordTokens(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+}
+
+/** English function words that carry no retrieval signal. */
+export const STOPWORDS = new Set(
+  (
+    'a an and are as at be been being but by can could did do does doing done for from had has have having he her ' +
+    'here hers him his how i if in into is it its itself just me more most my no nor not of off on once only or other ' +
+    'our ours out over own same she should so some such than that the their theirs them then there these they this ' +
+    'those through to too under until up very was we were what when where which while who whom whose why will with ' +
+    'would you your yours also about after again against all any because before below between both during each few ' +
+    'further s t don now am many much may might must shall upon within without whether yet according called name named'
+  ).split(' '),
+);
+
+export function contentTokens(text: string): string[] {
+  return wordTokens(text).filter((t) => !STOPWORDS.has(t));
+}
+
+/** Shortens text to at most `maxChars` at a word boundary, marking the cut. */
+export function truncateWords(text: string, maxChars: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= maxChars) return clean;
+  const cut = clean.slice(0, maxChars);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > maxChars * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}

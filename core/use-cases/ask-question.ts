@@ -1,0 +1,103 @@
+import { ValidationError } from '../domain/errors.js';
+import type { ChatMessage, Source } from '../domain/model.js';
+import { loadOwnedSession } from '../domain/ownership.js';
+import type { ChatRepo } from '../ports/chat-repo.js';
+import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { HistoryTurn, Llm } from '../ports/llm.js';
+import type { SessionRepo } from '../ports/session-repo.js';
+import type { VectorIndex } from '../ports/vector-index.js';
+import { packContexts, toSources } from '../rag/context.js';
+import { reciprocalRankFusion } from '../rag/fusion.js';
+
+export interface AskQuestionDeps {
+  sessions: SessionRepo;
+  chats: ChatRepo;
+  indexes: VectorIndex[];
+  llm: Llm;
+  embedder?: Embedder;
+  ids: IdGenerator;
+  clock: Clock;
+  retrieval?: Partial<RetrievalSettings>;
+}
+
+export interface RetrievalSettings {
+  /** Hits asked of each index before fusion. */
+  candidates: number;
+  /** Passages given to the answerer. */
+  passages: number;
+  /** Character budget of those passages (fits the model's context). */
+  contextChars: number;
+  /** Recent messages given as history. */
+  historyMessages: number;
+  /** Sources returned with the answer. */
+  sources: number;
+}
+
+export const DEFAULT_RETRIEVAL: RetrievalSettings = {
+  candidates: 20,
+  passages: 6,
+  contextChars: 12_000,
+  historyMessages: 6,
+  sources: 5,
+};
+
+export const MAX_QUESTION_CHARS = 4000;
+
+export interface AskQuestionResult {
+  answer: string;
+  sources: Source[];
+}
+
+export class AskQuestion {
+  private readonly settings: RetrievalSettings;
+
+  constructor(private readonly deps: AskQuestionDeps) {
+    this.settings = { ...DEFAULT_RETRIEVAL, ...deps.retrieval };
+  }
+
+  async execute(input: { userId: string; sessionId: string; message: string; institution?: string }): Promise<AskQuestionResult> {
+    const { sessions, chats, indexes, llm, embedder, ids, clock } = this.deps;
+    const question = input.message.trim();
+    if (question.length === 0) throw new ValidationError('message must not be empty');
+    if (question.length > MAX_QUESTION_CHARS) throw new ValidationError(`message must be at most ${MAX_QUESTION_CHARS} characters`);
+    await loadOwnedSession(sessions, input.sessionId, input.userId);
+
+    const history: HistoryTurn[] = (await chats.recent(input.sessionId, this.settings.historyMessages)).map((m) => ({
+      role: m.role,
+      content: m.content,
+    }));
+    const query = history.length > 0 && llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : question;
+    const embedding = embedder ? await embedder.embedQuery(query) : undefined;
+    const lists = await Promise.all(
+      indexes
+        .filter((index) => index.kind === 'lexical' || embedding)
+        .map((index) =>
+          index.search({
+            sessionId: input.sessionId,
+            text: query,
+            embedding,
+            institution: input.institution?.trim() || undefined,
+            limit: this.settings.candidates,
+          }),
+        ),
+    );
+    const fused = reciprocalRankFusion(lists, this.settings.candidates);
+    const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
+    const answer = await llm.answer({ question, contexts: packed.passages, history });
+    const sources = answer.usedRefs.length > 0 ? toSources(packed, answer.usedRefs, this.settings.sources) : [];
+
+    const askedAt = clock.now();
+    // The answer gets a later timestamp than the question even within one millisecond.
+    const answeredAt = new Date(Math.max(clock.now().getTime(), askedAt.getTime() + 1));
+    const userMessage: ChatMessage = {
+      id: ids.newId(), sessionId: input.sessionId, role: 'user', content: question, createdAt: askedAt.toISOString(),
+    };
+    const assistantMessage: ChatMessage = {
+      id: ids.newId(), sessionId: input.sessionId, role: 'assistant', content: answer.text,
+      createdAt: answeredAt.toISOString(), sources,
+    };
+    await chats.appendExchange(userMessage, assistantMessage);
+    return { answer: answer.text, sources };
+  }
+}
