@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
+import type { ChatRepo } from '../../core/ports/chat-repo.js';
+import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
+import type { SessionRepo } from '../../core/ports/session-repo.js';
+
+export interface RepoSubject {
+  sessions: SessionRepo;
+  chats: ChatRepo;
+  jobs: IngestJobRepo;
+  cleanup(): Promise<void>;
+}
+
+const session = (id: string, userId: string, createdAt: string, label = `label ${id}`): Session => ({ id, label, userId, createdAt });
+
+const message = (n: number, sessionId: string, role: 'user' | 'assistant' = n % 2 === 0 ? 'user' : 'assistant'): ChatMessage => ({
+  id: `${sessionId}-m${n}`,
+  sessionId,
+  role,
+  content: `message ${n} — ünïcødé ✓`,
+  // Same timestamp on purpose: order must come from insertion, not from the clock.
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+
+const job = (id: string, sessionId: string, overrides: Partial<IngestJob> = {}): IngestJob => ({
+  id,
+  userId: 'u1',
+  sessionId,
+  key: `u1/${id}-file.pdf`,
+  filename: 'file.pdf',
+  contentType: 'application/pdf',
+  tags: { institution: 'acme', year: '2024' },
+  status: 'queued',
+  progress: 0,
+  createdAt: `2026-01-01T00:00:0${id.slice(-1)}.000Z`,
+  updatedAt: `2026-01-01T00:00:0${id.slice(-1)}.000Z`,
+  ...overrides,
+});
+
+/** Behaviour every SessionRepo, ChatRepo and IngestJobRepo implementation must have. */
+export function repoContract(name: string, makeSubject: () => Promise<RepoSubject>): void {
+  describe(`repository contract: ${name}`, () => {
+    let s: RepoSubject;
+    beforeEach(async () => {
+      s = await makeSubject();
+    });
+    afterEach(async () => s.cleanup());
+
+    describe('SessionRepo', () => {
+      it('creates, finds, and lists only the owner’s sessions, oldest first', async () => {
+        await s.sessions.create(session('b', 'u1', '2026-01-02T00:00:00.000Z'));
+        await s.sessions.create(session('a', 'u1', '2026-01-01T00:00:00.000Z'));
+        await s.sessions.create(session('c', 'u2', '2026-01-01T00:00:00.000Z'));
+        expect(await s.sessions.findById('a')).to.deep.equal(session('a', 'u1', '2026-01-01T00:00:00.000Z'));
+        expect((await s.sessions.listByUser('u1')).map((x) => x.id)).to.deep.equal(['a', 'b']);
+        expect((await s.sessions.listByUser('u2')).map((x) => x.id)).to.deep.equal(['c']);
+        expect(await s.sessions.listByUser('nobody')).to.deep.equal([]);
+      });
+
+      it('returns null for a missing session', async () => {
+        expect(await s.sessions.findById('missing')).to.equal(null);
+      });
+
+      it('renames and reports a missing session on rename', async () => {
+        await s.sessions.create(session('a', 'u1', '2026-01-01T00:00:00.000Z'));
+        const renamed = await s.sessions.rename('a', 'Новое имя 📄');
+        expect(renamed).to.include({ id: 'a', label: 'Новое имя 📄', userId: 'u1' });
+        expect((await s.sessions.findById('a'))?.label).to.equal('Новое имя 📄');
+        expect(await s.sessions.rename('missing', 'x')).to.equal(null);
+      });
+
+      it('deletes once', async () => {
+        await s.sessions.create(session('a', 'u1', '2026-01-01T00:00:00.000Z'));
+        expect(await s.sessions.delete('a')).to.equal(true);
+        expect(await s.sessions.delete('a')).to.equal(false);
+        expect(await s.sessions.findById('a')).to.equal(null);
+      });
+    });
+
+    describe('ChatRepo', () => {
+      it('pages messages oldest first by insertion order, even with equal timestamps', async () => {
+        for (let i = 0; i < 45; i += 2) await s.chats.appendExchange(message(i, 's1'), message(i + 1, 's1'));
+        const first = await s.chats.page('s1', 0, 20);
+        expect(first.map((m) => m.id)).to.deep.equal(Array.from({ length: 20 }, (_, i) => `s1-m${i}`));
+        const third = await s.chats.page('s1', 40, 20);
+        expect(third.map((m) => m.id)).to.deep.equal(['s1-m40', 's1-m41', 's1-m42', 's1-m43', 's1-m44', 's1-m45']);
+        expect(await s.chats.page('s1', 100, 20)).to.deep.equal([]);
+        expect(first[0]).to.include({ role: 'user', content: 'message 0 — ünïcødé ✓', sessionId: 's1' });
+      });
+
+      it('keeps sessions apart and returns the most recent messages in order', async () => {
+        await s.chats.appendExchange(message(0, 's1'), message(1, 's1'));
+        await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));
+        await s.chats.appendExchange(message(2, 's1'), message(3, 's1'));
+        expect((await s.chats.recent('s1', 3)).map((m) => m.id)).to.deep.equal(['s1-m1', 's1-m2', 's1-m3']);
+        expect((await s.chats.page('s2', 0, 20)).map((m) => m.id)).to.deep.equal(['s2-m0', 's2-m1']);
+      });
+
+      it('stores sources of an answer', async () => {
+        const answer = { ...message(1, 's1'), sources: [{ filename: 'a.pdf', page: 2, excerpt: 'x', score: 0.5, ingestId: 'j1' }] };
+        await s.chats.appendExchange(message(0, 's1'), answer);
+        const [, stored] = await s.chats.page('s1', 0, 20);
+        expect(stored.sources).to.deep.equal(answer.sources);
+      });
+
+      it('deletes all messages of one session only', async () => {
+        await s.chats.appendExchange(message(0, 's1'), message(1, 's1'));
+        await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));
+        expect(await s.chats.deleteBySession('s1')).to.equal(2);
+        expect(await s.chats.page('s1', 0, 20)).to.deep.equal([]);
+        expect(await s.chats.page('s2', 0, 20)).to.have.length(2);
+        expect(await s.chats.deleteBySession('s1')).to.equal(0);
+      });
+    });
+
+    describe('IngestJobRepo', () => {
+      it('creates and finds a job with its tags', async () => {
+        await s.jobs.create(job('j1', 's1'));
+        expect(await s.jobs.findById('j1')).to.deep.equal(job('j1', 's1'));
+        expect(await s.jobs.findById('missing')).to.equal(null);
+      });
+
+      it('updates fields, clears fields patched with undefined, and reports a missing job', async () => {
+        await s.jobs.create(job('j1', 's1'));
+        let updated = await s.jobs.update('j1', { status: 'processing', stage: 'extracting', progress: 0.5, updatedAt: '2026-01-02T00:00:00.000Z' });
+        expect(updated).to.include({ status: 'processing', stage: 'extracting', progress: 0.5, updatedAt: '2026-01-02T00:00:00.000Z' });
+        updated = await s.jobs.update('j1', { status: 'completed', stage: undefined, progress: 1, pages: 3, chunks: 7, sha256: 'abc' });
+        expect(updated).to.include({ status: 'completed', progress: 1, pages: 3, chunks: 7, sha256: 'abc' });
+        expect(updated).to.not.have.property('stage');
+        expect(await s.jobs.update('missing', { status: 'failed' })).to.equal(null);
+      });
+
+      it('lists unfinished jobs oldest first, and a session’s jobs', async () => {
+        await s.jobs.create(job('j3', 's1', { status: 'processing' }));
+        await s.jobs.create(job('j1', 's1'));
+        await s.jobs.create(job('j2', 's2', { status: 'completed' }));
+        await s.jobs.create(job('j4', 's2', { status: 'failed', error: 'bad' }));
+        expect((await s.jobs.listUnfinished()).map((j) => j.id)).to.deep.equal(['j1', 'j3']);
+        expect((await s.jobs.listBySession('s2')).map((j) => j.id)).to.deep.equal(['j2', 'j4']);
+      });
+
+      it('finds a completed job of the same session by content hash', async () => {
+        await s.jobs.create(job('j1', 's1', { status: 'completed', sha256: 'h' }));
+        await s.jobs.create(job('j2', 's1', { status: 'failed', sha256: 'g' }));
+        expect((await s.jobs.findCompletedBySha256('s1', 'h'))?.id).to.equal('j1');
+        expect(await s.jobs.findCompletedBySha256('s2', 'h')).to.equal(null);
+        expect(await s.jobs.findCompletedBySha256('s1', 'g')).to.equal(null);
+      });
+
+      it('deletes a session’s jobs only', async () => {
+        await s.jobs.create(job('j1', 's1'));
+        await s.jobs.create(job('j2', 's2'));
+        expect(await s.jobs.deleteBySession('s1')).to.equal(1);
+        expect(await s.jobs.findById('j1')).to.equal(null);
+        expect(await s.jobs.findById('j2')).to.not.equal(null);
+      });
+    });
+  });
+}

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { openSqliteDatabase } from '../../adapters/sqlite/database.js';
+import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
+import { SqliteIngestJobRepo } from '../../adapters/sqlite/sqlite-ingest-job-repo.js';
+import { SqliteSessionRepo } from '../../adapters/sqlite/sqlite-session-repo.js';
+import { repoContract } from './repos.contract.js';
+
+repoContract('SQLite on a temp file', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repos-'));
+  const database = openSqliteDatabase(path.join(dir, 'test.sqlite'));
+  return {
+    sessions: new SqliteSessionRepo(database.db),
+    chats: new SqliteChatRepo(database.db),
+    jobs: new SqliteIngestJobRepo(database.db),
+    cleanup: async () => {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SQLite database', () => {
+  it('uses WAL, applies migrations once, and keeps data across reopen', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
+    const file = path.join(dir, 'x.sqlite');
+    try {
+      let database = openSqliteDatabase(file);
+      expect(database.raw.pragma('journal_mode', { simple: true })).to.equal('wal');
+      await new SqliteSessionRepo(database.db).create({ id: 's', label: 'l', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
+      await database.close();
+      database = openSqliteDatabase(file);
+      expect(await new SqliteSessionRepo(database.db).findById('s')).to.include({ label: 'l' });
+      const migrations = database.raw.prepare('SELECT count(*) AS n FROM schema_migrations').get() as { n: number };
+      expect(migrations.n).to.be.greaterThan(0);
+      await database.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('pages history with the session index, not a table scan', () => {
+    const database = openSqliteDatabase(':memory:');
+    const plan = database.raw
+      .prepare("EXPLAIN QUERY PLAN SELECT * FROM chat_messages WHERE session_id = 's' ORDER BY seq LIMIT 20 OFFSET 40")
+      .all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).to.match(/USING INDEX chat_messages_by_session/);
+    void database.close();
+  });
+});

@@ -1,0 +1,116 @@
+import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
+import type { ChatRepo } from '../../core/ports/chat-repo.js';
+import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
+import type { SessionRepo } from '../../core/ports/session-repo.js';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+export class InMemorySessionRepo implements SessionRepo {
+  readonly rows = new Map<string, Session>();
+
+  async create(session: Session): Promise<void> {
+    if (this.rows.has(session.id)) throw new Error(`duplicate session id ${session.id}`);
+    this.rows.set(session.id, copy(session));
+  }
+
+  async findById(id: string): Promise<Session | null> {
+    const s = this.rows.get(id);
+    return s ? copy(s) : null;
+  }
+
+  async listByUser(userId: string): Promise<Session[]> {
+    return [...this.rows.values()]
+      .filter((s) => s.userId === userId)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+      .map(copy);
+  }
+
+  async rename(id: string, label: string): Promise<Session | null> {
+    const s = this.rows.get(id);
+    if (!s) return null;
+    s.label = label;
+    return copy(s);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.rows.delete(id);
+  }
+}
+
+export class InMemoryChatRepo implements ChatRepo {
+  readonly rows: ChatMessage[] = [];
+  /** Set to make every call fail, as a broken database would. */
+  failWith: Error | null = null;
+
+  async appendExchange(question: ChatMessage, answer: ChatMessage): Promise<void> {
+    this.check();
+    this.rows.push(copy(question), copy(answer));
+  }
+
+  async page(sessionId: string, offset: number, limit: number): Promise<ChatMessage[]> {
+    this.check();
+    return this.rows.filter((m) => m.sessionId === sessionId).slice(offset, offset + limit).map(copy);
+  }
+
+  async recent(sessionId: string, limit: number): Promise<ChatMessage[]> {
+    this.check();
+    const mine = this.rows.filter((m) => m.sessionId === sessionId);
+    return mine.slice(Math.max(0, mine.length - limit)).map(copy);
+  }
+
+  async deleteBySession(sessionId: string): Promise<number> {
+    this.check();
+    const before = this.rows.length;
+    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i].sessionId === sessionId) this.rows.splice(i, 1);
+    return before - this.rows.length;
+  }
+
+  private check(): void {
+    if (this.failWith) throw this.failWith;
+  }
+}
+
+export class InMemoryIngestJobRepo implements IngestJobRepo {
+  readonly rows = new Map<string, IngestJob>();
+
+  async create(job: IngestJob): Promise<void> {
+    this.rows.set(job.id, copy(job));
+  }
+
+  async findById(id: string): Promise<IngestJob | null> {
+    const j = this.rows.get(id);
+    return j ? copy(j) : null;
+  }
+
+  async update(id: string, patch: IngestJobPatch): Promise<IngestJob | null> {
+    const j = this.rows.get(id);
+    if (!j) return null;
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) delete (j as unknown as Record<string, unknown>)[key];
+      else (j as unknown as Record<string, unknown>)[key] = value;
+    }
+    return copy(j);
+  }
+
+  async listUnfinished(): Promise<IngestJob[]> {
+    return this.sorted().filter((j) => j.status === 'queued' || j.status === 'processing');
+  }
+
+  async listBySession(sessionId: string): Promise<IngestJob[]> {
+    return this.sorted().filter((j) => j.sessionId === sessionId);
+  }
+
+  async findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null> {
+    return this.sorted().find((j) => j.sessionId === sessionId && j.sha256 === sha256 && j.status === 'completed') ?? null;
+  }
+
+  async deleteBySession(sessionId: string): Promise<number> {
+    let n = 0;
+    for (const [id, j] of this.rows) if (j.sessionId === sessionId && this.rows.delete(id)) n++;
+    return n;
+  }
+
+  private sorted(): IngestJob[] {
+    return [...this.rows.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(copy);
+  }
+}

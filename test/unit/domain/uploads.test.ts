@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { contentTypeFromName, keyBelongsTo, safeFileName, sniffContentType, userKeyPrefix } from '../../../core/domain/uploads.js';
+
+describe('upload keys', () => {
+  it('keeps unicode names but removes path separators, traversal and control characters', () => {
+    expect(safeFileName('../../etc/passwd')).to.equal('etc-passwd');
+    expect(safeFileName('Rapport annuel été 2024.pdf')).to.equal('Rapport-annuel-été-2024.pdf');
+    expect(safeFileName('报告\u0000\u202e.pdf')).to.equal('报告.pdf');
+    expect(safeFileName('...')).to.equal('file');
+    expect(safeFileName('a\\b/c.pdf')).to.equal('a-b-c.pdf');
+  });
+
+  it('bounds the name length, keeping the extension', () => {
+    const name = safeFileName(`${'長'.repeat(300)}.pdf`);
+    expect([...name].length).to.equal(100);
+    expect(name.endsWith('.pdf')).to.equal(true);
+  });
+
+  it('gives each user a prefix and checks keys against it', () => {
+    expect(userKeyPrefix('3f1c-user_1')).to.equal('3f1c-user_1');
+    expect(userKeyPrefix('weird/../id')).to.match(/^u-[0-9a-f]{32}$/);
+    const prefix = userKeyPrefix('u1');
+    expect(keyBelongsTo(`${prefix}/abc-file.pdf`, 'u1')).to.equal(true);
+    expect(keyBelongsTo(`${prefix}/abc-file.pdf`, 'u2')).to.equal(false);
+    expect(keyBelongsTo(`${prefix}/../u2/file.pdf`, 'u1')).to.equal(false);
+    expect(keyBelongsTo(`${prefix}/`, 'u1')).to.equal(false);
+    expect(keyBelongsTo(`u10/x.pdf`, 'u1')).to.equal(false);
+  });
+
+  it('tells PDFs and JPEGs by their first bytes and by their names', () => {
+    expect(sniffContentType(Buffer.from('%PDF-1.7 ...'))).to.equal('application/pdf');
+    expect(sniffContentType(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).to.equal('image/jpeg');
+    expect(sniffContentType(Buffer.from('hello'))).to.equal(null);
+    expect(contentTypeFromName('Scan.JPEG')).to.equal('image/jpeg');
+    expect(contentTypeFromName('notes.txt')).to.equal(null);
+  });
+});

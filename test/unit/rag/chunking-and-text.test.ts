@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { chunkPages } from '../../../core/rag/chunking.js';
+import { reciprocalRankFusion } from '../../../core/rag/fusion.js';
+import { packContexts, toSources } from '../../../core/rag/context.js';
+import { countWords, splitSentences, truncateWords } from '../../../core/rag/text.js';
+import type { ChunkHit } from '../../../core/ports/vector-index.js';
+
+describe('splitSentences', () => {
+  it('splits on sentence ends but not after abbreviations or initials', () => {
+    expect(splitSentences('Dr. Smith arrived. He met J. R. Tolkien in the U.S. Army! Was it 1942? Yes.')).to.deep.equal([
+      'Dr. Smith arrived.',
+      'He met J. R. Tolkien in the U.S. Army!',
+      'Was it 1942?',
+      'Yes.',
+    ]);
+  });
+
+  it('keeps decimals and closing quotes together and collapses whitespace', () => {
+    expect(splitSentences('It cost 3.50 euros.\n"Fine," he said. "Next one."  Done')).to.deep.equal([
+      'It cost 3.50 euros.',
+      '"Fine," he said.',
+      '"Next one."',
+      'Done',
+    ]);
+  });
+
+  it('returns nothing for blank text', () => {
+    expect(splitSentences('  \n ')).to.deep.equal([]);
+  });
+});
+
+describe('chunkPages', () => {
+  const sentence = (n: number) => `Sentence number ${n} talks about topic ${n} in some detail here.`; // 10 words
+
+  it('keeps chunks within a page, numbers them in order, and overlaps one sentence', () => {
+    const page1 = Array.from({ length: 30 }, (_, i) => sentence(i)).join(' ');
+    const chunks = chunkPages(
+      [{ page: 1, text: page1, method: 'text' }, { page: 2, text: 'Short second page.', method: 'text' }],
+      { targetWords: 100, overlapSentences: 1 },
+    );
+    expect(chunks.map((c) => c.ordinal)).to.deep.equal(chunks.map((_, i) => i));
+    const onPage1 = chunks.filter((c) => c.page === 1);
+    expect(onPage1.length).to.be.within(3, 4);
+    for (const c of onPage1) expect(countWords(c.text)).to.be.at.most(110);
+    // The last sentence of a chunk opens the next.
+    const lastOfFirst = splitSentences(onPage1[0].text).at(-1)!;
+    expect(onPage1[1].text.startsWith(lastOfFirst)).to.equal(true);
+    // Every sentence survives chunking.
+    for (let i = 0; i < 30; i++) expect(onPage1.some((c) => c.text.includes(sentence(i))), `sentence ${i}`).to.equal(true);
+    expect(chunks.at(-1)).to.deep.include({ page: 2, text: 'Short second page.' });
+  });
+
+  it('splits an endless "sentence" (a table, OCR noise) into bounded pieces', () => {
+    const words = Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' ');
+    const chunks = chunkPages([{ page: 1, text: words, method: 'ocr' }], { targetWords: 120, overlapSentences: 1 });
+    for (const c of chunks) expect(countWords(c.text)).to.be.at.most(240);
+    expect(chunks.map((c) => c.text).join(' ')).to.include('w999');
+  });
+
+  it('skips empty pages', () => {
+    expect(chunkPages([{ page: 1, text: '   ', method: 'ocr' }])).to.deep.equal([]);
+  });
+});
+
+const hit = (id: string, score: number, text = `text ${id}`): ChunkHit => ({
+  chunk: { id, sessionId: 's', jobId: 'j', filename: `${id}.pdf`, page: 1, ordinal: 0, text, tags: {} },
+  score,
+});
+
+describe('reciprocalRankFusion', () => {
+  it('passes a single list through in order', () => {
+    expect(reciprocalRankFusion([[hit('a', 9), hit('b', 5)], []], 10).map((h) => h.chunk.id)).to.deep.equal(['a', 'b']);
+  });
+
+  it('ranks items found by both lists above items found by one', () => {
+    const fused = reciprocalRankFusion([[hit('a', 9), hit('b', 5), hit('c', 1)], [hit('c', 0.9), hit('d', 0.8), hit('b', 0.1)]], 10);
+    expect(fused.slice(0, 2).map((h) => h.chunk.id).sort()).to.deep.equal(['b', 'c']);
+    expect(fused).to.have.length(4);
+    expect(reciprocalRankFusion([[hit('a', 1), hit('b', 1)], [hit('c', 1)]], 2)).to.have.length(2);
+  });
+});
+
+describe('packContexts and toSources', () => {
+  it('numbers passages in rank order, drops duplicate texts and respects the budget', () => {
+    const packed = packContexts([hit('a', 3, 'same'), hit('b', 2, 'same'), hit('c', 1, 'x'.repeat(50)), hit('d', 0.5, 'y'.repeat(60))], 5, 100);
+    expect(packed.passages.map((p) => [p.ref, p.filename])).to.deep.equal([['1', 'a.pdf'], ['2', 'c.pdf']]);
+  });
+
+  it('puts used passages first in the sources, with ingest id and a bounded excerpt', () => {
+    const packed = packContexts([hit('a', 3), hit('b', 2, 'z '.repeat(400)), hit('c', 1)], 5, 10_000);
+    const sources = toSources(packed, ['2'], 2);
+    expect(sources.map((s) => s.filename)).to.deep.equal(['b.pdf', 'a.pdf']);
+    expect(sources[0].ingestId).to.equal('j');
+    expect(sources[0].excerpt.length).to.be.at.most(301);
+  });
+
+  it('truncates at a word boundary', () => {
+    expect(truncateWords('alpha beta gamma delta', 12)).to.equal('alpha beta…');
+  });
+});
