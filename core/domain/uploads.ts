@@ -19,6 +19,10 @@ export function safeFileName(filename: string): string {
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
     .replace(/[<>:"|?*#%&{}$!'@+`=^~\[\]]/g, '')
     .replace(/\s+/gu, '-')
+    .split('-')
+    // Path segments made only of dots ("..") carry nothing but traversal intent.
+    .filter((segment) => !/^\.+$/.test(segment))
+    .join('-')
     .replace(/^[.-]+/, '')
     .replace(/-{2,}/g, '-');
   const limited = [...cleaned].slice(-MAX_NAME_CHARS).join('').replace(/^[.-]+/, '');

@@ -1,0 +1,47 @@
+import { createDocChat, type DocChat } from '../../core/index.js';
+import type { Llm } from '../../core/ports/llm.js';
+import type { VectorIndex } from '../../core/ports/vector-index.js';
+import { ExtractiveAnswerer } from '../../adapters/extractive/extractive-answerer.js';
+import { FakeDocumentReader } from '../fakes/fake-document-reader.js';
+import { ManualClock, RecordingLogger, SequentialIds } from '../fakes/fixed-clock-and-ids.js';
+import { InMemoryBlobStore } from '../fakes/in-memory-blob-store.js';
+import { InMemoryChatRepo, InMemoryIngestJobRepo, InMemorySessionRepo } from '../fakes/in-memory-repos.js';
+import { InMemoryVectorIndex } from '../fakes/in-memory-vector-index.js';
+import type { Embedder } from '../../core/ports/embedder.js';
+
+/** The core wired to in-memory fakes, with a queue the test drains by hand. */
+export function coreFixture(options: { llm?: Llm; indexes?: VectorIndex[]; embedder?: Embedder } = {}) {
+  const sessions = new InMemorySessionRepo();
+  const chats = new InMemoryChatRepo();
+  const jobs = new InMemoryIngestJobRepo();
+  const blobs = new InMemoryBlobStore();
+  const index = new InMemoryVectorIndex({ kind: 'lexical' });
+  const indexes = options.indexes ?? [index];
+  const reader = new FakeDocumentReader();
+  const logger = new RecordingLogger();
+  const queued: string[] = [];
+  const docChat: DocChat = createDocChat({
+    sessions, chats, jobs, blobs, indexes, reader,
+    llm: options.llm ?? new ExtractiveAnswerer(),
+    embedder: options.embedder,
+    queue: { enqueue: (id) => void queued.push(id) },
+    ids: new SequentialIds('id'),
+    clock: new ManualClock(),
+    logger,
+  });
+  return {
+    docChat, sessions, chats, jobs, blobs, index, indexes, reader, logger, queued,
+    /** Runs every queued job to its end. */
+    async drain(): Promise<void> {
+      while (queued.length > 0) await docChat.runIngestion.execute(queued.shift()!);
+    },
+    /** A session, an uploaded text "document" and a started job. */
+    async sessionWithUpload(userId: string, text: string, filename = 'doc.pdf', tags: Record<string, string> = {}) {
+      const session = await docChat.createSession.execute({ userId, label: 'docs' });
+      const upload = await docChat.createUploadUrl.execute({ userId, filename, contentType: 'application/pdf', contentSize: Buffer.byteLength(text) });
+      blobs.put(upload.key, text, 'application/pdf');
+      const job = await docChat.startIngestion.execute({ userId, sessionId: session.id, key: upload.key, filename, tags });
+      return { session, key: upload.key, job };
+    },
+  };
+}

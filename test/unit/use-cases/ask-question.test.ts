@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { NotFoundError, UpstreamUnavailableError, ValidationError } from '../../../core/domain/errors.js';
+import type { Answer, AnswerRequest, Llm } from '../../../core/ports/llm.js';
+import { HashingEmbedder } from '../../fakes/hashing-embedder.js';
+import { InMemoryVectorIndex } from '../../fakes/in-memory-vector-index.js';
+import { coreFixture } from '../../support/core-fixture.js';
+
+const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
+
+class RecordingLlm implements Llm {
+  requests: AnswerRequest[] = [];
+  rewrites: string[] = [];
+  failWith: Error | null = null;
+  async answer(request: AnswerRequest): Promise<Answer> {
+    this.requests.push(request);
+    if (this.failWith) throw this.failWith;
+    const first = request.contexts[0];
+    return first ? { text: `From ${first.filename}: ${first.text.slice(0, 40)}`, usedRefs: [first.ref] } : { text: 'not found', usedRefs: [] };
+  }
+  async rewriteQuestion(question: string): Promise<string> {
+    this.rewrites.push(question);
+    return `standalone: ${question}`;
+  }
+}
+
+describe('AskQuestion', () => {
+  it('answers from the session’s documents with sources, and stores both messages', async () => {
+    const f = coreFixture();
+    const { session, job } = await f.sessionWithUpload('u1', 'Paris is the capital of France. Berlin is the capital of Germany.', 'capitals.pdf');
+    await f.drain();
+    const result = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'What is the capital of Germany?' });
+    expect(result.answer).to.include('Berlin is the capital of Germany');
+    expect(result.answer).to.include('capitals.pdf');
+    expect(result.sources[0]).to.include({ filename: 'capitals.pdf', page: 1, ingestId: job.id });
+    expect(f.chats.rows.map((m) => [m.role, m.content])).to.deep.equal([
+      ['user', 'What is the capital of Germany?'],
+      ['assistant', result.answer],
+    ]);
+    expect(f.chats.rows[1].createdAt > f.chats.rows[0].createdAt).to.equal(true);
+  });
+
+  it('restricts retrieval to the institution and to the session', async () => {
+    const f = coreFixture();
+    const a = await f.sessionWithUpload('u1', 'The refund policy of Acme allows returns within 30 days.', 'acme.pdf', { institution: 'acme' });
+    const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: 'globex.pdf', contentType: 'application/pdf', contentSize: 10 });
+    f.blobs.put(upload.key, 'The refund policy of Globex allows returns within 14 days.', 'application/pdf');
+    await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: a.session.id, key: upload.key, filename: 'globex.pdf', tags: { institution: 'globex' } });
+    const elsewhere = await f.sessionWithUpload('u1', 'The refund policy of Initech allows returns within 7 days.', 'initech.pdf');
+    await f.drain();
+    const globex = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: a.session.id, message: 'What is the refund policy?', institution: 'globex' });
+    expect(globex.sources.map((s) => s.filename)).to.deep.equal(['globex.pdf']);
+    const all = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: a.session.id, message: 'What is the refund policy?' });
+    expect(all.sources.map((s) => s.filename).sort()).to.deep.equal(['acme.pdf', 'globex.pdf']);
+    expect(elsewhere.session.id).to.not.equal(a.session.id);
+  });
+
+  it('says plainly when nothing relevant is found, and returns no sources', async () => {
+    const f = coreFixture();
+    const { session } = await f.sessionWithUpload('u1', 'Bananas are yellow fruit rich in potassium.');
+    await f.drain();
+    const result = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'Who won the 1998 football world cup?' });
+    expect(result.answer).to.equal('I could not find this in your documents.');
+    expect(result.sources).to.deep.equal([]);
+  });
+
+  it('rewrites a follow-up from the history before retrieval, and gives the history to the answerer', async () => {
+    const llm = new RecordingLlm();
+    const f = coreFixture({ llm });
+    const { session } = await f.sessionWithUpload('u1', 'The Eiffel Tower is 330 metres tall.');
+    await f.drain();
+    await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'Tell me about the Eiffel Tower' });
+    expect(llm.rewrites).to.deep.equal([]); // no history yet: nothing to rewrite
+    await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'How tall is it?' });
+    expect(llm.rewrites).to.deep.equal(['How tall is it?']);
+    expect(llm.requests[1].history.map((h) => h.role)).to.deep.equal(['user', 'assistant']);
+    expect(llm.requests[1].question).to.equal('How tall is it?');
+  });
+
+  it('fuses lexical and dense results when an embedder is configured', async () => {
+    const lexical = new InMemoryVectorIndex({ kind: 'lexical' });
+    const dense = new InMemoryVectorIndex({ kind: 'dense' });
+    const f = coreFixture({ indexes: [lexical, dense], embedder: new HashingEmbedder() });
+    const { session } = await f.sessionWithUpload('u1', 'Photosynthesis converts light into chemical energy in plants.');
+    await f.drain();
+    expect(await dense.count({ sessionId: session.id })).to.equal(1);
+    const result = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'How do plants convert light?' });
+    expect(result.sources).to.have.length(1);
+  });
+
+  it('stores nothing when the answerer fails, and refuses foreign sessions and empty questions', async () => {
+    const llm = new RecordingLlm();
+    const f = coreFixture({ llm });
+    const { session } = await f.sessionWithUpload('u1', 'Some text about things.');
+    await f.drain();
+    llm.failWith = new UpstreamUnavailableError('chat model', 'down');
+    expect(await rejection(f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'things?' }))).to.be.instanceOf(UpstreamUnavailableError);
+    expect(f.chats.rows).to.deep.equal([]);
+    expect(await rejection(f.docChat.askQuestion.execute({ userId: 'u2', sessionId: session.id, message: 'things?' }))).to.be.instanceOf(NotFoundError);
+    expect(await rejection(f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: '   ' }))).to.be.instanceOf(ValidationError);
+    expect(f.chats.rows).to.deep.equal([]);
+  });
+});
