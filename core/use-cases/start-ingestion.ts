@@ -1,5 +1,5 @@
 import { ForbiddenError, ValidationError } from '../domain/errors.js';
-import type { IngestJob } from '../domain/model.js';
+import { MAX_FILE_SIZE, type IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
 import { contentTypeFromName, isAllowedContentType, keyBelongsTo } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -7,6 +7,7 @@ import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { SessionRepo } from '../ports/session-repo.js';
+import { SIZE_ERROR } from './create-upload-url.js';
 
 export interface StartIngestionDeps {
   sessions: SessionRepo;
@@ -41,6 +42,9 @@ export class StartIngestion {
     }
     const info = await blobs.stat(input.key);
     if (!info) throw new ValidationError('No file has been uploaded under this key: PUT the file to the signed URL first');
+    // Object stores do not all enforce the signed size (MinIO's presigned PUT does not): check it here.
+    if (info.size > MAX_FILE_SIZE) throw new ValidationError(SIZE_ERROR);
+    if (info.size === 0) throw new ValidationError('The uploaded file is empty');
     const declared = info.contentType && isAllowedContentType(info.contentType) ? info.contentType : null;
     const now = clock.now().toISOString();
     const job: IngestJob = {

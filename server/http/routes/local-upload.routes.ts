@@ -1,0 +1,48 @@
+import Router from '@koa/router';
+import type { IncomingMessage } from 'node:http';
+import type { LocalBlobStore } from '../../../adapters/local-blob/local-blob-store.js';
+
+/**
+ * `PUT /uploads/<key>`: the target of LocalBlobStore's upload URLs. Not under /api/v1 and without
+ * bearer auth: the signed query string is the authorisation. The raw request stream is handed to
+ * the store, so no body parser may run before this router for these paths.
+ */
+export function localUploadRouter(store: LocalBlobStore): Router {
+  const router = new Router();
+
+  router.put('/uploads/*key', async (ctx) => {
+    const key = ctx.params.key;
+    const result = await store.acceptUpload({
+      key: typeof key === 'string' ? key : '',
+      query: ctx.query,
+      contentType: ctx.get('content-type') || undefined,
+      contentLength: parseContentLength(ctx.get('content-length')),
+      body: ctx.req,
+    });
+    if (result.status !== 200) discardRest(ctx.req, store.maxBytes);
+    ctx.status = result.status;
+    ctx.body = result.status === 200 ? { ok: true } : { error: result.error ?? 'Upload refused' };
+  });
+
+  return router;
+}
+
+function parseContentLength(header: string): number | undefined {
+  return /^\d+$/.test(header) ? Number(header) : undefined;
+}
+
+/**
+ * After a refusal the client may still be sending. Read and drop the rest, as Node does for bodies
+ * nobody reads, so the client can finish its request and see our answer instead of a reset
+ * connection; but stop the connection once more than `limit` further bytes arrive.
+ */
+function discardRest(req: IncomingMessage, limit: number): void {
+  if (req.complete || req.destroyed) return;
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limit) req.socket.destroy();
+  });
+  req.on('error', () => {});
+  req.resume();
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, UpstreamUnavailableError, ValidationError } from '../../core/domain/errors.js';
+import type { BlobInfo, BlobStore, UploadUrl, UploadUrlRequest } from '../../core/ports/blob-store.js';
+import type { Clock } from '../../core/ports/clock-and-ids.js';
+
+interface StoredBlob {
+  bytes: Uint8Array;
+  contentType?: string;
+}
+
+interface PendingUpload {
+  key: string;
+  contentType: string;
+  contentSize: number;
+  expiresAtMs: number;
+}
+
+/**
+ * BlobStore in memory for core unit tests. Upload URLs look like `memory://blobs/<key>?token=…`;
+ * `putViaUrl` plays the client's PUT and enforces what the URL was made for (key, expiry, content
+ * type, size), answering with the HTTP status a real store would. `put` stores directly.
+ */
+export class InMemoryBlobStore implements BlobStore {
+  readonly name = 'object storage';
+  private readonly blobs = new Map<string, StoredBlob>();
+  private readonly pending = new Map<string, PendingUpload>();
+  private readonly clock: Clock;
+  private readonly maxBytes: number;
+  private unavailable = false;
+  /** Every createUploadUrl request, in order. */
+  readonly uploadUrlRequests: UploadUrlRequest[] = [];
+
+  constructor(options: { clock?: Clock; maxBytes?: number } = {}) {
+    this.clock = options.clock ?? { now: () => new Date() };
+    this.maxBytes = options.maxBytes ?? 52_428_800;
+  }
+
+  /** While set, every call fails with UpstreamUnavailableError('object storage', …). */
+  setUnavailable(unavailable: boolean): void {
+    this.unavailable = unavailable;
+  }
+
+  async createUploadUrl(request: UploadUrlRequest): Promise<UploadUrl> {
+    this.assertAvailable();
+    if (!request.key || request.key.startsWith('/') || request.key.split('/').some((s) => s === '..' || s === '.' || s === '')) {
+      throw new ValidationError(`Invalid key: ${request.key}`);
+    }
+    if (!Number.isSafeInteger(request.contentSize) || request.contentSize < 0 || request.contentSize > this.maxBytes) {
+      throw new ValidationError(`Declared size ${request.contentSize} is not between 0 and ${this.maxBytes} bytes`);
+    }
+    if (!Number.isSafeInteger(request.expiresInSeconds) || request.expiresInSeconds < 1) {
+      throw new ValidationError('expiresInSeconds must be a positive integer');
+    }
+    this.uploadUrlRequests.push({ ...request });
+    const token = randomUUID();
+    const expiresAtMs = this.clock.now().getTime() + request.expiresInSeconds * 1000;
+    this.pending.set(token, { key: request.key, contentType: request.contentType, contentSize: request.contentSize, expiresAtMs });
+    const path = request.key.split('/').map(encodeURIComponent).join('/');
+    return { url: `memory://blobs/${path}?token=${token}`, expiresAt: new Date(expiresAtMs).toISOString() };
+  }
+
+  /** The client's PUT to an upload URL. Returns 200, or 403/404/413/415/400 and stores nothing. */
+  putViaUrl(url: string, body: Uint8Array, contentType: string | undefined): number {
+    if (this.unavailable) return 503;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return 400;
+    }
+    const pending = this.pending.get(parsed.searchParams.get('token') ?? '');
+    if (parsed.protocol !== 'memory:' || !pending) return 403;
+    const key = decodeURIComponent(parsed.pathname.replace(/^\/+/, ''));
+    if (key !== pending.key) return 403;
+    if (this.clock.now().getTime() >= pending.expiresAtMs) return 403;
+    if (contentType?.split(';')[0]?.trim().toLowerCase() !== pending.contentType.toLowerCase()) return 415;
+    if (body.byteLength > pending.contentSize) return 413;
+    if (body.byteLength < pending.contentSize) return 400;
+    this.blobs.set(key, { bytes: Uint8Array.from(body), contentType: pending.contentType });
+    return 200;
+  }
+
+  /** Stores bytes directly, as if a client had uploaded them. */
+  put(key: string, bytes: Uint8Array | string, contentType?: string): void {
+    const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : Uint8Array.from(bytes);
+    this.blobs.set(key, contentType === undefined ? { bytes: data } : { bytes: data, contentType });
+  }
+
+  /** Keys currently stored, sorted. */
+  keys(): string[] {
+    return [...this.blobs.keys()].sort();
+  }
+
+  async stat(key: string): Promise<BlobInfo | null> {
+    this.assertAvailable();
+    const blob = this.blobs.get(key);
+    if (!blob) return null;
+    return blob.contentType === undefined ? { size: blob.bytes.byteLength } : { size: blob.bytes.byteLength, contentType: blob.contentType };
+  }
+
+  async read(key: string): Promise<Uint8Array> {
+    this.assertAvailable();
+    const blob = this.blobs.get(key);
+    if (!blob) throw new NotFoundError(`No object under key ${key}`);
+    return Uint8Array.from(blob.bytes);
+  }
+
+  async remove(key: string): Promise<void> {
+    this.assertAvailable();
+    this.blobs.delete(key);
+  }
+
+  private assertAvailable(): void {
+    if (this.unavailable) throw new UpstreamUnavailableError('object storage', 'In-memory blob store set to unavailable');
+  }
+}
