@@ -3,6 +3,10 @@ import { ALLOWED_CONTENT_TYPES, type AllowedContentType } from './model.js';
 
 const MAX_NAME_CHARS = 100;
 
+/** The spec's texts for an upload refused by size and by type. */
+export const SIZE_ERROR = 'Maximum file size limit exceed';
+export const TYPE_ERROR = `Invalid File Type | Valid Type Are: ${ALLOWED_CONTENT_TYPES.join(', ')}`;
+
 /** The storage prefix a user's uploads live under. User ids that are not plain tokens are hashed into one. */
 export function userKeyPrefix(userId: string): string {
   return /^[A-Za-z0-9_-]{1,64}$/.test(userId) ? userId : `u-${createHash('sha256').update(userId).digest('hex').slice(0, 32)}`;

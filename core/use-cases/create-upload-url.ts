@@ -1,11 +1,10 @@
 import { ValidationError } from '../domain/errors.js';
-import { ALLOWED_CONTENT_TYPES, MAX_FILE_SIZE, UPLOAD_URL_TTL_SECONDS } from '../domain/model.js';
-import { isAllowedContentType, safeFileName, userKeyPrefix } from '../domain/uploads.js';
+import { MAX_FILE_SIZE, UPLOAD_URL_TTL_SECONDS } from '../domain/model.js';
+import { isAllowedContentType, safeFileName, SIZE_ERROR, TYPE_ERROR, userKeyPrefix } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { IdGenerator } from '../ports/clock-and-ids.js';
 
-export const SIZE_ERROR = 'Maximum file size limit exceed';
-export const TYPE_ERROR = `Invalid File Type | Valid Type Are: ${ALLOWED_CONTENT_TYPES.join(', ')}`;
+export { SIZE_ERROR, TYPE_ERROR };
 
 export interface UploadData {
   signedUrl: string;

@@ -1,13 +1,12 @@
 import { ForbiddenError, ValidationError } from '../domain/errors.js';
 import { MAX_FILE_SIZE, type IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
-import { contentTypeFromName, isAllowedContentType, keyBelongsTo } from '../domain/uploads.js';
+import { contentTypeFromName, isAllowedContentType, keyBelongsTo, SIZE_ERROR } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { SessionRepo } from '../ports/session-repo.js';
-import { SIZE_ERROR } from './create-upload-url.js';
 
 export interface StartIngestionDeps {
   sessions: SessionRepo;
