@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { Chunk } from '../../core/domain/model.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
+import { HashingEmbedder } from '../fakes/hashing-embedder.js';
+
+export interface VectorIndexSubject {
+  index: VectorIndex;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Behaviour every VectorIndex must have, lexical or dense. Every chunk and every query carries an embedding from a
+ * HashingEmbedder (feature-hashed words), so a dense index and a lexical one rank by the same thing: shared words.
+ * `makeSubject` is called before each test and must give an empty index; `cleanup` is called after it.
+ */
+export function vectorIndexContract(name: string, makeSubject: () => Promise<VectorIndexSubject>): void {
+  describe(`VectorIndex contract: ${name}`, function () {
+    const embedder = new HashingEmbedder();
+    let subject: VectorIndexSubject | undefined;
+    let index: VectorIndex;
+    // Fresh ids per test: a subject backed by a shared server must not see another test's data.
+    let ids: ReturnType<typeof fixtureIds>;
+
+    beforeEach(async function () {
+      ids = fixtureIds();
+      subject = await makeSubject();
+      index = subject.index;
+    });
+
+    afterEach(async function () {
+      await subject?.cleanup();
+      subject = undefined;
+    });
+
+    const chunk = (c: Chunk): IndexedChunk => ({ ...c, embedding: embedder.embed(c.text) });
+    const query = (q: Omit<IndexQuery, 'embedding'>): IndexQuery => ({ ...q, embedding: embedder.embed(q.text) });
+
+    /**
+     * Session A: job 1 (three chunks, institution Acme), job 2 (two Globex chunks and one without institution).
+     * Session B: one chunk with the same text as A's mitochondria chunk, one more. Every text of session A says "report".
+     */
+    function corpus() {
+      const { sessionA, sessionB, job1, job2, job3 } = ids;
+      const base = (id: string, sessionId: string, jobId: string, ordinal: number, text: string, tags: Record<string, string>): Chunk => ({
+        id, sessionId, jobId, filename: `${jobId}.pdf`, page: ordinal + 1, ordinal, text, tags,
+      });
+      const acme = { institution: 'Acme Bank' };
+      const globex = { institution: 'Globex' };
+      const a1 = base(`${job1}:0`, sessionA, job1, 0, 'Report: the mitochondria produce energy for the cell through aerobic respiration.', acme);
+      const a2 = base(`${job1}:1`, sessionA, job1, 1, 'Report on glaciers: alpine glaciers retreat as summer temperatures climb.', acme);
+      const a3 = base(`${job1}:2`, sessionA, job1, 2, 'Quarterly report: mortgage interest rates and loan approvals at the branch.', acme);
+      const a4 = base(`${job2}:0`, sessionA, job2, 0, 'Annual report: volcano eruptions spread basalt lava and ash across the island.', globex);
+      const a5 = base(`${job2}:1`, sessionA, job2, 1, 'Report appendix: mortgage interest rates compared across banks and lenders.', globex);
+      const a6 = base(`${job2}:2`, sessionA, job2, 2, 'Report notes: saxophone quartets rehearse jazz standards on thursday.', {});
+      const b1 = base(`${job3}:0`, sessionB, job3, 0, a1.text, acme);
+      const b2 = base(`${job3}:1`, sessionB, job3, 1, 'Penguins huddle together through the antarctic winter.', {});
+      return { a1, a2, a3, a4, a5, a6, b1, b2, sessionA: [a1, a2, a3, a4, a5, a6], sessionB: [b1, b2] };
+    }
+
+    async function seed() {
+      const c = corpus();
+      await index.add([...c.sessionA, ...c.sessionB].map(chunk));
+      return c;
+    }
+
+    it('ranks first the chunk that shares the query’s distinctive words', async function () {
+      const c = await seed();
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'mitochondria aerobic respiration', limit: 5 }));
+      expect(hits.length).to.be.greaterThan(0);
+      expect(hits[0].chunk.id).to.equal(c.a1.id);
+
+      const glacier = await index.search(query({ sessionId: ids.sessionA, text: 'why do alpine glaciers retreat?', limit: 5 }));
+      expect(glacier[0].chunk.id).to.equal(c.a2.id);
+    });
+
+    it('returns only chunks of the query’s session', async function () {
+      const c = await seed();
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'mitochondria aerobic respiration', limit: 20 }));
+      expect(hits.every((h) => h.chunk.sessionId === ids.sessionA)).to.equal(true);
+      expect(hits.map((h) => h.chunk.id)).not.to.include(c.b1.id);
+
+      const inB = await index.search(query({ sessionId: ids.sessionB, text: 'mitochondria aerobic respiration', limit: 20 }));
+      expect(inB[0].chunk.id).to.equal(c.b1.id);
+      expect(inB.every((h) => h.chunk.sessionId === ids.sessionB)).to.equal(true);
+    });
+
+    it('with an institution, returns only chunks tagged with that institution', async function () {
+      const c = await seed();
+      const hits = await index.search(
+        query({ sessionId: ids.sessionA, text: 'mortgage interest rates report', institution: 'Globex', limit: 20 }),
+      );
+      expect(hits.length).to.be.greaterThan(0);
+      expect(hits.every((h) => h.chunk.tags.institution === 'Globex')).to.equal(true);
+      expect(hits[0].chunk.id).to.equal(c.a5.id);
+      const found = hits.map((h) => h.chunk.id);
+      expect(found).not.to.include(c.a3.id); // same words, other institution
+      expect(found).not.to.include(c.a6.id); // no institution at all
+
+      const acme = await index.search(
+        query({ sessionId: ids.sessionA, text: 'mortgage interest rates report', institution: 'Acme Bank', limit: 20 }),
+      );
+      expect(acme[0].chunk.id).to.equal(c.a3.id);
+      expect(acme.every((h) => h.chunk.tags.institution === 'Acme Bank')).to.equal(true);
+      // Session B has an Acme chunk too: still only session A's.
+      expect(acme.every((h) => h.chunk.sessionId === ids.sessionA)).to.equal(true);
+
+      const none = await index.search(query({ sessionId: ids.sessionA, text: 'report', institution: 'Initech', limit: 20 }));
+      expect(none).to.deep.equal([]);
+    });
+
+    it('without an institution, returns chunks of every institution and of none', async function () {
+      const c = await seed();
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'report', limit: 20 }));
+      const found = hits.map((h) => h.chunk.id);
+      expect(found).to.include.members([c.a1.id, c.a4.id, c.a6.id]);
+    });
+
+    it('returns at most `limit` hits', async function () {
+      await seed();
+      for (const limit of [1, 2, 4]) {
+        const hits = await index.search(query({ sessionId: ids.sessionA, text: 'report', limit }));
+        expect(hits, `limit ${limit}`).to.have.length(limit);
+      }
+    });
+
+    it('orders hits by descending score, each a finite number', async function () {
+      await seed();
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'mortgage interest report glaciers', limit: 10 }));
+      expect(hits.length).to.be.greaterThan(2);
+      for (const h of hits) expect(Number.isFinite(h.score), `score ${h.score}`).to.equal(true);
+      for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).to.be.at.least(hits[i].score);
+    });
+
+    it('hit.chunk carries the chunk as added: filename, page, ordinal, job, session, text, tags (unicode too)', async function () {
+      const special: Chunk = {
+        id: `${ids.job2}:7`,
+        sessionId: ids.sessionA,
+        jobId: ids.job2,
+        filename: 'Ünïcødé – 報告書 📄 (final) v2.pdf',
+        page: 12,
+        ordinal: 7,
+        text: 'Zürich señor naïve café: quokka marsupials sunbathe on rottnest island.',
+        tags: { institution: 'Globex', department: 'R&D / Ärzte', year: '2024', empty: '' },
+      };
+      await seed();
+      await index.add([chunk(special)]);
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'quokka marsupials rottnest', limit: 3 }));
+      expect(hits[0].chunk).to.deep.equal(special);
+
+      const filtered = await index.search(
+        query({ sessionId: ids.sessionA, text: 'quokka marsupials rottnest', institution: 'Globex', limit: 3 }),
+      );
+      expect(filtered[0].chunk).to.deep.equal(special);
+    });
+
+    it('adding an id again replaces the chunk: count unchanged, new text found, old text gone', async function () {
+      const c = await seed();
+      const before = await index.count({ sessionId: ids.sessionA });
+      const replaced: Chunk = { ...c.a2, text: 'Report on zeppelins: airship hangars house rigid dirigibles.', tags: { topic: 'aviation' } };
+      await index.add([chunk(replaced)]);
+      expect(await index.count({ sessionId: ids.sessionA })).to.equal(before);
+      expect(await index.count({ jobId: ids.job1 })).to.equal(3);
+
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'zeppelins airship dirigibles', limit: 3 }));
+      expect(hits[0].chunk).to.deep.equal(replaced);
+
+      // The old text is gone, and the old tags with it (no institution any more).
+      const old = await index.search(query({ sessionId: ids.sessionA, text: 'alpine glaciers retreat', limit: 10 }));
+      for (const h of old) expect(h.chunk.text).not.to.contain('glaciers');
+      const acme = await index.search(query({ sessionId: ids.sessionA, text: 'zeppelins airship', institution: 'Acme Bank', limit: 10 }));
+      expect(acme.map((h) => h.chunk.id)).not.to.include(c.a2.id);
+    });
+
+    it('the same id twice in one add keeps the last one', async function () {
+      const first: Chunk = { ...corpus().a1, text: 'Report: first version about tortoises.' };
+      const second: Chunk = { ...first, text: 'Report: second version about flamingos.' };
+      await index.add([chunk(first), chunk(second)]);
+      expect(await index.count({ sessionId: ids.sessionA })).to.equal(1);
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'flamingos', limit: 5 }));
+      expect(hits[0].chunk.text).to.equal(second.text);
+    });
+
+    it('adds more chunks than one batch holds', async function () {
+      const many: Chunk[] = Array.from({ length: 300 }, (_, i) => ({
+        id: `${ids.job1}:${i}`,
+        sessionId: ids.sessionA,
+        jobId: ids.job1,
+        filename: 'big.pdf',
+        page: 1 + Math.floor(i / 3),
+        ordinal: i,
+        text: `Report section ${i}: item${i} widget${i % 7} gadget${i % 11}.`,
+        tags: {},
+      }));
+      await index.add(many.map(chunk));
+      expect(await index.count({ jobId: ids.job1 })).to.equal(300);
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'section 299 item299', limit: 3 }));
+      expect(hits[0].chunk.id).to.equal(`${ids.job1}:299`);
+    });
+
+    it('add([]) does nothing', async function () {
+      await index.add([]);
+      expect(await index.count({})).to.equal(0);
+    });
+
+    it('counts by session, by job, by both, and in all', async function () {
+      await seed();
+      expect(await index.count({ sessionId: ids.sessionA })).to.equal(6);
+      expect(await index.count({ sessionId: ids.sessionB })).to.equal(2);
+      expect(await index.count({ jobId: ids.job1 })).to.equal(3);
+      expect(await index.count({ jobId: ids.job2 })).to.equal(3);
+      expect(await index.count({ sessionId: ids.sessionA, jobId: ids.job2 })).to.equal(3);
+      expect(await index.count({ sessionId: ids.sessionB, jobId: ids.job2 })).to.equal(0);
+      expect(await index.count({ sessionId: `unknown-${randomUUID()}` })).to.equal(0);
+      expect(await index.count({})).to.equal(8);
+    });
+
+    it('deleteByJob removes that job’s chunks only', async function () {
+      const c = await seed();
+      await index.deleteByJob(ids.job1);
+      expect(await index.count({ jobId: ids.job1 })).to.equal(0);
+      expect(await index.count({ jobId: ids.job2 })).to.equal(3);
+      expect(await index.count({ sessionId: ids.sessionB })).to.equal(2);
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'mitochondria respiration report', limit: 20 }));
+      expect(hits.every((h) => h.chunk.jobId === ids.job2)).to.equal(true);
+      const inB = await index.search(query({ sessionId: ids.sessionB, text: 'mitochondria respiration', limit: 5 }));
+      expect(inB[0].chunk.id).to.equal(c.b1.id);
+    });
+
+    it('deleteBySession removes that session’s chunks only', async function () {
+      const c = await seed();
+      await index.deleteBySession(ids.sessionA);
+      expect(await index.count({ sessionId: ids.sessionA })).to.equal(0);
+      expect(await index.count({ jobId: ids.job1 })).to.equal(0);
+      expect(await index.count({ sessionId: ids.sessionB })).to.equal(2);
+      expect(await index.search(query({ sessionId: ids.sessionA, text: 'report mitochondria', limit: 5 }))).to.deep.equal([]);
+      const inB = await index.search(query({ sessionId: ids.sessionB, text: 'penguins antarctic', limit: 5 }));
+      expect(inB[0].chunk.id).to.equal(c.b2.id);
+    });
+
+    it('deleting an unknown job or session is a no-op', async function () {
+      await seed();
+      await index.deleteByJob(`unknown-${randomUUID()}`);
+      await index.deleteBySession(`unknown-${randomUUID()}`);
+      expect(await index.count({})).to.equal(8);
+    });
+
+    it('search in a session without chunks answers []', async function () {
+      expect(await index.search(query({ sessionId: ids.sessionA, text: 'anything at all', limit: 5 }))).to.deep.equal([]);
+      await seed();
+      const empty = await index.search(query({ sessionId: `unknown-${randomUUID()}`, text: 'mitochondria report', limit: 5 }));
+      expect(empty).to.deep.equal([]);
+    });
+
+    it('a dense index rejects a query without embedding; a lexical one does not need it', async function () {
+      await seed();
+      const noEmbedding: IndexQuery = { sessionId: ids.sessionA, text: 'mitochondria respiration', limit: 3 };
+      if (index.kind === 'dense') {
+        let error: unknown;
+        try {
+          await index.search(noEmbedding);
+        } catch (e) {
+          error = e;
+        }
+        expect(error, 'search without embedding').to.be.instanceOf(Error);
+        expect((error as Error).message).to.match(/embedding/i);
+      } else {
+        const hits: ChunkHit[] = await index.search(noEmbedding);
+        expect(hits[0].chunk.id).to.equal(`${ids.job1}:0`);
+      }
+    });
+  });
+}
+
+function fixtureIds() {
+  const run = randomUUID().slice(0, 8);
+  return {
+    sessionA: `session-a-${run}`,
+    sessionB: `session-b-${run}`,
+    job1: `job-1-${run}`,
+    job2: `job-2-${run}`,
+    job3: `job-3-${run}`,
+  };
+}
