@@ -1,0 +1,28 @@
+/**
+ * Cleans text from the PDF text layer or from OCR so that chunking and embeddings see plain prose:
+ * - runs of whitespace (tabs from table cells, double spaces, NBSP) within a line become one space;
+ * - a word split across lines by a hyphen is joined ("exam-\nple" -> "example"); only when the next line
+ *   starts with a lower-case letter, so "Ein-\nund Ausgang"-style ranges are rarely affected and "Foo -\nBar" never;
+ * - line breaks are kept, blank lines (paragraph breaks) are collapsed to one empty line.
+ */
+export function normalizeExtractedText(raw: string): string {
+  const text = raw
+    .replace(/\r\n?|[\f\v\u2028\u2029]/g, '\n')
+    // Invisible characters and control codes (pdf.js leaves e.g. U+0003 from broken font encodings).
+    .replace(/[\u0000-\u0008\u000e-\u001f\u007f\u200b-\u200d\u2060\ufeff]/g, '')
+    // A soft hyphen only marks where a word may break: drop it, with the line break it caused.
+    .replace(/\u00ad\n?/g, '');
+
+  const lines = text.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+
+  return lines
+    .join('\n')
+    .replace(/(\p{L})[-\u2010]\n(?=\p{Ll})/gu, '$1')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Letters and digits: what makes a page "have text" (punctuation and rules do not). */
+export function countWordCharacters(text: string): number {
+  return text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { createWorker, OEM, PSM, type Worker as TesseractWorker } from 'tesseract.js';
+
+/**
+ * The English LSTM model shipped in @tesseract.js-data/eng. tesseract.js downloads from a CDN when langPath is not
+ * set (and hangs without network), so we always point it at the installed package and fail loudly if it is missing.
+ */
+export function englishLanguagePath(): string {
+  const packageJson = createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json');
+  const langPath = path.join(path.dirname(packageJson), '4.0.0_best_int');
+  if (!fs.existsSync(path.join(langPath, 'eng.traineddata.gz'))) {
+    throw new Error(`OCR language data not found at ${langPath}; reinstall @tesseract.js-data/eng`);
+  }
+  return langPath;
+}
+
+/**
+ * Page segmentation: 'auto' finds columns and blocks (scanned book and article pages read in the right order);
+ * 'block' treats the image as one block of lines, which keeps "label ... amount" on one line on receipts and forms.
+ */
+export type Layout = 'auto' | 'block';
+
+/** One tesseract worker, created on first use and reused for every page this extraction thread OCRs. */
+export class OcrEngine {
+  private worker: Promise<TesseractWorker> | undefined;
+  private onProgress: ((fraction: number) => void) | undefined;
+  private terminating = false;
+
+  async recognize(image: Uint8Array, layout: Layout, onProgress?: (fraction: number) => void): Promise<string> {
+    const worker = await this.start();
+    await worker.setParameters({ tessedit_pageseg_mode: layout === 'auto' ? PSM.AUTO : PSM.SINGLE_BLOCK });
+    this.onProgress = onProgress;
+    try {
+      const result = await worker.recognize(image);
+      return result.data.text;
+    } finally {
+      this.onProgress = undefined;
+    }
+  }
+
+  async terminate(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    this.terminating = true;
+    await (await worker).terminate();
+  }
+
+  private start(): Promise<TesseractWorker> {
+    this.worker ??= (async () => {
+      const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+        langPath: englishLanguagePath(),
+        cacheMethod: 'none', // never write a copy of the model to the working directory
+        gzip: true,
+        logger: (message) => {
+          if (message.status === 'recognizing text') this.onProgress?.(message.progress);
+        },
+        // Without a handler tesseract.js rethrows job failures from its message listener (an uncaught exception);
+        // with one, the failure only rejects the job's promise, which we handle.
+        errorHandler: () => {},
+      });
+      // Tesseract's own thread dying would leave a recognize() pending forever: crash this extraction thread
+      // instead, so the pool rejects the document and replaces the thread.
+      (worker as unknown as { worker: NodeJS.EventEmitter }).worker.on('exit', () => {
+        if (!this.terminating) throw new Error('The OCR engine thread exited unexpectedly');
+      });
+      // Silence diagnostics Tesseract prints to stdout ("Estimating resolution as ...", "Detected 12 diacritics").
+      await worker.setParameters({ debug_file: '/dev/null' });
+      return worker;
+    })();
+    // A failed start (e.g. missing model) must not be cached: the next page tries again and reports its own error.
+    this.worker.catch(() => {
+      this.worker = undefined;
+    });
+    return this.worker;
+  }
+}

@@ -1,0 +1,125 @@
+import { expect } from 'chai';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { readJpegHeader } from '../../../adapters/extraction/jpeg-header.js';
+import { decodeJpeg, toOcrImage, type OcrImage } from '../../../adapters/extraction/raster.js';
+import { normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
+import { resolveDocumentKind } from '../../../adapters/extraction/content-type.js';
+import { englishLanguagePath } from '../../../adapters/extraction/ocr-engine.js';
+import { readData, withExifOrientation, withoutApp1Segments } from '../../support/extraction-fixtures.js';
+
+/** Greyscale pixels (darkest channel, like toOcrImage) of a JPEG as Skia decodes it: Skia applies EXIF orientation. */
+async function skiaUpright(jpeg: Uint8Array): Promise<{ grey: Uint8Array; width: number; height: number }> {
+  const image = await loadImage(jpeg);
+  const ctx = createCanvas(image.width, image.height).getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const rgba = ctx.getImageData(0, 0, image.width, image.height).data;
+  const grey = new Uint8Array(image.width * image.height);
+  for (let i = 0; i < grey.length; i++) grey[i] = Math.min(rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2]);
+  return { grey, width: image.width, height: image.height };
+}
+
+function pgmPixels(image: OcrImage): Uint8Array {
+  return image.pgm.subarray(image.pgm.length - image.width * image.height);
+}
+
+function meanAbsoluteDifference(a: Uint8Array, b: Uint8Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - b[i]);
+  return sum / a.length;
+}
+
+describe('extraction helpers', () => {
+  describe('JPEG header and orientation', () => {
+    it('reads size and EXIF orientation, big-endian (MM) and little-endian (II)', () => {
+      expect(readJpegHeader(readData('images/tesseractjs_simple-90.jpg'))).to.deep.equal({ orientation: 6, width: 180, height: 320 });
+      expect(readJpegHeader(readData('images/tesseractjs_simple.jpg'))).to.deep.equal({ orientation: 1, width: 320, height: 180 });
+      expect(readJpegHeader(readData('images/receipt_aldi_02032020_19_02423.jpg'))).to.deep.equal({ orientation: 1, width: 896, height: 2316 });
+      const plain = readData('images/tesseractjs_simple.jpg');
+      for (const order of ['II', 'MM'] as const) {
+        for (let orientation = 1; orientation <= 8; orientation++) {
+          expect(readJpegHeader(withExifOrientation(plain, orientation, order)).orientation).to.equal(orientation);
+        }
+      }
+      expect(readJpegHeader(plain.subarray(0, 11)).width, 'cut before the frame header').to.equal(undefined);
+    });
+
+    it('turns all eight EXIF orientations upright, exactly as Skia does', async () => {
+      const stored = withoutApp1Segments(readData('images/tesseractjs_simple-90.jpg')); // 180x320 as stored
+      for (let orientation = 1; orientation <= 8; orientation++) {
+        const jpeg = withExifOrientation(stored, orientation, orientation % 2 ? 'II' : 'MM');
+        const ours = toOcrImage(decodeJpeg(jpeg), readJpegHeader(jpeg).orientation, 1e8);
+        const skia = await skiaUpright(jpeg);
+        expect([ours.width, ours.height], `orientation ${orientation}`).to.deep.equal([skia.width, skia.height]);
+        // Two different JPEG decoders: ~0.3 grey levels apart; a wrong rotation or mirror is 3.9 to 5.6 apart.
+        expect(meanAbsoluteDifference(pgmPixels(ours), skia.grey), `orientation ${orientation}`).to.be.below(1);
+      }
+      const upright = toOcrImage(decodeJpeg(stored), 1, 1e8);
+      const turned = await skiaUpright(withExifOrientation(stored, 3, 'MM'));
+      expect(meanAbsoluteDifference(pgmPixels(upright), turned.grey), 'sanity: 180 degrees apart').to.be.above(3);
+    });
+
+    it('decodes damaged JPEGs without native code: throws or decodes what is there', () => {
+      // Inputs like these make @napi-rs/canvas's native decoder kill the process; here they may only throw.
+      const full = readData('images/tesseractjs_testocr.jpg');
+      expect(() => decodeJpeg(full.subarray(0, 11))).to.throw();
+      const half = decodeJpeg(full.subarray(0, full.length / 2));
+      expect([half.width, half.height]).to.deep.equal([640, 480]);
+      let seed = 42;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      for (let i = 0; i < 40; i++) {
+        const damaged = full.slice(0, 2 + Math.floor(random() * full.length));
+        for (let flips = 0; flips < 8; flips++) damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);
+        try {
+          const canvas = decodeJpeg(damaged);
+          expect(canvas.width * canvas.height).to.be.greaterThan(0);
+        } catch (error) {
+          expect(error).to.be.instanceOf(Error);
+        }
+      }
+    });
+
+    it('scales huge images down to the pixel budget and writes a greyscale PGM', () => {
+      const prepared = toOcrImage(decodeJpeg(readData('images/linn_sequencer.jpg')), 1, 2_000_000);
+      expect(prepared.width * prepared.height).to.be.at.most(2_000_000);
+      expect(prepared.width / prepared.height).to.be.closeTo(2550 / 3300, 0.01);
+      const header = `P5\n${prepared.width} ${prepared.height}\n255\n`;
+      expect(Buffer.from(prepared.pgm.subarray(0, header.length)).toString('latin1')).to.equal(header);
+      expect(prepared.pgm.length).to.equal(header.length + prepared.width * prepared.height);
+    });
+  });
+
+  describe('normalizeExtractedText', () => {
+    it('collapses whitespace within lines, keeps lines and paragraph breaks', () => {
+      expect(normalizeExtractedText('  a \t b\u00a0\u00a0c  \r\nsecond   line\n\n\n\n  next\tparagraph ')).to.equal(
+        'a b c\nsecond line\n\nnext paragraph',
+      );
+    });
+
+    it('joins words hyphenated at line ends, but not compounds within lines or dashes', () => {
+      expect(normalizeExtractedText('an exam-\nple of dehyphen-\nation')).to.equal('an example of dehyphenation');
+      expect(normalizeExtractedText('tip-toeing along')).to.equal('tip-toeing along');
+      expect(normalizeExtractedText('pages 10 -\nand more')).to.equal('pages 10 -\nand more');
+      expect(normalizeExtractedText('Nord-\nSüd')).to.equal('Nord-\nSüd'); // capital: a real hyphenated compound
+      expect(normalizeExtractedText('para-\n\ngraph')).to.equal('para-\n\ngraph'); // never across paragraphs
+      expect(normalizeExtractedText('Ge\u00adome\u00ad\ntrie')).to.equal('Geometrie'); // soft hyphens
+    });
+
+    it('drops control and zero-width characters', () => {
+      expect(normalizeExtractedText('habibi\u0003 x\u200by\ffoo')).to.equal('habibi xy\nfoo');
+    });
+  });
+
+  describe('declared type checks', () => {
+    it('accepts a PDF header after leading junk, within the first 1024 bytes', () => {
+      const pdf = readData('pdfs/google-doc-document.pdf');
+      const withJunk = new Uint8Array([...new Uint8Array(100).fill(0x20), ...pdf.subarray(0, 2000)]);
+      expect(resolveDocumentKind(withJunk, 'application/pdf')).to.equal('pdf');
+      const tooLate = new Uint8Array([...new Uint8Array(2000).fill(0x20), ...pdf.subarray(0, 2000)]);
+      expect(() => resolveDocumentKind(tooLate, 'application/pdf')).to.throw(/not a PDF/);
+    });
+  });
+
+  it('uses the OCR model installed with @tesseract.js-data/eng (never a CDN)', () => {
+    expect(englishLanguagePath()).to.match(/@tesseract\.js-data\/eng\/4\.0\.0_best_int$/);
+  });
+});

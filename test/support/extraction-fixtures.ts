@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root (test/support/ is two levels below it). */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Shared real-world documents, read-only (see ../shared/data/SOURCES.md). */
+export const dataDir = path.resolve(repoRoot, '../shared/data');
+
+export function readData(relativePath: string): Uint8Array {
+  return new Uint8Array(fs.readFileSync(path.join(dataDir, relativePath)));
+}
+
+export function readDataText(relativePath: string): string {
+  return fs.readFileSync(path.join(dataDir, relativePath), 'utf8');
+}
+
+export function listData(folder: string, pattern: RegExp): string[] {
+  return fs
+    .readdirSync(path.join(dataDir, folder))
+    .filter((name) => pattern.test(name))
+    .sort();
+}
+
+/** Lower-cased words (letters and digits, inner "." "," "'" "-" kept) for overlap measures. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}](?:[\p{L}\p{N}.,'’-]*[\p{L}\p{N}])?/gu) ?? [];
+}
+
+/** Share of the reference's words (with multiplicity) found in the candidate. */
+export function wordRecall(reference: string, candidate: string): number {
+  const available = new Map<string, number>();
+  for (const word of words(candidate)) available.set(word, (available.get(word) ?? 0) + 1);
+  const wanted = words(reference);
+  let found = 0;
+  for (const word of wanted) {
+    const left = available.get(word) ?? 0;
+    if (left > 0) {
+      found++;
+      available.set(word, left - 1);
+    }
+  }
+  return wanted.length === 0 ? 1 : found / wanted.length;
+}
+
+/** A copy of a JPEG without its APP1 (EXIF/XMP) segments: decoders then see the pixels as stored. */
+export function withoutApp1Segments(jpeg: Uint8Array): Uint8Array {
+  const view = new DataView(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
+  const parts: Uint8Array[] = [jpeg.subarray(0, 2)];
+  let offset = 2;
+  while (offset + 4 <= jpeg.length && jpeg[offset] === 0xff && jpeg[offset + 1] !== 0xda) {
+    const length = view.getUint16(offset + 2);
+    if (jpeg[offset + 1] !== 0xe1) parts.push(jpeg.subarray(offset, offset + 2 + length));
+    offset += 2 + length;
+  }
+  parts.push(jpeg.subarray(offset));
+  return Buffer.concat(parts);
+}
+
+/**
+ * A copy of a JPEG with an EXIF segment holding only the given orientation, inserted right after SOI: rotated
+ * fixtures without touching the shared data.
+ */
+export function withExifOrientation(jpeg: Uint8Array, orientation: number, byteOrder: 'II' | 'MM'): Uint8Array {
+  const little = byteOrder === 'II';
+  const tiff = new DataView(new ArrayBuffer(26));
+  tiff.setUint16(0, little ? 0x4949 : 0x4d4d);
+  tiff.setUint16(2, 42, little);
+  tiff.setUint32(4, 8, little); // IFD0 right after the header
+  tiff.setUint16(8, 1, little); // one entry
+  tiff.setUint16(10, 0x0112, little); // Orientation
+  tiff.setUint16(12, 3, little); // type SHORT
+  tiff.setUint32(14, 1, little); // count
+  tiff.setUint16(18, orientation, little);
+  tiff.setUint32(22, 0, little); // no next IFD
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), new Uint8Array(tiff.buffer)]);
+  const segment = Buffer.from([0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]);
+  return Buffer.concat([jpeg.subarray(0, 2), segment, payload, jpeg.subarray(2)]);
+}
+
+/** Largest delay of a 10 ms interval timer while `work` runs: how long the event loop was blocked at worst. */
+export async function maxEventLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; maxLagMs: number }> {
+  let maxLagMs = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    maxLagMs = Math.max(maxLagMs, now - last - 10);
+    last = now;
+  }, 10);
+  try {
+    const result = await work();
+    return { result, maxLagMs };
+  } finally {
+    clearInterval(timer);
+  }
+}
