@@ -1,0 +1,74 @@
+import cors from '@koa/cors';
+import type Router from '@koa/router';
+import Koa, { type Context, type Next } from 'koa';
+import { koaBody } from 'koa-body';
+import type { DocChat } from '../../core/index.js';
+import type { DependencyProbe } from '../../core/ports/health-check.js';
+import type { IdentityVerifier } from '../../core/ports/identity-verifier.js';
+import type { Logger } from '../../core/ports/logger.js';
+import { bearerAuth } from './auth.js';
+import { errorMiddleware } from './errors.js';
+import { chatRoutes } from './routes/chat.routes.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { ingestRoutes } from './routes/ingest.routes.js';
+import { sessionRoutes } from './routes/session.routes.js';
+
+export const API_PREFIX = '/api/v1';
+export const JSON_BODY_LIMIT = '1mb';
+
+export interface HttpAppDeps {
+  docChat: DocChat;
+  identity: IdentityVerifier;
+  probes: DependencyProbe[];
+  corsOrigins: '*' | string[];
+  logger: Logger;
+  /** Routes outside the API, e.g. the local blob store's signed PUT target. They see the raw request body. */
+  extraRouters?: Router[];
+}
+
+/** Builds the Koa app; listening is the caller's business (server/main.ts, tests). */
+export function createHttpApp(deps: HttpAppDeps): Koa {
+  const app = new Koa();
+  app.proxy = true;
+  // Koa reports errors it could not send (mostly clients that went away mid-request) here; the rest were answered.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ECONNRESET' || error.code === 'ECONNABORTED' || error.code === 'EPIPE' || error.message === 'aborted') return;
+    deps.logger.error('unhandled HTTP error', { error: `${error.name}: ${error.message}` });
+  });
+  app.use(errorMiddleware(deps.logger));
+  app.use(
+    cors({
+      origin: corsOrigin(deps.corsOrigins),
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: ['X-Request-Id'],
+      maxAge: 600,
+    }),
+  );
+  for (const router of deps.extraRouters ?? []) app.use(router.routes());
+
+  const publicApi = healthRoutes(deps.probes);
+  publicApi.prefix(API_PREFIX);
+  app.use(publicApi.routes());
+
+  // Everything else under the prefix needs a token, known route or not (an unknown route says 401 before 404).
+  const auth = bearerAuth(deps.identity);
+  const parseJson = koaBody({ json: true, jsonLimit: JSON_BODY_LIMIT, urlencoded: false, text: false, multipart: false });
+  app.use(async (ctx: Context, next: Next) => {
+    if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
+    if (ctx.method === 'OPTIONS') return next();
+    await auth(ctx, () => parseJson(ctx, next));
+  });
+  for (const router of [sessionRoutes(deps.docChat), chatRoutes(deps.docChat), ingestRoutes(deps.docChat)]) {
+    router.prefix(API_PREFIX);
+    app.use(router.routes());
+  }
+  return app;
+}
+
+function corsOrigin(origins: '*' | string[]) {
+  if (origins === '*') return '*';
+  const allowed = new Set(origins);
+  // An origin not on the list gets no CORS headers, so the browser blocks it.
+  return (ctx: Context) => (allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : '');
+}

@@ -1,0 +1,38 @@
+import Router from '@koa/router';
+import type { DocChat } from '../../../core/index.js';
+import { userIdOf } from '../auth.js';
+import { chatBody, historyQuery } from '../schemas.js';
+import { parse } from '../validation.js';
+
+export function chatRoutes(docChat: DocChat): Router {
+  const router = new Router();
+
+  router.post('/chat/completions', async (ctx) => {
+    ctx.state.errorShape = 'chat';
+    const input = parse(chatBody, ctx.request.body);
+    const result = await docChat.askQuestion.execute({
+      userId: userIdOf(ctx),
+      sessionId: input.sessionId,
+      message: input.message,
+      institution: input.institution,
+    });
+    ctx.body = { success: true, data: result.answer, sources: result.sources };
+  });
+
+  router.get('/chat/history/:sessionId', async (ctx) => {
+    const { page } = parse(historyQuery, ctx.query);
+    const messages = await docChat.getChatHistory.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId, page });
+    ctx.body = {
+      success: true,
+      data: messages.map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt })),
+    };
+  });
+
+  router.delete('/chat/:sessionId', async (ctx) => {
+    ctx.state.errorShape = 'clear-chat';
+    await docChat.clearChat.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId });
+    ctx.status = 204;
+  });
+
+  return router;
+}

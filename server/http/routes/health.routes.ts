@@ -1,0 +1,44 @@
+import Router from '@koa/router';
+import type { DependencyProbe } from '../../../core/ports/health-check.js';
+
+const PROBE_TIMEOUT_MS = 3000;
+
+/** Liveness (`up`, the spec's bare text) and readiness (every configured dependency answers). Neither needs a token. */
+export function healthRoutes(probes: DependencyProbe[]): Router {
+  const router = new Router();
+
+  router.get('/health', (ctx) => {
+    ctx.type = 'text/plain';
+    ctx.body = 'up';
+  });
+
+  router.get('/health/ready', async (ctx) => {
+    const results = await Promise.all(
+      probes.map(async (probe) => {
+        try {
+          await withTimeout(probe.check(), PROBE_TIMEOUT_MS);
+          return { name: probe.name, ok: true as const };
+        } catch (error) {
+          return { name: probe.name, ok: false as const, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+    const down = results.filter((r) => !r.ok);
+    ctx.status = down.length === 0 ? 200 : 503;
+    ctx.body = {
+      status: down.length === 0 ? 'ready' : 'unavailable',
+      ...(down.length > 0 && { unavailable: down.map((d) => d.name) }),
+      dependencies: results,
+    };
+  });
+
+  return router;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,55 @@
+import Router from '@koa/router';
+import type { IngestJob } from '../../../core/domain/model.js';
+import type { DocChat } from '../../../core/index.js';
+import { userIdOf } from '../auth.js';
+import { ingestBody, uploadUrlBody } from '../schemas.js';
+import { parse } from '../validation.js';
+
+/** The status record of GET /ingest/:id (architecture guide); optional fields appear once known. */
+export function ingestJobJson(job: IngestJob) {
+  return {
+    id: job.id,
+    status: job.status,
+    ...(job.stage !== undefined && { stage: job.stage }),
+    ...(job.progress !== undefined && { progress: job.progress }),
+    filename: job.filename,
+    session_id: job.sessionId,
+    ...(job.error !== undefined && { error: job.error }),
+    ...(job.pages !== undefined && { pages: job.pages }),
+    ...(job.chunks !== undefined && { chunks: job.chunks }),
+    ...(job.reusedFrom !== undefined && { reusedFrom: job.reusedFrom }),
+    tags: job.tags,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+  };
+}
+
+export function ingestRoutes(docChat: DocChat): Router {
+  const router = new Router();
+
+  router.post('/ingest/upload/url', async (ctx) => {
+    const input = parse(uploadUrlBody, ctx.request.body);
+    const uploadData = await docChat.createUploadUrl.execute({ userId: userIdOf(ctx), ...input });
+    ctx.body = { uploadData };
+  });
+
+  router.post('/ingest/process', async (ctx) => {
+    const input = parse(ingestBody, ctx.request.body);
+    const job = await docChat.startIngestion.execute({
+      userId: userIdOf(ctx),
+      sessionId: input.session_id,
+      key: input.key,
+      filename: input.filename,
+      tags: input.tags,
+    });
+    ctx.status = 201;
+    ctx.body = { data: job.id };
+  });
+
+  router.get('/ingest/:id', async (ctx) => {
+    const job = await docChat.getIngestJob.execute({ userId: userIdOf(ctx), jobId: ctx.params.id });
+    ctx.body = { data: ingestJobJson(job) };
+  });
+
+  return router;
+}

@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+import { body, requiredNumber, requiredString } from './validation.js';
+
+export const labelBody = body({ label: requiredString('label') });
+
+export const uploadUrlBody = body({
+  filename: requiredString('filename'),
+  contentType: requiredString('contentType'),
+  contentSize: requiredNumber('contentSize'),
+});
+
+const tagValue = v.union([v.string(), v.number(), v.boolean()], 'tag values must be strings, numbers or booleans');
+
+export const ingestBody = body({
+  key: requiredString('key'),
+  filename: requiredString('filename'),
+  session_id: requiredString('session_id'),
+  tags: v.record(v.string(), tagValue, 'tags is required and must be an object ({} when none)'),
+});
+
+export const chatBody = body({
+  message: requiredString('message'),
+  sessionId: requiredString('sessionId'),
+  institution: v.optional(v.string('institution must be a string')),
+});
+
+/** `page` from the query string: absent → 0, any whole number (negative reads as 0), anything else is refused. */
+export const historyQuery = v.object({
+  page: v.optional(
+    v.pipe(
+      v.string('page must be a whole number'),
+      v.regex(/^\s*[-+]?\d{1,9}\s*$/, 'page must be a whole number'),
+      v.transform((s) => Math.max(0, Number.parseInt(s, 10))),
+    ),
+    '0',
+  ),
+});

@@ -1,0 +1,20 @@
+/** Inversify service identifiers. One per thing the composition root hands out. */
+export const TOKENS = {
+  Config: Symbol.for('Config'),
+  Logger: Symbol.for('Logger'),
+  Clock: Symbol.for('Clock'),
+  Ids: Symbol.for('Ids'),
+  Database: Symbol.for('Database'),
+  SessionRepo: Symbol.for('SessionRepo'),
+  ChatRepo: Symbol.for('ChatRepo'),
+  IngestJobRepo: Symbol.for('IngestJobRepo'),
+  BlobStore: Symbol.for('BlobStore'),
+  LexicalIndex: Symbol.for('LexicalIndex'),
+  DenseIndex: Symbol.for('DenseIndex'),
+  DocumentReader: Symbol.for('DocumentReader'),
+  Llm: Symbol.for('Llm'),
+  Embedder: Symbol.for('Embedder'),
+  IdentityVerifier: Symbol.for('IdentityVerifier'),
+  JobQueue: Symbol.for('JobQueue'),
+  DocChat: Symbol.for('DocChat'),
+} as const;

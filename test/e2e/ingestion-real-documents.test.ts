@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
+import { TOKENS } from '../../server/tokens.js';
+import type { ApiClient } from '../support/api-client.js';
+import { SHARED_DATA } from '../support/paths.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+
+interface Ingested {
+  file: string;
+  jobId: string;
+  job: any;
+}
+
+const documents = [
+  ...fs.readdirSync(path.join(SHARED_DATA, 'pdfs')).filter((f) => f.endsWith('.pdf')).map((f) => `pdfs/${f}`),
+  ...fs.readdirSync(path.join(SHARED_DATA, 'images')).filter((f) => f.endsWith('.jpg')).map((f) => `images/${f}`),
+].sort();
+
+/**
+ * Every PDF and JPEG of ../shared/data through the HTTP API on the embedded defaults: upload URL, PUT, ingest,
+ * status until done; then questions answered from a text PDF, a scanned PDF and a photographed page.
+ */
+describe('ingestion of the real documents over HTTP (embedded defaults)', function () {
+  this.timeout(600_000);
+  let t: TestService;
+  let api: ApiClient;
+  let sessionId: string;
+  const results = new Map<string, Ingested>();
+
+  before(async () => {
+    t = await startTestService({ EXTRACTION_WORKERS: '2', INGEST_CONCURRENCY: '2' });
+    api = await t.as('reader');
+    sessionId = await api.createSession('all shared documents');
+    for (const file of documents) {
+      const bytes = fs.readFileSync(path.join(SHARED_DATA, file));
+      const type = file.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg';
+      const { jobId } = await api.uploadAndIngest(sessionId, path.basename(file), bytes, type, { kind: file.split('/')[0] });
+      results.set(file, { file, jobId, job: undefined });
+    }
+    for (const entry of results.values()) entry.job = await api.waitForJob(entry.jobId, 540_000);
+  });
+  after(() => t.close());
+
+  const chunkTexts = (jobId: string): string => {
+    const database = t.service.container.get<SqliteDatabase>(TOKENS.Database);
+    const rows = database.raw.prepare('SELECT text FROM chunks WHERE job_id = ? ORDER BY ordinal').all(jobId) as { text: string }[];
+    return rows.map((r) => r.text).join('\n');
+  };
+
+  it('ends every document completed or failed with a reason, and the server stays up', async () => {
+    expect(results.size).to.equal(documents.length);
+    for (const { file, job } of results.values()) {
+      expect(['completed', 'failed'], file).to.include(job.status);
+      if (job.status === 'failed') expect(job.error, file).to.be.a('string').with.length.greaterThan(10);
+      else expect(job.chunks, file).to.be.greaterThan(0);
+    }
+    expect((await t.anonymous.get('/api/v1/health')).text).to.equal('up');
+  });
+
+  it('fails encrypted and malformed PDFs with reasons a user can act on', () => {
+    for (const file of ['pdfs/encrypted-libreoffice-openpassword.pdf', 'pdfs/encrypted-skew-password.pdf']) {
+      expect(results.get(file)!.job).to.include({ status: 'failed' });
+      expect(results.get(file)!.job.error, file).to.match(/password/i);
+    }
+    expect(results.get('pdfs/malformed-invalid.pdf')!.job.status).to.equal('failed');
+    expect(results.get('pdfs/malformed-invalid.pdf')!.job.error).to.match(/damaged|not a valid PDF|malformed|corrupt/i);
+  });
+
+  it('completes the scanned PDFs with their OCR text, and the 117-page PDF with every page', () => {
+    for (const file of ['pdfs/scanned-epson-wikipedia-ocr.pdf', 'pdfs/scanned-huckfinn-p22.pdf', 'pdfs/scanned-linn-2col.pdf']) {
+      const { job, jobId } = results.get(file)!;
+      expect(job.status, file).to.equal('completed');
+      expect(chunkTexts(jobId).split(/\s+/).length, file).to.be.greaterThan(100);
+    }
+    expect(chunkTexts(results.get('pdfs/scanned-epson-wikipedia-ocr.pdf')!.jobId)).to.match(/optical character recognition/i);
+    expect(results.get('pdfs/GeoTopo-komprimiert.pdf')!.job).to.include({ status: 'completed', pages: 117 });
+  });
+
+  it('finds each receipt’s total (from its file name) in its extracted text', () => {
+    const receipts = [...results.keys()].filter((f) => f.includes('receipt_'));
+    expect(receipts).to.have.length(7);
+    for (const file of receipts) {
+      const cents = /_(\d+)\.jpg$/.exec(file)![1];
+      const total = `${Number(cents.slice(0, -2))},${cents.slice(-2)}`;
+      const text = chunkTexts(results.get(file)!.jobId);
+      expect(results.get(file)!.job.status, file).to.equal('completed');
+      // Receipts print German decimals; OCR sometimes reads the comma as a dot.
+      expect(text.includes(total) || text.includes(total.replace(',', '.')), `${file}: ${total}`).to.equal(true);
+    }
+  });
+
+  it('answers a question about a text PDF from its content, with the source', async () => {
+    const res = await api.ask(sessionId, 'What does the DMCA say about the liability of online service providers?');
+    expect(res.status).to.equal(200);
+    expect(res.body.success).to.equal(true);
+    expect(res.body.sources.map((s: any) => s.filename)).to.include('dmca-summary-1998.pdf');
+    expect(res.body.data).to.match(/service provider/i);
+  });
+
+  it('answers a question about a scanned PDF from its OCR text', async () => {
+    const res = await api.ask(sessionId, 'Who was setting in the kitchen door of the widow’s garden?');
+    expect(res.status).to.equal(200);
+    expect(res.body.sources[0].filename).to.equal('scanned-huckfinn-p22.pdf');
+    expect(res.body.data).to.include('scanned-huckfinn-p22.pdf');
+    expect(res.body.data).to.match(/Jim, was setting in the kitchen door/);
+  });
+
+  it('answers a question about a photographed page (tesseractjs_testocr.jpg)', async () => {
+    const res = await api.ask(sessionId, 'How many points is the text used to test the ocr code on all types of file format?');
+    expect(res.status).to.equal(200);
+    expect(res.body.sources[0].filename).to.equal('tesseractjs_testocr.jpg');
+    expect(res.body.data).to.include('12 point text');
+  });
+
+  it('honours EXIF orientation: the rotated sample reads like the upright one', () => {
+    expect(chunkTexts(results.get('images/tesseractjs_simple-90.jpg')!.jobId)).to.include('Tesseract.js');
+    expect(chunkTexts(results.get('images/tesseractjs_simple.jpg')!.jobId)).to.include('Tesseract.js');
+  });
+});

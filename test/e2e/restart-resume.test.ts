@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { signLocalToken } from '../../adapters/local-jwt/local-jwt-verifier.js';
+import { openSqliteDatabase } from '../../adapters/sqlite/database.js';
+import { ApiClient } from '../support/api-client.js';
+import { freePort } from '../support/free-port.js';
+import { REPO_ROOT, SHARED_DATA } from '../support/paths.js';
+import { startTestService, TEST_JWT_SECRET } from '../support/test-service.js';
+
+const DOCUMENTS = ['GeoTopo-komprimiert.pdf', 'irs-i1040nr-2007.pdf', 'federal-register-2020-17221.pdf', 'scanned-huckfinn-p22.pdf', 'dmca-summary-1998.pdf'];
+
+/** The real server as a separate process, so it can be killed the hard way. */
+async function startServerProcess(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, AUTH_JWT_SECRET: TEST_JWT_SECRET, INGEST_CONCURRENCY: '1', PUBLIC_URL: `http://127.0.0.1:${port}` },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.resume();
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const up = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.ok, () => false);
+    if (up) return child;
+    if (Date.now() > deadline) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+async function ingestAll(api: ApiClient, sessionId: string): Promise<Map<string, string>> {
+  const jobs = new Map<string, string>();
+  for (const name of DOCUMENTS) {
+    const { jobId } = await api.uploadAndIngest(sessionId, name, fs.readFileSync(path.join(SHARED_DATA, 'pdfs', name)), 'application/pdf');
+    jobs.set(name, jobId);
+  }
+  return jobs;
+}
+
+describe('a server killed in the middle of ingestion resumes every job when it starts again', function () {
+  this.timeout(600_000);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-restart-'));
+  let child: ChildProcess | undefined;
+  after(async () => {
+    if (child) await killHard(child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('completes every job with the same chunks as an uninterrupted run, and no duplicates', async () => {
+    // The reference: the same documents ingested without interruption.
+    const reference = await startTestService({ INGEST_CONCURRENCY: '1' });
+    const expected = new Map<string, number>();
+    try {
+      const api = await reference.as('u1');
+      const sessionId = await api.createSession('reference');
+      for (const [name, jobId] of await ingestAll(api, sessionId)) expected.set(name, (await api.waitForJob(jobId, 300_000)).chunks);
+    } finally {
+      await reference.close();
+    }
+
+    const port = await freePort();
+    child = await startServerProcess(dataDir, port);
+    const api = new ApiClient(`http://127.0.0.1:${port}`, await signLocalToken(TEST_JWT_SECRET, 'u1'));
+    const sessionId = await api.createSession('interrupted');
+    const jobs = await ingestAll(api, sessionId);
+
+    // Kill while the first document is being processed and the others wait.
+    let statuses: string[] = [];
+    for (;;) {
+      statuses = await Promise.all([...jobs.values()].map(async (id) => (await api.get(`/api/v1/ingest/${id}`)).body.data.status));
+      if (statuses.includes('processing')) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await killHard(child);
+    expect(statuses.filter((s) => s === 'queued' || s === 'processing').length, statuses.join()).to.be.greaterThanOrEqual(3);
+
+    child = await startServerProcess(dataDir, port);
+    for (const [name, jobId] of jobs) {
+      const job = await api.waitForJob(jobId, 300_000);
+      expect(job.status, name).to.equal('completed');
+      expect(job.chunks, name).to.equal(expected.get(name));
+    }
+    await killHard(child);
+
+    const database = openSqliteDatabase(path.join(dataDir, 'doc-chat.sqlite'));
+    try {
+      const perJob = database.raw.prepare('SELECT job_id, count(*) AS n, count(DISTINCT ordinal) AS distinctOrdinals FROM chunks WHERE session_id = ? GROUP BY job_id').all(sessionId) as { job_id: string; n: number; distinctOrdinals: number }[];
+      expect(perJob).to.have.length(DOCUMENTS.length);
+      for (const row of perJob) expect(row.n).to.equal(row.distinctOrdinals);
+      const total = perJob.reduce((n, r) => n + r.n, 0);
+      expect(total).to.equal([...expected.values()].reduce((a, b) => a + b, 0));
+      const fts = database.raw.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'the'").get() as { n: number };
+      expect(fts.n).to.be.greaterThan(0);
+    } finally {
+      await database.close();
+    }
+  });
+});
