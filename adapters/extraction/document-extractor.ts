@@ -5,7 +5,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
-import { countWordCharacters, normalizeExtractedText } from './normalize-text.js';
+import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
 import { decodeJpeg, decodeRenderedPng, toOcrImage } from './raster.js';
 
@@ -57,7 +57,7 @@ export class DocumentExtractor {
         const result = await parser.getText({ partial: [num] });
         total = result.total;
         if (total === 0) break;
-        let text = normalizeExtractedText(result.pages[0]?.text ?? '');
+        let text = markParagraphBreaks(normalizeExtractedText(result.pages[0]?.text ?? ''));
         let method: ExtractedPage['method'] = 'text';
         if (countWordCharacters(text) < this.settings.minTextCharsPerPage) {
           const ocrText = await this.ocrPdfPage(parser, num, (sub) => onProgress((num - 1 + sub) / total));

@@ -22,6 +22,29 @@ export function normalizeExtractedText(raw: string): string {
     .trim();
 }
 
+/**
+ * The PDF text layer loses paragraph breaks: pdf.js ends every visual line with one newline. A line that ends a
+ * sentence while stopping well short of the page's usual line length, followed by a line that starts a new one,
+ * ends a paragraph (the usual heuristic of PDF-to-text tools); mark it with a blank line so chunking can keep
+ * paragraphs apart.
+ */
+export function markParagraphBreaks(text: string): string {
+  const lines = text.split('\n');
+  const lengths = lines.map((l) => l.length).filter((n) => n >= 20).sort((a, b) => a - b);
+  if (lengths.length < 3) return text;
+  const typical = lengths[Math.floor(lengths.length * 0.9)];
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    out.push(line);
+    const next = lines[i + 1];
+    if (!next || line === '' || next === '') return;
+    const endsSentence = /[.!?:…]["'”’)\]]?$/.test(line);
+    const startsSentence = /^["'“‘(\[]?[\p{Lu}\p{N}]/u.test(next);
+    if (endsSentence && startsSentence && line.length < typical * 0.8) out.push('');
+  });
+  return out.join('\n');
+}
+
 /** Letters and digits: what makes a page "have text" (punctuation and rules do not). */
 export function countWordCharacters(text: string): number {
   return text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;

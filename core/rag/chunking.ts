@@ -18,7 +18,8 @@ export interface DraftChunk {
 
 /**
  * Sentence-aware chunking that keeps page numbers: chunks never cross a page, so each cites exactly one page.
- * Paragraph breaks (blank lines) close a chunk early when it is already half full, to keep topics apart.
+ * A paragraph break (blank line) closes a chunk once it holds a quarter of the target, so topics stay apart while
+ * headings and one-line paragraphs join what follows; overlap repeats sentences only within a paragraph.
  */
 export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DEFAULT_CHUNKING): DraftChunk[] {
   const chunks: DraftChunk[] = [];
@@ -26,34 +27,44 @@ export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DE
     const paragraphs = page.text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
     let current: string[] = [];
     let words = 0;
-    const flush = () => {
-      if (current.length === 0) return;
-      chunks.push({ page: page.page, ordinal: chunks.length, text: current.join(' ') });
-      const keep = options.overlapSentences > 0 ? current.slice(-options.overlapSentences) : [];
-      // Carry overlap only when it is small next to the target, so chunks keep advancing.
-      const keepWords = keep.reduce((n, s) => n + countWords(s), 0);
-      current = keepWords < options.targetWords / 2 ? keep : [];
-      words = current === keep ? keepWords : 0;
+    /** Sentences already emitted in a chunk that `current` repeats as overlap. */
+    let carried = 0;
+    const emit = () => {
+      if (current.length > carried) chunks.push({ page: page.page, ordinal: chunks.length, text: current.join(' ') });
     };
     for (const paragraph of paragraphs) {
       for (const sentence of splitLongSentence(splitSentences(paragraph), options.targetWords)) {
         current.push(sentence);
         words += countWords(sentence);
-        if (words >= options.targetWords) flush();
+        if (words >= options.targetWords) {
+          emit();
+          // Carry overlap only when it is small next to the target, so chunks keep advancing.
+          const keep = options.overlapSentences > 0 ? current.slice(-options.overlapSentences) : [];
+          const keepWords = keep.reduce((n, s) => n + countWords(s), 0);
+          current = keepWords < options.targetWords / 2 ? keep : [];
+          words = current.length > 0 ? keepWords : 0;
+          carried = current.length;
+        }
       }
-      if (words >= options.targetWords / 2) flush();
+      if (words - carriedWords(current, carried) >= options.targetWords / 4) {
+        emit();
+        current = [];
+        words = 0;
+        carried = 0;
+      } else if (carried > 0 && current.length === carried) {
+        // Only overlap is left at the paragraph's end: it belongs to the chunk already emitted.
+        current = [];
+        words = 0;
+        carried = 0;
+      }
     }
-    // The tail of a page is its own chunk unless it is only the overlap carried from the previous one.
-    if (current.length > 0 && !isOnlyOverlap(current, chunks, page.page)) {
-      chunks.push({ page: page.page, ordinal: chunks.length, text: current.join(' ') });
-    }
+    emit();
   }
   return chunks;
 }
 
-function isOnlyOverlap(current: string[], chunks: DraftChunk[], page: number): boolean {
-  const last = chunks[chunks.length - 1];
-  return last !== undefined && last.page === page && current.every((s) => last.text.includes(s));
+function carriedWords(current: string[], carried: number): number {
+  return current.slice(0, carried).reduce((n, s) => n + countWords(s), 0);
 }
 
 /** Tables and OCR output can produce "sentences" of hundreds of words: cut them into target-sized pieces. */

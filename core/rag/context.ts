@@ -1,7 +1,7 @@
 import type { Source } from '../domain/model.js';
 import type { ContextPassage } from '../ports/llm.js';
 import type { ChunkHit } from '../ports/vector-index.js';
-import { truncateWords } from './text.js';
+import { contentTokens, splitSentences, truncateWords } from './text.js';
 
 export interface PackedContext {
   passages: ContextPassage[];
@@ -32,19 +32,48 @@ export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: nu
   return { passages, byRef };
 }
 
-export const EXCERPT_CHARS = 300;
+export const EXCERPT_CHARS = 400;
 
-/** Sources shown with an answer: the passages it used first, then the other retrieved ones. */
-export function toSources(packed: PackedContext, usedRefs: string[], limit: number): Source[] {
-  const order = [...new Set([...usedRefs.filter((r) => packed.byRef.has(r)), ...packed.byRef.keys()])];
-  return order.slice(0, limit).map((ref) => {
+/**
+ * Sources shown with an answer, in retrieval order: the best `limit` passages, plus any passage the answer quoted
+ * from further down, so every quote has its source listed.
+ */
+export function toSources(packed: PackedContext, usedRefs: string[], limit: number, question = ''): Source[] {
+  const ranked = [...packed.byRef.keys()];
+  const shown = new Set([...ranked.slice(0, limit), ...usedRefs.filter((r) => packed.byRef.has(r))]);
+  return ranked.filter((ref) => shown.has(ref)).map((ref) => {
     const hit = packed.byRef.get(ref)!;
     return {
       filename: hit.chunk.filename,
       page: hit.chunk.page,
-      excerpt: truncateWords(hit.chunk.text, EXCERPT_CHARS),
+      excerpt: excerptFor(hit.chunk.text, question, EXCERPT_CHARS),
       score: Number(hit.score.toFixed(6)),
       ingestId: hit.chunk.jobId,
     };
   });
+}
+
+/**
+ * The part of a chunk a reader should see: the sentence sharing most words with the question, widened with its
+ * neighbours up to `maxChars`, with … where text was left out. Words match on their first five letters, a cheap
+ * stand-in for stemming ("discriminated" ~ "discriminate").
+ */
+export function excerptFor(text: string, question: string, maxChars: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= maxChars) return clean;
+  const sentences = splitSentences(clean);
+  const asked = new Set(contentTokens(question).map((t) => t.slice(0, 5)));
+  const hits = sentences.map((s) => new Set(contentTokens(s).map((t) => t.slice(0, 5)).filter((t) => asked.has(t))).size);
+  let best = hits.indexOf(Math.max(...hits));
+  if (best < 0) best = 0;
+  if (sentences[best].length > maxChars) return `${best > 0 ? '… ' : ''}${truncateWords(sentences[best], maxChars)}`;
+  let [from, to] = [best, best];
+  let length = sentences[best].length;
+  // Widen forwards first (answers follow the words they answer), then backwards, while it fits.
+  for (let grew = true; grew; ) {
+    grew = false;
+    if (to + 1 < sentences.length && length + 1 + sentences[to + 1].length <= maxChars) length += 1 + sentences[++to].length, (grew = true);
+    if (from > 0 && length + 1 + sentences[from - 1].length <= maxChars) length += 1 + sentences[--from].length, (grew = true);
+  }
+  return `${from > 0 ? '… ' : ''}${sentences.slice(from, to + 1).join(' ')}${to < sentences.length - 1 ? ' …' : ''}`;
 }

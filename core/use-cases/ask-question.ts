@@ -85,7 +85,7 @@ export class AskQuestion {
     const fused = reciprocalRankFusion(lists, this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
     const answer = await llm.answer({ question, contexts: packed.passages, history });
-    const sources = answer.usedRefs.length > 0 ? toSources(packed, answer.usedRefs, this.settings.sources) : [];
+    const sources = answer.usedRefs.length > 0 ? toSources(packed, answer.usedRefs, this.settings.sources, query) : [];
 
     const askedAt = clock.now();
     // The answer gets a later timestamp than the question even within one millisecond.

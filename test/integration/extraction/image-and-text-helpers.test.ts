@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { readJpegHeader } from '../../../adapters/extraction/jpeg-header.js';
 import { decodeJpeg, toOcrImage, type OcrImage } from '../../../adapters/extraction/raster.js';
-import { normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
+import { markParagraphBreaks, normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
 import { resolveDocumentKind } from '../../../adapters/extraction/content-type.js';
 import { englishLanguagePath } from '../../../adapters/extraction/ocr-engine.js';
 import { readData, withExifOrientation, withoutApp1Segments } from '../../support/extraction-fixtures.js';
@@ -121,5 +121,25 @@ describe('extraction helpers', () => {
 
   it('uses the OCR model installed with @tesseract.js-data/eng (never a CDN)', () => {
     expect(englishLanguagePath()).to.match(/@tesseract\.js-data\/eng\/4\.0\.0_best_int$/);
+  });
+});
+
+describe('markParagraphBreaks', () => {
+  it('ends a paragraph after a short line that closes a sentence, and nowhere else', () => {
+    const text = [
+      'The first paragraph starts here and runs across the whole width of the page,',
+      'continuing on a second line that is just as long as the first one was here.',
+      'It ends on this short line.',
+      'A second paragraph begins with a capital letter and runs the full width too,',
+      'and its last line is long, so the next line starts no new paragraph here.',
+      'Continuing text.',
+    ].join('\n');
+    const marked = markParagraphBreaks(text).split('\n');
+    expect(marked.indexOf('')).to.equal(3);
+    expect(marked.filter((l) => l === '')).to.have.length(1);
+  });
+
+  it('leaves short texts alone', () => {
+    expect(markParagraphBreaks('One line.\nTwo.')).to.equal('One line.\nTwo.');
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { chunkPages } from '../../../core/rag/chunking.js';
 import { reciprocalRankFusion } from '../../../core/rag/fusion.js';
-import { packContexts, toSources } from '../../../core/rag/context.js';
+import { excerptFor, packContexts, toSources } from '../../../core/rag/context.js';
 import { countWords, splitSentences, truncateWords } from '../../../core/rag/text.js';
 import type { ChunkHit } from '../../../core/ports/vector-index.js';
 
@@ -86,12 +86,23 @@ describe('packContexts and toSources', () => {
     expect(packed.passages.map((p) => [p.ref, p.filename])).to.deep.equal([['1', 'a.pdf'], ['2', 'c.pdf']]);
   });
 
-  it('puts used passages first in the sources, with ingest id and a bounded excerpt', () => {
+  it('lists sources in retrieval order, adding quoted passages beyond the limit, with ingest id and a bounded excerpt', () => {
     const packed = packContexts([hit('a', 3), hit('b', 2, 'z '.repeat(400)), hit('c', 1)], 5, 10_000);
+    expect(toSources(packed, ['3'], 1).map((s) => s.filename)).to.deep.equal(['a.pdf', 'c.pdf']);
     const sources = toSources(packed, ['2'], 2);
-    expect(sources.map((s) => s.filename)).to.deep.equal(['b.pdf', 'a.pdf']);
+    expect(sources.map((s) => s.filename)).to.deep.equal(['a.pdf', 'b.pdf']);
+    expect(sources[1].excerpt.length).to.be.at.most(404);
     expect(sources[0].ingestId).to.equal('j');
-    expect(sources[0].excerpt.length).to.be.at.most(301);
+  });
+
+  it('shows the part of a long chunk that matches the question', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => `Filler sentence number ${i} talks about nothing much at all.`);
+    const text = [...filler.slice(0, 6), 'The treaty discriminated against parallel importers like Mr Dassonville.', ...filler.slice(6)].join(' ');
+    const excerpt = excerptFor(text, 'Whom did the rule discriminate against?', 200);
+    expect(excerpt).to.include('discriminated against parallel importers');
+    expect(excerpt.length).to.be.at.most(204);
+    expect(excerpt.startsWith('… ')).to.equal(true);
+    expect(excerptFor('Short chunk.', 'anything', 200)).to.equal('Short chunk.');
   });
 
   it('truncates at a word boundary', () => {
