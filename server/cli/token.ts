@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const ttlAt = args.indexOf('--ttl');
   const ttl = ttlAt >= 0 ? Number(args[ttlAt + 1]) : 24 * 3600;
-  const userId = args.filter((_, i) => i !== ttlAt && i !== ttlAt + 1)[0];
+  const userId = (ttlAt >= 0 ? args.filter((_, i) => i !== ttlAt && i !== ttlAt + 1) : args)[0];
   if (!userId || !Number.isFinite(ttl) || ttl <= 0) {
     process.stderr.write('usage: npm run token -- <user-id> [--ttl <seconds>]\n');
     process.exit(2);

@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { LocalJwtVerifier } from '../../adapters/local-jwt/local-jwt-verifier.js';
+import { REPO_ROOT } from '../support/paths.js';
+
+const run = (args: string[], env: Record<string, string>) =>
+  execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/token.ts', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, encoding: 'utf8' }).trim();
+
+describe('npm run token', function () {
+  this.timeout(30_000);
+
+  it('prints a token the service accepts for the given user, with the secret from the environment or DATA_DIR', async () => {
+    const secret = 'cli-test-secret-0123456789abcdef-0123';
+    expect(await new LocalJwtVerifier(secret).verify(run(['alice'], { AUTH_JWT_SECRET: secret }))).to.deep.equal({ userId: 'alice' });
+    expect(await new LocalJwtVerifier(secret).verify(run(['--ttl', '60', 'bob'], { AUTH_JWT_SECRET: secret }))).to.deep.equal({ userId: 'bob' });
+
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-cli-'));
+    try {
+      const token = run(['carol'], { DATA_DIR: dataDir, AUTH_JWT_SECRET: '' });
+      const generated = fs.readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8').trim();
+      expect(await new LocalJwtVerifier(generated).verify(token)).to.deep.equal({ userId: 'carol' });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('explains its usage when the user id is missing', () => {
+    expect(() => execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/token.ts'], { cwd: REPO_ROOT, stdio: 'pipe' })).to.throw(/usage: npm run token/);
+  });
+});
