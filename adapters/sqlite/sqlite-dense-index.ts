@@ -2,18 +2,8 @@ import os from 'node:os';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
+import { CHUNK_COLUMNS, chunkRowWriter, toChunk, toChunkRow, type ChunkRow } from './chunk-rows.js';
 import type { SqliteDatabase } from './database.js';
-
-interface ChunkRow {
-  id: string;
-  session_id: string;
-  job_id: string;
-  filename: string;
-  page: number;
-  ordinal: number;
-  text: string;
-  tags_json: string;
-}
 
 /** Ids per `IN (…)` lookup when the winners' chunk rows are read. */
 const LOOKUP_BATCH = 500;
@@ -41,8 +31,7 @@ export class SqliteDenseIndex implements VectorIndex {
 
   private readonly statements: {
     selectChunk: BetterSqlite3.Statement<[string], ChunkRow>;
-    deleteChunk: BetterSqlite3.Statement<[string]>;
-    insertChunk: BetterSqlite3.Statement<[ChunkRow & { institution: string | null }]>;
+    writeChunk: ReturnType<typeof chunkRowWriter>;
     upsertVector: BetterSqlite3.Statement<[VectorRow]>;
     deleteJob: BetterSqlite3.Statement<[string]>;
     deleteJobChunks: BetterSqlite3.Statement<[string]>;
@@ -54,13 +43,9 @@ export class SqliteDenseIndex implements VectorIndex {
     const raw = database.raw;
     this.statements = {
       selectChunk: raw.prepare(
-        'SELECT id, session_id, job_id, filename, page, ordinal, text, tags_json FROM chunks WHERE id = ?',
+        `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id = ?`,
       ),
-      deleteChunk: raw.prepare('DELETE FROM chunks WHERE id = ?'),
-      insertChunk: raw.prepare(
-        `INSERT INTO chunks (id, session_id, job_id, filename, page, ordinal, text, tags_json, institution)
-         VALUES (@id, @session_id, @job_id, @filename, @page, @ordinal, @text, @tags_json, @institution)`,
-      ),
+      writeChunk: chunkRowWriter(raw),
       upsertVector: raw.prepare(
         `INSERT INTO chunk_vectors (chunk_id, session_id, job_id, institution, dimensions, vector)
          VALUES (@chunk_id, @session_id, @job_id, @institution, @dimensions, @vector)
@@ -78,26 +63,14 @@ export class SqliteDenseIndex implements VectorIndex {
     if (chunks.length === 0) return;
     // Validate everything before writing anything.
     const vectors = chunks.map((c) => toBlob(c));
-    const { selectChunk, deleteChunk, insertChunk, upsertVector } = this.statements;
+    const { selectChunk, writeChunk, upsertVector } = this.statements;
     // One transaction: a document's chunks become visible together, and a crash leaves none of them.
     this.database.raw.transaction(() => {
       chunks.forEach((c, i) => {
-        const row: ChunkRow = {
-          id: c.id,
-          session_id: c.sessionId,
-          job_id: c.jobId,
-          filename: c.filename,
-          page: c.page,
-          ordinal: c.ordinal,
-          text: c.text,
-          tags_json: JSON.stringify(c.tags),
-        };
+        const row = toChunkRow(c);
         const institution = c.tags.institution ?? null;
         const existing = selectChunk.get(c.id);
-        if (!existing || !sameRow(existing, row)) {
-          deleteChunk.run(c.id);
-          insertChunk.run({ ...row, institution });
-        }
+        if (!existing || !sameRow(existing, row)) writeChunk(row, institution);
         upsertVector.run({
           chunk_id: c.id,
           session_id: c.sessionId,
@@ -191,7 +164,7 @@ export class SqliteDenseIndex implements VectorIndex {
       const batch = ids.slice(i, i + LOOKUP_BATCH);
       const rows = this.database.raw
         .prepare(
-          `SELECT id, session_id, job_id, filename, page, ordinal, text, tags_json FROM chunks
+          `SELECT ${CHUNK_COLUMNS} FROM chunks
            WHERE id IN (${batch.map(() => '?').join(', ')})`,
         )
         .all(...batch) as ChunkRow[];
@@ -256,19 +229,6 @@ function sameRow(a: ChunkRow, b: ChunkRow): boolean {
     a.text === b.text &&
     a.tags_json === b.tags_json
   );
-}
-
-function toChunk(row: ChunkRow): Chunk {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    jobId: row.job_id,
-    filename: row.filename,
-    page: row.page,
-    ordinal: row.ordinal,
-    text: row.text,
-    tags: JSON.parse(row.tags_json) as Record<string, string>,
-  };
 }
 
 /** The k best (score, item) pairs seen, in a binary min-heap on score. */

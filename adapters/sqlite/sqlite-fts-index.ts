@@ -1,17 +1,9 @@
-import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
+import { CHUNK_COLUMNS, chunkRowWriter, toChunk, toChunkRow, type ChunkRow } from './chunk-rows.js';
 import type { SqliteDatabase } from './database.js';
 
-interface ChunkRow {
-  id: string;
-  session_id: string;
-  job_id: string;
-  filename: string;
-  page: number;
-  ordinal: number;
-  text: string;
-  tags_json: string;
+interface RankedChunkRow extends ChunkRow {
   rank: number;
 }
 
@@ -28,28 +20,10 @@ export class SqliteFtsIndex implements VectorIndex {
   constructor(private readonly database: SqliteDatabase) {}
 
   async add(chunks: IndexedChunk[]): Promise<void> {
-    const raw = this.database.raw;
-    const remove = raw.prepare('DELETE FROM chunks WHERE id = ?');
-    const insert = raw.prepare(
-      `INSERT INTO chunks (id, session_id, job_id, filename, page, ordinal, text, tags_json, institution)
-       VALUES (@id, @session_id, @job_id, @filename, @page, @ordinal, @text, @tags_json, @institution)`,
-    );
+    const write = chunkRowWriter(this.database.raw);
     // One transaction: a document's chunks become visible together, and a crash leaves none of them.
-    raw.transaction((batch: IndexedChunk[]) => {
-      for (const c of batch) {
-        remove.run(c.id);
-        insert.run({
-          id: c.id,
-          session_id: c.sessionId,
-          job_id: c.jobId,
-          filename: c.filename,
-          page: c.page,
-          ordinal: c.ordinal,
-          text: c.text,
-          tags_json: JSON.stringify(c.tags),
-          institution: c.tags.institution ?? null,
-        });
-      }
+    this.database.raw.transaction((batch: IndexedChunk[]) => {
+      for (const c of batch) write(toChunkRow(c), c.tags.institution ?? null);
     })(chunks);
   }
 
@@ -59,12 +33,12 @@ export class SqliteFtsIndex implements VectorIndex {
     const institutionFilter = query.institution !== undefined ? 'AND c.institution = @institution' : '';
     const rows = this.database.raw
       .prepare(
-        `SELECT c.id, c.session_id, c.job_id, c.filename, c.page, c.ordinal, c.text, c.tags_json, bm25(chunks_fts) AS rank
+        `SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, bm25(chunks_fts) AS rank
          FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
          WHERE chunks_fts MATCH @match AND c.session_id = @session ${institutionFilter}
          ORDER BY rank LIMIT @limit`,
       )
-      .all({ match, session: query.sessionId, institution: query.institution, limit: query.limit }) as ChunkRow[];
+      .all({ match, session: query.sessionId, institution: query.institution, limit: query.limit }) as RankedChunkRow[];
     // bm25() is lower-is-better (negative); the port wants higher-is-better.
     return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
   }
@@ -93,17 +67,4 @@ export function toMatchExpression(text: string): string | null {
   const terms = [...new Set(content.length > 0 ? content : wordTokens(text))].slice(0, MAX_QUERY_TERMS);
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
-}
-
-function toChunk(row: ChunkRow): Chunk {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    jobId: row.job_id,
-    filename: row.filename,
-    page: row.page,
-    ordinal: row.ordinal,
-    text: row.text,
-    tags: JSON.parse(row.tags_json) as Record<string, string>,
-  };
 }
