@@ -5,7 +5,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
-import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
+import { countWordCharacters, markParagraphBreaks, normalizeExtractedText, removeRunningHeaders } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
 import { decodeJpeg, decodeRenderedPng, toOcrImage } from './raster.js';
 
@@ -70,7 +70,8 @@ export class DocumentExtractor {
         pages.push({ page: num, text, method });
         onProgress(num / total);
       }
-      return pages;
+      const cleaned = removeRunningHeaders(pages.map((p) => p.text));
+      return pages.map((p, i) => ({ ...p, text: cleaned[i] }));
     } catch (error) {
       throw toPdfError(error);
     } finally {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { readJpegHeader } from '../../../adapters/extraction/jpeg-header.js';
 import { decodeJpeg, toOcrImage, type OcrImage } from '../../../adapters/extraction/raster.js';
-import { markParagraphBreaks, normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
+import { markParagraphBreaks, normalizeExtractedText, removeRunningHeaders } from '../../../adapters/extraction/normalize-text.js';
 import { resolveDocumentKind } from '../../../adapters/extraction/content-type.js';
 import { englishLanguagePath } from '../../../adapters/extraction/ocr-engine.js';
 import { readData, withExifOrientation, withoutApp1Segments } from '../../support/extraction-fixtures.js';
@@ -141,5 +141,21 @@ describe('markParagraphBreaks', () => {
 
   it('leaves short texts alone', () => {
     expect(markParagraphBreaks('One line.\nTwo.')).to.equal('One line.\nTwo.');
+  });
+});
+
+describe('removeRunningHeaders', () => {
+  it('drops a header and a footer repeated on most pages, page numbers and all, and keeps the body', () => {
+    const bodies = ['Revenue grew.\nCosts fell.', 'Staff joined.\nOffices opened.', 'Sales rose.\nDebt shrank.', 'Plans follow.\nThe end.'];
+    const pages = bodies.map((body, i) => `Annual Report 2024\n${body}\nPage ${i + 1} of 4`);
+    const cleaned = removeRunningHeaders(pages);
+    expect(cleaned[2]).to.equal('Sales rose.\nDebt shrank.');
+    expect(removeRunningHeaders(['Total: 1\nTotal: 2', 'Total: 3\nTotal: 4', 'Total: 5\nTotal: 6'])).to.deep.equal(['Total: 1\nTotal: 2', 'Total: 3\nTotal: 4', 'Total: 5\nTotal: 6']);
+  });
+
+  it('keeps lines that repeat on fewer than half the pages, and short documents as they are', () => {
+    const pages = ['Chapter 1\nText one.', 'Chapter 1\nText two.', 'Other\nText three.', 'Other 2\nText four.', 'Else\nText five.', 'More\nText six.', 'Last\nText seven.'];
+    expect(removeRunningHeaders(pages)).to.deep.equal(pages);
+    expect(removeRunningHeaders(['Same\nA.', 'Same\nB.'])).to.deep.equal(['Same\nA.', 'Same\nB.']);
   });
 });
