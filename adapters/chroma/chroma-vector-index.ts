@@ -2,6 +2,7 @@ import {
   ChromaClient,
   ChromaConnectionError,
   ChromaForbiddenError,
+  ChromaNotFoundError,
   ChromaRateLimitError,
   ChromaServerError,
   ChromaUnauthorizedError,
@@ -93,15 +94,14 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
     }
     // Chroma rejects duplicate ids in one request; the port says a later chunk replaces an earlier one.
     const latest = [...new Map(chunks.map((c) => [c.id, c])).values()];
-    const collection = await this.getCollection();
     const maxBatch = await this.call('max batch size', () => this.client.getMaxBatchSize());
     const size = maxBatch > 0 ? Math.min(this.batchSize, maxBatch) : this.batchSize;
     for (let i = 0; i < latest.length; i += size) {
       const batch = latest.slice(i, i + size);
       const ids = batch.map((c) => c.id);
       // Upsert merges metadata keys into an existing record's (a tag dropped since would survive): delete first.
-      await this.call('delete before upsert', () => collection.delete({ ids }));
-      await this.call('upsert', () =>
+      await this.onCollection('delete before upsert', (collection) => collection.delete({ ids }));
+      await this.onCollection('upsert', (collection) =>
         collection.upsert({
           ids,
           embeddings: batch.map((c) => c.embedding!),
@@ -119,8 +119,7 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
     if (query.limit < 1) return [];
     const conditions: Where[] = [{ sessionId: query.sessionId }];
     if (query.institution !== undefined) conditions.push({ [`${TAG_PREFIX}institution`]: query.institution });
-    const collection = await this.getCollection();
-    const result = await this.call('query', () =>
+    const result = await this.onCollection('query', (collection) =>
       collection.query({
         queryEmbeddings: [query.embedding!],
         nResults: Math.floor(query.limit),
@@ -141,28 +140,43 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
   }
 
   async deleteByJob(jobId: string): Promise<void> {
-    const collection = await this.getCollection();
-    await this.call('delete by job', () => collection.delete({ where: { jobId } }));
+    await this.onCollection('delete by job', (collection) => collection.delete({ where: { jobId } }));
   }
 
   async deleteBySession(sessionId: string): Promise<void> {
-    const collection = await this.getCollection();
-    await this.call('delete by session', () => collection.delete({ where: { sessionId } }));
+    await this.onCollection('delete by session', (collection) => collection.delete({ where: { sessionId } }));
   }
 
   async count(filter: { sessionId?: string; jobId?: string }): Promise<number> {
-    const collection = await this.getCollection();
     const conditions: Where[] = [];
     if (filter.sessionId !== undefined) conditions.push({ sessionId: filter.sessionId });
     if (filter.jobId !== undefined) conditions.push({ jobId: filter.jobId });
-    if (conditions.length === 0) return this.call('count', () => collection.count());
+    if (conditions.length === 0) return this.onCollection('count', (collection) => collection.count());
     // Chroma has no filtered count: page through the matching ids (nothing else is fetched).
     const where = whereAll(conditions);
     let total = 0;
     for (let offset = 0; ; offset += COUNT_PAGE) {
-      const page = await this.call('count', () => collection.get({ where, include: [], limit: COUNT_PAGE, offset }));
+      const page = await this.onCollection('count', (collection) => collection.get({ where, include: [], limit: COUNT_PAGE, offset }));
       total += page.ids.length;
       if (page.ids.length < COUNT_PAGE) return total;
+    }
+  }
+
+  /**
+   * Runs one call on the collection. The collection handle is kept after the first open; when Chroma no longer
+   * knows it (deleted, or the server restarted without its data), the handle is dropped and the collection opened
+   * (created) again once, instead of every later call failing until this process restarts.
+   */
+  private async onCollection<T>(what: string, operation: (collection: Collection) => Promise<T>): Promise<T> {
+    const pending = this.getCollection();
+    const collection = await pending;
+    try {
+      return await this.call(what, () => operation(collection));
+    } catch (error) {
+      if (!(error instanceof ChromaNotFoundError)) throw error;
+      if (this.collection === pending) this.collection = undefined;
+      const reopened = await this.getCollection();
+      return this.call(what, () => operation(reopened));
     }
   }
 

@@ -15,8 +15,10 @@ export interface DeleteSessionDeps {
 
 /**
  * Removes a session and everything that hangs off it: messages, ingest jobs, indexed chunks, stored files.
- * The session row goes first so the session is gone for the user even if a later step fails; the remaining steps
- * are idempotent, and an ingestion still running for the session notices its job is gone and drops its chunks.
+ * The external stores (indexes, files) are emptied first, each step idempotent: if one of them is unavailable the
+ * call fails (503) with the session still there, so the caller can simply try again. Once the rows are gone, the
+ * indexes are emptied once more for chunks an ingestion finished writing meanwhile; an ingestion still running
+ * after that notices its job is gone and drops its chunks.
  */
 export class DeleteSession {
   constructor(private readonly deps: DeleteSessionDeps) {}
@@ -25,11 +27,13 @@ export class DeleteSession {
     const { sessions, chats, jobs, indexes, blobs } = this.deps;
     await loadOwnedSession(sessions, input.sessionId, input.userId);
     const sessionJobs = await jobs.listBySession(input.sessionId);
+    for (const index of indexes) await index.deleteBySession(input.sessionId);
+    // An upload ingested into two of the user's sessions goes with the first deleted: the other's chunks are already
+    // indexed and no longer need the file.
+    for (const key of new Set(sessionJobs.map((j) => j.key))) await blobs.remove(key);
     await sessions.delete(input.sessionId);
     await chats.deleteBySession(input.sessionId);
     await jobs.deleteBySession(input.sessionId);
     for (const index of indexes) await index.deleteBySession(input.sessionId);
-    // A file may back jobs of other sessions (same key ingested twice): keys are per upload, so remove all of ours.
-    for (const key of new Set(sessionJobs.map((j) => j.key))) await blobs.remove(key);
   }
 }

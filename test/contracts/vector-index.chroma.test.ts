@@ -57,6 +57,28 @@ describe('ChromaVectorIndex against a real Chroma server (chromadb package CLI)'
       await new ChromaClient({ host: server.host, port: server.port }).deleteCollection({ name: collection });
     });
 
+    it('opens its collection again when Chroma no longer has it (deleted, or the server lost its data)', async function () {
+      const collection = `reset-${randomUUID()}`;
+      const embedder = new HashingEmbedder();
+      const index = new ChromaVectorIndex({ url: server.url, collection });
+      await index.init();
+      const chunk = (id: string, text: string) => ({
+        id, sessionId: 's-1', jobId: 'j-1', filename: 'a.pdf', page: 1, ordinal: 0, text, tags: {}, embedding: embedder.embed(text),
+      });
+      await index.add([chunk('c-1', 'Narwhal tusks are elongated teeth.')]);
+      const client = new ChromaClient({ host: server.host, port: server.port });
+      await client.deleteCollection({ name: collection });
+      // Every operation works on the re-created (empty) collection instead of failing with "not found" for ever.
+      expect(await index.search({ sessionId: 's-1', text: 'narwhal', embedding: embedder.embed('narwhal'), limit: 3 })).to.deep.equal([]);
+      expect(await index.count({ sessionId: 's-1' })).to.equal(0);
+      await client.deleteCollection({ name: collection });
+      await index.add([chunk('c-2', 'Walrus tusks are canine teeth.')]);
+      expect(await index.count({})).to.equal(1);
+      await client.deleteCollection({ name: collection });
+      await index.deleteBySession('s-1');
+      await client.deleteCollection({ name: collection });
+    });
+
     it('init() refuses an existing collection that does not use the cosine distance', async function () {
       const collection = `l2-${randomUUID()}`;
       const client = new ChromaClient({ host: server.host, port: server.port });

@@ -152,4 +152,24 @@ describe('DeleteSession', () => {
     expect(await f.blobs.stat(other.key)).to.not.equal(null);
     expect(await f.index.count({ sessionId: other.session.id })).to.equal(2);
   });
+
+  it('fails keeping the session, its messages and jobs while the file store is unavailable; trying again completes it', async () => {
+    const f = coreFixture();
+    const mine = await f.sessionWithUpload('u1', DOC);
+    await f.drain();
+    await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: mine.session.id, message: 'How tall is the tower?' });
+    f.blobs.setUnavailable(true);
+    let error: unknown;
+    await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: mine.session.id }).catch((e) => (error = e));
+    expect(error).to.be.instanceOf(UpstreamUnavailableError);
+    expect(await f.sessions.findById(mine.session.id)).to.not.equal(null);
+    expect(f.chats.rows.filter((m) => m.sessionId === mine.session.id)).to.have.length(2);
+    expect(await f.jobs.listBySession(mine.session.id)).to.have.length(1);
+    f.blobs.setUnavailable(false);
+    expect(await f.blobs.stat(mine.key)).to.not.equal(null);
+    await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: mine.session.id });
+    expect(await f.sessions.findById(mine.session.id)).to.equal(null);
+    expect(await f.blobs.stat(mine.key)).to.equal(null);
+    expect(await f.index.count({ sessionId: mine.session.id })).to.equal(0);
+  });
 });
