@@ -159,7 +159,7 @@ function sameTags(a: Record<string, string>, b: Record<string, string>): boolean
 function userFacingReason(error: unknown): string {
   if (error instanceof UnprocessableDocumentError) return error.message;
   if (error instanceof DomainError && error.code === 'UPSTREAM_UNAVAILABLE') {
-    return `A service needed for ingestion is unavailable (${error.message}); upload the file again later`;
+    return `A service needed for ingestion is unavailable (${error.message}); the file is kept: ingest it again later`;
   }
   if (error instanceof DomainError) return error.message;
   return 'Ingestion failed because of an internal error; try again, and report it if it persists';
