@@ -14,6 +14,18 @@ export interface ChromaServer {
   stop(): Promise<void>;
 }
 
+export interface ChromaServerOptions {
+  /** How long to wait for the heartbeat (default 20 000 ms). */
+  startTimeoutMs?: number;
+  /** Listen on this port of 127.0.0.1 (default: a free one), e.g. to restart a stopped server where clients expect it. */
+  port?: number;
+  /**
+   * Persist into this directory, which the caller owns: it is not removed when the server stops, so a server started
+   * later on it finds the same collections and records. Default: a fresh temp directory, removed on stop.
+   */
+  dataDir?: string;
+}
+
 /**
  * The chromadb package's own server (`dist/cli.mjs run`, a native Rust server behind the JS bindings) on
  * 127.0.0.1, a free port and a fresh temp dir, resolved once its heartbeat answers.
@@ -24,17 +36,19 @@ export interface ChromaServer {
  *   or when the guardian gets SIGTERM / SIGINT;
  * - `stop()` (call it in `after()`) and this process's `exit` event both signal the guardian.
  */
-export async function startChromaServer(options: { startTimeoutMs?: number } = {}): Promise<ChromaServer> {
+export async function startChromaServer(options: ChromaServerOptions = {}): Promise<ChromaServer> {
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const cli = chromaCli();
   const host = '127.0.0.1';
-  const port = await freePort(host);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chroma-test-'));
+  const port = options.port ?? (await freePort(host));
+  // A directory the caller gives is the caller's: kept when the server stops, so a new server can reopen it.
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'chroma-test-'));
   const url = `http://${host}:${port}`;
 
   const guardian = spawn(
     process.execPath,
-    ['-e', GUARDIAN, dataDir, cli, 'run', '--path', dataDir, '--host', host, '--port', String(port)],
+    ['-e', GUARDIAN, ownsDataDir ? dataDir : '', cli, 'run', '--path', dataDir, '--host', host, '--port', String(port)],
     { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
   );
   let output = '';
@@ -60,7 +74,7 @@ export async function startChromaServer(options: { startTimeoutMs?: number } = {
         clearTimeout(timer);
       }
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
   try {
@@ -78,7 +92,7 @@ export async function startChromaServer(options: { startTimeoutMs?: number } = {
 
 /**
  * Runs in the guardian (`node -e`, CommonJS): starts the server as its child, and kills it on stdin end, SIGTERM,
- * SIGINT or SIGHUP; once the child is gone, removes the data directory and exits.
+ * SIGINT or SIGHUP; once the child is gone, removes the data directory (when one is named: '' keeps it) and exits.
  */
 const GUARDIAN = `
 const { spawn } = require('node:child_process');
@@ -93,7 +107,7 @@ const stop = () => {
   setTimeout(() => child.kill('SIGKILL'), 3000).unref();
 };
 child.on('exit', (code) => {
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(killing ? 0 : code ?? 1);
 });
 child.on('error', (error) => { console.error(String(error)); process.exit(1); });

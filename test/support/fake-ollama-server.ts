@@ -68,6 +68,8 @@ export interface FakeOllamaOptions {
   dimensions?: number;
   /** The chat behaviour when no reply is queued (default `groundedChatReply`). */
   chat?: ChatScript;
+  /** Listen on this port of 127.0.0.1 (default: a free one), e.g. to come back where a closed server was. */
+  port?: number;
 }
 
 export const DEFAULT_FAKE_MODELS = ['llama3.2:latest', 'nomic-embed-text:latest', 'all-minilm:latest', 'mxbai-embed-large:latest'];
@@ -101,7 +103,7 @@ export class FakeOllamaServer {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address() as AddressInfo;
     fake = new FakeOllamaServer(server, `http://127.0.0.1:${port}`, options);

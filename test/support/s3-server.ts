@@ -26,19 +26,32 @@ export interface S3Server {
   url: string;
   accessKey: string;
   secretKey: string;
-  /** Stops the server and deletes its directory. */
+  port: number;
+  /** Where the objects are kept on disk. */
+  directory: string;
+  /** Stops the server and deletes its directory (unless the caller gave the directory: then it is kept). */
   stop(): Promise<void>;
+}
+
+export interface S3ServerOptions {
+  /** Buckets created at start when missing. */
+  buckets?: string[];
+  /** Listen on this port of 127.0.0.1 (default: a free one), e.g. to restart a stopped server where clients expect it. */
+  port?: number;
+  /** Keep the objects in this directory, which the caller owns: it is not removed on stop, a later server reopens it. */
+  directory?: string;
 }
 
 /**
  * An in-process s3rver on 127.0.0.1 with a random port and a fresh temp directory. Keys S3RVER/S3RVER.
  * s3rver checks expiry but not V4 signatures: signature tests need real MinIO.
  */
-export async function startS3Server(options: { buckets?: string[] } = {}): Promise<S3Server> {
-  const directory = await fs.mkdtemp(path.join(os.tmpdir(), 's3rver-'));
+export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Server> {
+  const ownsDirectory = options.directory === undefined;
+  const directory = options.directory ?? (await fs.mkdtemp(path.join(os.tmpdir(), 's3rver-')));
   const server = new S3rver({
     address: '127.0.0.1',
-    port: 0,
+    port: options.port ?? 0,
     silent: true,
     directory,
     configureBuckets: (options.buckets ?? []).map((name) => ({ name })),
@@ -47,18 +60,20 @@ export async function startS3Server(options: { buckets?: string[] } = {}): Promi
   try {
     address = await server.run();
   } catch (error) {
-    await fs.rm(directory, { recursive: true, force: true });
+    if (ownsDirectory) await fs.rm(directory, { recursive: true, force: true });
     throw error;
   }
   return {
     url: `http://127.0.0.1:${address.port}`,
     accessKey: 'S3RVER',
     secretKey: 'S3RVER',
+    port: address.port,
+    directory,
     async stop() {
       const closed = server.close();
       server.httpServer?.closeAllConnections();
       await closed;
-      await fs.rm(directory, { recursive: true, force: true });
+      if (ownsDirectory) await fs.rm(directory, { recursive: true, force: true });
     },
   };
 }
