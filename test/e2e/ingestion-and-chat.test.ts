@@ -2,23 +2,9 @@ import { expect } from 'chai';
 import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
 import { TOKENS } from '../../server/tokens.js';
 import type { ApiClient } from '../support/api-client.js';
-import { PAGE_BREAK, textPdf } from '../support/make-pdf.js';
+import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
 import { STACKS } from '../support/stacks.js';
 import type { TestService } from '../support/test-service.js';
-
-const ACME = await textPdf({
-  title: 'Acme Bank fee schedule',
-  paragraphs: [
-    'Acme Bank charges a monthly maintenance fee of 12 dollars on checking accounts.',
-    'The fee is waived when the average balance stays above 1500 dollars.',
-    PAGE_BREAK,
-    'International wire transfers at Acme Bank cost 45 dollars each.',
-  ],
-});
-const GLOBEX = await textPdf({
-  title: 'Globex Credit Union fee schedule',
-  paragraphs: ['Globex Credit Union charges a monthly maintenance fee of 3 dollars on checking accounts.'],
-});
 
 function rows(t: TestService, sql: string, ...params: unknown[]): any[] {
   return t.service.container.get<SqliteDatabase>(TOKENS.Database).raw.prepare(sql).all(...params);

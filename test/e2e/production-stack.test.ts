@@ -5,7 +5,8 @@ import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { TOKENS } from '../../server/tokens.js';
 import type { ApiClient } from '../support/api-client.js';
-import { PAGE_BREAK, textPdf } from '../support/make-pdf.js';
+import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
+import { textPdf } from '../support/make-pdf.js';
 import { SHARED_DATA } from '../support/paths.js';
 import { presignedUrlSignatureValid } from '../support/presigned-url.js';
 import { productionStack, READINESS_NAMES, type DependencyName } from '../support/stacks.js';
@@ -20,19 +21,6 @@ import type { TestService } from '../support/test-service.js';
 
 const PDF = 'application/pdf';
 const DMCA = fs.readFileSync(path.join(SHARED_DATA, 'pdfs', 'dmca-summary-1998.pdf'));
-const ACME = await textPdf({
-  title: 'Acme Bank fee schedule',
-  paragraphs: [
-    'Acme Bank charges a monthly maintenance fee of 12 dollars on checking accounts.',
-    'The fee is waived when the average balance stays above 1500 dollars.',
-    PAGE_BREAK,
-    'International wire transfers at Acme Bank cost 45 dollars each.',
-  ],
-});
-const GLOBEX = await textPdf({
-  title: 'Globex Credit Union fee schedule',
-  paragraphs: ['Globex Credit Union charges a monthly maintenance fee of 3 dollars on checking accounts.'],
-});
 const HOOLI = await textPdf({
   title: 'Hooli travel policy',
   paragraphs: ['Hooli employees may book economy class flights for trips shorter than six hours.'],
