@@ -14,7 +14,7 @@ export interface Config {
   models:
     | { kind: 'extractive' }
     | { kind: 'ollama'; url: string; chatModel: string; embedModel: string; timeoutMs: number };
-  /** Documents processed at once; extraction itself runs in worker threads. */
+  /** Documents processed at once; extraction itself runs in `extractionWorkers` child processes. */
   ingestConcurrency: number;
   extractionWorkers: number;
 }

@@ -16,7 +16,7 @@ import type { SessionRepo } from '../core/ports/session-repo.js';
 import type { VectorIndex } from '../core/ports/vector-index.js';
 import { ChromaVectorIndex } from '../adapters/chroma/chroma-vector-index.js';
 import { ExtractiveAnswerer } from '../adapters/extractive/extractive-answerer.js';
-import { WorkerThreadDocumentReader } from '../adapters/extraction/worker-thread-document-reader.js';
+import { ChildProcessDocumentReader } from '../adapters/extraction/child-process-document-reader.js';
 import { InProcessJobQueue } from '../adapters/in-process-queue/in-process-job-queue.js';
 import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
 import { LocalJwtVerifier } from '../adapters/local-jwt/local-jwt-verifier.js';
@@ -88,7 +88,7 @@ export function buildContainer(config: Config, options: { logger?: Logger } = {}
     c.bind<Llm>(TOKENS.Llm).toConstantValue(new ExtractiveAnswerer());
   }
 
-  c.bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue(() => new WorkerThreadDocumentReader({ poolSize: config.extractionWorkers }));
+  c.bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue(() => new ChildProcessDocumentReader({ poolSize: config.extractionWorkers }));
 
   c.bind<JobQueue>(TOKENS.JobQueue).toDynamicValue(
     (ctx) =>

@@ -29,8 +29,8 @@ export const MESSAGES = {
 const MAX_JPEG_PIXELS = 50_000_000;
 
 /**
- * Turns a PDF or JPEG into per-page text. Runs inside an extraction worker thread: everything here is CPU-bound.
- * One instance per thread, so the OCR engine is started once and reused across pages and documents.
+ * Turns a PDF or JPEG into per-page text. Runs inside an extraction child process: everything here is CPU-bound.
+ * One instance per process, so the OCR engine is started once and reused across pages and documents.
  */
 export class DocumentExtractor {
   private readonly ocr = new OcrEngine();

@@ -1,8 +1,8 @@
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 
 /**
- * The document took longer than the reader's per-document limit (its worker was killed). Unprocessable rather than
- * a server fault: it is almost always the document (hundreds of scanned pages), and the user can split it.
+ * The document took longer than the reader's per-document limit (its extraction process was killed). Unprocessable
+ * rather than a server fault: it is almost always the document (hundreds of scanned pages), and the user can split it.
  */
 export class ExtractionTimeoutError extends UnprocessableDocumentError {
   constructor(readonly timeoutMs: number) {
@@ -10,7 +10,7 @@ export class ExtractionTimeoutError extends UnprocessableDocumentError {
   }
 }
 
-/** The extraction thread died (out of memory, a native crash, an OCR engine failure). A server-side fault. */
+/** The extraction child process died (out of memory, a native crash, killed by the OS). A server-side fault. */
 export class ExtractionWorkerCrashedError extends Error {
   constructor(detail: string, options?: { cause?: unknown }) {
     super(`The document extraction worker stopped unexpectedly: ${detail}`, options);

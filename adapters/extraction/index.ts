@@ -1,7 +1,7 @@
 export {
-  WorkerThreadDocumentReader,
+  ChildProcessDocumentReader,
   DEFAULT_EXTRACTION_SETTINGS,
-  type WorkerThreadDocumentReaderOptions,
-} from './worker-thread-document-reader.js';
+  type ChildProcessDocumentReaderOptions,
+} from './child-process-document-reader.js';
 export { ExtractionTimeoutError, ExtractionWorkerCrashedError } from './errors.js';
 export type { ExtractionSettings } from './document-extractor.js';

@@ -22,7 +22,7 @@ export function englishLanguagePath(): string {
  */
 export type Layout = 'auto' | 'block';
 
-/** One tesseract worker, created on first use and reused for every page this extraction thread OCRs. */
+/** One tesseract worker, created on first use and reused for every page this extraction process OCRs. */
 export class OcrEngine {
   private worker: Promise<TesseractWorker> | undefined;
   private onProgress: ((fraction: number) => void) | undefined;
@@ -61,8 +61,8 @@ export class OcrEngine {
         // with one, the failure only rejects the job's promise, which we handle.
         errorHandler: () => {},
       });
-      // Tesseract's own thread dying would leave a recognize() pending forever: crash this extraction thread
-      // instead, so the pool rejects the document and replaces the thread.
+      // Tesseract's own thread dying would leave a recognize() pending forever: crash this extraction process
+      // instead, so the pool rejects the document and replaces the process.
       (worker as unknown as { worker: NodeJS.EventEmitter }).worker.on('exit', () => {
         if (!this.terminating) throw new Error('The OCR engine thread exited unexpectedly');
       });

@@ -13,8 +13,9 @@ export interface OcrImage {
 
 /**
  * Decodes an uploaded JPEG with pdf.js's pure-JavaScript decoder. Not with @napi-rs/canvas: its native decoder
- * crashes the whole process (SIGSEGV / Rust panic, uncatchable, also from a worker thread) on malformed input
- * such as a JPEG cut off inside its headers; a JS decoder can only throw.
+ * crashes its process (SIGSEGV / Rust panic, uncatchable) on malformed input such as a JPEG cut off inside its
+ * headers; a JS decoder can only throw. (Extraction runs in child processes, so such a crash would cost one document,
+ * not the server, but it is still a failed upload.)
  */
 export function decodeJpeg(jpeg: Uint8Array): Canvas {
   const decoder = new JpegImage();

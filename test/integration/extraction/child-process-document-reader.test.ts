@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
@@ -6,7 +7,7 @@ import type { ExtractedPage } from '../../../core/domain/model.js';
 import {
   ExtractionTimeoutError,
   ExtractionWorkerCrashedError,
-  WorkerThreadDocumentReader,
+  ChildProcessDocumentReader,
 } from '../../../adapters/extraction/index.js';
 import {
   listData,
@@ -40,9 +41,9 @@ function expectIncreasingToOne(progress: number[]): void {
   expect(progress.at(-1)).to.equal(1);
 }
 
-describe('WorkerThreadDocumentReader (real documents)', function () {
+describe('ChildProcessDocumentReader (real documents)', function () {
   this.timeout(60_000);
-  const reader = new WorkerThreadDocumentReader();
+  const reader = new ChildProcessDocumentReader();
   after(() => reader.close());
 
   describe('PDFs with a text layer', () => {
@@ -259,13 +260,13 @@ describe('WorkerThreadDocumentReader (real documents)', function () {
   });
 });
 
-describe('WorkerThreadDocumentReader (failures and lifecycle)', function () {
+describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
   this.timeout(60_000);
 
-  it('times out a long document, kills its worker, and keeps working with a new one', async () => {
-    const reader = new WorkerThreadDocumentReader({ timeoutMs: 5_000 });
+  it('times out a long document, kills its child process, and keeps working with a new one', async () => {
+    const reader = new ChildProcessDocumentReader({ timeoutMs: 5_000 });
     try {
-      // Warm up: the first document also pays for starting the worker.
+      // Warm up: the first document also pays for starting the child.
       expect(await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF })).to.have.length(1);
 
       // Twelve scanned pages need far more than 5 s of OCR.
@@ -286,22 +287,69 @@ describe('WorkerThreadDocumentReader (failures and lifecycle)', function () {
     }
   });
 
-  it('rejects documents whose worker crashes, and replaces the worker', async () => {
-    // A 4 MB heap cannot even start the worker: a deterministic crash.
-    const reader = new WorkerThreadDocumentReader({ resourceLimits: { maxOldGenerationSizeMb: 4 } });
+  it('survives a hard crash of a child (SIGSEGV), rejects only that document, and replaces the child', async () => {
+    const marker = 'CRASH-THE-EXTRACTION-CHILD';
+    const reader = new ChildProcessDocumentReader({ crashOnMarkerForTests: marker });
+    try {
+      const doc = await PDFDocument.create();
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      doc.addPage([400, 200]).drawText('Harmless text before the marker.', { x: 20, y: 100, size: 10, font });
+      // A valid PDF with the marker in a trailing comment (pdf.js ignores it; the child's test hook finds it).
+      const poison = Buffer.concat([await doc.save(), Buffer.from(`\n%${marker}\n`)]);
+
+      expect(await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF })).to.have.length(1);
+      const error = await rejection(reader.read({ bytes: poison, contentType: PDF }));
+      expect(error).to.be.instanceOf(ExtractionWorkerCrashedError);
+      expect(error).not.to.be.instanceOf(UnprocessableDocumentError); // a server-side fault, not the user's document
+      expect(error.message).to.match(/stopped unexpectedly: the process was killed by SIGSEGV/);
+
+      // This process is still here, and the next documents (queued behind each other) get a fresh child.
+      const [again, image] = await Promise.all([
+        reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF }),
+        reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG }),
+      ]);
+      expect(again[0].text).to.include('Beautiful is better than ugly.');
+      expect(image[0].text).to.include('Tesseract.js');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('rejects documents whose child crashes, and replaces the child', async () => {
+    // A 4 MB heap cannot even load the extraction code: a deterministic out-of-memory crash on every start.
+    const reader = new ChildProcessDocumentReader({ maxOldSpaceSizeMb: 4 });
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         const error = await rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF }));
         expect(error).to.be.instanceOf(ExtractionWorkerCrashedError);
-        expect(error.message).to.match(/memory/);
+        expect(error.message, error.message).to.match(/ran out of memory/);
       }
     } finally {
       await reader.close();
     }
   });
 
+  it('sends large documents to the child and leaves no child behind after close()', async () => {
+    const reader = new ChildProcessDocumentReader();
+    // ~40 MB: the text page, then a big incompressible attachment-like stream the parser skips over.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.addPage([400, 200]).drawText('A large document with a little text.', { x: 20, y: 100, size: 10, font });
+    const filler = Buffer.alloc(40 * 1024 * 1024);
+    for (let i = 0; i < filler.length; i += 4) filler.writeUInt32LE((i * 2654435761) >>> 0, i);
+    doc.context.register(doc.context.stream(filler));
+    const bytes = await doc.save({ useObjectStreams: false });
+    expect(bytes.byteLength).to.be.greaterThan(40 * 1024 * 1024);
+    const pages = await reader.read({ bytes, contentType: PDF });
+    expect(pages[0].text).to.equal('A large document with a little text.');
+    const pids = childPids();
+    expect(pids.length).to.be.greaterThan(0);
+    await reader.close();
+    for (const pid of pids) expect(isAlive(pid), `child ${pid} after close()`).to.equal(false);
+  });
+
   it('runs documents in parallel with a larger pool', async () => {
-    const reader = new WorkerThreadDocumentReader({ poolSize: 2 });
+    const reader = new ChildProcessDocumentReader({ poolSize: 2 });
     try {
       const [a, b] = await Promise.all([
         reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG }),
@@ -315,7 +363,7 @@ describe('WorkerThreadDocumentReader (failures and lifecycle)', function () {
   });
 
   it('rejects reads after close(), and running reads on close()', async () => {
-    const reader = new WorkerThreadDocumentReader();
+    const reader = new ChildProcessDocumentReader();
     const running = rejection(reader.read({ bytes: readData('pdfs/scanned-epson-wikipedia-ocr.pdf'), contentType: PDF }));
     const queued = rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF }));
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -325,3 +373,18 @@ describe('WorkerThreadDocumentReader (failures and lifecycle)', function () {
     expect((await rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF }))).message).to.match(/closed/);
   });
 });
+
+/** Our extraction children (found by their entry file in the command line). */
+function childPids(): number[] {
+  const out = spawnSync('pgrep', ['-P', String(process.pid), '-f', 'extraction-worker'], { encoding: 'utf8' }).stdout;
+  return out.split('\n').filter(Boolean).map(Number);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
