@@ -20,8 +20,8 @@ async function main(): Promise<void> {
   try {
     const api = await test.as('perf-user');
     const sessionId = await api.createSession('performance');
-    let peakRss = process.memoryUsage().rss;
-    const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    let peakRss = treeRss(process.pid);
+    const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, treeRss(process.pid))), 50);
 
     // Ingest the big PDF and probe the API while it is extracted.
     const geoTopo = fs.readFileSync(path.join(SHARED_DATA, 'pdfs/GeoTopo-komprimiert.pdf'));
@@ -73,11 +73,37 @@ async function main(): Promise<void> {
     line(`GeoTopo ${job.pages} pages, ${job.chunks} chunks`, `${geoSeconds.toFixed(2)} s, ${pagesPerSecond.toFixed(1)} pages/s`, pagesPerSecond >= TARGETS.textPagesPerSecond, pagesPerSecond / TARGETS.textPagesPerSecond);
     line('health latency during extraction', `p50 ${health.p50.toFixed(1)} p95 ${health.p95.toFixed(1)} max ${health.max.toFixed(0)} ms`, health.p95 <= TARGETS.healthP95Ms, TARGETS.healthP95Ms / health.p95);
     console.log(`  ${'scanned page (render + OCR)'.padEnd(44)} ${scanSeconds.toFixed(2)} s, ${scanJob.status}`);
-    line('peak RSS (server and workers, one process)', `${rssMb.toFixed(0)} MB`, rssMb <= TARGETS.peakRssMb, TARGETS.peakRssMb / rssMb);
+    line('peak RSS (server + extraction processes)', `${rssMb.toFixed(0)} MB`, rssMb <= TARGETS.peakRssMb, TARGETS.peakRssMb / rssMb);
     line('history page, 10,000 messages', `p50 ${history.p50.toFixed(2)} p95 ${history.p95.toFixed(2)} ms`, history.p95 <= TARGETS.historyPageP95Ms, TARGETS.historyPageP95Ms / history.p95);
   } finally {
     await test.close();
   }
+}
+
+/** Resident memory of a process and all its descendants (Linux /proc), in bytes. */
+function treeRss(root: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
+      const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+      rss.set(Number(entry), kb * 1024);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    total += rss.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
 }
 
 main().catch((error) => {
