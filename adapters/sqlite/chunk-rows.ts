@@ -1,17 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Chunk } from '../../core/domain/model.js';
+import type { ChunksTable } from './database.js';
 
 /** A row of the `chunks` table, shared by the lexical (FTS5) and dense indexes: same ids, same metadata. */
-export interface ChunkRow {
-  id: string;
-  session_id: string;
-  job_id: string;
-  filename: string;
-  page: number;
-  ordinal: number;
-  text: string;
-  tags_json: string;
-}
+export type ChunkRow = Omit<ChunksTable, 'rowid' | 'institution'>;
 
 export const CHUNK_COLUMNS = 'id, session_id, job_id, filename, page, ordinal, text, tags_json';
 

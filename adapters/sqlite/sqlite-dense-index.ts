@@ -3,7 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { CHUNK_COLUMNS, chunkRowWriter, toChunk, toChunkRow, type ChunkRow } from './chunk-rows.js';
-import type { SqliteDatabase } from './database.js';
+import type { ChunkVectorsTable, SqliteDatabase } from './database.js';
 
 /** Ids per `IN (…)` lookup when the winners' chunk rows are read. */
 const LOOKUP_BATCH = 500;
@@ -32,7 +32,7 @@ export class SqliteDenseIndex implements VectorIndex {
   private readonly statements: {
     selectChunk: BetterSqlite3.Statement<[string], ChunkRow>;
     writeChunk: ReturnType<typeof chunkRowWriter>;
-    upsertVector: BetterSqlite3.Statement<[VectorRow]>;
+    upsertVector: BetterSqlite3.Statement<[ChunkVectorsTable]>;
     deleteJob: BetterSqlite3.Statement<[string]>;
     deleteJobChunks: BetterSqlite3.Statement<[string]>;
     deleteSession: BetterSqlite3.Statement<[string]>;
@@ -172,15 +172,6 @@ export class SqliteDenseIndex implements VectorIndex {
     }
     return byId;
   }
-}
-
-interface VectorRow {
-  chunk_id: string;
-  session_id: string;
-  job_id: string;
-  institution: string | null;
-  dimensions: number;
-  vector: Buffer;
 }
 
 /** The chunk's embedding, L2-normalised, as a Float32 little-endian blob. Throws on a missing or unusable one. */
