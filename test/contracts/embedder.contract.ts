@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Embedder } from '../../core/ports/embedder.js';
+import { cosine } from '../support/vectors.js';
 
 export interface EmbedderSubject {
   embedder: Embedder;
@@ -15,18 +16,6 @@ export interface EmbedderContractOptions {
   tolerance?: number;
   /** Mocha timeout of each test (default: mocha's). */
   timeoutMs?: number;
-}
-
-export function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
+import { cosine } from '../support/vectors.js';
 
 export interface InMemoryVectorIndexOptions {
   /**
@@ -114,18 +115,6 @@ function lexicalScores(candidates: Entry[], text: string): { entry: Entry; score
     if (score > 0) scored.push({ entry, score });
   }
   return scored;
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 function copyChunk(chunk: Chunk): Chunk {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { OllamaEmbedder, taskPrefixesFor } from '../../../adapters/ollama/ollama-embedder.js';
 import { UpstreamUnavailableError } from '../../../core/domain/errors.js';
-import { cosine } from '../../contracts/embedder.contract.js';
+import { cosine } from '../../support/vectors.js';
 import { FakeOllamaServer } from '../../support/fake-ollama-server.js';
 import { freePort } from '../../support/free-port.js';
 
