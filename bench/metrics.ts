@@ -14,9 +14,17 @@ export function firstWords(text: string, n: number): string {
   return text.split(/\s+/).slice(0, n).join(' ');
 }
 
-/** A gold answer inside the first 80 words of the answer, both normalised. */
+/**
+ * What the answer says, without the apparatus around it: the closing "Sources: [1] file.pdf, page 3" list and the
+ * [n] markers. File names and page numbers must not count as containing an answer ("Warsaw", "2").
+ */
+export function answerBody(answer: string): string {
+  return answer.replace(/\n\s*Sources:[\s\S]*$/, '').replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ');
+}
+
+/** A gold answer inside the first 80 words of the answer's body, both normalised. */
 export function contains(answer: string, golds: string[]): boolean {
-  const hay = ` ${normalizeAnswer(firstWords(answer, 80))} `;
+  const hay = ` ${normalizeAnswer(firstWords(answerBody(answer), 80))} `;
   return golds.some((g) => {
     const needle = normalizeAnswer(g);
     return needle.length > 0 && hay.includes(` ${needle} `);

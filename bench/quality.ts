@@ -11,7 +11,8 @@ import { articlePdf, readSquad } from './squad-pdfs.js';
 import { contains, excerptFromParagraph, percentile, sample, seededRandom } from './metrics.js';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 300);
-const SEED = 42;
+/** 42 is the reported sample; other seeds give held-out samples (the answerer's weights were tuned on 42). */
+const SEED = Number(process.env.BENCH_SEED ?? 42);
 const TARGET = { containment: 0.88, hit5: 0.95 };
 
 async function main(): Promise<void> {
