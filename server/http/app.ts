@@ -7,7 +7,7 @@ import type { DependencyProbe } from '../../core/ports/health-check.js';
 import type { IdentityVerifier } from '../../core/ports/identity-verifier.js';
 import type { Logger } from '../../core/ports/logger.js';
 import { bearerAuth } from './auth.js';
-import { errorMiddleware } from './errors.js';
+import { errorMiddleware, rejectRequestBody } from './errors.js';
 import { chatRoutes } from './routes/chat.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
@@ -53,7 +53,9 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
 
   // Everything else under the prefix needs a token, known route or not (an unknown route says 401 before 404).
   const auth = bearerAuth(deps.identity);
-  const parseJson = koaBody({ json: true, jsonLimit: JSON_BODY_LIMIT, urlencoded: false, text: false, multipart: false });
+  const parseJson = koaBody({
+    json: true, jsonLimit: JSON_BODY_LIMIT, urlencoded: false, text: false, multipart: false, onError: rejectRequestBody,
+  });
   app.use(async (ctx: Context, next: Next) => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
     if (ctx.method === 'OPTIONS') return next();

@@ -5,9 +5,41 @@ import type { Logger } from '../../core/ports/logger.js';
 
 /**
  * The error bodies differ by route (spec §7): chat answers carry `success: false`, session creation carries both
- * `success` and `code`, the rest `error` and `code`. A route names its shape in ctx.state.errorShape.
+ * `success` and `code`, chat deletion says "Session deletion failed", the rest `error` and `code`.
  */
 export type ErrorShape = 'default' | 'chat' | 'session-create' | 'clear-chat';
+
+/**
+ * The route's error shape from method and path alone, so failures before the handler (authentication, body parsing)
+ * get it too. Mirrors the routers' paths, which match case-insensitively and with trailing slashes.
+ */
+export function errorShapeOf(method: string, path: string): ErrorShape {
+  if (method === 'POST' && /^\/api\/v1\/chat\/completions\/*$/i.test(path)) return 'chat';
+  if (method === 'POST' && /^\/api\/v1\/session\/+$/i.test(path)) return 'session-create';
+  if (method === 'DELETE' && /^\/api\/v1\/chat\/[^/]+\/*$/i.test(path)) return 'clear-chat';
+  return 'default';
+}
+
+/** A request body the JSON parser refused (4xx from co-body, raw-body or inflation): the client's fault. */
+export class RequestBodyError extends Error {
+  constructor(
+    readonly status: number,
+    options: { cause: unknown },
+  ) {
+    super('request body refused', options);
+    this.name = 'RequestBodyError';
+  }
+}
+
+/**
+ * koa-body's onError: tags the parser's own 4xx failures. Tagged at the source because co-body's malformed-JSON
+ * SyntaxError and inflation's 415 carry only `status` (no `type`/`expose`), and a `status` alone proves nothing.
+ */
+export function rejectRequestBody(error: Error): never {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500) throw new RequestBodyError(status, { cause: error });
+  throw error;
+}
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION: 400,
@@ -26,6 +58,7 @@ export function errorMiddleware(logger: Logger) {
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
+    const shape = errorShapeOf(ctx.method, ctx.path);
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
@@ -33,9 +66,11 @@ export function errorMiddleware(logger: Logger) {
         ctx.body = { error: 'Not found' };
       }
     } catch (error) {
-      const shape: ErrorShape = ctx.state.errorShape ?? 'default';
       const { status, body } = toResponse(error, shape);
-      if (status >= 500) {
+      // Not the client's doing: an outage (5xx) or any error that is neither a domain error nor a refused body,
+      // including the ones answered 400 "Session deletion failed".
+      const unexpected = !(error instanceof DomainError) && !(error instanceof RequestBodyError);
+      if (status >= 500 || unexpected) {
         logger.error('request failed', {
           requestId, method: ctx.method, path: ctx.path, status,
           error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
@@ -58,10 +93,8 @@ function toResponse(error: unknown, shape: ErrorShape): { status: number; body: 
     if (shape === 'clear-chat' && error.code !== 'NOT_FOUND') return { status: 400, body: { error: 'Session deletion failed' } };
     return { status, body: { error: error.message } };
   }
-  const httpError = error as { status?: number; expose?: boolean; message?: string; type?: string };
-  // Errors raised by Koa's body parser: malformed JSON, too large, bad encoding.
-  if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
-    return { status: httpError.status === 413 ? 413 : 400, body: { error: bodyParserMessage(httpError) } };
+  if (error instanceof RequestBodyError) {
+    return { status: error.status === 413 ? 413 : 400, body: { error: bodyParserMessage(error.status) } };
   }
   if (shape === 'clear-chat') return { status: 400, body: { error: 'Session deletion failed' } };
   return { status: 500, body: shaped(shape, 'Internal Server Error', 'INTERNAL') };
@@ -73,8 +106,8 @@ function shaped(shape: ErrorShape, error: string, code: string, extra: Record<st
   return { error, code, ...extra };
 }
 
-function bodyParserMessage(error: { status?: number; message?: string; type?: string }): string {
-  if (error.status === 413) return 'Request body is too large';
-  if (error.status === 415) return 'Unsupported request body type: send application/json';
+function bodyParserMessage(status: number): string {
+  if (status === 413) return 'Request body is too large';
+  if (status === 415) return 'Unsupported request body encoding'; // a charset or Content-Encoding the parser lacks
   return 'Malformed JSON body';
 }

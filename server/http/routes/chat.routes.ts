@@ -8,7 +8,6 @@ export function chatRoutes(docChat: DocChat): Router {
   const router = new Router();
 
   router.post('/chat/completions', async (ctx) => {
-    ctx.state.errorShape = 'chat';
     const input = parse(chatBody, ctx.request.body);
     const result = await docChat.askQuestion.execute({
       userId: userIdOf(ctx),
@@ -29,7 +28,6 @@ export function chatRoutes(docChat: DocChat): Router {
   });
 
   router.delete('/chat/:sessionId', async (ctx) => {
-    ctx.state.errorShape = 'clear-chat';
     await docChat.clearChat.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId });
     ctx.status = 204;
   });

@@ -21,7 +21,6 @@ export function sessionRoutes(docChat: DocChat): Router {
   });
 
   router.post('/session/', async (ctx) => {
-    ctx.state.errorShape = 'session-create';
     const { label } = parse(labelBody, ctx.request.body);
     const session = await docChat.createSession.execute({ userId: userIdOf(ctx), label });
     ctx.status = 201;
