@@ -71,7 +71,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     startIngestion: new StartIngestion({ sessions, jobs, blobs, queue, ids, clock }),
     runIngestion: new RunIngestion({ jobs, blobs, reader, indexes, embedder, clock, logger, chunking: ports.chunking }),
     getIngestJob: new GetIngestJob(jobs),
-    askQuestion: new AskQuestion({ sessions, chats, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval }),
+    askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval }),
   };
 }
 

@@ -4,15 +4,18 @@ import { loadOwnedSession } from '../domain/ownership.js';
 import type { ChatRepo } from '../ports/chat-repo.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { Embedder } from '../ports/embedder.js';
+import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { HistoryTurn, Llm } from '../ports/llm.js';
 import type { SessionRepo } from '../ports/session-repo.js';
-import type { VectorIndex } from '../ports/vector-index.js';
+import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { packContexts, toSources } from '../rag/context.js';
 import { reciprocalRankFusion } from '../rag/fusion.js';
 
 export interface AskQuestionDeps {
   sessions: SessionRepo;
   chats: ChatRepo;
+  /** Which jobs are completed: only their chunks are cited. */
+  jobs: IngestJobRepo;
   indexes: VectorIndex[];
   llm: Llm;
   embedder?: Embedder;
@@ -43,6 +46,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
 };
 
 export const MAX_QUESTION_CHARS = 4000;
+/** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
+const MAX_CANDIDATES = 1000;
 
 export interface AskQuestionResult {
   answer: string;
@@ -69,17 +74,18 @@ export class AskQuestion {
     }));
     const query = history.length > 0 && llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : question;
     const embedding = embedder ? await embedder.embedQuery(query) : undefined;
+    const visible = await this.citableJobIds(input.sessionId);
     const lists = await Promise.all(
       indexes
         .filter((index) => index.kind === 'lexical' || embedding)
         .map((index) =>
-          index.search({
+          this.searchVisible(index, {
             sessionId: input.sessionId,
             text: query,
             embedding,
             institution: input.institution?.trim() || undefined,
             limit: this.settings.candidates,
-          }),
+          }, visible),
         ),
     );
     const fused = reciprocalRankFusion(lists, this.settings.candidates);
@@ -99,5 +105,32 @@ export class AskQuestion {
     };
     await chats.appendExchange(userMessage, assistantMessage);
     return { answer: answer.text, sources };
+  }
+
+  /**
+   * Jobs whose chunks may be cited: completed ones (and the jobs they reuse chunks of). Chunks of a job still being
+   * indexed are incomplete, and those of a failed job are leftovers its cleanup could not remove (an index was down).
+   */
+  private async citableJobIds(sessionId: string): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const job of await this.deps.jobs.listBySession(sessionId)) {
+      if (job.status !== 'completed') continue;
+      ids.add(job.id);
+      if (job.reusedFrom) ids.add(job.reusedFrom);
+    }
+    return ids;
+  }
+
+  /**
+   * The index's best `query.limit` hits among citable chunks. When some were dropped, asks again for more (up to
+   * MAX_CANDIDATES), so a large unfinished document does not starve the answer. When nothing is hidden, this is one
+   * search with the usual limit.
+   */
+  private async searchVisible(index: VectorIndex, query: IndexQuery, visible: Set<string>): Promise<ChunkHit[]> {
+    for (let limit = query.limit; ; limit *= 4) {
+      const hits = await index.search({ ...query, limit });
+      const kept = hits.filter((hit) => visible.has(hit.chunk.jobId));
+      if (kept.length >= query.limit || hits.length < limit || limit >= MAX_CANDIDATES) return kept.slice(0, query.limit);
+    }
   }
 }

@@ -29,7 +29,8 @@ const PROGRESS_INTERVAL_MS = 400;
 /**
  * Processes one ingest job: read → extract → chunk → embed → index. Safe to run again on the same job (after a crash
  * or restart): chunk ids derive from the job, each index first drops what an earlier run of the job left, and the job
- * is marked completed only once every index holds all its chunks. A failure removes the job's chunks again.
+ * is marked completed only once every index holds all its chunks. A failure removes the job's chunks again (as far
+ * as the indexes allow; chunks of a job that is not completed are never cited anyway).
  */
 export class RunIngestion {
   constructor(private readonly deps: RunIngestionDeps) {}
@@ -41,9 +42,7 @@ export class RunIngestion {
     try {
       await this.process(job);
     } catch (error) {
-      await this.dropChunks(job.id).catch((cleanupError) =>
-        logger.error('could not remove chunks of a failed ingest job', { jobId, error: String(cleanupError) }),
-      );
+      await this.dropChunks(job.id);
       const reason = userFacingReason(error);
       if (!(error instanceof DomainError)) logger.error('ingest job failed', { jobId, error: describe(error) });
       else logger.warn('ingest job failed', { jobId, reason });
@@ -141,8 +140,19 @@ export class RunIngestion {
     };
   }
 
+  /**
+   * Removes the job's chunks from every index, going on past an index that fails (e.g. Chroma down) so the others
+   * are still cleaned. Failures are only logged: what stays behind is never cited, as AskQuestion keeps only chunks
+   * of completed jobs.
+   */
   private async dropChunks(jobId: string): Promise<void> {
-    for (const index of this.deps.indexes) await index.deleteByJob(jobId);
+    for (const [i, index] of this.deps.indexes.entries()) {
+      await index.deleteByJob(jobId).catch((error: unknown) =>
+        this.deps.logger.error('could not remove chunks of an ingest job from an index', {
+          jobId, index: i, kind: index.kind, error: String(error),
+        }),
+      );
+    }
   }
 
   private now(): string {

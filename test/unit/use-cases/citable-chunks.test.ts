@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { ExtractiveAnswerer, NOT_FOUND_TEXT } from '../../../adapters/extractive/extractive-answerer.js';
+import { AskQuestion } from '../../../core/use-cases/ask-question.js';
+import { FlakyVectorIndex } from '../../fakes/flaky-vector-index.js';
+import { ManualClock, SequentialIds } from '../../fakes/fixed-clock-and-ids.js';
+import { InMemoryVectorIndex } from '../../fakes/in-memory-vector-index.js';
+import { coreFixture } from '../../support/core-fixture.js';
+
+// Two pages, hence two chunks: an index can fail after writing the first.
+const ZANZIBAR = [
+  'Zanzibar is an archipelago famous for cloves, nutmeg and cinnamon plantations.',
+  'Stone Town on Zanzibar has carved wooden doors from the nineteenth century.',
+].join('\f');
+const TOWER = [
+  'The Eiffel Tower was completed in 1889 by the company of Gustave Eiffel.',
+  'The tower is 330 metres tall and was the tallest structure in the world for 41 years.',
+].join('\f');
+
+type Fixture = ReturnType<typeof coreFixture>;
+
+/** Uploads a text "document" into an existing session and starts its job. */
+async function ingestInto(f: Fixture, sessionId: string, text: string, filename: string) {
+  const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename, contentType: 'application/pdf', contentSize: Buffer.byteLength(text) });
+  f.blobs.put(upload.key, text, 'application/pdf');
+  return f.docChat.startIngestion.execute({ userId: 'u1', sessionId, key: upload.key, filename, tags: {} });
+}
+
+const ask = (f: Fixture, sessionId: string, message: string) => f.docChat.askQuestion.execute({ userId: 'u1', sessionId, message });
+
+describe('Chat cites only chunks of completed jobs', () => {
+  it('does not cite chunks left by a job whose index failed mid-add and whose cleanup failed too', async () => {
+    const chroma = new FlakyVectorIndex({ kind: 'lexical' }, 'Chroma');
+    const f = coreFixture({ indexes: [chroma] });
+    const bananas = await f.sessionWithUpload('u1', 'Bananas are yellow fruit rich in potassium.', 'bananas.pdf');
+    await f.drain();
+    const spices = await ingestInto(f, bananas.session.id, ZANZIBAR, 'zanzibar.pdf');
+    chroma.goDownAfter = 1;
+    await f.drain();
+
+    expect(await f.jobs.findById(spices.id)).to.include({ status: 'failed' });
+    expect((await f.jobs.findById(spices.id))?.error).to.match(/unavailable.*Chroma/);
+    chroma.down = false; // the dependency is back
+    expect(await chroma.count({ jobId: spices.id }), 'the orphan chunk is still indexed').to.equal(1);
+
+    const orphan = await ask(f, bananas.session.id, 'Which spices grow on Zanzibar?');
+    expect(orphan.sources).to.deep.equal([]);
+    expect(orphan.answer).to.equal(NOT_FOUND_TEXT);
+    const fruit = await ask(f, bananas.session.id, 'Which fruit is rich in potassium?');
+    expect(fruit.sources.map((s) => s.ingestId)).to.deep.equal([bananas.job.id]);
+  });
+
+  it('does not cite a job still being indexed, though one index already holds its chunks; cites it once completed', async () => {
+    const first = new InMemoryVectorIndex({ kind: 'lexical' });
+    const second = new FlakyVectorIndex({ kind: 'lexical' });
+    const f = coreFixture({ indexes: [first, second] });
+    const { session, job } = await f.sessionWithUpload('u1', TOWER, 'tower.pdf');
+    let midway: { status?: string; chunks: number; sources: unknown[] } | undefined;
+    second.beforeAdd = async () => {
+      second.beforeAdd = null;
+      const answer = await ask(f, session.id, 'How tall is the Eiffel tower in metres?');
+      midway = { status: (await f.jobs.findById(job.id))?.status, chunks: await first.count({ jobId: job.id }), sources: answer.sources };
+    };
+    await f.drain();
+
+    expect(midway).to.deep.equal({ status: 'processing', chunks: 2, sources: [] });
+    const done = await ask(f, session.id, 'How tall is the Eiffel tower in metres?');
+    expect(done.sources.map((s) => s.ingestId)).to.include(job.id);
+  });
+
+  it('cites a completed job, and the chunks a reusing job (same content) points to', async () => {
+    const f = coreFixture();
+    const original = await f.sessionWithUpload('u1', TOWER, 'tower.pdf');
+    await f.drain();
+    const copy = await ingestInto(f, original.session.id, TOWER, 'copy.pdf');
+    await f.drain();
+    expect(await f.jobs.findById(copy.id)).to.include({ status: 'completed', reusedFrom: original.job.id });
+
+    const result = await ask(f, original.session.id, 'How tall is the tower?');
+    expect(result.sources.map((s) => s.ingestId)).to.include(original.job.id);
+    expect(result.sources[0]).to.include({ filename: 'tower.pdf', page: 2 });
+  });
+
+  it('asks the index for more hits when unfinished chunks crowd out the completed ones', async () => {
+    const f = coreFixture();
+    const { session, job: big } = await f.sessionWithUpload('u1', Array(10).fill('The tower is 330 metres tall and made of iron.').join('\f'), 'big.pdf');
+    const small = await ingestInto(f, session.id, 'A tower of Pisa leans.', 'pisa.pdf');
+    await f.drain();
+    // The big document outranks the small one on every word, and is not completed (a crash left it processing).
+    await f.jobs.update(big.id, { status: 'processing', stage: 'indexing' });
+    const askQuestion = new AskQuestion({
+      sessions: f.sessions, chats: f.chats, jobs: f.jobs, indexes: f.indexes, llm: new ExtractiveAnswerer(),
+      ids: new SequentialIds('q'), clock: new ManualClock(), retrieval: { candidates: 2 },
+    });
+    const result = await askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'How tall is the iron tower?' });
+    expect(result.sources.map((s) => s.ingestId)).to.deep.equal([small.id]);
+  });
+});
+
+describe('RunIngestion cleanup after a failure', () => {
+  it('tries every index even when the first ones throw, and logs each failure', async () => {
+    const first = new FlakyVectorIndex({ kind: 'lexical' }, 'Chroma');
+    const second = new FlakyVectorIndex({ kind: 'lexical' }, 'other');
+    const last = new InMemoryVectorIndex({ kind: 'lexical' });
+    const f = coreFixture({ indexes: [first, second, last] });
+    const { job } = await f.sessionWithUpload('u1', TOWER);
+    await f.drain();
+    // An earlier run indexed everywhere and stopped before completing; the rerun meets an outage mid-add.
+    await f.jobs.update(job.id, { status: 'processing', stage: 'indexing' });
+    first.goDownAfter = 1;
+    second.down = true;
+    await f.docChat.runIngestion.execute(job.id);
+
+    expect(await f.jobs.findById(job.id)).to.include({ status: 'failed' });
+    expect(await last.count({ jobId: job.id }), 'the last index was cleaned').to.equal(0);
+    const failures = f.logger.lines.filter((l) => l.level === 'error' && l.message.startsWith('could not remove chunks'));
+    expect(failures.map((l) => [l.fields?.jobId, l.fields?.index])).to.deep.equal([[job.id, 0], [job.id, 1]]);
+  });
+});
