@@ -1,7 +1,14 @@
+import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentReader, ReadDocumentRequest } from '../../core/ports/document-reader.js';
 
-/** A DocumentReader for core tests: pages decoded from the bytes as UTF-8, one page per form feed (\f). */
+const JPEG_MAGIC = [0xff, 0xd8, 0xff];
+
+/**
+ * A DocumentReader for core tests. A "PDF" is UTF-8 text, one page per form feed (\f). A "JPEG" is the JPEG magic
+ * bytes followed by UTF-8 text, read as one page (see FakeDocumentReader.jpeg). Like a real reader it refuses empty
+ * bytes, other declared types, and content whose magic bytes contradict the declared type.
+ */
 export class FakeDocumentReader implements DocumentReader {
   calls = 0;
   /** When set, read() throws it. */
@@ -9,13 +16,31 @@ export class FakeDocumentReader implements DocumentReader {
   /** Runs before answering: lets a test act while a job is "extracting". */
   beforeAnswer: (() => Promise<void>) | null = null;
 
+  /** Bytes this reader takes as a photographed page showing `text`. */
+  static jpeg(text: string): Uint8Array {
+    return Buffer.concat([Buffer.from(JPEG_MAGIC), Buffer.from(text, 'utf8')]);
+  }
+
   async read(request: ReadDocumentRequest): Promise<ExtractedPage[]> {
     this.calls += 1;
     if (this.failWith) throw this.failWith;
-    const pages = Buffer.from(request.bytes).toString('utf8').split('\f');
+    const declared = request.contentType.split(';')[0].trim().toLowerCase();
+    if (declared !== 'application/pdf' && declared !== 'image/jpeg' && declared !== 'image/jpg') {
+      throw new UnprocessableDocumentError(`Unsupported file type "${declared}"; upload a PDF or a JPEG image`);
+    }
+    if (request.bytes.length === 0) throw new UnprocessableDocumentError('The file is empty; upload the document again');
+    const isJpeg = JPEG_MAGIC.every((b, i) => request.bytes[i] === b);
+    if (declared === 'application/pdf' && isJpeg) {
+      throw new UnprocessableDocumentError(`The file content is not a PDF although it was declared as ${declared}`);
+    }
+    if (declared !== 'application/pdf' && !isJpeg) {
+      throw new UnprocessableDocumentError(`The file content is not a JPEG image although it was declared as ${declared}`);
+    }
+    const text = Buffer.from(request.bytes.subarray(isJpeg ? JPEG_MAGIC.length : 0)).toString('utf8');
     request.onProgress?.(0.5);
     if (this.beforeAnswer) await this.beforeAnswer();
     request.onProgress?.(1);
-    return pages.map((text, i) => ({ page: i + 1, text, method: 'text' as const }));
+    if (isJpeg) return [{ page: 1, text, method: 'ocr' }];
+    return text.split('\f').map((page, i) => ({ page: i + 1, text: page, method: 'text' as const }));
   }
 }

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import type { ExtractedPage } from '../../core/domain/model.js';
+import type { DocumentReader } from '../../core/ports/document-reader.js';
+
+/** Inputs each implementation understands: real files for a real reader, what a fake takes for a PDF or a photo. */
+export interface DocumentReaderFixtures {
+  /** A PDF with text on at least two pages. */
+  pdf: {
+    bytes: Uint8Array;
+    pages: number;
+    /** Phrases expected on some pages, by page number (1-based). */
+    textOnPage: Record<number, string[]>;
+  };
+  /** A photographed page (JPEG) and phrases expected in its text. */
+  jpeg: { bytes: Uint8Array; text: string[] };
+  /** Mocha timeout of each test (OCR takes seconds); default mocha's. */
+  timeoutMs?: number;
+}
+
+const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
+
+/**
+ * What every DocumentReader must do (core/ports/document-reader.ts): pages numbered from 1 in order with their text,
+ * an image as page 1, progress as fractions 0..1 ending at 1, image/jpg taken as image/jpeg, and an
+ * UnprocessableDocumentError for empty bytes and for content whose magic bytes contradict the declared type.
+ */
+export function documentReaderContract(
+  name: string,
+  makeReader: () => DocumentReader | Promise<DocumentReader>,
+  fixtures: DocumentReaderFixtures,
+): void {
+  describe(`DocumentReader contract: ${name}`, function () {
+    if (fixtures.timeoutMs) this.timeout(fixtures.timeoutMs);
+    let reader: DocumentReader;
+    const { pdf, jpeg } = fixtures;
+
+    before(async function () {
+      reader = await makeReader();
+    });
+
+    const expectText = (page: ExtractedPage, phrases: string[]) => {
+      expect(page.text).to.be.a('string');
+      for (const phrase of phrases) expect(page.text, `page ${page.page}`).to.include(phrase);
+    };
+
+    it('reads a PDF into its pages, numbered from 1 in order, each with its text', async function () {
+      const pages = await reader.read({ bytes: pdf.bytes, contentType: 'application/pdf' });
+      expect(pages.map((p) => p.page)).to.deep.equal(Array.from({ length: pdf.pages }, (_, i) => i + 1));
+      for (const page of pages) {
+        expect(page.text).to.be.a('string');
+        expect(page.method).to.be.oneOf(['text', 'ocr']);
+      }
+      for (const [n, phrases] of Object.entries(pdf.textOnPage)) expectText(pages[Number(n) - 1]!, phrases);
+    });
+
+    it('reads a JPEG as one page, page 1, with its text', async function () {
+      const pages = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpeg' });
+      expect(pages).to.have.length(1);
+      expect(pages[0]!.page).to.equal(1);
+      expectText(pages[0]!, jpeg.text);
+    });
+
+    it('takes image/jpg as image/jpeg', async function () {
+      const asJpg = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpg' });
+      const asJpeg = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpeg' });
+      expect(asJpg).to.deep.equal(asJpeg);
+    });
+
+    it('reports progress as fractions in 0..1 that never go back and end at 1', async function () {
+      for (const [bytes, contentType] of [[pdf.bytes, 'application/pdf'], [jpeg.bytes, 'image/jpeg']] as const) {
+        const progress: number[] = [];
+        await reader.read({ bytes, contentType, onProgress: (fraction) => progress.push(fraction) });
+        expect(progress, contentType).to.not.be.empty;
+        for (const [i, fraction] of progress.entries()) {
+          expect(fraction, `${contentType} #${i}`).to.be.within(0, 1);
+          if (i > 0) expect(fraction, `${contentType} #${i}`).to.be.at.least(progress[i - 1]!);
+        }
+        expect(progress.at(-1), contentType).to.equal(1);
+      }
+    });
+
+    it('refuses content whose magic bytes contradict the declared type', async function () {
+      for (const [bytes, contentType] of [
+        [pdf.bytes, 'image/jpeg'],
+        [pdf.bytes, 'image/jpg'],
+        [jpeg.bytes, 'application/pdf'],
+      ] as const) {
+        expect(await rejection(reader.read({ bytes, contentType })), `${contentType}`).to.be.instanceOf(UnprocessableDocumentError);
+      }
+    });
+
+    it('refuses empty bytes', async function () {
+      for (const contentType of ['application/pdf', 'image/jpeg', 'image/jpg']) {
+        const error = await rejection(reader.read({ bytes: new Uint8Array(0), contentType }));
+        expect(error, contentType).to.be.instanceOf(UnprocessableDocumentError);
+      }
+    });
+  });
+}
