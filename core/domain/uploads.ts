@@ -2,6 +2,11 @@ import { createHash } from 'node:crypto';
 import { ALLOWED_CONTENT_TYPES, type AllowedContentType } from './model.js';
 
 const MAX_NAME_CHARS = 100;
+/**
+ * Keys are `<user prefix>/<uuid>-<name>`: 37 bytes before the name, and the local store refuses a path segment over
+ * 250 bytes (S3 a key over 1024), so the name is also bounded in UTF-8 bytes.
+ */
+const MAX_NAME_BYTES = 200;
 
 /** The spec's texts for an upload refused by size and by type. */
 export const SIZE_ERROR = 'Maximum file size limit exceed';
@@ -14,7 +19,8 @@ export function userKeyPrefix(userId: string): string {
 
 /**
  * A filename made safe to be part of a storage key: any script kept, but no path separators, control characters,
- * dot-only names or leading dots; whitespace becomes '-'; at most 100 characters (whole code points).
+ * dot-only names or leading dots; whitespace becomes '-'; at most 100 characters and 200 UTF-8 bytes (whole code
+ * points, keeping the end of the name so the extension survives).
  */
 export function safeFileName(filename: string): string {
   const cleaned = filename
@@ -29,8 +35,21 @@ export function safeFileName(filename: string): string {
     .join('-')
     .replace(/^[.-]+/, '')
     .replace(/-{2,}/g, '-');
-  const limited = [...cleaned].slice(-MAX_NAME_CHARS).join('').replace(/^[.-]+/, '');
+  const limited = keepEndWithinBytes([...cleaned].slice(-MAX_NAME_CHARS), MAX_NAME_BYTES).replace(/^[.-]+/, '');
   return limited.length > 0 ? limited : 'file';
+}
+
+/** The longest tail of these code points that fits in `maxBytes` of UTF-8. */
+function keepEndWithinBytes(codePoints: string[], maxBytes: number): string {
+  let bytes = 0;
+  let start = codePoints.length;
+  while (start > 0) {
+    const next = bytes + Buffer.byteLength(codePoints[start - 1]!, 'utf8');
+    if (next > maxBytes) break;
+    bytes = next;
+    start -= 1;
+  }
+  return codePoints.slice(start).join('');
 }
 
 /** Whether a key could have been issued to this user (their prefix, no traversal). */

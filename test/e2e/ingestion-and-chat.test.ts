@@ -40,6 +40,21 @@ for (const makeStack of STACKS) {
         expect(res.body.uploadData.signedUrl.startsWith(stack.uploadUrlPrefix(t)), res.body.uploadData.signedUrl).to.equal(true);
       });
 
+      // The local store limits a key's path segment to 250 bytes; 300 CJK characters are 900.
+      if (stack.name === 'embedded') {
+        it('issues a working URL for a 300-character CJK file name, the key within the stores’ limits', async () => {
+          const res = await alice.post('/api/v1/ingest/upload/url', { filename: `${'長'.repeat(300)}.pdf`, contentType: 'application/pdf', contentSize: ACME.bytes.length });
+          expect(res.status, res.text).to.equal(200);
+          const { key, signedUrl } = res.body.uploadData;
+          expect(key).to.match(/^alice\/[0-9a-f-]{36}-長+\.pdf$/);
+          expect(Buffer.byteLength(key, 'utf8')).to.be.at.most(1024);
+          for (const segment of key.split('/')) expect(Buffer.byteLength(segment, 'utf8')).to.be.at.most(250);
+          const put = await fetch(signedUrl, { method: 'PUT', body: ACME.bytes, headers: { 'Content-Type': 'application/pdf' } });
+          expect(put.status, await put.text()).to.equal(200);
+          expect(await stack.storedObjectKeys()).to.include(key);
+        });
+      }
+
       it('checks the size first, then the type, with the spec’s texts', async () => {
         const big = await alice.post('/api/v1/ingest/upload/url', { filename: 'a.gif', contentType: 'image/gif', contentSize: 52_428_801 });
         expect(big.status).to.equal(400);
