@@ -65,6 +65,7 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
   /** Readiness: the auth service answers its health endpoint. */
   async check(): Promise<void> {
     const { error } = await this.client.auth.getUser('invalid.token.probe').catch((cause) => ({ error: cause }));
+    if (error && isAnonKeyRefused(error)) throw anonKeyRefused(error);
     if (error && isUnavailable(error)) throw new UpstreamUnavailableError('identity provider', 'The identity provider did not answer', { cause: error });
   }
 
@@ -77,6 +78,7 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
     }
     const { data, error } = result;
     if (error) {
+      if (isAnonKeyRefused(error)) throw anonKeyRefused(error);
       if (isUnavailable(error)) throw new UpstreamUnavailableError('identity provider', 'The identity provider did not answer', { cause: error });
       throw new UnauthenticatedError(undefined, { cause: error });
     }
@@ -101,6 +103,18 @@ function expiryMs(token: string): number {
   } catch (cause) {
     throw new UnauthenticatedError(undefined, { cause });
   }
+}
+
+/**
+ * Supabase's gateway answers 401 `{"message":"Invalid API key"}` when SUPABASE_ANON_KEY is wrong, which auth-js
+ * surfaces as an AuthApiError with status 401 and that message. That is the operator's fault, not the user's token.
+ */
+function isAnonKeyRefused(error: { status?: number; message?: string }): boolean {
+  return error.status === 401 && /invalid api key/i.test(error.message ?? '');
+}
+
+function anonKeyRefused(cause: unknown): UpstreamUnavailableError {
+  return new UpstreamUnavailableError('identity provider', 'Supabase refused the anon key (SUPABASE_ANON_KEY): "Invalid API key"', { cause });
 }
 
 /** Network failures and 5xx are the provider's trouble, not a bad token. */

@@ -65,6 +65,21 @@ describe('SupabaseIdentityVerifier specifics', () => {
     expect(provider.calls).to.equal(2);
   });
 
+  it('reports a refused anon key as Supabase unavailable (the operator’s fault), not as a bad token', async () => {
+    const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: 'not-the-project-anon-key' });
+    const error = await verifier.verify(await signLocalToken(SECRET, 'u1')).catch((e) => e);
+    expect(error).to.be.instanceOf(UpstreamUnavailableError);
+    expect(error.dependency).to.equal('identity provider');
+    expect(error.message).to.match(/anon key/i);
+    expect(provider.calls).to.equal(1);
+    // Readiness reports it too.
+    expect(await verifier.check().catch((e) => e)).to.be.instanceOf(UpstreamUnavailableError);
+    // With the right key the same token is accepted.
+    const good = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey });
+    expect(await good.verify(await signLocalToken(SECRET, 'u1'))).to.deep.equal({ userId: 'u1' });
+    expect(await good.check()).to.equal(undefined);
+  });
+
   it('reports an unreachable or failing provider as unavailable, not as a bad token', async () => {
     const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey });
     provider.forceStatus = 500;

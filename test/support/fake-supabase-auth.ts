@@ -4,7 +4,8 @@ import { jwtVerify } from 'jose';
 
 /**
  * An HTTP server answering `GET /auth/v1/user` as Supabase's auth service does: 200 with the user for a token it
- * signed, 403 `bad_jwt` for a bad or expired one, 401 without an apikey. Counts the calls so caching can be tested.
+ * signed, 403 `bad_jwt` for a bad or expired one, 401 `Invalid API key` for a missing or wrong apikey header (as
+ * Supabase's gateway does). Counts the calls so caching can be tested.
  */
 export class FakeSupabaseAuth {
   calls = 0;
