@@ -2,11 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-/** Reads a secret kept in a file, creating it (48 random bytes, owner-only) the first time. */
+/** Shorter secrets are guessable; the same minimum as AUTH_JWT_SECRET. */
+export const MIN_SECRET_LENGTH = 32;
+
+/**
+ * Reads a secret kept in a file, creating it (48 random bytes, owner-only) the first time. An existing file holding
+ * fewer than 32 characters is refused rather than used: someone wrote it by hand, and a weak key must not sign.
+ */
 export function loadOrCreateSecret(file: string): string {
   try {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    if (existing.length >= 32) return existing;
+    return checked(file, fs.readFileSync(file, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -17,7 +22,15 @@ export function loadOrCreateSecret(file: string): string {
     fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
     return secret;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8').trim();
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return checked(file, fs.readFileSync(file, 'utf8'));
     throw error;
   }
+}
+
+function checked(file: string, content: string): string {
+  const secret = content.trim();
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new Error(`Secret file ${file} holds ${secret.length} characters; at least ${MIN_SECRET_LENGTH} are required (replace it, or delete it to have one generated)`);
+  }
+  return secret;
 }

@@ -12,7 +12,12 @@ async function main(): Promise<void> {
   const ttlAt = args.indexOf('--ttl');
   const ttl = ttlAt >= 0 ? Number(args[ttlAt + 1]) : 24 * 3600;
   const userId = (ttlAt >= 0 ? args.filter((_, i) => i !== ttlAt && i !== ttlAt + 1) : args)[0];
-  if (!userId || !Number.isFinite(ttl) || ttl <= 0) {
+  // A JWT's exp is a whole number of seconds; a fractional one is refused by some verifiers.
+  if (!Number.isSafeInteger(ttl) || ttl <= 0) {
+    process.stderr.write(`--ttl must be a positive whole number of seconds (got ${JSON.stringify(args[ttlAt + 1] ?? '')})\n`);
+    process.exit(2);
+  }
+  if (!userId) {
     process.stderr.write('usage: npm run token -- <user-id> [--ttl <seconds>]\n');
     process.exit(2);
   }

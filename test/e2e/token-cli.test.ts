@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,19 @@ describe('npm run token', function () {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a --ttl that is not a positive whole number of seconds, exiting 2 with a clear message', () => {
+    const env = { ...process.env, AUTH_JWT_SECRET: 'cli-test-secret-0123456789abcdef-0123' };
+    for (const ttl of ['1.5', '0', '-60', 'abc', '']) {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/token.ts', 'alice', '--ttl', ttl], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+      expect(result.status, `--ttl ${ttl}`).to.equal(2);
+      expect(result.stdout, `--ttl ${ttl}`).to.equal('');
+      expect(result.stderr).to.include('--ttl must be a positive whole number of seconds');
+    }
+    const missing = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/token.ts', 'alice', '--ttl'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+    expect(missing.status).to.equal(2);
+    expect(missing.stderr).to.include('--ttl must be a positive whole number of seconds');
   });
 
   it('explains its usage when the user id is missing', () => {
