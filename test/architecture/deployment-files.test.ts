@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../../server/config.js';
+import { CHROMA_IMAGE, MINIO_IMAGE, OLLAMA_IMAGE } from '../support/container-images.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 const read = (name: string) => fs.readFileSync(path.join(REPO_ROOT, name), 'utf8');
@@ -11,6 +12,7 @@ interface ComposeService {
   image?: string;
   build?: unknown;
   environment?: Record<string, string>;
+  volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: unknown;
 }
@@ -70,6 +72,24 @@ describe('deployment files agree with the configuration', () => {
     });
     for (const name of ['app', 'minio', 'chroma', 'ollama']) expect(compose.services[name].healthcheck, name).to.not.equal(undefined);
     expect(Object.keys(compose.volumes).sort()).to.deep.equal(['app-data', 'chroma-data', 'minio-data', 'ollama-models']);
+  });
+
+  it('pins each dependency image to the tag its Testcontainers suite runs against', () => {
+    const suites: [string, string, string, string[]][] = [
+      ['MINIO_IMAGE', MINIO_IMAGE, 'test/integration/minio/blob-store.minio-testcontainers.test.ts', ['minio']],
+      ['CHROMA_IMAGE', CHROMA_IMAGE, 'test/integration/chroma/vector-index.chroma-testcontainers.test.ts', ['chroma']],
+      ['OLLAMA_IMAGE', OLLAMA_IMAGE, 'test/integration/ollama/ollama-testcontainers.test.ts', ['ollama', 'ollama-pull']],
+    ];
+    for (const [constant, image, suite, services] of suites) {
+      // The suite takes its default image from the shared constant, so this is the tag it tests.
+      expect(read(suite), suite).to.match(new RegExp(`\\?\\? ${constant};`));
+      for (const service of services) expect(compose.services[service].image, service).to.equal(image);
+    }
+    // Chroma 1.x persists under /data and has no IS_PERSISTENT setting (that was 0.x, under /chroma/chroma).
+    const chroma = compose.services.chroma;
+    expect(CHROMA_IMAGE).to.match(/:1\./);
+    expect(chroma.environment ?? {}).to.not.have.property('IS_PERSISTENT');
+    expect(chroma.volumes).to.deep.equal(['chroma-data:/data']);
   });
 
   it('the Dockerfile is multi-stage and runs as a non-root user', () => {

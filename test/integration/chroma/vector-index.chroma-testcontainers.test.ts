@@ -3,9 +3,10 @@ import { ChromaClient } from 'chromadb';
 import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
 import { ChromaVectorIndex } from '../../../adapters/chroma/chroma-vector-index.js';
 import { vectorIndexContract } from '../../contracts/vector-index.contract.js';
+import { CHROMA_IMAGE } from '../../support/container-images.js';
 
-/** The server image; CHROMA_IMAGE overrides it (keep it a 1.x server: the chromadb v3 client speaks the v2 API). */
-const IMAGE = process.env.CHROMA_IMAGE ?? 'chromadb/chroma:1.0.16';
+/** The server image docker-compose.yml also pins; the CHROMA_IMAGE variable overrides it (keep it a 1.x server). */
+const IMAGE = process.env.CHROMA_IMAGE ?? CHROMA_IMAGE;
 
 describe(`ChromaVectorIndex against the ${IMAGE} container (Testcontainers)`, function () {
   this.timeout(180_000);

@@ -3,12 +3,13 @@ import { expect } from 'chai';
 import { GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import { MinioBlobStore } from '../../../adapters/minio/minio-blob-store.js';
 import { blobStoreContract } from '../../contracts/blob-store.contract.js';
+import { MINIO_IMAGE } from '../../support/container-images.js';
 
 /**
  * The BlobStore contract and the signature checks s3rver cannot do, against a real MinIO server.
  * Needs a container runtime (Docker/Podman); without one every test here is skipped.
  */
-const IMAGE = process.env.TEST_MINIO_IMAGE ?? 'minio/minio:RELEASE.2024-05-28T17-19-04Z';
+const IMAGE = process.env.TEST_MINIO_IMAGE ?? MINIO_IMAGE;
 const ACCESS_KEY = 'doc-chat-test';
 const SECRET_KEY = 'doc-chat-test-secret';
 const BUCKET = 'documents';

@@ -5,6 +5,7 @@ import { OllamaEmbedder } from '../../../adapters/ollama/ollama-embedder.js';
 import { OllamaLlm } from '../../../adapters/ollama/ollama-llm.js';
 import { embedderContract } from '../../contracts/embedder.contract.js';
 import { llmContract } from '../../contracts/llm.contract.js';
+import { OLLAMA_IMAGE } from '../../support/container-images.js';
 
 /**
  * The Embedder and Llm contracts against a real Ollama server in a container, with the smallest models that make
@@ -12,7 +13,7 @@ import { llmContract } from '../../contracts/llm.contract.js';
  * network access to the Ollama registry; without a runtime every test here is skipped.
  * A 0.5B chat model cannot be trusted with judgement calls, so the Llm contract runs in its tolerant mode.
  */
-const IMAGE = process.env.TEST_OLLAMA_IMAGE ?? 'ollama/ollama:0.12.6';
+const IMAGE = process.env.TEST_OLLAMA_IMAGE ?? OLLAMA_IMAGE;
 const EMBED_MODEL = process.env.TEST_OLLAMA_EMBED_MODEL ?? 'all-minilm';
 const CHAT_MODEL = process.env.TEST_OLLAMA_CHAT_MODEL ?? 'qwen2.5:0.5b';
 const PORT = 11434;
