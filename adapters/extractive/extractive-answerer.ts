@@ -4,9 +4,11 @@ import { contentTokens, countWords, splitSentences, wordTokens } from '../../cor
 
 export const NOT_FOUND_TEXT = 'I could not find this in your documents.';
 export const MAX_ANSWER_WORDS = 80;
-const MAX_SENTENCES = 3;
+const MAX_SENTENCES = 4;
 /** A sentence cut shorter than this says too little to be worth quoting. */
 const MIN_EXCERPT_WORDS = 12;
+/** Below this share of the question found in any one sentence, the documents are taken not to hold the answer. */
+const MIN_COVERAGE = 0.2;
 
 export interface Candidate {
   passage: ContextPassage;
@@ -16,20 +18,25 @@ export interface Candidate {
   position: number;
   text: string;
   words: number;
+  /** How likely the sentence holds the answer, relative to the other candidates (higher is likelier). */
   score: number;
+  /** Share of the question's IDF weight the sentence covers. */
+  coverage: number;
+  features: number[];
 }
 
 /**
- * The embedded answerer: no model, it quotes the one to three sentences of the retrieved passages that best match
- * the question (at most 80 words), naming file and page. Sentences are scored by the IDF-weighted question terms
- * they contain (stemmed), phrase matches of consecutive question terms, and the retrieval rank of their passage.
+ * The embedded answerer: no model, it quotes the one to four sentences of the retrieved passages most likely to hold
+ * the answer (at most 80 words), naming file and page. Each sentence is described by lexical features (the question's
+ * stemmed terms it and its neighbours hold, phrases, names, the kind of answer asked for, its passage's retrieval
+ * rank and score) and ranked by a weighted sum of them (SENTENCE_WEIGHTS, fitted on SQuAD).
  */
 export class ExtractiveAnswerer implements Llm {
   async answer(request: AnswerRequest): Promise<Answer> {
     const ranked = this.rankSentences(request);
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
-    if (!best || best.score < 0.2) return notFound();
+    if (!best || Math.max(...ranked.map((c) => c.coverage)) < MIN_COVERAGE) return notFound();
 
     const queryTerms = new Set(stems(contentTokens(request.question)));
     const first = fitted(best, MAX_ANSWER_WORDS, queryTerms);
@@ -47,25 +54,25 @@ export class ExtractiveAnswerer implements Llm {
     return { text: render(chosen), usedRefs: [...new Set(chosen.map((c) => c.passage.ref))] };
   }
 
-  /** The passages' sentences that match the question, best first. */
-  rankSentences(request: AnswerRequest): Candidate[] {
-    const queryTerms = stems(contentTokens(request.question));
-    if (queryTerms.length === 0 || request.contexts.length === 0) return [];
+  /** The passages' sentences that match the question (or follow one that does), most likely answer first. */
+  rankSentences(request: AnswerRequest, weights: readonly number[] = SENTENCE_WEIGHTS): Candidate[] {
+    if (contentTokens(request.question).length === 0 || request.contexts.length === 0) return [];
     const candidates = request.contexts.flatMap((passage, rank) =>
       splitSentences(passage.text).map((text, position): Candidate => ({
-        passage, rank, position, text, words: countWords(text), score: 0,
+        passage, rank, position, text, words: countWords(text), score: 0, coverage: 0, features: [],
       })),
     );
     const idf = inverseFrequencies(candidates.map((c) => new Set(stems(wordTokens(c.text)))));
-    const queryWeight = queryTerms.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0);
-    const expected = expectedAnswerType(request.question);
+    const features = sentenceFeatures(candidates, request.question, idf);
     candidates.forEach((candidate, i) => {
-      const previous = i > 0 && candidates[i - 1].passage === candidate.passage ? candidates[i - 1] : undefined;
-      candidate.score = scoreSentence(candidate, queryTerms, idf, queryWeight, expected, previous);
+      candidate.features = features[i];
+      candidate.coverage = features[i][0];
+      candidate.score = weightedSum(features[i], weights);
     });
-
     // Equal scores: the shorter sentence, which says the same with less noise.
-    return candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.words - b.words);
+    return candidates
+      .filter((c) => c.coverage > 0 || c.features[1] > 0)
+      .sort((a, b) => b.score - a.score || a.words - b.words);
   }
 }
 
@@ -87,37 +94,97 @@ function inverseFrequencies(sentences: Set<string>[]): Map<string, number> {
   return idf;
 }
 
-/** Weight of question terms found only in the sentence before: it often names the subject the answer is about. */
-const PREVIOUS_SENTENCE_WEIGHT = 0.4;
-/** Each passage further down the retrieval ranking counts a little less. */
-const RANK_DECAY = 0.15;
-/** Boost for a sentence holding the kind of answer asked for (a number for "how many", a date for "when"…). */
-const ANSWER_TYPE_BOOST = 1.2;
+/**
+ * What the ranking looks at for one sentence. Each value is in 0..1, so the weights below compare.
+ * Order matters: SENTENCE_WEIGHTS holds one weight per feature in this order.
+ */
+export const SENTENCE_FEATURES = [
+  'coverage', // share of the question's IDF weight present in the sentence
+  'previousCoverage', // share present only in the sentence before (it often names the subject)
+  'nextCoverage', // share present only in the sentence after
+  'termShare', // share of the distinct question terms present (unweighted)
+  'phrase', // share of consecutive question-term pairs that also stand together in the sentence
+  'proximity', // how tightly the matched words sit together
+  'novelty', // share of the sentence's content words the question does not use: an answer adds something
+  'answerType', // holds the kind of answer asked for (a number for "how many", a date for "when", a name for "who")
+  'rankPrior', // 1 / (1 + passage rank)
+  'passageScore', // the passage's retrieval score relative to the best passage
+  'bestInPassage', // the best-covering sentence of its passage
+  'passageTerms', // share of the distinct question terms present anywhere in the passage (is it on topic?)
+  'names', // share of the question's names (capitalised words past its first) present in the sentence
+  'passageNames', // share of those names present anywhere in the passage
+  'topPassage', // from the best retrieved passage
+  'coveredAndRelevant', // coverage times passageScore: a good match in a good passage
+  'continues', // opens with a pronoun ("It was re-established in 1991"): continues the sentence before
+  'shortSentence', // under 5 words (headings, table cells)
+  'longSentence', // over 40 words (harder to quote whole)
+] as const;
 
 /**
- * Share of the question's IDF weight a sentence covers (terms present only in the previous sentence count 0.4),
- * times a rank prior and an answer-type boost. Tuned on the quality benchmark’s SQuAD sample and checked on three
- * other samples (see the closing note of the ingestion issue); phrase bonuses,
- * length damping and novelty weights were tried and did not help.
+ * One weight per SENTENCE_FEATURES entry: a sentence's score is their weighted sum. Fitted by bench/train-answerer.ts
+ * (a softmax over each question's sentences) on SQuAD questions outside the quality benchmark's reported sample;
+ * re-run it after changing a feature, the chunking or the retrieval settings.
  */
-function scoreSentence(candidate: Candidate, queryTerms: string[], idf: Map<string, number>, queryWeight: number, expected: AnswerType, previous?: Candidate): number {
-  const present = new Set(stems(wordTokens(candidate.text)));
-  const before = previous ? new Set(stems(wordTokens(previous.text))) : new Set<string>();
-  let matched = 0;
-  let own = 0;
-  for (const term of new Set(queryTerms)) {
-    if (present.has(term)) {
-      matched += idf.get(term) ?? 0;
-      own += 1;
-    } else if (before.has(term)) matched += PREVIOUS_SENTENCE_WEIGHT * (idf.get(term) ?? 0);
-  }
-  if (own === 0 || queryWeight === 0) return 0;
-  const coverage = matched / queryWeight;
-  // Very short fragments (headings, table cells) rarely answer anything.
-  const lengthFactor = candidate.words < 5 ? 0.5 : 1;
-  const rankPrior = 1 / (1 + RANK_DECAY * candidate.rank);
-  const typeFactor = answerTypeFits(expected, candidate.text, queryTerms) ? ANSWER_TYPE_BOOST : 1;
-  return coverage * lengthFactor * rankPrior * typeFactor;
+export const SENTENCE_WEIGHTS: readonly number[] = [2.81, 2.59, 0.35, 2.12, 0.82, 0.14, -1.29, 2.10, 1.08, 3.28, 0.60, 0.65, -1.06, 1.46, -0.46, 2.36, 0.15, -0.30, 0.06];
+
+/** The feature vector of every candidate (same order as the candidates), for ranking and for fitting the weights. */
+export function sentenceFeatures(candidates: Candidate[], question: string, idf: Map<string, number>): number[][] {
+  const queryTerms = stems(contentTokens(question));
+  const expected = expectedAnswerType(question);
+  const names = [...new Set(question.split(/\s+/).slice(1).filter((w) => /^\p{Lu}/u.test(w)).flatMap((w) => stems(contentTokens(w))))];
+  const unique = [...new Set(queryTerms)];
+  const queryWeight = unique.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) || 1;
+  const pairs = queryTerms.slice(1).flatMap((t, i) => (t === queryTerms[i] ? [] : [`${queryTerms[i]} ${t}`]));
+  const topScore = Math.max(...candidates.map((c) => c.passage.score), 1e-9);
+  const tokens = candidates.map((c) => stems(wordTokens(c.text)));
+  const sets = tokens.map((t) => new Set(t));
+  const coverageOf = (set: Set<string>, exclude?: Set<string>) =>
+    unique.reduce((sum, t) => sum + (set.has(t) && !exclude?.has(t) ? idf.get(t) ?? 0 : 0), 0) / queryWeight;
+  const coverages = sets.map((set) => coverageOf(set));
+  const bestOfPassage = new Map<ContextPassage, number>();
+  candidates.forEach((c, i) => bestOfPassage.set(c.passage, Math.max(bestOfPassage.get(c.passage) ?? 0, coverages[i])));
+  const asked = new Set(unique);
+  const passageTerms = new Map<ContextPassage, Set<string>>();
+  candidates.forEach((c, i) => passageTerms.set(c.passage, new Set([...(passageTerms.get(c.passage) ?? []), ...sets[i]])));
+  const share = (terms: string[], set: Set<string>) => (terms.length > 0 ? terms.filter((t) => set.has(t)).length / terms.length : 0);
+  return candidates.map((c, i) => {
+    const samePassage = (j: number) => j >= 0 && j < candidates.length && candidates[j].passage === c.passage;
+    const own = sets[i];
+    const previous = samePassage(i - 1) ? coverageOf(sets[i - 1], own) : 0;
+    const next = samePassage(i + 1) ? coverageOf(sets[i + 1], own) : 0;
+    const matchedPositions = tokens[i].map((t, k) => (asked.has(t) ? k : -1)).filter((k) => k >= 0);
+    const matchedTerms = new Set(matchedPositions.map((k) => tokens[i][k]));
+    const span = matchedPositions.length > 1 ? matchedPositions[matchedPositions.length - 1] - matchedPositions[0] + 1 : 1;
+    const joined = ` ${tokens[i].join(' ')} `;
+    const phrase = pairs.length > 0 ? pairs.filter((p) => joined.includes(` ${p} `)).length / pairs.length : 0;
+    const content = stems(contentTokens(c.text));
+    const novelty = content.length > 0 ? content.filter((t) => !asked.has(t)).length / content.length : 0;
+    return [
+      coverages[i],
+      previous,
+      next,
+      matchedTerms.size / Math.max(1, unique.length),
+      phrase,
+      matchedTerms.size > 1 ? matchedTerms.size / span : matchedTerms.size,
+      novelty,
+      answerTypeFits(expected, c.text, queryTerms) ? 1 : 0,
+      1 / (1 + c.rank),
+      Math.max(0, c.passage.score) / topScore,
+      coverages[i] > 0 && coverages[i] === bestOfPassage.get(c.passage) ? 1 : 0,
+      share(unique, passageTerms.get(c.passage)!),
+      share(names, own),
+      share(names, passageTerms.get(c.passage)!),
+      c.rank === 0 ? 1 : 0,
+      coverages[i] * (Math.max(0, c.passage.score) / topScore),
+      /^(it|its|this|these|they|their|he|his|she|her|there)\b/i.test(c.text) ? 1 : 0,
+      c.words < 5 ? 1 : 0,
+      c.words > 40 ? 1 : 0,
+    ];
+  });
+}
+
+function weightedSum(features: number[], weights: readonly number[]): number {
+  return features.reduce((sum, value, i) => sum + value * weights[i], 0);
 }
 
 type AnswerType = 'number' | 'time' | 'name' | 'any';

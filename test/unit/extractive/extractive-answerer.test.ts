@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import {
+  ExtractiveAnswerer, MAX_ANSWER_WORDS, NOT_FOUND_TEXT, SENTENCE_FEATURES, SENTENCE_WEIGHTS,
+} from '../../../adapters/extractive/extractive-answerer.js';
+import type { ContextPassage } from '../../../core/ports/llm.js';
+
+const passage = (ref: string, text: string, filename = 'doc.pdf', page = 1, score = 1): ContextPassage => ({ ref, filename, page, text, score });
+
+/** The quoted part of an answer: its “…” quotes, without the markers and the Sources line. */
+function quotes(answer: string): string[] {
+  return [...answer.split('\n\nSources:')[0].matchAll(/“([^”]*)”/g)].map((m) => m[1]);
+}
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+describe('ExtractiveAnswerer', () => {
+  const answerer = new ExtractiveAnswerer();
+
+  it('quotes at most 80 words in all, even from very long sentences and many passages', async () => {
+    const long = (topic: string, n: number) =>
+      `The ${topic} committee ${Array.from({ length: n }, (_, i) => `reviewed item ${i} of the ${topic} budget`).join(' and ')}.`;
+    const contexts = Array.from({ length: 6 }, (_, i) => passage(String(i + 1), `${long('harbour', 40)} ${long('harbour budget', 30)}`, `f${i}.pdf`, i + 1));
+    const answer = await answerer.answer({ question: 'What did the harbour committee review in the budget?', contexts, history: [] });
+    const quoted = quotes(answer.text);
+    expect(quoted.length).to.be.within(1, 4);
+    expect(words(quoted.join(' ').replace(/…/g, ' '))).to.be.at.most(MAX_ANSWER_WORDS);
+  });
+
+  it('quotes sentences verbatim and names the file and page of each', async () => {
+    const contexts = [
+      passage('1', 'The lighthouse was built in 1854 by the harbour board. It stands on the northern cape.', 'coast.pdf', 3, 2),
+      passage('2', 'Tourists visit the cape in summer. The museum opens at nine.', 'guide.pdf', 7, 1),
+    ];
+    const answer = await answerer.answer({ question: 'When was the lighthouse built?', contexts, history: [] });
+    const [first] = quotes(answer.text);
+    expect(first).to.include('The lighthouse was built in 1854 by the harbour board.');
+    expect(answer.text).to.match(/Sources: \[1\] coast\.pdf, page 3/);
+    expect(answer.usedRefs[0]).to.equal('1');
+    for (const q of quotes(answer.text)) expect(contexts.some((c) => c.text.includes(q))).to.equal(true);
+  });
+
+  it('puts first the sentence holding the kind of answer asked for', async () => {
+    const contexts = [passage('1', [
+      'The treaty of the northern harbour was discussed by many historians.',
+      'The treaty of the northern harbour was signed in 1721 after long talks.',
+    ].join(' '))];
+    const answer = await answerer.answer({ question: 'When was the treaty of the northern harbour signed?', contexts, history: [] });
+    expect(quotes(answer.text)[0]).to.include('1721');
+  });
+
+  it('prefers the passage that is about the question over a stray match elsewhere', async () => {
+    const contexts = [
+      passage('1', 'Victoria was first settled in 1803 at Sullivan Bay. The colony grew quickly after the gold rush.', 'victoria.pdf', 2, 3),
+      passage('2', 'Denver had to settle for a field goal on the first drive.', 'superbowl.pdf', 5, 1),
+    ];
+    const ranked = answerer.rankSentences({ question: 'When was Victoria first settled?', contexts, history: [] });
+    expect(ranked[0].text).to.include('1803');
+  });
+
+  it('says plainly that the documents do not hold the answer when nothing matches', async () => {
+    const contexts = [passage('1', 'Bananas are rich in potassium. They ripen in paper bags.')];
+    const answer = await answerer.answer({ question: 'What is the boiling point of mercury?', contexts, history: [] });
+    expect(answer).to.deep.equal({ text: NOT_FOUND_TEXT, usedRefs: [] });
+  });
+
+  it('describes every sentence by one value in 0..1 per feature, with one weight per feature', () => {
+    expect(SENTENCE_WEIGHTS).to.have.length(SENTENCE_FEATURES.length);
+    const contexts = [
+      passage('1', 'The harbour opened in 1854. It was enlarged twice. Ships from Norway still call there.', 'a.pdf', 1, 4),
+      passage('2', 'Harbour fees rose in 1990. Fishing boats pay less than ferries.', 'b.pdf', 2, 2),
+    ];
+    const ranked = answerer.rankSentences({ question: 'When did the Norway harbour open?', contexts, history: [] });
+    expect(ranked.length).to.be.greaterThan(0);
+    for (const c of ranked) {
+      expect(c.features).to.have.length(SENTENCE_FEATURES.length);
+      for (const value of c.features) expect(value).to.be.within(0, 1);
+    }
+    const scores = ranked.map((c) => c.score);
+    expect(scores).to.deep.equal([...scores].sort((a, b) => b - a));
+  });
+});
