@@ -59,6 +59,14 @@ describe('ingestion of the real documents over HTTP (embedded defaults)', functi
     expect((await t.anonymous.get('/api/v1/health')).text).to.equal('up');
   });
 
+  it('fails only the encrypted and the malformed PDFs: every other document has text to index', () => {
+    const failed = [...results.values()].filter((r) => r.job.status === 'failed').map((r) => `${r.file}: ${r.job.error}`);
+    expect(failed.map((f) => f.split(':')[0]).sort()).to.deep.equal(
+      ['pdfs/encrypted-libreoffice-openpassword.pdf', 'pdfs/encrypted-skew-password.pdf', 'pdfs/malformed-invalid.pdf'],
+      failed.join('\n'),
+    );
+  });
+
   it('fails encrypted and malformed PDFs with reasons a user can act on', () => {
     for (const file of ['pdfs/encrypted-libreoffice-openpassword.pdf', 'pdfs/encrypted-skew-password.pdf']) {
       expect(results.get(file)!.job).to.include({ status: 'failed' });
