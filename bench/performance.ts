@@ -1,6 +1,7 @@
 /**
  * Speed and memory of the embedded defaults, over HTTP:
- * - ingestion throughput of the 117-page GeoTopo PDF and of a scanned page (OCR);
+ * - a scanned page as the first document (starting the extraction process, rendering, OCR), then the ingestion
+ *   throughput of the 117-page GeoTopo PDF;
  * - API responsiveness while that PDF is extracted (GET /api/v1/health latency, p50/p95/max);
  * - peak RSS of the server process during ingestion;
  * - chat history paging with 10,000 messages in a session.
@@ -23,6 +24,13 @@ async function main(): Promise<void> {
     let peakRss = treeRss(process.pid);
     const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, treeRss(process.pid))), 50);
 
+    // The first document also waits for the extraction process to start and load its parsers (seconds): a scanned
+    // page, so that cost and OCR are measured together and the big PDF below measures throughput.
+    const scan = fs.readFileSync(path.join(SHARED_DATA, 'pdfs/scanned-huckfinn-p22.pdf'));
+    const s0 = performance.now();
+    const scanJob = await api.waitForJob((await api.uploadAndIngest(sessionId, 'scan.pdf', scan, 'application/pdf')).jobId, 300_000);
+    const scanSeconds = (performance.now() - s0) / 1000;
+
     // Ingest the big PDF and probe the API while it is extracted.
     const geoTopo = fs.readFileSync(path.join(SHARED_DATA, 'pdfs/GeoTopo-komprimiert.pdf'));
     const t0 = performance.now();
@@ -42,10 +50,6 @@ async function main(): Promise<void> {
     const job = await waiting;
     const geoSeconds = (performance.now() - t0) / 1000;
 
-    const scan = fs.readFileSync(path.join(SHARED_DATA, 'pdfs/scanned-huckfinn-p22.pdf'));
-    const s0 = performance.now();
-    const scanJob = await api.waitForJob((await api.uploadAndIngest(sessionId, 'scan.pdf', scan, 'application/pdf')).jobId, 300_000);
-    const scanSeconds = (performance.now() - s0) / 1000;
     clearInterval(rssTimer);
 
     // 10,000 messages, then page through them.
@@ -72,7 +76,7 @@ async function main(): Promise<void> {
     console.log('\nperformance benchmark (embedded defaults, this machine)');
     line(`GeoTopo ${job.pages} pages, ${job.chunks} chunks`, `${geoSeconds.toFixed(2)} s, ${pagesPerSecond.toFixed(1)} pages/s`, pagesPerSecond >= TARGETS.textPagesPerSecond, pagesPerSecond / TARGETS.textPagesPerSecond);
     line('health latency during extraction', `p50 ${health.p50.toFixed(1)} p95 ${health.p95.toFixed(1)} max ${health.max.toFixed(0)} ms`, health.p95 <= TARGETS.healthP95Ms, TARGETS.healthP95Ms / health.p95);
-    console.log(`  ${'scanned page (render + OCR)'.padEnd(44)} ${scanSeconds.toFixed(2)} s, ${scanJob.status}`);
+    console.log(`  ${'scanned page, first document (start + OCR)'.padEnd(44)} ${scanSeconds.toFixed(2)} s, ${scanJob.status}`);
     line('peak RSS (server + extraction processes)', `${rssMb.toFixed(0)} MB`, rssMb <= TARGETS.peakRssMb, TARGETS.peakRssMb / rssMb);
     line('history page, 10,000 messages', `p50 ${history.p50.toFixed(2)} p95 ${history.p95.toFixed(2)} ms`, history.p95 <= TARGETS.historyPageP95Ms, TARGETS.historyPageP95Ms / history.p95);
   } finally {
