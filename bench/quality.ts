@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT, SHARED_DATA } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
-import { articlePdf, readSquad } from './squad-pdfs.js';
+import { articlePdf, ingestArticles, readSquad } from './squad-pdfs.js';
 import { contains, excerptFromParagraph, percentile, sample, seededRandom } from './metrics.js';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 300);
@@ -26,14 +26,7 @@ async function main(): Promise<void> {
     const api = await test.as('bench-user');
     const sessionId = await api.createSession('SQuAD benchmark');
     const started = Date.now();
-    const jobs = [];
-    for (const [i, pdf] of pdfs.entries()) {
-      const name = `${String(i + 1).padStart(2, '0')}-${squad.articles[i].title.replace(/[^\w]+/g, '-')}.pdf`;
-      jobs.push((await api.uploadAndIngest(sessionId, name, pdf.bytes, 'application/pdf')).jobId);
-    }
-    const results = await Promise.all(jobs.map((id) => api.waitForJob(id, 600_000)));
-    const failed = results.filter((j) => j.status !== 'completed');
-    if (failed.length > 0) throw new Error(`ingestion failed: ${JSON.stringify(failed)}`);
+    const results = await ingestArticles(api, sessionId, squad.articles, pdfs);
     const ingestSeconds = (Date.now() - started) / 1000;
     const pages = results.reduce((n, j) => n + j.pages, 0);
     const chunks = results.reduce((n, j) => n + j.chunks, 0);

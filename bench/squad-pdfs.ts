@@ -1,3 +1,4 @@
+import type { ApiClient } from '../test/support/api-client.js';
 import { textPdf } from '../test/support/make-pdf.js';
 
 export interface SquadQuestion {
@@ -35,4 +36,20 @@ export function readSquad(json: string): { articles: SquadArticle[]; questions: 
 /** One article as a PDF: its title, then its paragraphs. */
 export function articlePdf(article: SquadArticle) {
   return textPdf({ title: article.title, paragraphs: article.paragraphs });
+}
+
+/**
+ * Uploads and ingests one PDF per article into the session over HTTP (named `NN-Title.pdf`), waits for every job,
+ * and throws when one does not complete. Returns the finished jobs, in article order.
+ */
+export async function ingestArticles(api: ApiClient, sessionId: string, articles: SquadArticle[], pdfs: { bytes: Uint8Array }[]) {
+  const jobs: string[] = [];
+  for (const [i, pdf] of pdfs.entries()) {
+    const name = `${String(i + 1).padStart(2, '0')}-${articles[i].title.replace(/[^\w]+/g, '-')}.pdf`;
+    jobs.push((await api.uploadAndIngest(sessionId, name, pdf.bytes, 'application/pdf')).jobId);
+  }
+  const results = await Promise.all(jobs.map((id) => api.waitForJob(id, 600_000)));
+  const failed = results.filter((j) => j.status !== 'completed');
+  if (failed.length > 0) throw new Error(`ingestion failed: ${JSON.stringify(failed)}`);
+  return results;
 }

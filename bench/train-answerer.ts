@@ -20,7 +20,7 @@ import { TOKENS } from '../server/container.js';
 import { SHARED_DATA } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
 import { contains, normalizeAnswer, sample, seededRandom } from './metrics.js';
-import { articlePdf, readSquad, type SquadQuestion } from './squad-pdfs.js';
+import { articlePdf, ingestArticles, readSquad, type SquadQuestion } from './squad-pdfs.js';
 
 const REPORTED = { seed: 42, questions: 300 };
 const L2 = 0.001;
@@ -39,12 +39,7 @@ try {
   else {
     const api = await test.as('train-user');
     sessionId = await api.createSession('SQuAD training');
-    const jobs: string[] = [];
-    for (const [i, pdf] of pdfs.entries()) {
-      const name = `${String(i + 1).padStart(2, '0')}-${squad.articles[i].title.replace(/[^\w]+/g, '-')}.pdf`;
-      jobs.push((await api.uploadAndIngest(sessionId, name, pdf.bytes, 'application/pdf')).jobId);
-    }
-    await Promise.all(jobs.map((id) => api.waitForJob(id, 600_000)));
+    await ingestArticles(api, sessionId, squad.articles, pdfs);
     fs.writeFileSync(marker, sessionId);
   }
 
