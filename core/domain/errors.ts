@@ -67,5 +67,13 @@ export class UnprocessableDocumentError extends DomainError {
   }
 }
 
+/** A read or a job stopped because it was cancelled (its session or job was deleted); nothing is to be reported to anyone. */
+export class ReadCancelledError extends Error {
+  constructor(message = 'Cancelled') {
+    super(message);
+    this.name = 'ReadCancelledError';
+  }
+}
+
 /** The one text used for every unknown or foreign session, so the two cannot be told apart. */
 export const SESSION_NOT_FOUND = 'Session not found';

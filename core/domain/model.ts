@@ -43,6 +43,8 @@ export interface IngestJob {
   error?: string;
   pages?: number;
   chunks?: number;
+  /** Pages that needed OCR but were skipped because the document's OCR page limit was reached. */
+  ocrSkippedPages?: number;
   sha256?: string;
   /** When the content was already ingested into this session: the job whose chunks are reused. */
   reusedFrom?: string;
@@ -67,8 +69,11 @@ export interface ExtractedPage {
   /** 1-based page number (an image is page 1). */
   page: number;
   text: string;
-  /** How the text was obtained. */
-  method: 'text' | 'ocr';
+  /**
+   * How the text was obtained. 'ocr-skipped': the page had no text layer and needed OCR, but the document's OCR page
+   * limit was reached; its text is empty and the job counts it (IngestJob.ocrSkippedPages).
+   */
+  method: 'text' | 'ocr' | 'ocr-skipped';
 }
 
 export const ALLOWED_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/jpg'] as const;

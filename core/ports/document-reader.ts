@@ -6,6 +6,11 @@ export interface ReadDocumentRequest {
   contentType: string;
   /** Called with 0..1 as pages are done. */
   onProgress?: (fraction: number) => void;
+  /**
+   * Aborted when the job is cancelled (its session or job deleted): the reader stops working on this document at
+   * once (a running extraction is stopped, a queued one never starts) and read() rejects with ReadCancelledError.
+   */
+  signal?: AbortSignal;
 }
 
 /**
