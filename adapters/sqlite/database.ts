@@ -86,7 +86,7 @@ export interface SqliteDatabase {
  * Migrations in code, applied in order at open. Each runs once (tracked in schema_migrations) inside a transaction.
  * Append new ones; never edit one that has shipped.
  */
-const MIGRATIONS: { id: string; sql: string }[] = [
+export const MIGRATIONS: readonly { id: string; sql: string }[] = [
   {
     id: '001-sessions-and-chat',
     sql: `
@@ -168,6 +168,28 @@ const MIGRATIONS: { id: string; sql: string }[] = [
       );
       CREATE INDEX chunk_vectors_by_session ON chunk_vectors (session_id, institution);
       CREATE INDEX chunk_vectors_by_job ON chunk_vectors (job_id);
+    `,
+  },
+  {
+    // A search must cost what its session holds, not the whole store: the session becomes a term of the full-text
+    // index (one token, the id's hex), so MATCH intersects with it inside FTS5 instead of ranking every session's
+    // matches and filtering afterwards.
+    id: '003-fts-session-scope',
+    sql: `
+      ALTER TABLE chunks ADD COLUMN scope TEXT GENERATED ALWAYS AS (lower(hex(session_id))) VIRTUAL;
+      DROP TRIGGER chunks_ai;
+      DROP TRIGGER chunks_ad;
+      DROP TABLE chunks_fts;
+      CREATE VIRTUAL TABLE chunks_fts USING fts5(
+        text, scope, content='chunks', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+        INSERT INTO chunks_fts(rowid, text, scope) VALUES (new.rowid, new.text, new.scope);
+      END;
+      CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+        INSERT INTO chunks_fts(chunks_fts, rowid, text, scope) VALUES ('delete', old.rowid, old.text, old.scope);
+      END;
+      INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild');
     `,
   },
 ];

@@ -28,18 +28,21 @@ export class SqliteFtsIndex implements VectorIndex {
   }
 
   async search(query: IndexQuery): Promise<ChunkHit[]> {
-    const match = toMatchExpression(query.text);
-    if (!match || query.limit <= 0) return [];
+    const terms = toMatchExpression(query.text);
+    if (!terms || query.limit <= 0) return [];
+    // The session's scope token inside MATCH keeps the cost to the session's own rows; the equality check after it
+    // keeps the answer exact whatever the tokenizer does with an id.
+    const match = `scope : "${sessionScope(query.sessionId)}" AND text : (${terms})`;
     const institutionFilter = query.institution !== undefined ? 'AND c.institution = @institution' : '';
     const rows = this.database.raw
       .prepare(
-        `SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, bm25(chunks_fts) AS rank
+        `SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, bm25(chunks_fts, 1.0, 0.0) AS rank
          FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
          WHERE chunks_fts MATCH @match AND c.session_id = @session ${institutionFilter}
          ORDER BY rank LIMIT @limit`,
       )
       .all({ match, session: query.sessionId, institution: query.institution, limit: query.limit }) as RankedChunkRow[];
-    // bm25() is lower-is-better (negative); the port wants higher-is-better.
+    // bm25() is lower-is-better (negative); the port wants higher-is-better. The scope column weighs nothing.
     return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
   }
 
@@ -59,6 +62,11 @@ export class SqliteFtsIndex implements VectorIndex {
       .get({ session: filter.sessionId ?? null, job: filter.jobId ?? null }) as { n: number };
     return row.n;
   }
+}
+
+/** The session's token in the `scope` column: the same as the generated column `lower(hex(session_id))`. */
+function sessionScope(sessionId: string): string {
+  return Buffer.from(sessionId, 'utf8').toString('hex');
 }
 
 /** `"word1" OR "word2" …`: each term quoted so FTS5 syntax in a question (AND, NEAR, *, :) is taken literally. */
