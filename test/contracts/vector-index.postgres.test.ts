@@ -1,0 +1,27 @@
+import { openPostgresDatabase } from '../../adapters/postgres/database.js';
+import { PostgresLexicalIndex } from '../../adapters/postgres/postgres-lexical-index.js';
+import { postgresUnavailableReason, sharedPostgresCluster } from '../support/postgres-cluster.js';
+import { vectorIndexContract } from './vector-index.contract.js';
+
+const unavailable = postgresUnavailableReason();
+if (unavailable) {
+  describe('PostgresLexicalIndex (real PostgreSQL)', () => {
+    it('needs a PostgreSQL server', function () {
+      console.log(`    skipped: ${unavailable}`);
+      this.skip();
+    });
+  });
+} else {
+  vectorIndexContract('PostgresLexicalIndex (real PostgreSQL)', async () => {
+    const cluster = sharedPostgresCluster();
+    const url = await cluster.createDatabase('lexical');
+    const database = await openPostgresDatabase(url);
+    return {
+      index: new PostgresLexicalIndex(database),
+      cleanup: async () => {
+        await database.close();
+        await cluster.dropDatabase(url);
+      },
+    };
+  });
+}
