@@ -3,18 +3,10 @@ import { openPostgresDatabase } from '../../adapters/postgres/database.js';
 import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
 import { SqliteIngestJobRepo } from '../../adapters/sqlite/sqlite-ingest-job-repo.js';
 import { SqliteSessionRepo } from '../../adapters/sqlite/sqlite-session-repo.js';
-import { postgresUnavailableReason, sharedPostgresCluster } from '../support/postgres-cluster.js';
+import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { repoContract } from './repos.contract.js';
 
-const unavailable = postgresUnavailableReason();
-if (unavailable) {
-  describe('Repos on PostgreSQL', () => {
-    it('needs a PostgreSQL server', function () {
-      console.log(`    skipped: ${unavailable}`);
-      this.skip();
-    });
-  });
-} else {
+describeWithPostgres('Repos on PostgreSQL', () => {
   // The kysely repositories are dialect-neutral: the same classes run on the PostgreSQL schema.
   repoContract('PostgreSQL (real server)', async () => {
     const cluster = sharedPostgresCluster();
@@ -48,4 +40,4 @@ if (unavailable) {
       }
     });
   });
-}
+});

@@ -1,17 +1,9 @@
 import { openPostgresDatabase } from '../../adapters/postgres/database.js';
 import { PostgresLexicalIndex } from '../../adapters/postgres/postgres-lexical-index.js';
-import { postgresUnavailableReason, sharedPostgresCluster } from '../support/postgres-cluster.js';
+import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { vectorIndexContract } from './vector-index.contract.js';
 
-const unavailable = postgresUnavailableReason();
-if (unavailable) {
-  describe('PostgresLexicalIndex (real PostgreSQL)', () => {
-    it('needs a PostgreSQL server', function () {
-      console.log(`    skipped: ${unavailable}`);
-      this.skip();
-    });
-  });
-} else {
+describeWithPostgres('PostgresLexicalIndex (real PostgreSQL)', () => {
   vectorIndexContract('PostgresLexicalIndex (real PostgreSQL)', async () => {
     const cluster = sharedPostgresCluster();
     const url = await cluster.createDatabase('lexical');
@@ -24,4 +16,4 @@ if (unavailable) {
       },
     };
   });
-}
+});

@@ -90,3 +90,15 @@ async function start(): Promise<{ port: number }> {
   });
   return { port };
 }
+
+/** A suite that needs PostgreSQL: runs `body` when the server binaries are here, else one skipped test saying why. */
+export function describeWithPostgres(title: string, body: () => void): void {
+  const unavailable = postgresUnavailableReason();
+  if (!unavailable) return body();
+  describe(title, () => {
+    it('needs a PostgreSQL server', function () {
+      console.log(`    skipped: ${unavailable}`);
+      this.skip();
+    });
+  });
+}
