@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { UnauthenticatedError } from '../../core/domain/errors.js';
 import type { Identity, IdentityVerifier } from '../../core/ports/identity-verifier.js';
@@ -10,15 +11,17 @@ export const AUTHENTICATED_AUDIENCE = 'authenticated';
  * secret, without asking anyone: the embedded default, and what a Supabase project's legacy JWT secret allows.
  */
 export class LocalJwtVerifier implements IdentityVerifier {
-  private readonly key: Uint8Array;
+  /** Imported once as a WebCrypto key: given raw bytes, jose would import them again on every verification. */
+  private readonly key: Promise<webcrypto.CryptoKey>;
 
   constructor(secret: string) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    this.key.catch(() => {}); // a failed import surfaces at verify(), not as an unhandled rejection now
   }
 
   async verify(token: string): Promise<Identity> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: AUTHENTICATED_AUDIENCE });
+      const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'], audience: AUTHENTICATED_AUDIENCE });
       if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new UnauthenticatedError();
       if (payload.exp === undefined) throw new UnauthenticatedError(); // tokens must expire
       return { userId: payload.sub };

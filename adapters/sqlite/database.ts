@@ -203,12 +203,37 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   migrate(raw);
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: raw }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return {
     db,
     raw,
     // Kysely's destroy closes the underlying better-sqlite3 handle too.
     close: () => db.destroy(),
+  };
+}
+
+/** Most distinct SQL texts kept prepared; kysely builds few shapes, so this bounds only a pathological caller. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely's SQLite driver prepares every query anew (a sixth of the time of a history page under load): hand it a
+ * database whose prepare() reuses statements by SQL text. Safe because kysely runs one query at a time per connection.
+ */
+function withStatementCache(raw: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text); // re-inserted below: the Map's order is the recency order
+      } else {
+        statement = raw.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { openSqliteDatabase } from '../../adapters/sqlite/database.js';
+import { openSqliteDatabase, sql } from '../../adapters/sqlite/database.js';
 import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
 import { SqliteIngestJobRepo } from '../../adapters/sqlite/sqlite-ingest-job-repo.js';
 import { SqliteSessionRepo } from '../../adapters/sqlite/sqlite-session-repo.js';
@@ -23,6 +23,21 @@ repoContract('SQLite on a temp file', async () => {
 });
 
 describe('SQLite database', () => {
+  it('answers correctly through its statement cache, past the number of statements it keeps', async () => {
+    const database = openSqliteDatabase(':memory:');
+    try {
+      // 300 distinct statements (more than the cache holds), then the first ones again after their eviction.
+      for (const round of [0, 1]) {
+        for (let i = 0; i < 300; i += round ? 37 : 1) {
+          const { rows } = await sql<{ n: number }>`SELECT ${sql.raw(String(i))} + ${round} AS n`.execute(database.db);
+          expect(rows[0].n).to.equal(i + round);
+        }
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
   it('uses WAL, applies migrations once, and keeps data across reopen', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
     const file = path.join(dir, 'x.sqlite');
