@@ -1,0 +1,67 @@
+import { UpstreamUnavailableError } from '../../core/domain/errors.js';
+import type { ExtractedPage } from '../../core/domain/model.js';
+import type { DocumentReader } from '../../core/ports/document-reader.js';
+import type { IndexQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ServiceMetrics } from './service-metrics.js';
+
+/**
+ * Port decorators that feed ServiceMetrics, so the core stays free of any metrics library: the composition root wraps
+ * the adapters it hands to createDocChat.
+ */
+/** Times searches by index kind and counts the index's outages under `dependency`. */
+export function instrumentIndex(index: VectorIndex, metrics: ServiceMetrics, dependency: string): VectorIndex {
+  const counted = countDependencyErrors(index, metrics, dependency);
+  return new Proxy(counted, {
+    get(target, property, receiver) {
+      if (property !== 'search') return Reflect.get(target, property, receiver);
+      return async (query: IndexQuery) => {
+        const stop = metrics.searchDuration.startTimer({ index: index.kind });
+        try {
+          return await target.search(query);
+        } finally {
+          stop();
+        }
+      };
+    },
+  });
+}
+
+export function instrumentReader(reader: DocumentReader, metrics: ServiceMetrics): DocumentReader {
+  return {
+    read: async (request) => {
+      const stop = metrics.extractionDuration.startTimer();
+      let pages: ExtractedPage[];
+      try {
+        pages = await reader.read(request);
+      } catch (error) {
+        stop({ outcome: 'failed' });
+        throw error;
+      }
+      stop({ outcome: 'completed' });
+      for (const page of pages) metrics.pagesExtracted.inc({ method: page.method });
+      return pages;
+    },
+  };
+}
+
+/**
+ * Wraps every method of an adapter so that an UpstreamUnavailableError (the dependency did not answer) is counted
+ * under `dependency`; results and errors pass through unchanged.
+ */
+export function countDependencyErrors<T extends object>(adapter: T, metrics: ServiceMetrics, dependency: string): T {
+  return new Proxy(adapter, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        return result instanceof Promise ? result.catch((error: unknown) => rethrowCounted(metrics, dependency, error)) : result;
+      };
+    },
+  });
+}
+
+function rethrowCounted(metrics: ServiceMetrics, dependency: string, error: unknown): never {
+  if (error instanceof UpstreamUnavailableError) metrics.dependencyErrors.inc({ dependency });
+  throw error;
+}

@@ -1,0 +1,80 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { IngestStatus } from '../../core/domain/model.js';
+
+const INGEST_STATES: IngestStatus[] = ['queued', 'processing', 'completed', 'failed'];
+
+/**
+ * The service's Prometheus series, in a registry of its own (two services in one process, as in tests, do not share
+ * counters). Filled by the HTTP middleware and by the instrumented ports (instrumented-ports.ts); scraped at /metrics.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'doc_chat_http_request_duration_seconds',
+    help: 'HTTP request duration by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly queueWait = new Histogram({
+    name: 'doc_chat_ingest_queue_wait_seconds',
+    help: 'Time from an ingest job being created to a worker starting it',
+    buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
+    registers: [this.registry],
+  });
+
+  readonly extractionDuration = new Histogram({
+    name: 'doc_chat_extraction_duration_seconds',
+    help: 'Text extraction time per document (PDF text layer and OCR), by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900],
+    registers: [this.registry],
+  });
+
+  readonly pagesExtracted = new Counter({
+    name: 'doc_chat_pages_extracted_total',
+    help: 'Pages extracted, by method (text layer, OCR, skipped by the OCR limit)',
+    labelNames: ['method'] as const,
+    registers: [this.registry],
+  });
+
+  readonly searchDuration = new Histogram({
+    name: 'doc_chat_index_search_duration_seconds',
+    help: 'Index search time, by index kind',
+    labelNames: ['index'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+
+  readonly dependencyErrors = new Counter({
+    name: 'doc_chat_dependency_errors_total',
+    help: 'Calls to a dependency that failed because it did not answer, by dependency',
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+  });
+
+  /** `countJobs` is asked at each scrape: the job counts live in the database that every instance shares. */
+  constructor(countJobs: () => Promise<Partial<Record<IngestStatus, number>>>, options: { processMetrics?: boolean } = {}) {
+    new Gauge({
+      name: 'doc_chat_ingest_jobs',
+      help: 'Ingest jobs by state',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const counts = await countJobs();
+        for (const state of INGEST_STATES) this.set({ state }, counts[state] ?? 0);
+      },
+    });
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'doc_chat_' });
+  }
+
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

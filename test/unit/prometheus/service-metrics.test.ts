@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { UnprocessableDocumentError, UpstreamUnavailableError } from '../../../core/domain/errors.js';
+import { countDependencyErrors, instrumentIndex, instrumentReader } from '../../../adapters/prometheus/instrumented-ports.js';
+import { ServiceMetrics } from '../../../adapters/prometheus/service-metrics.js';
+import { FakeDocumentReader } from '../../fakes/fake-document-reader.js';
+import { FlakyVectorIndex } from '../../fakes/flaky-vector-index.js';
+
+/** The value of one series in Prometheus' text format, or undefined when absent. */
+function valueOf(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('ServiceMetrics and instrumented ports', () => {
+  it('reports jobs by state from the shared counts at each scrape', async () => {
+    let counts = { queued: 2, processing: 1 };
+    const metrics = new ServiceMetrics(async () => counts, { processMetrics: false });
+    let text = await metrics.scrape();
+    expect(valueOf(text, 'doc_chat_ingest_jobs{state="queued"}')).to.equal(2);
+    expect(valueOf(text, 'doc_chat_ingest_jobs{state="completed"}')).to.equal(0);
+    counts = { queued: 0, processing: 3 };
+    text = await metrics.scrape();
+    expect(valueOf(text, 'doc_chat_ingest_jobs{state="queued"}')).to.equal(0);
+    expect(valueOf(text, 'doc_chat_ingest_jobs{state="processing"}')).to.equal(3);
+  });
+
+  it('times index searches and counts an index outage, passing results and errors through', async () => {
+    const metrics = new ServiceMetrics(async () => ({}), { processMetrics: false });
+    const flaky = new FlakyVectorIndex();
+    const index = instrumentIndex(flaky, metrics, 'vector index (Chroma)');
+    expect(index.kind).to.equal('lexical');
+    await index.add([{ id: 'c1', sessionId: 's', jobId: 'j', filename: 'f.pdf', page: 1, ordinal: 0, text: 'glaciers carve valleys', tags: {} }]);
+    const hits = await index.search({ sessionId: 's', text: 'glaciers', limit: 5 });
+    expect(hits.map((h) => h.chunk.id)).to.deep.equal(['c1']);
+    flaky.down = true;
+    let thrown: unknown;
+    await index.search({ sessionId: 's', text: 'glaciers', limit: 5 }).catch((e: unknown) => (thrown = e));
+    expect(thrown).to.be.instanceOf(UpstreamUnavailableError);
+    const text = await metrics.scrape();
+    expect(valueOf(text, 'doc_chat_index_search_duration_seconds_count{index="lexical"}')).to.equal(2);
+    expect(valueOf(text, 'doc_chat_dependency_errors_total{dependency="vector index (Chroma)"}')).to.equal(1);
+  });
+
+  it('counts extracted pages by method and extraction outcomes', async () => {
+    const metrics = new ServiceMetrics(async () => ({}), { processMetrics: false });
+    const fake = new FakeDocumentReader();
+    const reader = instrumentReader(fake, metrics);
+    const pages = await reader.read({ bytes: Buffer.from('page one\fpage two'), contentType: 'application/pdf' });
+    expect(pages).to.have.length(2);
+    fake.failWith = new UnprocessableDocumentError('encrypted');
+    await reader.read({ bytes: Buffer.from('x'), contentType: 'application/pdf' }).catch(() => undefined);
+    const text = await metrics.scrape();
+    expect(valueOf(text, `doc_chat_pages_extracted_total{method="${pages[0].method}"}`)).to.equal(2);
+    expect(valueOf(text, 'doc_chat_extraction_duration_seconds_count{outcome="completed"}')).to.equal(1);
+    expect(valueOf(text, 'doc_chat_extraction_duration_seconds_count{outcome="failed"}')).to.equal(1);
+  });
+
+  it('counts only outages of a wrapped dependency, not the caller’s own errors', async () => {
+    const metrics = new ServiceMetrics(async () => ({}), { processMetrics: false });
+    const adapter = {
+      calls: 0,
+      async down(): Promise<void> {
+        this.calls += 1;
+        throw new UpstreamUnavailableError('object storage', 'MinIO did not answer');
+      },
+      async refused(): Promise<void> {
+        throw new UnprocessableDocumentError('not a PDF');
+      },
+      sync: () => 42,
+    };
+    const wrapped = countDependencyErrors(adapter, metrics, 'object storage (MinIO)');
+    await wrapped.down().catch(() => undefined);
+    await wrapped.refused().catch(() => undefined);
+    expect(wrapped.sync()).to.equal(42);
+    expect(adapter.calls).to.equal(1); // `this` is the adapter itself
+    const text = await metrics.scrape();
+    expect(valueOf(text, 'doc_chat_dependency_errors_total{dependency="object storage (MinIO)"}')).to.equal(1);
+  });
+
+  it('serves process metrics too unless asked not to', async () => {
+    const text = await new ServiceMetrics(async () => ({})).scrape();
+    expect(text).to.match(/^doc_chat_process_resident_memory_bytes \d+/m);
+  });
+});
