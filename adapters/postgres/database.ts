@@ -75,7 +75,9 @@ const MIGRATIONS: Record<string, Migration> = {
           text TEXT NOT NULL,
           tags_json TEXT NOT NULL,
           institution TEXT,
-          tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED
+          tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
+          -- Words in the text (BM25's document length), counted by the writer as the query side counts them.
+          token_count INTEGER NOT NULL
         );
         CREATE INDEX chunks_search ON chunks USING gin (session_id, tsv);
         CREATE INDEX chunks_by_session ON chunks (session_id);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
-import { toChunk, toChunkRow } from '../sqlite/chunk-rows.js';
+import { toChunk, toChunkRow, type ChunkRow } from '../sqlite/chunk-rows.js';
 import type { PostgresDatabase } from './database.js';
 
 /** Most distinct query terms sent to PostgreSQL: long pasted questions would otherwise make every query slow. */
@@ -11,8 +11,9 @@ const INSERT_BATCH = 500;
 
 /**
  * The lexical index in PostgreSQL: a generated tsvector per chunk (English stemming) in a GIN index that also holds the
- * session id, so the session (and institution) filters narrow the lookup itself. Ranked by ts_rank_cd with document
- * length normalisation; the question's content words are OR-ed, so no word is required.
+ * session id, so the session (and institution) filters narrow the lookup itself. Ranked by BM25 like the SQLite index
+ * (ts_rank_cd found the right passage in the top 5 for 0.77 of SQuAD questions where BM25 finds it for 0.94); the
+ * question's content words are OR-ed, so no word is required.
  */
 export class PostgresLexicalIndex implements VectorIndex {
   readonly kind = 'lexical' as const;
@@ -27,21 +28,54 @@ export class PostgresLexicalIndex implements VectorIndex {
     await this.database.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('chunks').where('id', 'in', chunks.map((c) => c.id)).execute();
       for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-        const rows = chunks.slice(i, i + INSERT_BATCH).map((c) => ({ ...toChunkRow(c), institution: c.tags.institution ?? null }));
-        await trx.insertInto('chunks').values(rows).execute();
+        // Raw SQL: token_count is PostgreSQL's own column, outside the schema type the repositories share.
+        const values = chunks.slice(i, i + INSERT_BATCH).map((c) => {
+          const r = toChunkRow(c);
+          return sql`(${r.id}, ${r.session_id}, ${r.job_id}, ${r.filename}, ${r.page}, ${r.ordinal}, ${r.text}, ${r.tags_json},
+            ${c.tags.institution ?? null}, ${wordTokens(c.text).length})`;
+        });
+        await sql`INSERT INTO chunks (id, session_id, job_id, filename, page, ordinal, text, tags_json, institution, token_count)
+          VALUES ${sql.join(values)}`.execute(trx);
       }
     });
   }
 
   async search(query: IndexQuery): Promise<ChunkHit[]> {
-    const tsquery = toTsQuery(query.text);
-    if (!tsquery || query.limit <= 0) return [];
+    const terms = queryTerms(query.text);
+    if (terms.length === 0 || query.limit <= 0) return [];
+    const tsquery = terms.join(' | ');
     const institution = query.institution !== undefined ? sql`AND institution = ${query.institution}` : sql``;
-    const { rows } = await sql<{ id: string; session_id: string; job_id: string; filename: string; page: number; ordinal: number; text: string; tags_json: string; score: number }>`
-      SELECT id, session_id, job_id, filename, page, ordinal, text, tags_json, ts_rank_cd(tsv, q, 1) AS score
-      FROM chunks, to_tsquery('english', ${tsquery}) AS q
-      WHERE session_id = ${query.sessionId} AND tsv @@ q ${institution}
-      ORDER BY score DESC, rowid
+    // BM25 (k1 1.2, b 0.75) over the session, as the SQLite index ranks: the GIN index finds the candidates (every
+    // chunk of the session holding a query word), so a word's document frequency in the session is its count among
+    // them; term frequencies come from the tsvector's positions.
+    const { rows } = await sql<ChunkRow & { score: number }>`
+      WITH candidates AS (
+        SELECT rowid, id, session_id, job_id, filename, page, ordinal, text, tags_json, tsv, token_count
+        FROM chunks
+        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${tsquery}) ${institution}
+      ),
+      words AS (SELECT unnest(tsvector_to_array(to_tsvector('english', ${terms.join(' ')}))) AS lexeme),
+      frequencies AS (
+        SELECT c.rowid, t.lexeme, cardinality(t.positions) AS tf
+        FROM candidates c, unnest(c.tsv) AS t
+        WHERE t.lexeme IN (SELECT lexeme FROM words)
+      ),
+      document_frequencies AS (SELECT lexeme, count(*) AS df FROM frequencies GROUP BY lexeme),
+      session AS (SELECT count(*) AS n, greatest(avg(token_count), 1) AS avgdl FROM chunks WHERE session_id = ${query.sessionId}),
+      scores AS (
+        SELECT f.rowid, sum(
+          ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))
+          * f.tf * 2.2 / (f.tf + 1.2 * (0.25 + 0.75 * c.token_count / s.avgdl))
+        ) AS score
+        FROM frequencies f
+        JOIN document_frequencies d USING (lexeme)
+        JOIN candidates c ON c.rowid = f.rowid
+        CROSS JOIN session s
+        GROUP BY f.rowid
+      )
+      SELECT c.id, c.session_id, c.job_id, c.filename, c.page, c.ordinal, c.text, c.tags_json, sc.score
+      FROM scores sc JOIN candidates c ON c.rowid = sc.rowid
+      ORDER BY sc.score DESC, c.rowid
       LIMIT ${query.limit}
     `.execute(this.database.db);
     return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));
@@ -65,12 +99,11 @@ export class PostgresLexicalIndex implements VectorIndex {
 }
 
 /**
- * `word1 | word2 | …` for to_tsquery. Only letters and digits reach it (apostrophes split a word in two), so nothing in
- * a question is read as tsquery syntax.
+ * The question's words for to_tsquery and to_tsvector: content words (all words when it has none), only letters and
+ * digits (an apostrophe splits a word), so nothing in a question is read as tsquery syntax.
  */
-export function toTsQuery(text: string): string | null {
+export function queryTerms(text: string): string[] {
   const content = contentTokens(text);
   const words = (content.length > 0 ? content : wordTokens(text)).flatMap((t) => t.match(/[\p{L}\p{N}]+/gu) ?? []);
-  const terms = [...new Set(words)].slice(0, MAX_QUERY_TERMS);
-  return terms.length > 0 ? terms.join(' | ') : null;
+  return [...new Set(words)].slice(0, MAX_QUERY_TERMS);
 }
