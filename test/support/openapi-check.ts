@@ -49,10 +49,8 @@ const routes: Route[] = Object.keys(document.paths)
   .sort((a, b) => a.parameterCount - b.parameterCount);
 
 function patternOf(template: string): RegExp {
-  const operations = Object.values(document.paths[template] as Json);
-  const multiSegment = new Set(
-    operations.flatMap((op: Json) => (op.parameters ?? []).filter((p: Json) => p[MULTI_SEGMENT]).map((p: Json) => p.name as string)),
-  );
+  const parameters = ((document.paths[template] as Json).parameters ?? []) as Json[];
+  const multiSegment = new Set(parameters.filter((p) => p[MULTI_SEGMENT]).map((p) => p.name as string));
   const source = template
     .replace(/\/+$/, '')
     .split(/(\{[^}]+\})/)

@@ -58,19 +58,21 @@ export function responsesOf(operation: ApiOperation): Record<number, ApiResponse
   return { ...(operation.public ? {} : AUTHENTICATED), ...operation.responses };
 }
 
-function parametersOf(operation: ApiOperation): Json[] {
-  const parameters: Json[] = Object.entries(operation.pathParameters ?? {}).map(([name, description]) => ({
+/** Path parameters belong to the path item: every operation on it (CORS preflight included) shares them. */
+function pathParametersOf(operation: ApiOperation): Json[] {
+  return Object.entries(operation.pathParameters ?? {}).map(([name, description]) => ({
     name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 },
     ...(operation.multiSegmentParameter === name && { [MULTI_SEGMENT]: true }),
   }));
-  if (operation.query) {
-    const query = schemaOf(operation.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
-    for (const [name, schema] of Object.entries(query.properties ?? {})) {
-      const { description, ...rest } = schema as JsonSchema & { description?: string };
-      parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, ...(description && { description }), schema: rest });
-    }
-  }
-  return parameters;
+}
+
+function queryParametersOf(operation: ApiOperation): Json[] {
+  if (!operation.query) return [];
+  const query = schemaOf(operation.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(query.properties ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = schema as JsonSchema & { description?: string };
+    return { name, in: 'query', required: query.required?.includes(name) ?? false, ...(description && { description }), schema: rest };
+  });
 }
 
 function operationObject(operation: ApiOperation): Json {
@@ -79,7 +81,7 @@ function operationObject(operation: ApiOperation): Json {
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([status, spec]) => [status, responseObject(spec)]),
   );
-  const parameters = parametersOf(operation);
+  const parameters = queryParametersOf(operation);
   return {
     operationId: operation.operationId,
     summary: operation.summary,
@@ -116,7 +118,11 @@ function preflightOperation(path: string): Json {
 function build(): Json {
   const paths: Record<string, Json> = {};
   for (const operation of API_OPERATIONS) {
-    paths[operation.path] ??= { options: preflightOperation(operation.path) };
+    const pathParameters = pathParametersOf(operation);
+    paths[operation.path] ??= {
+      ...(pathParameters.length > 0 && { parameters: pathParameters }),
+      options: preflightOperation(operation.path),
+    };
     paths[operation.path][operation.method] = operationObject(operation);
   }
   return {
