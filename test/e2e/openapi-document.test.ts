@@ -106,6 +106,7 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
       ['an error text other than the spec’s', json(401, { error: 'Unauthorized' }), /constant/],
       ['another route’s error shape', json(500, { error: 'Internal Server Error', code: 'INTERNAL' }, '/api/v1/chat/completions', 'POST'), /success/],
       ['a path no operation takes', json(200, {}, '/api/v1/sessions'), /no GET operation/],
+      ['the session collection without its slash (the routers’ 404)', json(200, [], '/api/v1/session'), /no GET operation/],
       ['a method the path lacks', json(200, {}, '/api/v1/health/ready', 'POST'), /no POST operation/],
       ['a body on a 204', json(204, { ok: true }, '/api/v1/session/s1', 'DELETE'), /without a body/],
       [

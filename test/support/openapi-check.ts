@@ -52,7 +52,6 @@ function patternOf(template: string): RegExp {
   const parameters = ((document.paths[template] as Json).parameters ?? []) as Json[];
   const multiSegment = new Set(parameters.filter((p) => p[MULTI_SEGMENT]).map((p) => p.name as string));
   const source = template
-    .replace(/\/+$/, '')
     .split(/(\{[^}]+\})/)
     .map((part) => {
       const name = /^\{([^}]+)\}$/.exec(part)?.[1];
@@ -60,7 +59,7 @@ function patternOf(template: string): RegExp {
       return multiSegment.has(name) ? '(.+)' : '([^/]+)';
     })
     .join('');
-  // The routers match without regard to case and accept trailing slashes.
+  // The routers match without regard to case and accept further trailing slashes (not fewer: `/session` is no route).
   return new RegExp(`^${source}/*$`, 'i');
 }
 
