@@ -1,26 +1,31 @@
+import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import type Router from '@koa/router';
 import { expect } from 'chai';
 import type { LocalBlobStore } from '../../adapters/local-blob/local-blob-store.js';
 import { UnauthenticatedError } from '../../core/domain/errors.js';
-import type { DocChat } from '../../core/index.js';
-import { API_PREFIX, createHttpApp } from '../../server/http/app.js';
+import { createHttpApp } from '../../server/http/app.js';
 import { openApiDocument } from '../../server/http/openapi/document.js';
-import { chatRoutes } from '../../server/http/routes/chat.routes.js';
-import { healthRoutes } from '../../server/http/routes/health.routes.js';
-import { ingestRoutes } from '../../server/http/routes/ingest.routes.js';
 import { localUploadRouter } from '../../server/http/routes/local-upload.routes.js';
-import { openApiRoutes } from '../../server/http/routes/openapi.routes.js';
-import { sessionRoutes } from '../../server/http/routes/session.routes.js';
 import { ApiClient } from '../support/api-client.js';
 import { coreFixture } from '../support/core-fixture.js';
+import { REPO_ROOT } from '../support/paths.js';
 import { checkResponse, checkUnknownRouteResponse, ContractViolation, type ObservedResponse } from '../support/openapi-check.js';
 import { RecordingLogger } from '../fakes/fixed-clock-and-ids.js';
 
 /** Operations of a path item other than the CORS preflight, which the CORS middleware answers on every path. */
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'trace'];
+
+/** `<method> <path>` of every operation in the document but the CORS preflights. */
+function documentedOperations(): string[] {
+  const paths = openApiDocument().paths as Record<string, Record<string, unknown>>;
+  return Object.entries(paths).flatMap(([route, item]) =>
+    Object.keys(item).filter((key) => HTTP_METHODS.includes(key)).map((method) => `${method} ${route}`),
+  );
+}
 
 /**
  * The OpenAPI document: served without a token, valid OpenAPI 3.1, the very document the end-to-end suites check
@@ -57,11 +62,14 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
     expect(res.body).to.deep.equal(JSON.parse(JSON.stringify(openApiDocument())));
   });
 
-  it('documents exactly the routes the server registers, method by method', () => {
-    const none = {} as DocChat;
-    const api: Router[] = [healthRoutes([]), openApiRoutes(), sessionRoutes(none), chatRoutes(none), ingestRoutes(none)];
-    for (const router of api) router.prefix(API_PREFIX);
-    const registered = [...api, localUploadRouter({} as LocalBlobStore)].flatMap((router) =>
+  it('documents exactly the routes the app mounts, method by method', () => {
+    // Every router mounted on the app (the local upload one too), found through the middleware @koa/router returns.
+    const app = createHttpApp({
+      docChat: fx.docChat, identity: { verify: async () => ({ userId: 'x' }) }, probes: [], corsOrigins: '*',
+      logger: new RecordingLogger(), extraRouters: [localUploadRouter({} as LocalBlobStore)],
+    });
+    const routers = app.middleware.map((m) => (m as { router?: Router }).router).filter((r): r is Router => r !== undefined);
+    const registered = routers.flatMap((router) =>
       router.stack.flatMap((layer) =>
         layer.methods
           .filter((method) => method !== 'HEAD')
@@ -69,12 +77,18 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
           .map((method) => `${method.toLowerCase()} ${String(layer.path).replace(/[:*](\w+)/g, '{$1}')}`),
       ),
     );
-    const paths = openApiDocument().paths as Record<string, Record<string, unknown>>;
-    const documented = Object.entries(paths).flatMap(([path, item]) =>
-      Object.keys(item).filter((key) => HTTP_METHODS.includes(key)).map((method) => `${method} ${path}`),
-    );
     expect(registered.length).to.be.greaterThan(10);
-    expect([...documented].sort()).to.deep.equal([...registered].sort());
+    expect([...documentedOperations()].sort()).to.deep.equal([...registered].sort());
+  });
+
+  it('has a section in docs/api.md for every operation', () => {
+    const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'api.md'), 'utf8');
+    for (const operation of documentedOperations()) {
+      const [method, route] = operation.split(' ');
+      // The local upload route is the signed URL's target: its section is "PUT {signedUrl}" and names the path.
+      const heading = route === '/uploads/{key}' ? 'PUT {signedUrl}' : `${method.toUpperCase()} ${route.replace(/\{(\w+)\}/g, ':$1')}`;
+      expect(doc, operation).to.include(`### ${heading}`);
+    }
   });
 
   it('declares the spec’s exact error bodies', () => {

@@ -49,7 +49,7 @@ function responseObject(spec: ApiResponseSpec): Json {
     headers: { [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` } },
   };
   if (spec.json) response.content = { 'application/json': { schema: schemaOf(spec.json) } };
-  if (spec.plainText !== undefined) response.content = { 'text/plain': { schema: { type: 'string', const: spec.plainText } } };
+  if (spec.text) response.content = { 'text/plain': { schema: schemaOf(spec.text) } };
   return response;
 }
 

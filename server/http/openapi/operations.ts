@@ -15,8 +15,8 @@ export interface ApiResponseSpec {
   description: string;
   /** The JSON body's schema; absent for an empty body. */
   json?: Schema;
-  /** A text/plain body's exact content. */
-  plainText?: string;
+  /** A text/plain body's schema (a string schema). */
+  text?: Schema;
 }
 
 export interface ApiOperation {
@@ -67,7 +67,7 @@ const SESSION_ID = { sessionId: 'Identifier of the session' };
 export const API_OPERATIONS: ApiOperation[] = [
   {
     method: 'get', path: '/api/v1/health', operationId: 'health', summary: 'Liveness: the bare text `up`', public: true,
-    responses: { 200: { description: 'The service is running', plainText: 'up' } },
+    responses: { 200: { description: 'The service is running', text: v.literal('up') } },
   },
   {
     method: 'get', path: '/api/v1/health/ready', operationId: 'readiness', public: true,
