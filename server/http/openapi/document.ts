@@ -54,7 +54,7 @@ function responseObject(spec: ApiResponseSpec): Json {
 }
 
 /** The statuses a route answers: the ones every token route shares, then its own. */
-export function responsesOf(operation: ApiOperation): Record<number, ApiResponseSpec> {
+function responsesOf(operation: ApiOperation): Record<number, ApiResponseSpec> {
   return { ...(operation.public ? {} : AUTHENTICATED), ...operation.responses };
 }
 
