@@ -11,6 +11,7 @@ import { errorMiddleware, rejectRequestBody } from './errors.js';
 import { chatRoutes } from './routes/chat.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
+import { openApiRoutes } from './routes/openapi.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -50,6 +51,10 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const publicApi = healthRoutes(deps.probes);
   publicApi.prefix(API_PREFIX);
   app.use(publicApi.routes());
+  // The OpenAPI document is public too.
+  const contract = openApiRoutes();
+  contract.prefix(API_PREFIX);
+  app.use(contract.routes());
 
   // Everything else under the prefix needs a token, known route or not (an unknown route says 401 before 404).
   const auth = bearerAuth(deps.identity);

@@ -9,7 +9,7 @@ import { coreFixture } from '../support/core-fixture.js';
 import { RecordingLogger } from '../fakes/fixed-clock-and-ids.js';
 
 /**
- * Error bodies over HTTP, per route (spec §7 and the README's decisions): the Koa app on the core's in-memory fakes,
+ * Error bodies over HTTP, per route (docs/api.md, Errors): the Koa app on the core's in-memory fakes,
  * with ports and the identity verifier made to fail on purpose.
  */
 

@@ -159,7 +159,7 @@ for (const makeStack of STACKS) {
         });
 
         it('answers unknown routes with 404 JSON', async () => {
-          const res = await alice.get('/api/v1/nothing-here');
+          const res = await alice.request('GET', '/api/v1/nothing-here', undefined, {}, { unknownRoute: true });
           expect(res.status).to.equal(404);
           expect(res.body).to.deep.equal({ error: 'Not found' });
         });
@@ -212,9 +212,8 @@ for (const makeStack of STACKS) {
 
       describe('CORS', () => {
         it('allows every origin by default, including preflight', async () => {
-          const res = await fetch(`${t.baseUrl}/api/v1/session/`, {
-            method: 'OPTIONS',
-            headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+          const res = await t.anonymous.request('OPTIONS', '/api/v1/session/', undefined, {
+            Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type',
           });
           expect(res.status).to.equal(204);
           expect(res.headers.get('access-control-allow-origin')).to.equal('*');
@@ -230,9 +229,9 @@ for (const makeStack of STACKS) {
       });
 
       it('answers an allowed origin and not another', async () => {
-        const allowed = await fetch(`${t.baseUrl}/api/v1/health`, { headers: { Origin: 'https://allowed.example.com' } });
+        const allowed = await t.anonymous.request('GET', '/api/v1/health', undefined, { Origin: 'https://allowed.example.com' });
         expect(allowed.headers.get('access-control-allow-origin')).to.equal('https://allowed.example.com');
-        const other = await fetch(`${t.baseUrl}/api/v1/health`, { headers: { Origin: 'https://evil.example.com' } });
+        const other = await t.anonymous.request('GET', '/api/v1/health', undefined, { Origin: 'https://evil.example.com' });
         expect(other.headers.get('access-control-allow-origin')).to.equal(null);
       });
     });

@@ -49,8 +49,8 @@ for (const makeStack of STACKS) {
           expect(key).to.match(/^alice\/[0-9a-f-]{36}-長+\.pdf$/);
           expect(Buffer.byteLength(key, 'utf8')).to.be.at.most(1024);
           for (const segment of key.split('/')) expect(Buffer.byteLength(segment, 'utf8')).to.be.at.most(250);
-          const put = await fetch(signedUrl, { method: 'PUT', body: ACME.bytes, headers: { 'Content-Type': 'application/pdf' } });
-          expect(put.status, await put.text()).to.equal(200);
+          const put = await alice.putToSignedUrl(signedUrl, ACME.bytes, 'application/pdf');
+          expect(put.status, put.text).to.equal(200);
           expect(await stack.storedObjectKeys()).to.include(key);
         });
       }
@@ -73,7 +73,7 @@ for (const makeStack of STACKS) {
     describe('upload abuse stores nothing', () => {
       const signed = async (contentSize: number, contentType = 'application/pdf') =>
         (await alice.post('/api/v1/ingest/upload/url', { filename: 'x.pdf', contentType, contentSize })).body.uploadData;
-      const put = (url: string, body: Uint8Array | string, type = 'application/pdf') => fetch(url, { method: 'PUT', body, headers: { 'Content-Type': type } });
+      const put = (url: string, body: Uint8Array | string, type = 'application/pdf') => alice.putToSignedUrl(url, body, type);
 
       // The app's own /uploads endpoint (embedded) checks the signed size, Content-Type and signature. A presigned S3
       // PUT binds only key, host and expiry (MinIO does not enforce a declared size or type: the service checks the

@@ -51,8 +51,8 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
     const res = await api.post('/api/v1/ingest/upload/url', { filename, contentType: PDF, contentSize: bytes.length });
     expect(res.status, res.text).to.equal(200);
     const { signedUrl, key } = res.body.uploadData;
-    const put = await fetch(signedUrl, { method: 'PUT', body: bytes, headers: { 'Content-Type': PDF } });
-    expect(put.status, await put.text()).to.equal(200);
+    const put = await api.putToSignedUrl(signedUrl, bytes, PDF);
+    expect(put.status, put.text).to.equal(200);
     return key;
   }
 
@@ -93,7 +93,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       internal.host = new URL(stack.s3.url).host;
       expect(presignedUrlSignatureValid(internal.toString(), stack.s3.secretKey)).to.equal(false);
 
-      const put = await fetch(signedUrl, { method: 'PUT', body: DMCA, headers: { 'Content-Type': PDF } });
+      const put = await alice.putToSignedUrl(signedUrl, DMCA, PDF);
       expect(put.status).to.equal(200);
       expect(await stack.storedObjectKeys()).to.include(key);
 
@@ -403,7 +403,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
         it('upload URL: still issued (presigning needs no call to MinIO); the PUT to it cannot connect', async () => {
           const { signedUrl } = await expectUploadUrlIssued();
           let error: unknown;
-          await fetch(signedUrl, { method: 'PUT', body: 'x', headers: { 'Content-Type': PDF } }).catch((e) => (error = e));
+          await alice.putToSignedUrl(signedUrl, 'x', PDF).catch((e) => (error = e));
           expect(error, 'the PUT should not reach a server').to.be.instanceOf(Error);
         });
 

@@ -23,7 +23,7 @@ async function startServerProcess(dataDir: string, port: number): Promise<ChildP
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const up = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.ok, () => false);
+    const up = await new ApiClient(`http://127.0.0.1:${port}`).get('/api/v1/health').then((r) => r.status === 200, () => false);
     if (up) return child;
     if (Date.now() > deadline) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 100));

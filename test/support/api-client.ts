@@ -1,4 +1,9 @@
-/** A small client for the service's HTTP API, used by end-to-end tests and benchmarks. */
+import { checkResponse, checkUnknownRouteResponse } from './openapi-check.js';
+
+/**
+ * A small client for the service's HTTP API, used by end-to-end tests and benchmarks. Every response it receives is
+ * checked against the OpenAPI document (openapi-check.ts): an undeclared status or a body off its schema throws.
+ */
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -16,7 +21,14 @@ export class ApiClient {
     return new ApiClient(this.baseUrl, token);
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  /** `unknownRoute`: the path is meant to be no route of the API; checked as the document says such paths answer. */
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    options: { unknownRoute?: boolean } = {},
+  ): Promise<ApiResponse<T>> {
     const init: RequestInit = { method, headers: { ...headers } };
     if (this.token) (init.headers as Record<string, string>).Authorization = `Bearer ${this.token}`;
     if (body !== undefined) {
@@ -25,9 +37,22 @@ export class ApiClient {
     }
     const res = await fetch(`${this.baseUrl}${path}`, init);
     const text = await res.text();
-    let parsed: unknown = undefined;
-    if (text && (res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
-    return { status: res.status, body: parsed as T, text, headers: res.headers };
+    (options.unknownRoute ? checkUnknownRouteResponse : checkResponse)({ method, path, status: res.status, headers: res.headers, text });
+    return { status: res.status, body: parseJson<T>(res.headers, text), text, headers: res.headers };
+  }
+
+  /**
+   * PUT a file to a signed upload URL. The service's own upload route (embedded file store) is checked against the
+   * document like the API; an object store's URL (MinIO) is another server's API and is not.
+   */
+  async putToSignedUrl(url: string, body: Uint8Array | string, contentType: string): Promise<ApiResponse> {
+    const res = await fetch(url, { method: 'PUT', body, headers: { 'Content-Type': contentType } });
+    const text = await res.text();
+    const target = new URL(url);
+    if (target.origin === new URL(this.baseUrl).origin) {
+      checkResponse({ method: 'PUT', path: `${target.pathname}${target.search}`, status: res.status, headers: res.headers, text });
+    }
+    return { status: res.status, body: parseJson(res.headers, text), text, headers: res.headers };
   }
 
   get<T = any>(path: string) {
@@ -53,8 +78,8 @@ export class ApiClient {
   async upload(filename: string, bytes: Uint8Array, contentType: string): Promise<string> {
     const res = await this.post('/api/v1/ingest/upload/url', { filename, contentType, contentSize: bytes.length });
     if (res.status !== 200) throw new Error(`upload url: ${res.status} ${res.text}`);
-    const put = await fetch(res.body.uploadData.signedUrl, { method: 'PUT', body: bytes, headers: { 'Content-Type': contentType } });
-    if (!put.ok) throw new Error(`PUT: ${put.status} ${await put.text()}`);
+    const put = await this.putToSignedUrl(res.body.uploadData.signedUrl, bytes, contentType);
+    if (put.status !== 200) throw new Error(`PUT: ${put.status} ${put.text}`);
     return res.body.uploadData.key as string;
   }
 
@@ -86,4 +111,8 @@ export class ApiClient {
   async ask(sessionId: string, message: string, institution?: string) {
     return this.post('/api/v1/chat/completions', { message, sessionId, ...(institution !== undefined && { institution }) });
   }
+}
+
+function parseJson<T>(headers: Headers, text: string): T {
+  return (text && (headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : undefined) as T;
 }

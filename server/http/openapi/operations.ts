@@ -1,0 +1,194 @@
+import * as v from 'valibot';
+import { chatBody, historyQuery, ingestBody, labelBody, uploadUrlBody } from '../schemas.js';
+import * as r from '../response-schemas.js';
+
+/**
+ * Every operation of the HTTP API and every status it answers: the one place the contract is declared. The OpenAPI
+ * document (document.ts) is generated from this table and the end-to-end tests refuse any response whose status is
+ * not listed here for its route, or whose body does not match. To add a status to a route, add one line to that
+ * route's `responses`; a status every token-protected route may answer goes into AUTHENTICATED below.
+ */
+
+type Schema = v.GenericSchema;
+
+export interface ApiResponseSpec {
+  description: string;
+  /** The JSON body's schema; absent for an empty body. */
+  json?: Schema;
+  /** A text/plain body's schema (a string schema). */
+  text?: Schema;
+}
+
+export interface ApiOperation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI path template. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Callable without a bearer token. */
+  public?: true;
+  pathParameters?: Record<string, string>;
+  /** The one path parameter whose value keeps its slashes (the local upload key). */
+  multiSegmentParameter?: string;
+  /** A valibot object schema of the query string (its properties become query parameters). */
+  query?: v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
+  /** The JSON request body's schema. */
+  body?: Schema;
+  /** A raw request body: the media types it may carry. */
+  rawBody?: { mediaTypes: string[]; description: string };
+  responses: Record<number, ApiResponseSpec>;
+}
+
+const json = (description: string, schema: Schema): ApiResponseSpec => ({ description, json: schema });
+
+/** Answers every route that needs a token may give before its handler runs. */
+export const AUTHENTICATED: Record<number, ApiResponseSpec> = {
+  401: json('The token is missing, malformed, invalid or expired', r.Unauthorized),
+};
+
+const BAD_REQUEST = json('A missing or mistyped field or malformed JSON; `error` names the field and what is wrong', r.ErrorMessage);
+const BODY_TOO_LARGE = json('The JSON body is over 1 MB', r.BodyTooLarge);
+const SESSION_NOT_FOUND = json('The session does not exist or belongs to another user (indistinguishable)', r.SessionNotFound);
+const FAILED = json('An unexpected failure, logged under the X-Request-Id header', r.InternalError);
+const UNAVAILABLE = json('A dependency (identity provider, object storage, vector index, Ollama) did not answer', r.ServiceUnavailable);
+const DELETED = (what: string): ApiResponseSpec => ({ description: `${what}; empty body` });
+
+const signature = (description: string) => v.pipe(v.string(), v.description(description));
+const signedUploadQuery = v.object({
+  expires: signature('Expiry, Unix seconds'),
+  type: signature('The signed Content-Type'),
+  size: signature('The signed size in bytes'),
+  sig: signature('HMAC-SHA256 of key, expiry, type and size'),
+});
+
+const SESSION_ID = { sessionId: 'Identifier of the session' };
+
+export const API_OPERATIONS: ApiOperation[] = [
+  {
+    method: 'get', path: '/api/v1/health', operationId: 'health', summary: 'Liveness: the bare text `up`', public: true,
+    responses: { 200: { description: 'The service is running', text: v.literal('up') } },
+  },
+  {
+    method: 'get', path: '/api/v1/health/ready', operationId: 'readiness', public: true,
+    summary: 'Readiness: whether every configured dependency answers',
+    responses: {
+      200: json('Every dependency answered', r.Ready),
+      503: json('At least one dependency did not answer; `unavailable` names them', r.NotReady),
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/openapi.json', operationId: 'openApiDocument', public: true,
+    summary: 'This OpenAPI 3.1 document',
+    responses: { 200: json('The OpenAPI document', r.OpenApiJson) },
+  },
+  {
+    method: 'get', path: '/api/v1/session/', operationId: 'listSessions', summary: 'List the caller’s sessions',
+    responses: { 200: json('A bare array of the caller’s sessions', r.SessionList), 500: FAILED, 503: UNAVAILABLE },
+  },
+  {
+    method: 'post', path: '/api/v1/session/', operationId: 'createSession', summary: 'Create a session', body: labelBody,
+    responses: {
+      201: json('The new session', r.CreatedSession),
+      400: BAD_REQUEST,
+      413: BODY_TOO_LARGE,
+      500: json('An unexpected failure (session creation’s body carries success and code)', r.SessionCreateInternalError),
+      503: json('A dependency did not answer (session creation’s body)', r.SessionCreateServiceUnavailable),
+    },
+  },
+  {
+    method: 'patch', path: '/api/v1/session/{sessionId}', operationId: 'renameSession', summary: 'Rename a session',
+    pathParameters: SESSION_ID, body: labelBody,
+    responses: {
+      200: json('The renamed session, without createdAt', r.RenamedSession),
+      400: BAD_REQUEST, 404: SESSION_NOT_FOUND, 413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'delete', path: '/api/v1/session/{sessionId}', operationId: 'deleteSession',
+    summary: 'Delete a session with its messages, ingest jobs, chunks and stored files', pathParameters: SESSION_ID,
+    responses: {
+      204: DELETED('Deleted'),
+      404: SESSION_NOT_FOUND,
+      500: FAILED,
+      503: json('Object storage or the vector index did not answer; the session is kept, repeat the call', r.ServiceUnavailable),
+    },
+  },
+  {
+    method: 'post', path: '/api/v1/chat/completions', operationId: 'askQuestion',
+    summary: 'Ask a question about the documents of a session', body: chatBody,
+    responses: {
+      200: json('The answer and its sources', r.ChatAnswer),
+      400: BAD_REQUEST, 404: SESSION_NOT_FOUND, 413: BODY_TOO_LARGE,
+      500: json('An unexpected failure (the chat route’s body)', r.ChatInternalError),
+      503: json('A dependency did not answer (the chat route’s body)', r.ChatServiceUnavailable),
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/chat/history/{sessionId}', operationId: 'chatHistory',
+    summary: 'One page of the chat history, oldest first, 20 messages a page', pathParameters: SESSION_ID, query: historyQuery,
+    responses: {
+      200: json('The requested page; [] past the end', r.ChatHistoryPage),
+      400: json('`page` is not a whole number: "page: page must be a whole number"', r.ErrorMessage),
+      404: SESSION_NOT_FOUND, 500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'delete', path: '/api/v1/chat/{sessionId}', operationId: 'clearChat',
+    summary: 'Delete every chat message of a session (the session stays)', pathParameters: SESSION_ID,
+    responses: {
+      204: DELETED('Cleared'),
+      400: json('The deletion could not be completed (any failure other than the ones below)', r.SessionDeletionFailed),
+      404: SESSION_NOT_FOUND, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'post', path: '/api/v1/ingest/upload/url', operationId: 'createUploadUrl',
+    summary: 'A presigned URL to PUT one file to object storage', body: uploadUrlBody,
+    responses: {
+      200: json('Where to PUT the file and its key', r.UploadUrl),
+      400: json(
+        'A missing or mistyped field; "Maximum file size limit exceed" (size, checked first) or ' +
+          '"Invalid File Type | Valid Type Are: application/pdf, image/jpeg, image/jpg"',
+        r.ErrorMessage,
+      ),
+      413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'post', path: '/api/v1/ingest/process', operationId: 'startIngestion',
+    summary: 'Ingest an uploaded file into a session, in the background', body: ingestBody,
+    responses: {
+      201: json('The ingest job was queued; follow it with GET /api/v1/ingest/{id}', r.IngestStarted),
+      400: json('A missing or mistyped field, bad tags, or no file (or an empty one) uploaded under `key`', r.ErrorMessage),
+      403: json('`key` was not issued to the caller', r.ErrorMessage),
+      404: SESSION_NOT_FOUND, 413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/ingest/{id}', operationId: 'ingestJobStatus', summary: 'Status of an ingest job',
+    pathParameters: { id: 'Identifier of the ingest job, as POST /api/v1/ingest/process returned it' },
+    responses: {
+      200: json('The job', r.IngestJobStatus),
+      404: json('The job does not exist or belongs to another user', r.IngestJobNotFound),
+      500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'put', path: '/uploads/{key}', operationId: 'localUpload', public: true,
+    summary: 'Upload target of the embedded file store’s signed URLs (only when MinIO is not configured)',
+    description:
+      'The `signedUrl` of POST /api/v1/ingest/upload/url points here when files are kept on local disk; use it as ' +
+      'given. The query string (expires, type, size, sig) is the authorisation; `key` keeps its slashes.',
+    pathParameters: { key: 'The object key, slashes included' }, multiSegmentParameter: 'key', query: signedUploadQuery,
+    rawBody: { mediaTypes: ['application/pdf', 'image/jpeg', 'image/jpg'], description: 'The file, exactly the declared size and type' },
+    responses: {
+      200: json('Stored', r.UploadAccepted),
+      400: json('A body shorter than declared, an interrupted upload, or an invalid key', r.ErrorMessage),
+      403: json('A missing, malformed, tampered or expired signature', r.ErrorMessage),
+      413: json('A body larger than declared, or than 50 MB', r.ErrorMessage),
+      415: json('A Content-Type other than the one signed', r.ErrorMessage),
+      500: FAILED,
+    },
+  },
+];

@@ -1,0 +1,127 @@
+import * as v from 'valibot';
+
+/**
+ * The response bodies of the HTTP API, as valibot schemas beside the request schemas (schemas.ts). They are not used
+ * to build responses: the OpenAPI document (openapi/) is generated from them, and the end-to-end tests check every
+ * response against that document. Objects are strict, so a field added to a response without adding it here fails
+ * those tests.
+ */
+
+const text = (description: string) => v.pipe(v.string(), v.description(description));
+const timestamp = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
+const wholeNumber = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
+
+export const SessionJson = v.strictObject({
+  id: text('Identifier of the session (a UUID)'),
+  label: text('Human-readable name, trimmed, 1–200 characters'),
+  user_id: text('Identifier of the owning user'),
+  createdAt: timestamp('ISO 8601 timestamp'),
+});
+
+/** The rename response omits createdAt (spec). */
+export const RenamedSessionJson = v.omit(SessionJson, ['createdAt']);
+
+export const SessionList = v.pipe(v.array(SessionJson), v.description('A bare array of the caller’s sessions'));
+export const CreatedSession = v.strictObject({ data: SessionJson });
+export const RenamedSession = v.strictObject({ data: RenamedSessionJson });
+
+export const Source = v.strictObject({
+  filename: text('Name the document was ingested under'),
+  page: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('1-based page of the passage')),
+  excerpt: text('The passage the answer drew on'),
+  score: v.pipe(v.number(), v.description('Retrieval score; higher is better, comparable within one answer only')),
+  ingestId: text('The ingest job of the document'),
+});
+
+export const ChatAnswer = v.strictObject({
+  success: v.literal(true),
+  data: text('The generated answer'),
+  sources: v.pipe(v.array(Source), v.description('The passages the answer is grounded in, best first; [] when none')),
+});
+
+export const ChatMessageJson = v.strictObject({
+  role: v.picklist(['user', 'assistant']),
+  content: text('Text of the message'),
+  createdAt: timestamp('ISO 8601 timestamp'),
+});
+
+export const ChatHistoryPage = v.strictObject({
+  success: v.literal(true),
+  data: v.pipe(v.array(ChatMessageJson), v.maxLength(20), v.description('Up to 20 messages, oldest first')),
+});
+
+export const UploadUrl = v.strictObject({
+  uploadData: v.strictObject({
+    signedUrl: v.pipe(v.string(), v.url(), v.description('Send the file here with HTTP PUT and the declared Content-Type')),
+    key: text('Object storage key; pass it to POST /api/v1/ingest/process as `key`'),
+    expiresAt: timestamp('When signedUrl stops working (one hour after issue)'),
+  }),
+});
+
+export const IngestStarted = v.strictObject({ data: text('Identifier of the ingest job (the ingest log record)') });
+
+export const IngestJobJson = v.strictObject({
+  id: text('Identifier of the ingest job'),
+  status: v.picklist(['queued', 'processing', 'completed', 'failed']),
+  stage: v.optional(v.picklist(['reading', 'extracting', 'chunking', 'embedding', 'indexing'])),
+  progress: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('0..1 within the whole job'))),
+  filename: v.string(),
+  session_id: v.string(),
+  error: v.optional(text('Why the job failed')),
+  pages: v.optional(wholeNumber('Pages read')),
+  chunks: v.optional(wholeNumber('Chunks indexed')),
+  reusedFrom: v.optional(text('The earlier job of this session whose chunks are reused (same content and tags)')),
+  tags: v.record(v.string(), v.string()),
+  createdAt: timestamp('ISO 8601 timestamp'),
+  updatedAt: timestamp('ISO 8601 timestamp'),
+});
+
+export const IngestJobStatus = v.strictObject({ data: IngestJobJson });
+
+export const DependencyCheck = v.variant('ok', [
+  v.strictObject({ name: v.string(), ok: v.literal(true) }),
+  v.strictObject({ name: v.string(), ok: v.literal(false), error: text('What the dependency answered, or that it did not') }),
+]);
+
+export const Ready = v.strictObject({ status: v.literal('ready'), dependencies: v.array(DependencyCheck) });
+export const NotReady = v.strictObject({
+  status: v.literal('unavailable'),
+  unavailable: v.pipe(v.array(v.string()), v.minLength(1), v.description('Names of the dependencies that do not answer')),
+  dependencies: v.array(DependencyCheck),
+});
+
+export const UploadAccepted = v.strictObject({ ok: v.literal(true) });
+
+/** The document itself, loosely: its validity as OpenAPI 3.1 is a test of its own. */
+export const OpenApiJson = v.looseObject({ openapi: v.pipe(v.string(), v.startsWith('3.1.')), info: v.looseObject({}), paths: v.looseObject({}) });
+
+// Error bodies (spec §7 and docs/api.md). Which route answers which is listed in openapi/operations.ts.
+
+/** 400, 403, 404 (other than sessions), 413 … on the default shape. */
+export const ErrorMessage = v.strictObject({ error: text('What is wrong, in words') });
+export const Unauthorized = v.strictObject({ error: v.literal('Unauthorized Access') });
+export const SessionNotFound = v.strictObject({ error: v.literal('Session not found') });
+export const IngestJobNotFound = v.strictObject({ error: v.literal('Ingest job not found') });
+export const RouteNotFound = v.strictObject({ error: v.literal('Not found') });
+export const BodyTooLarge = v.strictObject({ error: v.literal('Request body is too large') });
+export const SessionDeletionFailed = v.strictObject({ error: v.literal('Session deletion failed') });
+
+export const InternalError = v.strictObject({ error: v.literal('Internal Server Error'), code: v.literal('INTERNAL') });
+export const ChatInternalError = v.strictObject({ success: v.literal(false), error: v.literal('Internal Server Error') });
+export const SessionCreateInternalError = v.strictObject({
+  success: v.literal(false),
+  error: v.literal('Internal Server Error'),
+  code: v.literal('INTERNAL'),
+});
+
+export const ServiceUnavailable = v.strictObject({
+  error: v.literal('Service Unavailable'),
+  code: v.literal('UPSTREAM_UNAVAILABLE'),
+  unavailable: text('The dependency that did not answer, one of "identity provider", "object storage", "vector index", "ollama"'),
+});
+export const ChatServiceUnavailable = v.strictObject({ success: v.literal(false), error: v.literal('Service Unavailable') });
+export const SessionCreateServiceUnavailable = v.strictObject({
+  success: v.literal(false),
+  error: v.literal('Service Unavailable'),
+  code: v.literal('UPSTREAM_UNAVAILABLE'),
+});
