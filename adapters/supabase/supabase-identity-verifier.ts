@@ -10,25 +10,30 @@ export interface SupabaseIdentityOptions {
   anonKey: string;
   /** Longest a positive answer is reused; never past the token's exp. */
   cacheTtlMs?: number;
+  /** How long a refused token is refused without asking again. */
+  refusalCacheTtlMs?: number;
   maxCacheEntries?: number;
   now?: () => number;
 }
 
 interface CacheEntry {
-  userId: string;
+  /** null: the provider refused this token. */
+  userId: string | null;
   expiresAt: number;
 }
 
 /**
- * Resolves tokens by asking the Supabase project (auth.getUser), as the spec says the server does. Positive answers
- * are cached per token hash for at most 60 s (and never past exp), and concurrent checks of one token share one call,
- * so a client's burst of requests costs one round trip.
+ * Resolves tokens by asking the Supabase project (auth.getUser), as the spec says the server does. Answers are cached
+ * per token hash: positive ones for at most 60 s (and never past exp), refusals briefly (30 s), so a replayed bogus
+ * token costs one call; concurrent checks of one token share one call, so a client's burst costs one round trip.
+ * The provider's own troubles (down, 5xx, 429 rate limiting) are never cached and surface as unavailable (503).
  */
 export class SupabaseIdentityVerifier implements IdentityVerifier {
   private readonly client: SupabaseClient;
   private readonly cache = new Map<string, CacheEntry>();
   private readonly inFlight = new Map<string, Promise<Identity>>();
   private readonly ttlMs: number;
+  private readonly refusalTtlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
 
@@ -39,6 +44,7 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
       realtime: { transport: WebSocket as never },
     });
     this.ttlMs = options.cacheTtlMs ?? 60_000;
+    this.refusalTtlMs = options.refusalCacheTtlMs ?? 30_000;
     this.maxEntries = options.maxCacheEntries ?? 10_000;
     this.now = options.now ?? Date.now;
   }
@@ -48,7 +54,10 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
     if (exp <= this.now()) throw new UnauthenticatedError();
     const key = createHash('sha256').update(token).digest('hex');
     const cached = this.cache.get(key);
-    if (cached && cached.expiresAt > this.now()) return { userId: cached.userId };
+    if (cached && cached.expiresAt > this.now()) {
+      if (cached.userId === null) throw new UnauthenticatedError();
+      return { userId: cached.userId };
+    }
     if (cached) this.cache.delete(key);
     const pending = this.inFlight.get(key);
     if (pending) return pending;
@@ -56,6 +65,10 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
       .then((identity) => {
         this.remember(key, identity.userId, Math.min(this.now() + this.ttlMs, exp));
         return identity;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof UnauthenticatedError) this.remember(key, null, Math.min(this.now() + this.refusalTtlMs, exp));
+        throw error;
       })
       .finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, lookup);
@@ -86,7 +99,7 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
     return { userId: data.user.id };
   }
 
-  private remember(key: string, userId: string, expiresAt: number): void {
+  private remember(key: string, userId: string | null, expiresAt: number): void {
     if (this.cache.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
       const oldest = this.cache.keys().next().value;
@@ -117,8 +130,11 @@ function anonKeyRefused(cause: unknown): UpstreamUnavailableError {
   return new UpstreamUnavailableError('identity provider', 'Supabase refused the anon key (SUPABASE_ANON_KEY): "Invalid API key"', { cause });
 }
 
-/** Network failures and 5xx are the provider's trouble, not a bad token. */
+/**
+ * Network failures, 5xx, 429 (the provider rate-limits this server: its users' tokens are not at fault) and answers
+ * auth-js could not parse (AuthUnknownError, e.g. a gateway's HTML page) are the provider's trouble, not a bad token.
+ */
 function isUnavailable(error: { name?: string; status?: number }): boolean {
-  if (error.name === 'AuthRetryableFetchError') return true;
-  return typeof error.status === 'number' && (error.status >= 500 || error.status === 0);
+  if (error.name === 'AuthRetryableFetchError' || error.name === 'AuthUnknownError') return true;
+  return typeof error.status === 'number' && (error.status >= 500 || error.status === 429 || error.status === 0);
 }
