@@ -17,8 +17,7 @@ export interface SupabaseIdentityOptions {
 }
 
 interface CacheEntry {
-  /** null: the provider refused this token. */
-  userId: string | null;
+  userId: string;
   expiresAt: number;
 }
 
@@ -27,10 +26,13 @@ interface CacheEntry {
  * per token hash: positive ones for at most 60 s (and never past exp), refusals briefly (30 s), so a replayed bogus
  * token costs one call; concurrent checks of one token share one call, so a client's burst costs one round trip.
  * The provider's own troubles (down, 5xx, 429 rate limiting) are never cached and surface as unavailable (503).
+ * Refusals are kept apart from accepted tokens, so a flood of bogus tokens cannot push real users out of the cache.
  */
 export class SupabaseIdentityVerifier implements IdentityVerifier {
   private readonly client: SupabaseClient;
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly accepted = new Map<string, CacheEntry>();
+  /** Token hash → when the refusal may be asked about again. */
+  private readonly refused = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<Identity>>();
   private readonly ttlMs: number;
   private readonly refusalTtlMs: number;
@@ -53,21 +55,21 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
     const exp = expiryMs(token); // also rejects what is not a JWT at all, without a round trip
     if (exp <= this.now()) throw new UnauthenticatedError();
     const key = createHash('sha256').update(token).digest('hex');
-    const cached = this.cache.get(key);
-    if (cached && cached.expiresAt > this.now()) {
-      if (cached.userId === null) throw new UnauthenticatedError();
-      return { userId: cached.userId };
-    }
-    if (cached) this.cache.delete(key);
+    const refusedUntil = this.refused.get(key);
+    if (refusedUntil !== undefined && refusedUntil > this.now()) throw new UnauthenticatedError();
+    if (refusedUntil !== undefined) this.refused.delete(key);
+    const cached = this.accepted.get(key);
+    if (cached && cached.expiresAt > this.now()) return { userId: cached.userId };
+    if (cached) this.accepted.delete(key);
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const lookup = this.askProvider(token)
       .then((identity) => {
-        this.remember(key, identity.userId, Math.min(this.now() + this.ttlMs, exp));
+        this.remember(this.accepted, key, { userId: identity.userId, expiresAt: Math.min(this.now() + this.ttlMs, exp) });
         return identity;
       })
       .catch((error: unknown) => {
-        if (error instanceof UnauthenticatedError) this.remember(key, null, Math.min(this.now() + this.refusalTtlMs, exp));
+        if (error instanceof UnauthenticatedError) this.remember(this.refused, key, Math.min(this.now() + this.refusalTtlMs, exp));
         throw error;
       })
       .finally(() => this.inFlight.delete(key));
@@ -99,13 +101,13 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
     return { userId: data.user.id };
   }
 
-  private remember(key: string, userId: string | null, expiresAt: number): void {
-    if (this.cache.size >= this.maxEntries) {
+  private remember<T>(cache: Map<string, T>, key: string, value: T): void {
+    if (cache.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
     }
-    this.cache.set(key, { userId, expiresAt });
+    cache.set(key, value);
   }
 }
 

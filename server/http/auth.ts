@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { UnauthenticatedError } from '../../core/domain/errors.js';
 import type { IdentityVerifier } from '../../core/ports/identity-verifier.js';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
+import { clientKey } from './client-address.js';
 import { TooManyRequestsError } from './errors.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=+/]*)$/;
@@ -10,12 +11,13 @@ export const AUTH_RATE_LIMITED = 'Too many failed authentications from this addr
 
 /**
  * Resolves `Authorization: Bearer <jwt>` to ctx.state.userId, or fails with 401 "Unauthorized Access". With a limit,
- * every refusal counts against the client address (ctx.ip), and an address over it gets 429 before its token is
+ * every refusal counts against the client (ctx.ip, see clientKey), and a client over it gets 429 before its token is
  * looked at, so it costs no identity-provider call.
  */
 export function bearerAuth(identity: IdentityVerifier, limit?: AuthFailureLimit) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const retryAfter = limit?.retryAfterSeconds(ctx.ip) ?? 0;
+    const client = clientKey(ctx.ip);
+    const retryAfter = limit?.retryAfterSeconds(client) ?? 0;
     if (retryAfter > 0) throw new TooManyRequestsError(AUTH_RATE_LIMITED, retryAfter);
     let userId: string;
     try {
@@ -23,7 +25,7 @@ export function bearerAuth(identity: IdentityVerifier, limit?: AuthFailureLimit)
       if (!match) throw new UnauthenticatedError();
       ({ userId } = await identity.verify(match[1]));
     } catch (error) {
-      if (error instanceof UnauthenticatedError) limit?.recordFailure(ctx.ip);
+      if (error instanceof UnauthenticatedError) limit?.recordFailure(client);
       throw error;
     }
     ctx.state.userId = userId;

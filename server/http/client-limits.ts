@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/ports/logger.js';
 import type { HttpLimits } from '../config.js';
+import { clientKey } from './client-address.js';
 
 const BODY_TIMEOUT_BODY = JSON.stringify({ error: 'Request body not received in time' });
 
@@ -21,13 +22,13 @@ export function httpServerOptions(limits: HttpLimits): ServerOptions {
 /**
  * What Node cannot do per route or per client: a body timeout (short for the API, long for uploads, chosen by
  * `isLongBody`) that answers 408 and closes the connection, also when the request was answered before its body
- * finished; and a cap on open connections per socket address (the one closed at once carries no answer).
+ * finished; and a cap on open connections per socket address (IPv6 per /56; the one closed at once carries no answer).
  */
 export function limitClients(server: Server, limits: HttpLimits, options: { logger: Logger; isLongBody(req: IncomingMessage): boolean }): void {
   const openPerAddress = new Map<string, number>();
   server.on('connection', (socket) => {
-    const address = socket.remoteAddress;
-    if (address === undefined) return; // already gone
+    if (socket.remoteAddress === undefined) return; // already gone
+    const address = clientKey(socket.remoteAddress);
     const open = (openPerAddress.get(address) ?? 0) + 1;
     if (open > limits.maxConnectionsPerClient) {
       socket.destroy();

@@ -71,6 +71,16 @@ describe('SupabaseIdentityVerifier specifics', () => {
     expect(provider.calls).to.equal(2);
   });
 
+  it('keeps refusals apart: a flood of bogus tokens does not push an accepted token out of the cache', async () => {
+    const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey, maxCacheEntries: 3 });
+    const good = await signLocalToken(SECRET, 'u1');
+    await verifier.verify(good);
+    for (let i = 0; i < 5; i++) await verifier.verify(await signLocalToken('another-secret-entirely-0123456789', `bogus-${i}`)).catch(() => {});
+    const calls = provider.calls;
+    expect(await verifier.verify(good)).to.deep.equal({ userId: 'u1' });
+    expect(provider.calls).to.equal(calls);
+  });
+
   it('treats a 429 from the provider as unavailable, and does not remember it as a refusal', async () => {
     const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey });
     const token = await signLocalToken(SECRET, 'u1');

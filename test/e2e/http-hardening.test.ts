@@ -156,6 +156,30 @@ describe('HTTP hardening', function () {
     });
   });
 
+  describe('failed authentications behind a trusted proxy (TRUST_PROXY)', () => {
+    let t: TestService;
+    before(async () => {
+      t = await startTestService({ TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: '2' });
+    });
+    after(() => t.close());
+
+    it('counts per address the proxy appended to X-Forwarded-For, ignoring what the client wrote before it', async () => {
+      const bogus = new ApiClient(t.baseUrl, await signLocalToken('some-other-secret-0123456789abcdef', 'mallory'));
+      const from = (xff: string) => bogus.request('GET', '/api/v1/session/', undefined, { 'X-Forwarded-For': xff });
+      expect((await from('198.51.100.1')).status).to.equal(401);
+      expect((await from('203.0.113.9, 198.51.100.1')).status).to.equal(401);
+      for (const xff of ['198.51.100.1', '203.0.113.50, 198.51.100.1', '198.51.100.2, 198.51.100.1']) {
+        const res = await from(xff);
+        expect(res.status, xff).to.equal(429);
+        expect(res.body).to.deep.equal({ error: 'Too many failed authentications from this address; try again later', code: 'RATE_LIMITED' });
+      }
+      // Another client behind the same proxy is not affected.
+      expect((await from('198.51.100.2')).status).to.equal(401);
+      const alice = await t.as('alice');
+      expect((await alice.request('GET', '/api/v1/session/', undefined, { 'X-Forwarded-For': '198.51.100.3' })).status).to.equal(200);
+    });
+  });
+
   describe('logging of refused requests', () => {
     let t: TestService;
     before(async () => {
