@@ -47,12 +47,14 @@ export function limitClients(server: Server, limits: HttpLimits, options: { logg
     const timer = setTimeout(() => {
       if (req.complete || req.socket.destroyed) return;
       options.logger.info('request body not received in time', { method: req.method, path: req.url?.split('?')[0], timeoutMs: ms });
+      // Destroying the unfinished request closes the connection and ends a body parser still waiting on it ("request
+      // aborted"), so the handler's promise settles instead of hanging on a stream that will never end.
       if (res.headersSent) {
-        req.socket.destroy();
+        req.destroy();
         return;
       }
       res.writeHead(408, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
-      res.end(BODY_TIMEOUT_BODY, () => req.socket.destroy());
+      res.end(BODY_TIMEOUT_BODY, () => req.destroy());
     }, ms);
     timer.unref();
     const clear = () => clearTimeout(timer);

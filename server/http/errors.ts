@@ -94,7 +94,8 @@ export function errorMiddleware(logger: Logger) {
           requestId, method: ctx.method, path: ctx.path, status,
           error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
         });
-      } else {
+      } else if (!ctx.headerSent) {
+        // (Already answered, e.g. by the body timeout's 408, which logs its own line: nothing to add.)
         logger.info('request refused', { requestId, method: ctx.method, path: ctx.path, status, error: refusalReason(error) });
       }
       if (error instanceof TooManyRequestsError) ctx.set('Retry-After', String(error.retryAfterSeconds));
