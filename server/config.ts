@@ -8,7 +8,7 @@ export interface Config {
   dataDir: string;
   publicUrl: string;
   corsOrigins: '*' | string[];
-  auth: { kind: 'local'; jwtSecret?: string } | { kind: 'supabase'; url: string; anonKey: string };
+  auth: { kind: 'local'; jwtSecret?: string } | { kind: 'supabase'; url: string; anonKey: string; refusalCacheMs: number };
   blobs: { kind: 'local' } | { kind: 'minio'; endpoint: string; accessKey: string; secretKey: string; bucket: string; publicUrl?: string };
   index: { kind: 'sqlite' } | { kind: 'chroma'; url: string; collection: string };
   models:
@@ -17,6 +17,25 @@ export interface Config {
   /** Documents processed at once; extraction itself runs in `extractionWorkers` child processes. */
   ingestConcurrency: number;
   extractionWorkers: number;
+  /** Limits on what one client can hold or cost (README "Security"). */
+  http: HttpLimits;
+}
+
+export interface HttpLimits {
+  /** Longest wait for a request's headers; also closes a connection that never sends one. */
+  headersTimeoutMs: number;
+  /** Longest wait for an API request's body (JSON, at most 1 MB). */
+  bodyTimeoutMs: number;
+  /** Longest wait for a local upload's body (up to 50 MB over slow links). */
+  uploadBodyTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  idleTimeoutMs: number;
+  /** Open connections one socket address may hold; more are closed at once. */
+  maxConnectionsPerClient: number;
+  /** Refused authentications one client address may make per minute before it gets 429 for the rest of it. */
+  authFailuresPerMinute: number;
+  /** Take the client address from the last X-Forwarded-For entry (a reverse proxy in front), not the socket. */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -37,6 +56,13 @@ export const DEFAULTS = {
   ollamaChatModel: 'llama3.2:3b',
   ollamaEmbedModel: 'nomic-embed-text',
   ollamaTimeoutMs: 120_000,
+  supabaseRefusalCacheMs: 30_000,
+  httpHeadersTimeoutMs: 10_000,
+  httpBodyTimeoutMs: 30_000,
+  uploadBodyTimeoutMs: 15 * 60_000,
+  httpIdleTimeoutMs: 5_000,
+  maxConnectionsPerClient: 64,
+  authFailuresPerMinute: 30,
 };
 
 /** The variables the service reads; the compose file and .env.example may set only these. */
@@ -45,6 +71,8 @@ export const CONFIG_VARIABLES = [
   'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'MINIO_BUCKET', 'MINIO_PUBLIC_URL',
   'CHROMA_URL', 'CHROMA_COLLECTION', 'OLLAMA_URL', 'OLLAMA_CHAT_MODEL', 'OLLAMA_EMBED_MODEL', 'OLLAMA_TIMEOUT_MS',
   'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS',
+  'SUPABASE_REFUSAL_CACHE_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS',
+  'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE', 'TRUST_PROXY',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -57,6 +85,12 @@ const httpUrl = v.pipe(
 const portNumber = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535, 'must be at most 65535'));
 const positiveInt = (max: number) =>
   v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${max}`));
+const flag = v.pipe(
+  v.string(),
+  v.transform((s) => s.toLowerCase()),
+  v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
+  v.transform((s) => s === 'true' || s === '1'),
+);
 const collectionName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$/, 'must be 3-63 characters of letters, digits, . _ -'));
 
 function read<T>(env: Env, name: string, schema: v.GenericSchema<string, T>, fallback?: T): T | undefined {
@@ -97,8 +131,14 @@ export function loadConfig(env: Env = process.env): Config {
 
   let auth: Config['auth'];
   if (requireTogether(env, ['SUPABASE_URL', 'SUPABASE_ANON_KEY'])) {
-    auth = { kind: 'supabase', url: stripSlash(read(env, 'SUPABASE_URL', httpUrl)!), anonKey: env.SUPABASE_ANON_KEY!.trim() };
+    auth = {
+      kind: 'supabase',
+      url: stripSlash(read(env, 'SUPABASE_URL', httpUrl)!),
+      anonKey: env.SUPABASE_ANON_KEY!.trim(),
+      refusalCacheMs: read(env, 'SUPABASE_REFUSAL_CACHE_MS', positiveInt(3_600_000), DEFAULTS.supabaseRefusalCacheMs)!,
+    };
   } else {
+    forbidWithout(env, ['SUPABASE_REFUSAL_CACHE_MS'], 'SUPABASE_URL');
     const jwtSecret = read(env, 'AUTH_JWT_SECRET', v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters')));
     auth = { kind: 'local', jwtSecret };
   }
@@ -153,5 +193,14 @@ export function loadConfig(env: Env = process.env): Config {
     models,
     ingestConcurrency: read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!,
     extractionWorkers: read(env, 'EXTRACTION_WORKERS', positiveInt(8), 1)!,
+    http: {
+      headersTimeoutMs: read(env, 'HTTP_HEADERS_TIMEOUT_MS', positiveInt(600_000), DEFAULTS.httpHeadersTimeoutMs)!,
+      bodyTimeoutMs: read(env, 'HTTP_BODY_TIMEOUT_MS', positiveInt(3_600_000), DEFAULTS.httpBodyTimeoutMs)!,
+      uploadBodyTimeoutMs: read(env, 'UPLOAD_BODY_TIMEOUT_MS', positiveInt(24 * 3_600_000), DEFAULTS.uploadBodyTimeoutMs)!,
+      idleTimeoutMs: read(env, 'HTTP_IDLE_TIMEOUT_MS', positiveInt(3_600_000), DEFAULTS.httpIdleTimeoutMs)!,
+      maxConnectionsPerClient: read(env, 'MAX_CONNECTIONS_PER_CLIENT', positiveInt(100_000), DEFAULTS.maxConnectionsPerClient)!,
+      authFailuresPerMinute: read(env, 'AUTH_FAILURES_PER_MINUTE', positiveInt(1_000_000), DEFAULTS.authFailuresPerMinute)!,
+      trustProxy: read(env, 'TRUST_PROXY', flag, false)!,
+    },
   };
 }

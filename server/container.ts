@@ -57,7 +57,7 @@ export function buildContainer(config: Config, options: { logger?: Logger } = {}
   const auth = config.auth;
   c.bind<IdentityVerifier>(TOKENS.IdentityVerifier).toDynamicValue(() =>
     auth.kind === 'supabase'
-      ? new SupabaseIdentityVerifier({ url: auth.url, anonKey: auth.anonKey })
+      ? new SupabaseIdentityVerifier({ url: auth.url, anonKey: auth.anonKey, refusalCacheTtlMs: auth.refusalCacheMs })
       : new LocalJwtVerifier(auth.jwtSecret ?? loadOrCreateSecret(path.join(config.dataDir, 'jwt-secret'))),
   );
 

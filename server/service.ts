@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Container } from 'inversify';
 import type { DocChat } from '../core/index.js';
 import type { IdentityVerifier } from '../core/ports/identity-verifier.js';
@@ -8,7 +8,8 @@ import type { Logger } from '../core/ports/logger.js';
 import type { InProcessJobQueue } from '../adapters/in-process-queue/in-process-job-queue.js';
 import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
 import type { SqliteDatabase } from '../adapters/sqlite/database.js';
-import { localUploadRouter } from './http/routes/local-upload.routes.js';
+import { localUploadRouter, UPLOAD_PATH_PREFIX } from './http/routes/local-upload.routes.js';
+import { httpServerOptions, limitClients } from './http/client-limits.js';
 import { createHttpApp } from './http/app.js';
 import type { Config } from './config.js';
 import { buildContainer, readinessProbes, TOKENS } from './container.js';
@@ -47,14 +48,20 @@ export async function startService(config: Config, options: { logger?: Logger } 
     corsOrigins: config.corsOrigins,
     logger,
     extraRouters: blobs instanceof LocalBlobStore ? [localUploadRouter(blobs)] : [],
+    authFailuresPerMinute: config.http.authFailuresPerMinute,
+    trustProxy: config.http.trustProxy,
   });
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
+  const server = createServer(httpServerOptions(config.http), app.callback());
+  // Short timeouts for the API; uploads of 50 MB on slow links get the long one.
+  limitClients(server, config.http, {
+    logger,
+    isLongBody: (req) => blobs instanceof LocalBlobStore && req.method === 'PUT' && (req.url ?? '').toLowerCase().startsWith(UPLOAD_PATH_PREFIX),
   });
-  // Uploads of 50 MB on slow links must not be cut off by Node's default request timeout.
-  server.requestTimeout = 15 * 60 * 1000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
   const port = (server.address() as AddressInfo).port;
 
   const queue = container.get<InProcessJobQueue>(TOKENS.JobQueue);

@@ -10,6 +10,8 @@ export interface SupabaseIdentityOptions {
   anonKey: string;
   /** Longest a positive answer is reused; never past the token's exp. */
   cacheTtlMs?: number;
+  /** How long a refused token is refused without asking again. */
+  refusalCacheTtlMs?: number;
   maxCacheEntries?: number;
   now?: () => number;
 }
@@ -20,15 +22,20 @@ interface CacheEntry {
 }
 
 /**
- * Resolves tokens by asking the Supabase project (auth.getUser), as the spec says the server does. Positive answers
- * are cached per token hash for at most 60 s (and never past exp), and concurrent checks of one token share one call,
- * so a client's burst of requests costs one round trip.
+ * Resolves tokens by asking the Supabase project (auth.getUser), as the spec says the server does. Answers are cached
+ * per token hash: positive ones for at most 60 s (and never past exp), refusals briefly (30 s), so a replayed bogus
+ * token costs one call; concurrent checks of one token share one call, so a client's burst costs one round trip.
+ * The provider's own troubles (down, 5xx, 429 rate limiting) are never cached and surface as unavailable (503).
+ * Refusals are kept apart from accepted tokens, so a flood of bogus tokens cannot push real users out of the cache.
  */
 export class SupabaseIdentityVerifier implements IdentityVerifier {
   private readonly client: SupabaseClient;
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly accepted = new Map<string, CacheEntry>();
+  /** Token hash → when the refusal may be asked about again. */
+  private readonly refused = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<Identity>>();
   private readonly ttlMs: number;
+  private readonly refusalTtlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
 
@@ -39,6 +46,7 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
       realtime: { transport: WebSocket as never },
     });
     this.ttlMs = options.cacheTtlMs ?? 60_000;
+    this.refusalTtlMs = options.refusalCacheTtlMs ?? 30_000;
     this.maxEntries = options.maxCacheEntries ?? 10_000;
     this.now = options.now ?? Date.now;
   }
@@ -47,15 +55,22 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
     const exp = expiryMs(token); // also rejects what is not a JWT at all, without a round trip
     if (exp <= this.now()) throw new UnauthenticatedError();
     const key = createHash('sha256').update(token).digest('hex');
-    const cached = this.cache.get(key);
+    const refusedUntil = this.refused.get(key);
+    if (refusedUntil !== undefined && refusedUntil > this.now()) throw new UnauthenticatedError();
+    if (refusedUntil !== undefined) this.refused.delete(key);
+    const cached = this.accepted.get(key);
     if (cached && cached.expiresAt > this.now()) return { userId: cached.userId };
-    if (cached) this.cache.delete(key);
+    if (cached) this.accepted.delete(key);
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const lookup = this.askProvider(token)
       .then((identity) => {
-        this.remember(key, identity.userId, Math.min(this.now() + this.ttlMs, exp));
+        this.remember(this.accepted, key, { userId: identity.userId, expiresAt: Math.min(this.now() + this.ttlMs, exp) });
         return identity;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof UnauthenticatedError) this.remember(this.refused, key, Math.min(this.now() + this.refusalTtlMs, exp));
+        throw error;
       })
       .finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, lookup);
@@ -86,13 +101,13 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
     return { userId: data.user.id };
   }
 
-  private remember(key: string, userId: string, expiresAt: number): void {
-    if (this.cache.size >= this.maxEntries) {
+  private remember<T>(cache: Map<string, T>, key: string, value: T): void {
+    if (cache.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
     }
-    this.cache.set(key, { userId, expiresAt });
+    cache.set(key, value);
   }
 }
 
@@ -117,8 +132,11 @@ function anonKeyRefused(cause: unknown): UpstreamUnavailableError {
   return new UpstreamUnavailableError('identity provider', 'Supabase refused the anon key (SUPABASE_ANON_KEY): "Invalid API key"', { cause });
 }
 
-/** Network failures and 5xx are the provider's trouble, not a bad token. */
+/**
+ * Network failures, 5xx, 429 (the provider rate-limits this server: its users' tokens are not at fault) and answers
+ * auth-js could not parse (AuthUnknownError, e.g. a gateway's HTML page) are the provider's trouble, not a bad token.
+ */
 function isUnavailable(error: { name?: string; status?: number }): boolean {
-  if (error.name === 'AuthRetryableFetchError') return true;
-  return typeof error.status === 'number' && (error.status >= 500 || error.status === 0);
+  if (error.name === 'AuthRetryableFetchError' || error.name === 'AuthUnknownError') return true;
+  return typeof error.status === 'number' && (error.status >= 500 || error.status === 429 || error.status === 0);
 }

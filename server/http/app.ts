@@ -6,6 +6,7 @@ import type { DocChat } from '../../core/index.js';
 import type { DependencyProbe } from '../../core/ports/health-check.js';
 import type { IdentityVerifier } from '../../core/ports/identity-verifier.js';
 import type { Logger } from '../../core/ports/logger.js';
+import { AuthFailureLimit } from './auth-failure-limit.js';
 import { bearerAuth } from './auth.js';
 import { errorMiddleware, rejectRequestBody } from './errors.js';
 import { chatRoutes } from './routes/chat.routes.js';
@@ -17,6 +18,10 @@ import { sessionRoutes } from './routes/session.routes.js';
 export const API_PREFIX = '/api/v1';
 export const JSON_BODY_LIMIT = '1mb';
 
+/** The one rule for "under the API": the routers match paths case-insensitively, so the auth gate must too. */
+const UNDER_API = new RegExp(`^${API_PREFIX}(/|$)`, 'i');
+export const isApiPath = (path: string): boolean => UNDER_API.test(path);
+
 export interface HttpAppDeps {
   docChat: DocChat;
   identity: IdentityVerifier;
@@ -25,12 +30,19 @@ export interface HttpAppDeps {
   logger: Logger;
   /** Routes outside the API, e.g. the local blob store's signed PUT target. They see the raw request body. */
   extraRouters?: Router[];
+  /** Refused authentications per client address and minute before 429; unlimited when unset. */
+  authFailuresPerMinute?: number;
+  /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry (the proxy's own), else the socket's. */
+  trustProxy?: boolean;
 }
 
 /** Builds the Koa app; listening is the caller's business (server/main.ts, tests). */
 export function createHttpApp(deps: HttpAppDeps): Koa {
   const app = new Koa();
-  app.proxy = true;
+  // X-Forwarded-For is whatever the client wrote unless a proxy we trust appended to it: only then is it read, and
+  // only its last entry (maxIpsCount 1), the one that proxy added. ctx.ip keys the per-address auth limit.
+  app.proxy = deps.trustProxy ?? false;
+  app.maxIpsCount = 1;
   // Koa reports errors it could not send (mostly clients that went away mid-request) here; the rest were answered.
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'ECONNRESET' || error.code === 'ECONNABORTED' || error.code === 'EPIPE' || error.message === 'aborted') return;
@@ -48,7 +60,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   );
   for (const router of deps.extraRouters ?? []) app.use(router.routes());
 
-  const publicApi = healthRoutes(deps.probes);
+  const publicApi = healthRoutes(deps.probes, deps.logger);
   publicApi.prefix(API_PREFIX);
   app.use(publicApi.routes());
   // The OpenAPI document is public too.
@@ -57,12 +69,13 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(contract.routes());
 
   // Everything else under the prefix needs a token, known route or not (an unknown route says 401 before 404).
-  const auth = bearerAuth(deps.identity);
+  const limit = deps.authFailuresPerMinute ? new AuthFailureLimit(deps.authFailuresPerMinute) : undefined;
+  const auth = bearerAuth(deps.identity, limit);
   const parseJson = koaBody({
     json: true, jsonLimit: JSON_BODY_LIMIT, urlencoded: false, text: false, multipart: false, onError: rejectRequestBody,
   });
   app.use(async (ctx: Context, next: Next) => {
-    if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
+    if (!isApiPath(ctx.path)) return next();
     if (ctx.method === 'OPTIONS') return next();
     await auth(ctx, () => parseJson(ctx, next));
   });

@@ -34,11 +34,29 @@ export class RequestBodyError extends Error {
 /**
  * koa-body's onError: tags the parser's own 4xx failures. Tagged at the source because co-body's malformed-JSON
  * SyntaxError and inflation's 415 carry only `status` (no `type`/`expose`), and a `status` alone proves nothing.
+ * zlib's errors (a Content-Encoding body that does not decompress) carry no status but are the client's too.
  */
 export function rejectRequestBody(error: Error): never {
   const status = (error as { status?: unknown }).status;
   if (typeof status === 'number' && status >= 400 && status < 500) throw new RequestBodyError(status, { cause: error });
+  if (isZlibError(error)) throw new RequestBodyError(400, { cause: error });
   throw error;
+}
+
+function isZlibError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('Z_');
+}
+
+/** An HTTP-level refusal to serve this client for a while (429), e.g. too many failed authentications. */
+export class TooManyRequestsError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'TooManyRequestsError';
+  }
 }
 
 const STATUS: Record<ErrorCode, number> = {
@@ -67,15 +85,20 @@ export function errorMiddleware(logger: Logger) {
       }
     } catch (error) {
       const { status, body } = toResponse(error, shape);
-      // Not the client's doing: an outage (5xx) or any error that is neither a domain error nor a refused body,
-      // including the ones answered 400 "Session deletion failed".
-      const unexpected = !(error instanceof DomainError) && !(error instanceof RequestBodyError);
-      if (status >= 500 || unexpected) {
+      // Not the client's doing: an outage (5xx) or any error that is neither a domain error nor a refused request,
+      // including the ones answered 400 "Session deletion failed". A client's mistake (4xx) is info: anyone can
+      // send those, and they must not flood the error log.
+      const expected = error instanceof DomainError || error instanceof RequestBodyError || error instanceof TooManyRequestsError;
+      if (status >= 500 || !expected) {
         logger.error('request failed', {
           requestId, method: ctx.method, path: ctx.path, status,
           error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
         });
+      } else if (!ctx.headerSent) {
+        // (Already answered, e.g. by the body timeout's 408, which logs its own line: nothing to add.)
+        logger.info('request refused', { requestId, method: ctx.method, path: ctx.path, status, error: refusalReason(error) });
       }
+      if (error instanceof TooManyRequestsError) ctx.set('Retry-After', String(error.retryAfterSeconds));
       ctx.status = status;
       ctx.body = body;
     }
@@ -94,8 +117,10 @@ function toResponse(error: unknown, shape: ErrorShape): { status: number; body: 
     return { status, body: { error: error.message } };
   }
   if (error instanceof RequestBodyError) {
-    return { status: error.status === 413 ? 413 : 400, body: { error: bodyParserMessage(error.status) } };
+    const message = isZlibError(error.cause) ? 'Request body could not be decompressed' : bodyParserMessage(error.status);
+    return { status: error.status === 413 ? 413 : 400, body: { error: message } };
   }
+  if (error instanceof TooManyRequestsError) return { status: 429, body: shaped(shape, error.message, 'RATE_LIMITED') };
   if (shape === 'clear-chat') return { status: 400, body: { error: 'Session deletion failed' } };
   return { status: 500, body: shaped(shape, 'Internal Server Error', 'INTERNAL') };
 }
@@ -104,6 +129,12 @@ function shaped(shape: ErrorShape, error: string, code: string, extra: Record<st
   if (shape === 'chat') return { success: false, error };
   if (shape === 'session-create') return { success: false, error, code };
   return { error, code, ...extra };
+}
+
+/** One line on why a request was refused: the error, or for a refused body what the parser said. */
+function refusalReason(error: unknown): string {
+  const cause = error instanceof RequestBodyError ? error.cause : error;
+  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
 }
 
 function bodyParserMessage(status: number): string {

@@ -125,3 +125,12 @@ export const SessionCreateServiceUnavailable = v.strictObject({
   error: v.literal('Service Unavailable'),
   code: v.literal('UPSTREAM_UNAVAILABLE'),
 });
+
+const RATE_LIMITED_TEXT = v.literal('Too many failed authentications from this address; try again later');
+/** 429 after too many refused tokens from one address, in the route's error shape (chat, session creation, the rest). */
+export const AuthRateLimited = v.union([
+  v.strictObject({ error: RATE_LIMITED_TEXT, code: v.literal('RATE_LIMITED') }),
+  v.strictObject({ success: v.literal(false), error: RATE_LIMITED_TEXT }),
+  v.strictObject({ success: v.literal(false), error: RATE_LIMITED_TEXT, code: v.literal('RATE_LIMITED') }),
+]);
+export const BodyTimeout = v.strictObject({ error: v.literal('Request body not received in time') });

@@ -58,11 +58,38 @@ describe('SupabaseIdentityVerifier specifics', () => {
     expect(provider.calls).to.equal(1);
   });
 
-  it('does not cache refusals', async () => {
-    const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey });
+  it('caches a refusal briefly: one call per bogus token within the window, a new call after it', async () => {
+    let now = Date.now();
+    const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey, refusalCacheTtlMs: 10_000, now: () => now });
     const bad = await signLocalToken('another-secret-entirely-0123456789', 'u1');
-    for (let i = 0; i < 2; i++) expect(await verifier.verify(bad).catch((e) => e)).to.be.instanceOf(UnauthenticatedError);
+    const refusals = await Promise.all(Array.from({ length: 5 }, () => verifier.verify(bad).catch((e) => e)));
+    for (let i = 0; i < 3; i++) refusals.push(await verifier.verify(bad).catch((e) => e));
+    for (const error of refusals) expect(error).to.be.instanceOf(UnauthenticatedError);
+    expect(provider.calls).to.equal(1);
+    now += 11_000;
+    expect(await verifier.verify(bad).catch((e) => e)).to.be.instanceOf(UnauthenticatedError);
     expect(provider.calls).to.equal(2);
+  });
+
+  it('keeps refusals apart: a flood of bogus tokens does not push an accepted token out of the cache', async () => {
+    const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey, maxCacheEntries: 3 });
+    const good = await signLocalToken(SECRET, 'u1');
+    await verifier.verify(good);
+    for (let i = 0; i < 5; i++) await verifier.verify(await signLocalToken('another-secret-entirely-0123456789', `bogus-${i}`)).catch(() => {});
+    const calls = provider.calls;
+    expect(await verifier.verify(good)).to.deep.equal({ userId: 'u1' });
+    expect(provider.calls).to.equal(calls);
+  });
+
+  it('treats a 429 from the provider as unavailable, and does not remember it as a refusal', async () => {
+    const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey });
+    const token = await signLocalToken(SECRET, 'u1');
+    provider.forceStatus = 429;
+    const error = await verifier.verify(token).catch((e) => e);
+    expect(error).to.be.instanceOf(UpstreamUnavailableError);
+    expect(error.dependency).to.equal('identity provider');
+    provider.forceStatus = null;
+    expect(await verifier.verify(token)).to.deep.equal({ userId: 'u1' });
   });
 
   it('reports a refused anon key as Supabase unavailable (the operator’s fault), not as a bad token', async () => {

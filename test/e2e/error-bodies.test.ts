@@ -77,10 +77,12 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
     return lines[0];
   }
 
-  function expectNotLogged(res: ApiResponse): void {
+  /** A client's mistake: one info line under its X-Request-Id (never error: anyone can send these). */
+  function expectLoggedAtInfo(res: ApiResponse): void {
     const requestId = res.headers.get('x-request-id');
     expect(requestId, 'X-Request-Id').to.be.a('string').and.not.equal('');
-    expect(log.lines.filter((l) => l.fields?.requestId === requestId)).to.deep.equal([]);
+    const lines = log.lines.filter((l) => l.fields?.requestId === requestId);
+    expect(lines.map((l) => [l.level, l.fields?.status])).to.deep.equal([['info', res.status]]);
   }
 
   function expectNoLeak(res: ApiResponse): void {
@@ -126,14 +128,14 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
       expect(loggedLine(res).fields?.error).to.include(SECRET);
     });
 
-    it('an unknown or another user’s session is still 404 "Session not found", not logged', async () => {
+    it('an unknown or another user’s session is still 404 "Session not found", logged at info', async () => {
       const bobs = await fx.docChat.createSession.execute({ userId: 'bob', label: 'bob’s' });
       breakPort(fx.chats, 'deleteBySession', new Error(SECRET));
       for (const id of ['no-such-session', bobs.id]) {
         const res = await alice.delete(`/api/v1/chat/${id}`);
         expect(res.status, id).to.equal(404);
         expect(res.body).to.deep.equal({ error: 'Session not found' });
-        expectNotLogged(res);
+        expectLoggedAtInfo(res);
       }
     });
   });
@@ -176,7 +178,7 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
       });
     }
 
-    it('401 stays exactly { error: "Unauthorized Access" } on every route, not logged', async () => {
+    it('401 stays exactly { error: "Unauthorized Access" } on every route, logged at info', async () => {
       const refused = new ApiClient(alice.baseUrl, 'not.a-known.token');
       const routes: [string, string, unknown][] = [
         ['POST', '/api/v1/chat/completions', validBodies.chat],
@@ -190,7 +192,7 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
           const res = await client.request(method, path, body);
           expect(res.status, `${method} ${path}`).to.equal(401);
           expect(res.body).to.deep.equal(UNAUTHORIZED);
-          expectNotLogged(res);
+          expectLoggedAtInfo(res);
         }
       }
     });
@@ -222,12 +224,12 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
       loggedLine(res);
     });
 
-    it('malformed JSON on PATCH /api/v1/session/:id: 400 "Malformed JSON body", not logged', async () => {
+    it('malformed JSON on PATCH /api/v1/session/:id: 400 "Malformed JSON body", logged at info', async () => {
       const session = await fx.docChat.createSession.execute({ userId: 'alice', label: 'keep' });
       const res = await alice.request('PATCH', `/api/v1/session/${session.id}`, '{"label": "unterminated', { 'Content-Type': 'application/json' });
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ error: 'Malformed JSON body' });
-      expectNotLogged(res);
+      expectLoggedAtInfo(res);
       expect((await fx.sessions.findById(session.id))?.label).to.equal('keep');
     });
 
@@ -235,7 +237,7 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
       const res = await alice.request('POST', '/api/v1/session/', '{"label":"x"}', { 'Content-Type': 'application/json', 'Content-Encoding': 'compress' });
       expect(res.status, res.text).to.equal(400);
       expect(res.body).to.deep.equal({ error: 'Unsupported request body encoding' });
-      expectNotLogged(res);
+      expectLoggedAtInfo(res);
     });
   });
 });

@@ -63,4 +63,67 @@ describe('HTTP API with Supabase authentication', () => {
     }
     expect((await t.anonymous.get('/api/v1/health/ready')).status).to.equal(200);
   });
+
+  it('asks the provider once per bogus token while its refusal is cached', async () => {
+    const bogus = await Promise.all(['x1', 'x2'].map((user) => signLocalToken('not-the-project-secret-0123456789abcdef', user)));
+    const before = provider.calls;
+    for (const token of bogus) {
+      for (let i = 0; i < 4; i++) expect((await client(token).get('/api/v1/session/')).status).to.equal(401);
+    }
+    expect(provider.calls - before).to.equal(bogus.length);
+  });
+
+  it('answers 503 (not 401) while the provider rate-limits us (429), and the token works once it stops', async () => {
+    const token = await signLocalToken(PROJECT_SECRET, 'throttled-user');
+    provider.forceStatus = 429;
+    try {
+      const res = await client(token).get('/api/v1/session/');
+      expect(res.status, res.text).to.equal(503);
+      expect(res.body).to.deep.equal({ error: 'Service Unavailable', code: 'UPSTREAM_UNAVAILABLE', unavailable: 'identity provider' });
+      const chat = await client(token).post('/api/v1/chat/completions', { sessionId: 'x', message: 'hi' });
+      expect(chat.status).to.equal(503);
+      expect(chat.body).to.deep.equal({ success: false, error: 'Service Unavailable' });
+    } finally {
+      provider.forceStatus = null;
+    }
+    expect((await client(token).get('/api/v1/session/')).status).to.equal(200);
+  });
+
+  describe('failed authentications per client address', () => {
+    const LIMIT = 3;
+    let limited: TestService;
+    before(async () => {
+      limited = await startTestService({
+        SUPABASE_URL: provider.url, SUPABASE_ANON_KEY: provider.anonKey, AUTH_JWT_SECRET: '', AUTH_FAILURES_PER_MINUTE: String(LIMIT),
+      });
+    });
+    after(() => limited.close());
+
+    it(`answers 429 with a clear body after ${LIMIT} failures, without asking the provider, whatever X-Forwarded-For says`, async () => {
+      const before = provider.calls;
+      for (let i = 0; i < LIMIT; i++) {
+        const bogus = await signLocalToken('not-the-project-secret-0123456789abcdef', `spray-${i}`);
+        const res = await new ApiClient(limited.baseUrl, bogus).get('/api/v1/session/');
+        expect(res.status, `failure ${i + 1}`).to.equal(401);
+      }
+      expect(provider.calls - before).to.equal(LIMIT);
+      const valid = await signLocalToken(PROJECT_SECRET, 'neighbour');
+      for (const [token, headers] of [
+        [await signLocalToken('not-the-project-secret-0123456789abcdef', 'spray-more'), {}],
+        [await signLocalToken('not-the-project-secret-0123456789abcdef', 'spray-spoofed'), { 'X-Forwarded-For': '203.0.113.7' }],
+        [valid, {}],
+      ] as const) {
+        const res = await new ApiClient(limited.baseUrl, token).request('GET', '/api/v1/session/', undefined, headers);
+        expect(res.status, res.text).to.equal(429);
+        expect(res.body).to.deep.equal({ error: 'Too many failed authentications from this address; try again later', code: 'RATE_LIMITED' });
+        expect(Number(res.headers.get('retry-after'))).to.be.within(1, 60);
+      }
+      const chat = await new ApiClient(limited.baseUrl, valid).post('/api/v1/chat/completions', { sessionId: 'x', message: 'hi' });
+      expect(chat.status).to.equal(429);
+      expect(chat.body).to.deep.equal({ success: false, error: 'Too many failed authentications from this address; try again later' });
+      expect(provider.calls - before).to.equal(LIMIT);
+      // Health stays public and unlimited.
+      expect((await limited.anonymous.get('/api/v1/health')).text).to.equal('up');
+    });
+  });
 });

@@ -45,6 +45,8 @@ const json = (description: string, schema: Schema): ApiResponseSpec => ({ descri
 /** Answers every route that needs a token may give before its handler runs. */
 export const AUTHENTICATED: Record<number, ApiResponseSpec> = {
   401: json('The token is missing, malformed, invalid or expired', r.Unauthorized),
+  408: json('The request body did not arrive within HTTP_BODY_TIMEOUT_MS; the connection is closed', r.BodyTimeout),
+  429: json('Too many refused tokens from this address (AUTH_FAILURES_PER_MINUTE); see Retry-After. In the route’s error shape', r.AuthRateLimited),
 };
 
 const BAD_REQUEST = json('A missing or mistyped field or malformed JSON; `error` names the field and what is wrong', r.ErrorMessage);

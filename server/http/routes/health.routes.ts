@@ -1,10 +1,14 @@
 import Router from '@koa/router';
 import type { DependencyProbe } from '../../../core/ports/health-check.js';
+import type { Logger } from '../../../core/ports/logger.js';
 
 const PROBE_TIMEOUT_MS = 3000;
 
-/** Liveness (`up`, the spec's bare text) and readiness (every configured dependency answers). Neither needs a token. */
-export function healthRoutes(probes: DependencyProbe[]): Router {
+/**
+ * Liveness (`up`, the spec's bare text) and readiness (every configured dependency answers). Neither needs a token,
+ * so readiness names what is down and nothing more: a probe's error (hosts, addresses, paths) goes to the log only.
+ */
+export function healthRoutes(probes: DependencyProbe[], logger: Logger): Router {
   const router = new Router();
 
   router.get('/health', (ctx) => {
@@ -19,7 +23,8 @@ export function healthRoutes(probes: DependencyProbe[]): Router {
           await withTimeout(probe.check(), PROBE_TIMEOUT_MS);
           return { name: probe.name, ok: true as const };
         } catch (error) {
-          return { name: probe.name, ok: false as const, error: error instanceof Error ? error.message : String(error) };
+          logger.warn('readiness probe failed', { dependency: probe.name, error: error instanceof Error ? error.message : String(error) });
+          return { name: probe.name, ok: false as const };
         }
       }),
     );

@@ -7,10 +7,13 @@ import type { LocalBlobStore } from '../../../adapters/local-blob/local-blob-sto
  * bearer auth: the signed query string is the authorisation. The raw request stream is handed to
  * the store, so no body parser may run before this router for these paths.
  */
+/** Where the signed upload URLs point; these bodies get the long upload timeout (server/http/client-limits.ts). */
+export const UPLOAD_PATH_PREFIX = '/uploads/';
+
 export function localUploadRouter(store: LocalBlobStore): Router {
   const router = new Router();
 
-  router.put('/uploads/*key', async (ctx) => {
+  router.put(`${UPLOAD_PATH_PREFIX}*key`, async (ctx) => {
     const key = ctx.params.key;
     const result = await store.acceptUpload({
       key: typeof key === 'string' ? key : '',

@@ -29,7 +29,7 @@ describe('configuration', () => {
       CHROMA_URL: 'http://chroma:8000', OLLAMA_URL: 'http://ollama:11434', OLLAMA_CHAT_MODEL: 'qwen2.5:7b',
       CORS_ORIGINS: 'https://a.example.com, https://b.example.com',
     });
-    expect(config.auth).to.deep.equal({ kind: 'supabase', url: 'https://abc.supabase.co', anonKey: 'anon' });
+    expect(config.auth).to.deep.equal({ kind: 'supabase', url: 'https://abc.supabase.co', anonKey: 'anon', refusalCacheMs: 30_000 });
     expect(config.blobs).to.deep.include({ kind: 'minio', bucket: 'documents', publicUrl: 'https://files.example.com' });
     expect(config.index).to.deep.equal({ kind: 'chroma', url: 'http://chroma:8000', collection: 'doc_chat_chunks' });
     expect(config.models).to.deep.include({ kind: 'ollama', chatModel: 'qwen2.5:7b', embedModel: 'nomic-embed-text' });
@@ -53,6 +53,29 @@ describe('configuration', () => {
     expect(configError({ OLLAMA_CHAT_MODEL: 'llama3' }).variable).to.equal('OLLAMA_CHAT_MODEL');
     expect(configError({ CHROMA_URL: 'http://chroma:8000' }).message).to.match(/^CHROMA_URL: needs OLLAMA_URL/);
     expect(configError({ CHROMA_COLLECTION: 'abc' }).variable).to.equal('CHROMA_COLLECTION');
+  });
+
+  it('has short API timeouts, a long upload one and per-client limits by default, each settable', () => {
+    expect(loadConfig({}).http).to.deep.equal({
+      headersTimeoutMs: 10_000, bodyTimeoutMs: 30_000, uploadBodyTimeoutMs: 900_000, idleTimeoutMs: 5_000,
+      maxConnectionsPerClient: 64, authFailuresPerMinute: 30, trustProxy: false,
+    });
+    const config = loadConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_BODY_TIMEOUT_MS: '3000', UPLOAD_BODY_TIMEOUT_MS: '60000', HTTP_IDLE_TIMEOUT_MS: '1000',
+      MAX_CONNECTIONS_PER_CLIENT: '8', AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: 'true',
+      SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_ANON_KEY: 'anon', SUPABASE_REFUSAL_CACHE_MS: '5000',
+    });
+    expect(config.http).to.deep.equal({
+      headersTimeoutMs: 2000, bodyTimeoutMs: 3000, uploadBodyTimeoutMs: 60_000, idleTimeoutMs: 1000,
+      maxConnectionsPerClient: 8, authFailuresPerMinute: 5, trustProxy: true,
+    });
+    expect(config.auth).to.deep.include({ refusalCacheMs: 5000 });
+    for (const name of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS', 'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE']) {
+      expect(configError({ [name]: '0' }).variable).to.equal(name);
+      expect(configError({ [name]: '1.5s' }).variable).to.equal(name);
+    }
+    expect(configError({ TRUST_PROXY: 'yes please' }).message).to.equal('TRUST_PROXY: must be true or false (got "yes please")');
+    expect(configError({ SUPABASE_REFUSAL_CACHE_MS: '1000' }).message).to.match(/^SUPABASE_REFUSAL_CACHE_MS: has no effect without SUPABASE_URL/);
   });
 
   it('treats empty values as unset (compose passes empty strings)', () => {
