@@ -17,6 +17,10 @@ export interface Config {
   /** Documents processed at once; extraction itself runs in `extractionWorkers` child processes. */
   ingestConcurrency: number;
   extractionWorkers: number;
+  /** Per-user limits on uploads (USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS). */
+  uploadLimits: { storageQuotaBytes: number; maxPendingUploads: number };
+  /** How often uploads never ingested are swept (UPLOAD_SWEEP_INTERVAL_MS). */
+  uploadSweepIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -37,6 +41,9 @@ export const DEFAULTS = {
   ollamaChatModel: 'llama3.2:3b',
   ollamaEmbedModel: 'nomic-embed-text',
   ollamaTimeoutMs: 120_000,
+  userStorageQuotaBytes: 1_073_741_824,
+  maxPendingUploads: 20,
+  uploadSweepIntervalMs: 600_000,
 };
 
 /** The variables the service reads; the compose file and .env.example may set only these. */
@@ -45,6 +52,7 @@ export const CONFIG_VARIABLES = [
   'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'MINIO_BUCKET', 'MINIO_PUBLIC_URL',
   'CHROMA_URL', 'CHROMA_COLLECTION', 'OLLAMA_URL', 'OLLAMA_CHAT_MODEL', 'OLLAMA_EMBED_MODEL', 'OLLAMA_TIMEOUT_MS',
   'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS',
+  'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -153,5 +161,11 @@ export function loadConfig(env: Env = process.env): Config {
     models,
     ingestConcurrency: read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!,
     extractionWorkers: read(env, 'EXTRACTION_WORKERS', positiveInt(8), 1)!,
+    uploadLimits: {
+      storageQuotaBytes: read(env, 'USER_STORAGE_QUOTA_BYTES', positiveInt(Number.MAX_SAFE_INTEGER), DEFAULTS.userStorageQuotaBytes)!,
+      maxPendingUploads: read(env, 'MAX_PENDING_UPLOADS', positiveInt(100_000), DEFAULTS.maxPendingUploads)!,
+    },
+    // At most a day, so a sweep cannot be configured away by accident.
+    uploadSweepIntervalMs: read(env, 'UPLOAD_SWEEP_INTERVAL_MS', positiveInt(86_400_000), DEFAULTS.uploadSweepIntervalMs)!,
   };
 }

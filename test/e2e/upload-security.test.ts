@@ -55,7 +55,7 @@ for (const makeStack of STACKS) {
       if (stack.name === 'embedded') {
         // The app's own upload route refuses a second PUT: the stored file stays the first one.
         expect(replay.status).to.equal(409);
-        expect((await replay.json()).error).to.match(/already been used/);
+        expect(((await replay.json()) as { error: string }).error).to.match(/already been used/);
         expect(again.status, again.text).to.equal(201);
       } else {
         // S3 accepts the replay until the URL expires; the ingest notices the changed object and refuses it.

@@ -1,0 +1,27 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SessionEraser } from '../../core/ports/session-eraser.js';
+import type { SqliteDatabase } from './database.js';
+
+/** Deletes a session's rows (messages, jobs, the given upload records, the session) in one transaction. */
+export class SqliteSessionEraser implements SessionEraser {
+  private readonly eraseTx: (sessionId: string, uploadKeys: readonly string[]) => void;
+
+  constructor(database: SqliteDatabase) {
+    const raw: BetterSqlite3.Database = database.raw;
+    const messages = raw.prepare('DELETE FROM chat_messages WHERE session_id = ?');
+    const jobs = raw.prepare('DELETE FROM ingest_jobs WHERE session_id = ?');
+    const upload = raw.prepare('DELETE FROM uploads WHERE blob_key = ?');
+    const session = raw.prepare('DELETE FROM sessions WHERE id = ?');
+    this.eraseTx = raw.transaction((sessionId: string, uploadKeys: readonly string[]) => {
+      messages.run(sessionId);
+      jobs.run(sessionId);
+      for (const key of uploadKeys) upload.run(key);
+      // Last, though inside the transaction it makes no difference: the session row is what a retry looks up.
+      session.run(sessionId);
+    });
+  }
+
+  async erase(sessionId: string, uploadKeys: readonly string[]): Promise<void> {
+    this.eraseTx(sessionId, uploadKeys);
+  }
+}
