@@ -7,7 +7,7 @@ import type { BlobInfo, BlobStore, UploadUrl, UploadUrlRequest } from '../../cor
 import type { Clock } from '../../core/ports/clock-and-ids.js';
 import { errorCode } from '../blob-shared/error-code.js';
 import { checkMaxBytes, checkUploadUrlRequest } from '../blob-shared/upload-request.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../system/private-files.js';
+import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../system/private-files.js';
 import { receiveBody, type UploadBody } from './body-receiver.js';
 import { encodeKeyForPath, ObjectPaths } from './object-keys.js';
 import { isFile, isMissing, readSidecar, removeExpiredTombstones, tombstoneExpired, unlinkFile, type Sidecar } from './sidecar-files.js';
@@ -111,11 +111,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private async doInit(): Promise<void> {
-    for (const dir of [this.root, this.paths.objectsDir, this.paths.metaDir, this.tmpDir]) {
-      await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-      // An install from before owner-only folders has them 0755.
-      await fs.chmod(dir, PRIVATE_DIR_MODE);
-    }
+    for (const dir of [this.root, this.paths.objectsDir, this.paths.metaDir, this.tmpDir]) ensurePrivateDir(dir);
     const now = Date.now();
     for (const entry of await fs.readdir(this.tmpDir)) {
       const file = path.join(this.tmpDir, entry);
