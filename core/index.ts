@@ -74,7 +74,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     createSession: new CreateSession(sessions, ids, clock),
     listSessions: new ListSessions(sessions),
     renameSession: new RenameSession(sessions),
-    deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs }),
+    deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs, clock }),
     getChatHistory: new GetChatHistory(sessions, chats),
     clearChat: new ClearChat(sessions, chats),
     createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits }),

@@ -1,11 +1,13 @@
 import type { Session } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { Clock } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { SessionEraser } from '../ports/session-eraser.js';
 import type { SessionRepo } from '../ports/session-repo.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
+import { SWEEP_GRACE_MS } from './sweep-uploads.js';
 
 export interface DeleteSessionDeps {
   sessions: SessionRepo;
@@ -14,6 +16,7 @@ export interface DeleteSessionDeps {
   eraser: SessionEraser;
   indexes: VectorIndex[];
   blobs: BlobStore;
+  clock: Clock;
 }
 
 /**
@@ -31,14 +34,23 @@ export class DeleteSession {
     const session = await loadOwnedSession(sessions, input.sessionId, input.userId);
     const sessionJobs = await jobs.listBySession(input.sessionId);
     for (const index of indexes) await index.deleteBySession(input.sessionId);
-    const removedKeys: string[] = [];
+    const uploads = { remove: [] as string[], release: [] as string[] };
     for (const key of new Set(sessionJobs.map((j) => j.key))) {
       if (!(await this.onlyThisSessionHolds(key, session))) continue;
       await blobs.remove(key);
-      removedKeys.push(key);
+      (await this.urlMayStillWork(key) ? uploads.release : uploads.remove).push(key);
     }
-    await eraser.erase(input.sessionId, removedKeys);
+    await eraser.erase(input.sessionId, uploads);
     for (const index of indexes) await index.deleteBySession(input.sessionId);
+  }
+
+  /**
+   * Whether the key's upload URL may still put a file back (an S3 URL works until it expires): then its record is
+   * kept as pending, so the sweep removes whatever arrives, instead of leaving it to nobody.
+   */
+  private async urlMayStillWork(key: string): Promise<boolean> {
+    const upload = await this.deps.uploads.findByKey(key);
+    return upload !== null && Date.parse(upload.expiresAt) + SWEEP_GRACE_MS > this.deps.clock.now().getTime();
   }
 
   /**

@@ -180,26 +180,32 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
           await s.sessions.create(session(id, 'u1', '2026-01-01T00:00:00.000Z'));
           await s.chats.appendExchange(message(0, id), message(1, id));
           await s.jobs.create(job(`j-${id}`, id, { key: `u1/${id}.pdf` }));
-          await s.uploads.create(upload(`u1/${id}.pdf`));
+          for (const key of [`u1/${id}.pdf`, `u1/${id}-recent.pdf`]) {
+            await s.uploads.create(upload(key));
+            await s.uploads.markIngested(key, '2026-01-01T00:10:00.000Z', 'etag');
+          }
         }
       }
+      const settled = { remove: ['u1/s1.pdf'], release: ['u1/s1-recent.pdf'] };
 
       async function expectWhole(id: string): Promise<void> {
         expect(await s.sessions.findById(id), id).to.not.equal(null);
         expect(await s.chats.page(id, 0, 20), id).to.have.length(2);
         expect(await s.jobs.listBySession(id), id).to.have.length(1);
-        expect(await s.uploads.findByKey(`u1/${id}.pdf`), id).to.not.equal(null);
+        expect(await s.uploads.findByKey(`u1/${id}.pdf`), id).to.deep.include({ ingestedAt: '2026-01-01T00:10:00.000Z', etag: 'etag' });
+        expect(await s.uploads.findByKey(`u1/${id}-recent.pdf`), id).to.deep.include({ ingestedAt: '2026-01-01T00:10:00.000Z', etag: 'etag' });
       }
 
-      it('deletes the session, its messages, its jobs and the given upload records, and nothing else', async () => {
+      it('deletes the session, its messages, its jobs and the upload records to remove; makes the released ones pending', async () => {
         await seed();
-        await s.eraser.erase('s1', ['u1/s1.pdf']);
+        await s.eraser.erase('s1', settled);
         expect(await s.sessions.findById('s1')).to.equal(null);
         expect(await s.chats.page('s1', 0, 20)).to.deep.equal([]);
         expect(await s.jobs.listBySession('s1')).to.deep.equal([]);
         expect(await s.uploads.findByKey('u1/s1.pdf')).to.equal(null);
+        expect(await s.uploads.findByKey('u1/s1-recent.pdf')).to.deep.equal(upload('u1/s1-recent.pdf'));
         await expectWhole('s2');
-        await s.eraser.erase('s1', []);
+        await s.eraser.erase('s1', { remove: [], release: [] });
       });
 
       it('changes nothing when it fails, so trying again completes it', async () => {
@@ -207,7 +213,7 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         const repair = s.breakEraser();
         let failed = false;
         try {
-          await s.eraser.erase('s1', ['u1/s1.pdf']);
+          await s.eraser.erase('s1', settled);
         } catch {
           failed = true;
         } finally {
@@ -215,10 +221,11 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         }
         expect(failed).to.equal(true);
         await expectWhole('s1');
-        await s.eraser.erase('s1', ['u1/s1.pdf']);
+        await s.eraser.erase('s1', settled);
         expect(await s.sessions.findById('s1')).to.equal(null);
         expect(await s.chats.page('s1', 0, 20)).to.deep.equal([]);
         expect(await s.jobs.listBySession('s1')).to.deep.equal([]);
+        expect(await s.uploads.findByKey('u1/s1.pdf')).to.equal(null);
       });
     });
   });

@@ -1,7 +1,7 @@
 import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
-import type { SessionEraser } from '../../core/ports/session-eraser.js';
+import type { ErasedUploads, SessionEraser } from '../../core/ports/session-eraser.js';
 import type { SessionRepo } from '../../core/ports/session-repo.js';
 import type { InMemoryUploadRepo } from './in-memory-upload-repo.js';
 
@@ -130,12 +130,17 @@ export class InMemorySessionEraser implements SessionEraser {
     private readonly repos: { sessions: InMemorySessionRepo; chats: InMemoryChatRepo; jobs: InMemoryIngestJobRepo; uploads: InMemoryUploadRepo },
   ) {}
 
-  async erase(sessionId: string, uploadKeys: readonly string[]): Promise<void> {
+  async erase(sessionId: string, settled: ErasedUploads): Promise<void> {
     if (this.failWith) throw this.failWith;
     const { sessions, chats, jobs, uploads } = this.repos;
     for (let i = chats.rows.length - 1; i >= 0; i--) if (chats.rows[i].sessionId === sessionId) chats.rows.splice(i, 1);
     for (const [id, job] of jobs.rows) if (job.sessionId === sessionId) jobs.rows.delete(id);
-    for (const key of uploadKeys) uploads.rows.delete(key);
+    for (const key of settled.remove) uploads.rows.delete(key);
+    for (const key of settled.release) {
+      const record = uploads.rows.get(key);
+      delete record?.ingestedAt;
+      delete record?.etag;
+    }
     sessions.rows.delete(sessionId);
   }
 }

@@ -53,7 +53,8 @@ describe('upload keys are owned by whom they were issued to (issue 11, point 2)'
     expect(await f.uploads.findByKey(first.key)).to.not.equal(null);
     await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: second.id });
     expect(await f.blobs.stat(first.key)).to.equal(null);
-    expect(await f.uploads.findByKey(first.key)).to.equal(null);
+    // Pending again until the URL has expired and the sweep has run (an S3 URL could still put the file back).
+    expect(await f.uploads.findByKey(first.key)).to.not.have.property('ingestedAt');
   });
 
   it('deleting a session never removes a file issued to another user, even if a job of the session references it', async () => {
@@ -61,9 +62,10 @@ describe('upload keys are owned by whom they were issued to (issue 11, point 2)'
     const victim = await f.sessionWithUpload('victim', DOC);
     await f.drain();
     await f.docChat.deleteSession.execute({ userId: 'victim', sessionId: victim.session.id });
-    // The victim's session is gone; a job (written before ownership was recorded) in the intruder's still points at the key.
+    // The victim's session is gone (the record stays while the URL works) and the victim uploads again; a job
+    // (written before ownership was recorded) in the intruder's session still points at the key.
     f.blobs.put(victim.key, DOC, 'application/pdf');
-    await f.uploads.create({ key: victim.key, userId: 'victim', contentType: 'application/pdf', declaredSize: DOC.length, issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-01T01:00:00.000Z' });
+    expect(await f.uploads.findByKey(victim.key)).to.include({ userId: 'victim' });
     const intruder = await f.docChat.createSession.execute({ userId: 'intruder', label: 'x' });
     await f.jobs.create({ ...victim.job, id: 'legacy', userId: 'intruder', sessionId: intruder.id });
     await f.docChat.deleteSession.execute({ userId: 'intruder', sessionId: intruder.id });
@@ -152,6 +154,31 @@ describe('upload limits and the sweep (issue 11, point 6)', () => {
     expect(error).to.be.instanceOf(ForbiddenError);
   });
 
+  it('sweeps a replayed S3 upload of a session deleted while its URL still worked', async () => {
+    const f = coreFixture({ singleUseUploads: false });
+    const upload = await f.docChat.createUploadUrl.execute(pdf('u1'));
+    expect(f.blobs.putViaUrl(upload.signedUrl, Buffer.from(DOC), 'application/pdf')).to.equal(200);
+    const session = await f.docChat.createSession.execute({ userId: 'u1', label: 'x' });
+    await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: session.id, key: upload.key, filename: 'a.pdf', tags: {} });
+    await f.drain();
+    await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: session.id });
+    expect(f.blobs.keys()).to.deep.equal([]);
+    expect(f.blobs.putViaUrl(upload.signedUrl, Buffer.from(DOC), 'application/pdf')).to.equal(200);
+    f.clock.advance(3600_000 + SWEEP_GRACE_MS + 1000);
+    expect(await f.docChat.sweepUploads.execute()).to.equal(1);
+    expect(f.blobs.keys()).to.deep.equal([]);
+    expect(f.uploads.rows.size).to.equal(0);
+  });
+
+  it('a session deleted long after its URL expired takes its upload records with it', async () => {
+    const f = coreFixture();
+    const mine = await f.sessionWithUpload('u1', DOC);
+    await f.drain();
+    f.clock.advance(3600_000 + SWEEP_GRACE_MS + 1000);
+    await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: mine.session.id });
+    expect(f.uploads.rows.size).to.equal(0);
+  });
+
   it('keeps the record of a file it could not remove, so the next sweep tries again', async () => {
     const f = coreFixture();
     const abandoned = await f.docChat.createUploadUrl.execute(pdf('u1'));
@@ -182,7 +209,7 @@ describe('session deletion is all or nothing (issue 11, point 9)', () => {
     expect(await f.sessions.findById(mine.session.id)).to.equal(null);
     expect(f.chats.rows.filter((m) => m.sessionId === mine.session.id)).to.deep.equal([]);
     expect(await f.jobs.listBySession(mine.session.id)).to.deep.equal([]);
-    expect(await f.uploads.findByKey(mine.key)).to.equal(null);
+    expect(await f.uploads.findByKey(mine.key)).to.not.have.property('ingestedAt');
     expect(await f.blobs.stat(mine.key)).to.equal(null);
   });
 });
