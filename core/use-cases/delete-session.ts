@@ -38,7 +38,8 @@ export class DeleteSession {
     for (const key of new Set(sessionJobs.map((j) => j.key))) {
       if (!(await this.onlyThisSessionHolds(key, session))) continue;
       await blobs.remove(key);
-      (await this.urlMayStillWork(key) ? uploads.release : uploads.remove).push(key);
+      if (await this.urlMayStillWork(key)) uploads.release.push(key);
+      else uploads.remove.push(key);
     }
     await eraser.erase(input.sessionId, uploads);
     for (const index of indexes) await index.deleteBySession(input.sessionId);
