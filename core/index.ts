@@ -11,7 +11,9 @@ import type { IngestJobRepo } from './ports/ingest-job-repo.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { Llm } from './ports/llm.js';
 import type { Logger } from './ports/logger.js';
+import type { SessionEraser } from './ports/session-eraser.js';
 import type { SessionRepo } from './ports/session-repo.js';
+import type { UploadLimits, UploadRepo } from './ports/upload-repo.js';
 import type { VectorIndex } from './ports/vector-index.js';
 import type { ChunkingOptions } from './rag/chunking.js';
 import { AskQuestion, type RetrievalSettings } from './use-cases/ask-question.js';
@@ -25,12 +27,19 @@ import { ListSessions } from './use-cases/list-sessions.js';
 import { RenameSession } from './use-cases/rename-session.js';
 import { RunIngestion } from './use-cases/run-ingestion.js';
 import { StartIngestion } from './use-cases/start-ingestion.js';
+import { SweepUploads } from './use-cases/sweep-uploads.js';
 
 export interface DocChatPorts {
   sessions: SessionRepo;
   chats: ChatRepo;
   jobs: IngestJobRepo;
   blobs: BlobStore;
+  /** Who each upload key was issued to. */
+  uploads: UploadRepo;
+  /** Deletes a session's records in one transaction. */
+  eraser: SessionEraser;
+  /** Per-user storage quota and pending-upload limit (default DEFAULT_UPLOAD_LIMITS). */
+  uploadLimits?: UploadLimits;
   /** One lexical index at least; a dense one too when an embedder is given (results are fused). */
   indexes: VectorIndex[];
   reader: DocumentReader;
@@ -56,22 +65,24 @@ export interface DocChat {
   runIngestion: RunIngestion;
   getIngestJob: GetIngestJob;
   askQuestion: AskQuestion;
+  sweepUploads: SweepUploads;
 }
 
 export function createDocChat(ports: DocChatPorts): DocChat {
-  const { sessions, chats, jobs, blobs, indexes, reader, llm, embedder, queue, ids, clock, logger } = ports;
+  const { sessions, chats, jobs, blobs, uploads, eraser, indexes, reader, llm, embedder, queue, ids, clock, logger } = ports;
   return {
     createSession: new CreateSession(sessions, ids, clock),
     listSessions: new ListSessions(sessions),
     renameSession: new RenameSession(sessions),
-    deleteSession: new DeleteSession({ sessions, chats, jobs, indexes, blobs }),
+    deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs, clock }),
     getChatHistory: new GetChatHistory(sessions, chats),
     clearChat: new ClearChat(sessions, chats),
-    createUploadUrl: new CreateUploadUrl(blobs, ids),
-    startIngestion: new StartIngestion({ sessions, jobs, blobs, queue, ids, clock }),
-    runIngestion: new RunIngestion({ jobs, blobs, reader, indexes, embedder, clock, logger, chunking: ports.chunking }),
+    createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits }),
+    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock }),
+    runIngestion: new RunIngestion({ jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking }),
     getIngestJob: new GetIngestJob(jobs),
     askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval }),
+    sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
   };
 }
 
@@ -79,5 +90,5 @@ export * from './domain/errors.js';
 export * from './domain/model.js';
 export type * from './ports/index.js';
 export { AskQuestion, ClearChat, CreateSession, CreateUploadUrl, DeleteSession, GetChatHistory, GetIngestJob };
-export { ListSessions, RenameSession, RunIngestion, StartIngestion };
-export { SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';
+export { ListSessions, RenameSession, RunIngestion, StartIngestion, SweepUploads };
+export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';

@@ -17,6 +17,10 @@ export interface Config {
   /** Documents processed at once; extraction itself runs in `extractionWorkers` child processes. */
   ingestConcurrency: number;
   extractionWorkers: number;
+  /** Per-user limits on uploads (USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS). */
+  uploadLimits: { storageQuotaBytes: number; maxPendingUploads: number };
+  /** How often uploads never ingested are swept (UPLOAD_SWEEP_INTERVAL_MS). */
+  uploadSweepIntervalMs: number;
   /** Limits on what one client can hold or cost (README "Security"). */
   http: HttpLimits;
 }
@@ -63,6 +67,9 @@ export const DEFAULTS = {
   httpIdleTimeoutMs: 5_000,
   maxConnectionsPerClient: 64,
   authFailuresPerMinute: 30,
+  userStorageQuotaBytes: 1_073_741_824,
+  maxPendingUploads: 20,
+  uploadSweepIntervalMs: 600_000,
 };
 
 /** The variables the service reads; the compose file and .env.example may set only these. */
@@ -73,6 +80,7 @@ export const CONFIG_VARIABLES = [
   'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS',
   'SUPABASE_REFUSAL_CACHE_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS',
   'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE', 'TRUST_PROXY',
+  'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -202,5 +210,11 @@ export function loadConfig(env: Env = process.env): Config {
       authFailuresPerMinute: read(env, 'AUTH_FAILURES_PER_MINUTE', positiveInt(1_000_000), DEFAULTS.authFailuresPerMinute)!,
       trustProxy: read(env, 'TRUST_PROXY', flag, false)!,
     },
+    uploadLimits: {
+      storageQuotaBytes: read(env, 'USER_STORAGE_QUOTA_BYTES', positiveInt(Number.MAX_SAFE_INTEGER), DEFAULTS.userStorageQuotaBytes)!,
+      maxPendingUploads: read(env, 'MAX_PENDING_UPLOADS', positiveInt(100_000), DEFAULTS.maxPendingUploads)!,
+    },
+    // At most a day, so a sweep cannot be configured away by accident.
+    uploadSweepIntervalMs: read(env, 'UPLOAD_SWEEP_INTERVAL_MS', positiveInt(86_400_000), DEFAULTS.uploadSweepIntervalMs)!,
   };
 }

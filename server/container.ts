@@ -12,7 +12,9 @@ import type { IngestJobRepo } from '../core/ports/ingest-job-repo.js';
 import type { JobQueue } from '../core/ports/job-queue.js';
 import type { Llm } from '../core/ports/llm.js';
 import type { Logger } from '../core/ports/logger.js';
+import type { SessionEraser } from '../core/ports/session-eraser.js';
 import type { SessionRepo } from '../core/ports/session-repo.js';
+import type { UploadRepo } from '../core/ports/upload-repo.js';
 import type { VectorIndex } from '../core/ports/vector-index.js';
 import { ChromaVectorIndex } from '../adapters/chroma/chroma-vector-index.js';
 import { ExtractiveAnswerer } from '../adapters/extractive/extractive-answerer.js';
@@ -28,7 +30,9 @@ import { SqliteChatRepo } from '../adapters/sqlite/sqlite-chat-repo.js';
 import { SqliteDenseIndex } from '../adapters/sqlite/sqlite-dense-index.js';
 import { SqliteFtsIndex } from '../adapters/sqlite/sqlite-fts-index.js';
 import { SqliteIngestJobRepo } from '../adapters/sqlite/sqlite-ingest-job-repo.js';
+import { SqliteSessionEraser } from '../adapters/sqlite/sqlite-session-eraser.js';
 import { SqliteSessionRepo } from '../adapters/sqlite/sqlite-session-repo.js';
+import { SqliteUploadRepo } from '../adapters/sqlite/sqlite-upload-repo.js';
 import { SupabaseIdentityVerifier } from '../adapters/supabase/supabase-identity-verifier.js';
 import { loadOrCreateSecret } from '../adapters/system/secret-file.js';
 import { JsonLinesLogger, RandomUuidGenerator, SystemClock } from '../adapters/system/system.js';
@@ -52,6 +56,8 @@ export function buildContainer(config: Config, options: { logger?: Logger } = {}
   c.bind<SessionRepo>(TOKENS.SessionRepo).toDynamicValue((ctx) => new SqliteSessionRepo(ctx.get<SqliteDatabase>(TOKENS.Database).db));
   c.bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => new SqliteChatRepo(ctx.get<SqliteDatabase>(TOKENS.Database).db));
   c.bind<IngestJobRepo>(TOKENS.IngestJobRepo).toDynamicValue((ctx) => new SqliteIngestJobRepo(ctx.get<SqliteDatabase>(TOKENS.Database).db));
+  c.bind<UploadRepo>(TOKENS.UploadRepo).toDynamicValue((ctx) => new SqliteUploadRepo(ctx.get<SqliteDatabase>(TOKENS.Database)));
+  c.bind<SessionEraser>(TOKENS.SessionEraser).toDynamicValue((ctx) => new SqliteSessionEraser(ctx.get<SqliteDatabase>(TOKENS.Database)));
   c.bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => new SqliteFtsIndex(ctx.get<SqliteDatabase>(TOKENS.Database)));
 
   const auth = config.auth;
@@ -106,6 +112,9 @@ export function buildContainer(config: Config, options: { logger?: Logger } = {}
       chats: ctx.get(TOKENS.ChatRepo),
       jobs: ctx.get(TOKENS.IngestJobRepo),
       blobs: ctx.get(TOKENS.BlobStore),
+      uploads: ctx.get(TOKENS.UploadRepo),
+      eraser: ctx.get(TOKENS.SessionEraser),
+      uploadLimits: config.uploadLimits,
       indexes: indexesOf(ctx.get<VectorIndex>(TOKENS.LexicalIndex), ctx.get<VectorIndex>(TOKENS.DenseIndex, { optional: true })),
       reader: ctx.get(TOKENS.DocumentReader),
       llm: ctx.get(TOKENS.Llm),

@@ -69,6 +69,22 @@ export async function startService(config: Config, options: { logger?: Logger } 
   if (unfinished.length > 0) logger.info('resuming unfinished ingest jobs', { count: unfinished.length });
   for (const job of unfinished) queue.enqueue(job.id);
 
+  // Uploads never ingested go once their URL has expired (SweepUploads): at start, then every interval.
+  const docChat = container.get<DocChat>(TOKENS.DocChat);
+  let sweeping: Promise<void> | undefined;
+  const sweep = () => {
+    sweeping ??= docChat.sweepUploads.execute().then(
+      () => undefined,
+      (error: unknown) => logger.warn('upload sweep failed; it runs again at the next interval', { error: String(error) }),
+    ).finally(() => (sweeping = undefined));
+  };
+  sweep();
+  const sweepTimer = setInterval(sweep, config.uploadSweepIntervalMs).unref();
+  closeables.push(async () => {
+    clearInterval(sweepTimer);
+    await sweeping;
+  });
+
   closeables.push(
     () => new Promise<void>((resolve) => server.close(() => resolve())),
     () => Promise.race([queue.stop(), new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]),

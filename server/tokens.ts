@@ -8,6 +8,8 @@ export const TOKENS = {
   SessionRepo: Symbol.for('SessionRepo'),
   ChatRepo: Symbol.for('ChatRepo'),
   IngestJobRepo: Symbol.for('IngestJobRepo'),
+  UploadRepo: Symbol.for('UploadRepo'),
+  SessionEraser: Symbol.for('SessionEraser'),
   BlobStore: Symbol.for('BlobStore'),
   LexicalIndex: Symbol.for('LexicalIndex'),
   DenseIndex: Symbol.for('DenseIndex'),

@@ -1,24 +1,26 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { NotFoundError, ValidationError } from '../../core/domain/errors.js';
+import { NotFoundError } from '../../core/domain/errors.js';
 import type { BlobInfo, BlobStore, UploadUrl, UploadUrlRequest } from '../../core/ports/blob-store.js';
 import type { Clock } from '../../core/ports/clock-and-ids.js';
+import { errorCode } from '../blob-shared/error-code.js';
+import { checkMaxBytes, checkUploadUrlRequest } from '../blob-shared/upload-request.js';
+import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../system/private-files.js';
+import { receiveBody, type UploadBody } from './body-receiver.js';
+import { encodeKeyForPath, ObjectPaths } from './object-keys.js';
+import { isFile, isMissing, readSidecar, removeExpiredTombstones, tombstoneExpired, unlinkFile, type Sidecar } from './sidecar-files.js';
+import { UploadSigner, type UploadQuery } from './upload-signature.js';
 
-/** 50 MiB, the service-wide upload limit. */
-export const DEFAULT_MAX_UPLOAD_BYTES = 52_428_800;
-/** Longest lifetime of an upload URL (same as S3 presigned URLs). */
-const MAX_EXPIRES_IN_SECONDS = 7 * 24 * 3600;
-/** S3 allows keys of up to 1024 UTF-8 bytes. */
-const MAX_KEY_BYTES = 1024;
-/** File names are limited to 255 bytes; the sidecar adds `.json`. */
-const MAX_SEGMENT_BYTES = 250;
+export { DEFAULT_MAX_UPLOAD_BYTES } from '../blob-shared/upload-request.js';
+export { encodeKeyForPath };
+
 /** Temp files older than this are leftovers of a crash and removed by `init()`. */
 const STALE_TEMP_MS = 24 * 3600 * 1000;
 
 export interface LocalBlobStoreOptions {
-  /** Root directory; `objects/`, `meta/` and `tmp/` are created under it. */
+  /** Root directory; `objects/`, `meta/` and `tmp/` are created under it (owner-only). */
   directory: string;
   /** Origin (optionally with a path prefix) that clients reach the upload route on, e.g. `http://localhost:3000`. */
   publicUrl: string;
@@ -33,53 +35,52 @@ export interface AcceptUploadRequest {
   /** The key from the URL path, already percent-decoded. */
   key: string;
   /** The parsed query string of the upload URL. */
-  query: Readonly<Record<string, string | readonly string[] | undefined>>;
+  query: UploadQuery;
   /** The request's Content-Type header. */
   contentType: string | undefined;
   /** The request's Content-Length header, when sent (undefined for chunked bodies). */
   contentLength: number | undefined;
-  body: AsyncIterable<Uint8Array | string> | NodeJS.ReadableStream;
+  body: UploadBody;
 }
 
 export interface AcceptUploadResult {
-  /** 200 stored; 400 bad key / short or interrupted body; 403 bad signature or expired; 413 too large; 415 wrong Content-Type. */
-  status: 200 | 400 | 403 | 413 | 415;
+  /**
+   * 200 stored; 400 bad key / short or interrupted body; 403 bad signature or expired; 409 URL already used;
+   * 413 too large; 415 wrong Content-Type.
+   */
+  status: 200 | 400 | 403 | 409 | 413 | 415;
   error?: string;
 }
 
-interface Sidecar {
-  contentType: string;
-  size: number;
-  uploadedAt: string;
-}
+/** The refusal of a second PUT to an upload URL. */
+export const UPLOAD_URL_USED = 'This upload URL has already been used: request a new one from /api/v1/ingest/upload/url';
 
 const systemClock: Clock = { now: () => new Date() };
 
 /**
  * BlobStore on the local file system, for single-node installs without object storage.
  *
- * Layout under `directory`: `objects/<key>` (the bytes), `meta/<key>.json` (content type, size),
- * `tmp/` (uploads in progress; same file system, so the final rename is atomic).
- * Upload URLs point at `localUploadRouter` (PUT /uploads/<key>) and carry an HMAC signature over
- * key, expiry, content type and size; `acceptUpload` enforces all four.
+ * Layout under `directory`: `objects/<key>` (the bytes), `meta/<key>.json` (content type, size, sha256),
+ * `tmp/` (uploads in progress; same file system, so the final link is atomic). Everything is owner-only.
+ * Upload URLs point at `localUploadRouter` (PUT /uploads/<key>) and carry an HMAC signature over key, expiry,
+ * content type and size; `acceptUpload` enforces all four, and each URL works once: a PUT to a key that holds an
+ * object, or held one while the URL was still valid, is refused (409).
  */
 export class LocalBlobStore implements BlobStore {
   readonly name = 'blob storage';
   readonly maxBytes: number;
   private readonly root: string;
-  private readonly objectsDir: string;
-  private readonly metaDir: string;
+  private readonly paths: ObjectPaths;
   private readonly tmpDir: string;
   private readonly publicUrl: string;
-  private readonly secret: Buffer;
+  private readonly signer: UploadSigner;
   private readonly clock: Clock;
   private initialised: Promise<void> | undefined;
 
   constructor(options: LocalBlobStoreOptions) {
     if (!options.directory) throw new Error('LocalBlobStore: directory is required');
     this.root = path.resolve(options.directory);
-    this.objectsDir = path.join(this.root, 'objects');
-    this.metaDir = path.join(this.root, 'meta');
+    this.paths = new ObjectPaths(path.join(this.root, 'objects'), path.join(this.root, 'meta'));
     this.tmpDir = path.join(this.root, 'tmp');
 
     let publicUrl: URL;
@@ -92,18 +93,15 @@ export class LocalBlobStore implements BlobStore {
       throw new Error('LocalBlobStore: publicUrl must be http(s)');
     }
     this.publicUrl = `${publicUrl.origin}${publicUrl.pathname.replace(/\/+$/, '')}`;
-
-    this.secret = typeof options.secret === 'string' ? Buffer.from(options.secret, 'utf8') : Buffer.from(options.secret);
-    if (this.secret.length < 16) throw new Error('LocalBlobStore: secret must be at least 16 bytes');
-
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-    if (!Number.isSafeInteger(this.maxBytes) || this.maxBytes <= 0) {
-      throw new Error('LocalBlobStore: maxBytes must be a positive integer');
-    }
+    this.signer = new UploadSigner(options.secret);
+    this.maxBytes = checkMaxBytes('LocalBlobStore', options.maxBytes);
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Creates the directories and removes temp files left by a crash. Idempotent; other methods call it lazily. */
+  /**
+   * Creates the directories (owner-only), removes temp files left by a crash and sidecars of removed objects whose
+   * upload URL has expired. Idempotent; other methods call it lazily.
+   */
   init(): Promise<void> {
     this.initialised ??= this.doInit().catch((error: unknown) => {
       this.initialised = undefined;
@@ -113,9 +111,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private async doInit(): Promise<void> {
-    await fs.mkdir(this.objectsDir, { recursive: true });
-    await fs.mkdir(this.metaDir, { recursive: true });
-    await fs.mkdir(this.tmpDir, { recursive: true });
+    for (const dir of [this.root, this.paths.objectsDir, this.paths.metaDir, this.tmpDir]) ensurePrivateDir(dir);
     const now = Date.now();
     for (const entry of await fs.readdir(this.tmpDir)) {
       const file = path.join(this.tmpDir, entry);
@@ -126,6 +122,7 @@ export class LocalBlobStore implements BlobStore {
         // raced with another process: ignore
       }
     }
+    await removeExpiredTombstones(this.paths, this.clock.now().getTime());
   }
 
   /** Readiness: the directory exists and is writable. */
@@ -135,26 +132,12 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async createUploadUrl(request: UploadUrlRequest): Promise<UploadUrl> {
-    this.resolveKey(request.key);
-    const type = request.contentType;
-    if (typeof type !== 'string' || !MEDIA_TYPE.test(type)) {
-      throw new ValidationError(`Invalid content type: ${String(type)}`);
-    }
-    const size = request.contentSize;
-    if (!Number.isSafeInteger(size) || size < 0) throw new ValidationError('contentSize must be a non-negative integer');
-    if (size > this.maxBytes) {
-      throw new ValidationError(`Declared size ${size} exceeds the limit of ${this.maxBytes} bytes`);
-    }
-    const expiresIn = request.expiresInSeconds;
-    if (!Number.isSafeInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPIRES_IN_SECONDS) {
-      throw new ValidationError(`expiresInSeconds must be an integer between 1 and ${MAX_EXPIRES_IN_SECONDS}`);
-    }
-
-    const expires = Math.floor(this.clock.now().getTime() / 1000) + expiresIn;
-    const fields = { expires: String(expires), type, size: String(size) };
-    const query = new URLSearchParams({ ...fields, sig: this.sign(request.key, fields) });
+    this.paths.objectPath(request.key);
+    checkUploadUrlRequest(request, this.maxBytes);
+    const expires = Math.floor(this.clock.now().getTime() / 1000) + request.expiresInSeconds;
+    const query = this.signer.query(request.key, { expires: String(expires), type: request.contentType, size: String(request.contentSize) });
     return {
-      url: `${this.publicUrl}/uploads/${encodeKeyForPath(request.key)}?${query.toString()}`,
+      url: `${this.publicUrl}/uploads/${encodeKeyForPath(request.key)}?${query}`,
       expiresAt: new Date(expires * 1000).toISOString(),
     };
   }
@@ -169,31 +152,13 @@ export class LocalBlobStore implements BlobStore {
   async acceptUpload(request: AcceptUploadRequest): Promise<AcceptUploadResult> {
     let target: string;
     try {
-      target = this.resolveKey(request.key);
+      target = this.paths.objectPath(request.key);
     } catch (error) {
       return { status: 400, error: error instanceof Error ? error.message : 'Invalid key' };
     }
-
-    const expires = single(request.query.expires);
-    const type = single(request.query.type);
-    const size = single(request.query.size);
-    const sig = single(request.query.sig);
-    if (
-      expires === undefined || !DIGITS.test(expires) ||
-      size === undefined || !DIGITS.test(size) ||
-      type === undefined || type === '' ||
-      sig === undefined || !HEX_SHA256.test(sig)
-    ) {
-      return { status: 403, error: 'Missing or malformed upload signature' };
-    }
-    const expected = Buffer.from(this.sign(request.key, { expires, type, size }), 'hex');
-    const given = Buffer.from(sig.toLowerCase(), 'hex');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return { status: 403, error: 'Invalid upload signature' };
-    }
-    if (this.clock.now().getTime() >= Number(expires) * 1000) {
-      return { status: 403, error: 'Upload URL has expired' };
-    }
+    const signature = this.signer.verify(request.key, request.query, this.clock.now().getTime());
+    if (!signature.ok) return { status: 403, error: signature.error };
+    const { type, size } = signature.fields;
 
     const declared = Number(size);
     if (declared > this.maxBytes) {
@@ -213,14 +178,15 @@ export class LocalBlobStore implements BlobStore {
         return { status: 400, error: `Body of ${request.contentLength} bytes is shorter than the declared size of ${declared} bytes` };
       }
     }
-
     await this.init();
+    // Checked before reading the body so a replay costs no bandwidth; the link below settles races.
+    if (await this.wasUsed(target)) return { status: 409, error: UPLOAD_URL_USED };
+
     const id = randomUUID();
     const tmpData = path.join(this.tmpDir, `${id}.part`);
     const tmpMeta = path.join(this.tmpDir, `${id}.meta`);
-    let kept = false;
     try {
-      const received = await this.receive(request.body, tmpData, declared);
+      const received = await receiveBody(request.body, tmpData, declared);
       if (received.kind === 'too-large') {
         return { status: 413, error: `Body is larger than the declared size of ${declared} bytes` };
       }
@@ -231,24 +197,35 @@ export class LocalBlobStore implements BlobStore {
         return { status: 400, error: `Body of ${received.bytes} bytes is shorter than the declared size of ${declared} bytes` };
       }
 
-      const sidecar: Sidecar = { contentType: type, size: declared, uploadedAt: this.clock.now().toISOString() };
-      await fs.writeFile(tmpMeta, JSON.stringify(sidecar), { flag: 'wx' });
-      const metaTarget = this.metaPathFor(target);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.mkdir(path.dirname(metaTarget), { recursive: true });
-      // Bytes first, then the sidecar: stat's size always comes from the file itself.
-      await fs.rename(tmpData, target);
-      kept = true;
+      const sidecar: Sidecar = {
+        contentType: type,
+        size: declared,
+        uploadedAt: this.clock.now().toISOString(),
+        sha256: received.sha256,
+        urlExpiresAt: new Date(signature.expiresAtMs).toISOString(),
+      };
+      await fs.writeFile(tmpMeta, JSON.stringify(sidecar), { flag: 'wx', mode: PRIVATE_FILE_MODE });
+      const metaTarget = this.paths.metaPath(target);
+      await fs.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await fs.mkdir(path.dirname(metaTarget), { recursive: true, mode: PRIVATE_DIR_MODE });
+      // Bytes first, then the sidecar: stat's size always comes from the file itself. link() never replaces:
+      // of two PUTs racing on one URL, the second gets EEXIST.
+      try {
+        await fs.link(tmpData, target);
+      } catch (error) {
+        if (errorCode(error) === 'EEXIST') return { status: 409, error: UPLOAD_URL_USED };
+        throw error;
+      }
       await fs.rename(tmpMeta, metaTarget);
       return { status: 200 };
     } finally {
-      if (!kept) await fs.rm(tmpData, { force: true });
+      await fs.rm(tmpData, { force: true });
       await fs.rm(tmpMeta, { force: true });
     }
   }
 
   async stat(key: string): Promise<BlobInfo | null> {
-    const file = this.resolveKey(key);
+    const file = this.paths.objectPath(key);
     let info;
     try {
       info = await fs.stat(file);
@@ -257,12 +234,15 @@ export class LocalBlobStore implements BlobStore {
       throw error;
     }
     if (!info.isFile()) return null;
-    const sidecar = await this.readSidecar(file);
-    return sidecar?.contentType ? { size: info.size, contentType: sidecar.contentType } : { size: info.size };
+    const result: BlobInfo = { size: info.size };
+    const sidecar = await readSidecar(this.paths.metaPath(file));
+    if (sidecar?.contentType) result.contentType = sidecar.contentType;
+    if (sidecar?.sha256) result.etag = sidecar.sha256;
+    return result;
   }
 
   async read(key: string): Promise<Uint8Array> {
-    const file = this.resolveKey(key);
+    const file = this.paths.objectPath(key);
     try {
       return await fs.readFile(file);
     } catch (error) {
@@ -271,137 +251,22 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  /** Removes the bytes; the sidecar stays as a tombstone while the upload URL is valid, so it cannot be used again. */
   async remove(key: string): Promise<void> {
-    const file = this.resolveKey(key);
-    for (const target of [file, this.metaPathFor(file)]) {
-      try {
-        await fs.unlink(target);
-      } catch (error) {
-        if (isMissing(error)) continue;
-        // `objects/a` is a directory when only `a/b` exists: there is no object `a` to remove.
-        // (unlink says EISDIR on Linux, EPERM on macOS.)
-        const code = errorCode(error);
-        if ((code === 'EISDIR' || code === 'EPERM') && (await isDirectory(target))) continue;
-        throw error;
-      }
-    }
+    const file = this.paths.objectPath(key);
+    const meta = this.paths.metaPath(file);
+    await unlinkFile(file);
+    if (tombstoneExpired(await readSidecar(meta), this.clock.now().getTime())) await unlinkFile(meta);
   }
 
-  /** Streams the body into `tmpFile`, stopping as soon as it exceeds `limit` bytes. */
-  private async receive(
-    body: AcceptUploadRequest['body'],
-    tmpFile: string,
-    limit: number,
-  ): Promise<{ kind: 'ok'; bytes: number } | { kind: 'too-large' } | { kind: 'interrupted' }> {
-    const handle = await fs.open(tmpFile, 'wx', 0o644);
-    try {
-      let bytes = 0;
-      const iterator = iterate(body);
-      for (;;) {
-        let next: IteratorResult<Uint8Array | string>;
-        try {
-          next = await iterator.next();
-        } catch {
-          return { kind: 'interrupted' };
-        }
-        if (next.done) break;
-        const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-        bytes += chunk.byteLength;
-        if (bytes > limit) {
-          // Stop reading. For a Node stream the iterator was made with destroyOnReturn: false, so
-          // this only detaches it; the request stays open for the refusal to be sent.
-          await iterator.return?.();
-          return { kind: 'too-large' };
-        }
-        await handle.write(chunk);
-      }
-      await handle.datasync();
-      return { kind: 'ok', bytes };
-    } finally {
-      await handle.close();
-    }
-  }
-
-  private sign(key: string, fields: { expires: string; type: string; size: string }): string {
-    // Each field is percent-encoded so that the `|` separator cannot be forged from inside a field.
-    const message = ['PUT', key, fields.expires, fields.type, fields.size].map(encodeURIComponent).join('|');
-    return createHmac('sha256', this.secret).update(message, 'utf8').digest('hex');
-  }
-
-  /** The absolute path of a key's bytes; throws ValidationError for any key that could leave `objects/`. */
-  private resolveKey(key: string): string {
-    if (typeof key !== 'string' || key.length === 0) throw new ValidationError('Invalid key: empty');
-    if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) throw new ValidationError('Invalid key: too long');
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f\\]/.test(key)) throw new ValidationError('Invalid key: control character or backslash');
-    if (key.startsWith('/')) throw new ValidationError('Invalid key: absolute path');
-    for (const segment of key.split('/')) {
-      if (segment === '' || segment === '.' || segment === '..') {
-        throw new ValidationError('Invalid key: empty, "." or ".." path segment');
-      }
-      if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) throw new ValidationError('Invalid key: path segment too long');
-    }
-    const resolved = path.resolve(this.objectsDir, key);
-    if (!resolved.startsWith(this.objectsDir + path.sep)) throw new ValidationError('Invalid key: outside the store');
-    return resolved;
-  }
-
-  private metaPathFor(objectPath: string): string {
-    return path.join(this.metaDir, `${path.relative(this.objectsDir, objectPath)}.json`);
-  }
-
-  private async readSidecar(objectPath: string): Promise<Sidecar | undefined> {
-    try {
-      const parsed: unknown = JSON.parse(await fs.readFile(this.metaPathFor(objectPath), 'utf8'));
-      if (parsed && typeof parsed === 'object' && typeof (parsed as Sidecar).contentType === 'string') {
-        return parsed as Sidecar;
-      }
-    } catch {
-      // missing or damaged sidecar: the object is still there, without a content type
-    }
-    return undefined;
+  /** Whether the key holds an object, or held one uploaded through a URL that has not expired yet. */
+  private async wasUsed(target: string): Promise<boolean> {
+    return (await isFile(target)) || (await isFile(this.paths.metaPath(target)));
   }
 }
-
-const DIGITS = /^\d{1,15}$/;
-const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
-const TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
-const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}$`);
 
 /** `image/JPEG; charset=x` → `image/jpeg`; parameters are not compared. */
 function mediaTypeEssence(value: string | undefined): string | undefined {
   const essence = value?.split(';')[0]?.trim().toLowerCase();
   return essence ? essence : undefined;
-}
-
-function single(value: string | readonly string[] | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Percent-encodes each path segment; `/` stays a separator. */
-export function encodeKeyForPath(key: string): string {
-  return key.split('/').map(encodeURIComponent).join('/');
-}
-
-function iterate(body: AcceptUploadRequest['body']): AsyncIterator<Uint8Array | string> {
-  const stream = body as NodeJS.ReadableStream & { iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterableIterator<Uint8Array> };
-  if (typeof stream.iterator === 'function') return stream.iterator({ destroyOnReturn: false });
-  return (body as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
-}
-
-async function isDirectory(file: string): Promise<boolean> {
-  try {
-    return (await fs.lstat(file)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isMissing(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === 'ENOENT' || code === 'ENOTDIR';
 }

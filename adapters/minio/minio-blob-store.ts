@@ -2,12 +2,13 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { Client } from 'minio';
-import { NotFoundError, UpstreamUnavailableError, ValidationError } from '../../core/domain/errors.js';
+import { NotFoundError, UpstreamUnavailableError } from '../../core/domain/errors.js';
 import type { BlobInfo, BlobStore, UploadUrl, UploadUrlRequest } from '../../core/ports/blob-store.js';
 import type { Clock } from '../../core/ports/clock-and-ids.js';
+import { errorCode } from '../blob-shared/error-code.js';
+import { checkMaxBytes, checkUploadUrlRequest } from '../blob-shared/upload-request.js';
 
 const DEPENDENCY = 'object storage';
-const MAX_EXPIRES_IN_SECONDS = 7 * 24 * 3600;
 
 export interface MinioBlobStoreOptions {
   /** Where this service reaches MinIO/S3, e.g. `http://minio:9000` (MINIO_URL). */
@@ -46,7 +47,8 @@ const systemClock: Clock = { now: () => new Date() };
  * BlobStore on MinIO (or any S3-compatible server) through the `minio` client.
  *
  * Note: presigned PUT URLs bind only the key, the Host and the expiry; the Content-Type and
- * the size the client sends are not enforced by S3/MinIO. Check `stat()` before trusting an upload.
+ * the size the client sends are not enforced by S3/MinIO, and the URL can be used again (replacing
+ * the object) until it expires. Check `stat()` (size, etag) before trusting an upload.
  */
 export class MinioBlobStore implements BlobStore {
   readonly name = DEPENDENCY;
@@ -70,7 +72,7 @@ export class MinioBlobStore implements BlobStore {
     this.region = options.region ?? 'us-east-1';
     this.label = internal.label;
     this.publicPrefix = external.prefix;
-    this.maxBytes = options.maxBytes ?? 52_428_800;
+    this.maxBytes = checkMaxBytes('MinioBlobStore', options.maxBytes);
     this.clock = options.clock ?? systemClock;
     const timeoutMs = options.timeoutMs ?? 10_000;
 
@@ -116,14 +118,8 @@ export class MinioBlobStore implements BlobStore {
   }
 
   async createUploadUrl(request: UploadUrlRequest): Promise<UploadUrl> {
-    if (typeof request.key !== 'string' || request.key.length === 0) throw new ValidationError('Invalid key: empty');
-    const size = request.contentSize;
-    if (!Number.isSafeInteger(size) || size < 0) throw new ValidationError('contentSize must be a non-negative integer');
-    if (size > this.maxBytes) throw new ValidationError(`Declared size ${size} exceeds the limit of ${this.maxBytes} bytes`);
+    checkUploadUrlRequest(request, this.maxBytes);
     const expiresIn = request.expiresInSeconds;
-    if (!Number.isSafeInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPIRES_IN_SECONDS) {
-      throw new ValidationError(`expiresInSeconds must be an integer between 1 and ${MAX_EXPIRES_IN_SECONDS}`);
-    }
     // Whole seconds: the signature carries X-Amz-Date to the second.
     const signedAt = new Date(Math.floor(this.clock.now().getTime() / 1000) * 1000);
     let url = await this.presignClient.presignedUrl('PUT', this.bucket, request.key, expiresIn, {}, signedAt);
@@ -138,10 +134,11 @@ export class MinioBlobStore implements BlobStore {
     return this.call('stat', async () => {
       try {
         const info = await this.client.statObject(this.bucket, key);
+        const result: BlobInfo = { size: info.size };
         const contentType = info.metaData?.['content-type'];
-        return typeof contentType === 'string' && contentType
-          ? { size: info.size, contentType }
-          : { size: info.size };
+        if (typeof contentType === 'string' && contentType) result.contentType = contentType;
+        if (info.etag) result.etag = info.etag;
+        return result;
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;
@@ -270,10 +267,4 @@ function unavailableReason(error: unknown): string | undefined {
 function isNotFound(error: unknown): boolean {
   const code = errorCode(error);
   return code === 'NoSuchKey' || code === 'NotFound';
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string'
-    ? (error as { code: string }).code
-    : undefined;
 }

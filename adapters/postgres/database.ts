@@ -56,6 +56,19 @@ const MIGRATIONS: Record<string, Migration> = {
         );
         CREATE INDEX ingest_jobs_by_session ON ingest_jobs (session_id, sha256);
         CREATE INDEX ingest_jobs_by_status ON ingest_jobs (status, created_at);
+        CREATE INDEX ingest_jobs_by_key ON ingest_jobs (blob_key);
+        CREATE TABLE uploads (
+          blob_key TEXT PRIMARY KEY,
+          user_id TEXT NOT NULL,
+          content_type TEXT NOT NULL,
+          declared_size BIGINT NOT NULL,
+          issued_at TEXT NOT NULL,
+          expires_at TEXT NOT NULL,
+          ingested_at TEXT,
+          etag TEXT
+        );
+        CREATE INDEX uploads_by_user ON uploads (user_id, ingested_at, expires_at);
+        CREATE INDEX uploads_pending_by_expiry ON uploads (expires_at) WHERE ingested_at IS NULL;
       `.execute(db);
     },
   },

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
+import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE } from '../system/private-files.js';
 
 export interface SessionsTable {
   id: string;
@@ -65,7 +66,19 @@ export interface ChunkVectorsTable {
   vector: Buffer;
 }
 
+export interface UploadsTable {
+  blob_key: string;
+  user_id: string;
+  content_type: string;
+  declared_size: number;
+  issued_at: string;
+  expires_at: string;
+  ingested_at: string | null;
+  etag: string | null;
+}
+
 export interface DatabaseSchema {
+  uploads: UploadsTable;
   sessions: SessionsTable;
   chat_messages: ChatMessagesTable;
   ingest_jobs: IngestJobsTable;
@@ -192,11 +205,34 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
       INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild');
     `,
   },
+  {
+    id: '004-upload-records',
+    sql: `
+      CREATE TABLE uploads (
+        blob_key TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        declared_size INTEGER NOT NULL,
+        issued_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        ingested_at TEXT,
+        etag TEXT
+      );
+      CREATE INDEX uploads_by_user ON uploads (user_id, ingested_at, expires_at);
+      CREATE INDEX uploads_pending_by_expiry ON uploads (expires_at) WHERE ingested_at IS NULL;
+      CREATE INDEX ingest_jobs_by_key ON ingest_jobs (blob_key);
+      -- Keys ingested before ownership was recorded belong to the user of their first job (SQLite takes the bare
+      -- columns from the row holding the min()); their size is unknown (0).
+      INSERT INTO uploads (blob_key, user_id, content_type, declared_size, issued_at, expires_at, ingested_at)
+        SELECT blob_key, user_id, content_type, 0, min(created_at), min(created_at), min(created_at)
+        FROM ingest_jobs GROUP BY blob_key;
+    `,
+  },
 ];
 
 /** Opens (creating if needed) the database file, or ':memory:', and applies pending migrations. */
 export function openSqliteDatabase(file: string): SqliteDatabase {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') createPrivately(path.resolve(file));
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
@@ -235,6 +271,16 @@ function withStatementCache(raw: BetterSqlite3.Database) {
       return statement;
     },
   };
+}
+
+/**
+ * The database file is created owner-only before SQLite opens it: SQLite gives the -wal and -shm files the mode of
+ * the database file. Files of an older install are narrowed to owner-only.
+ */
+function createPrivately(file: string): void {
+  ensurePrivateDir(path.dirname(file));
+  fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
+  for (const suffix of ['', '-wal', '-shm', '-journal']) ensurePrivateFile(`${file}${suffix}`);
 }
 
 function migrate(raw: BetterSqlite3.Database): void {

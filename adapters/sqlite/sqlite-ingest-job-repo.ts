@@ -66,6 +66,11 @@ export class SqliteIngestJobRepo implements IngestJobRepo {
     return rows.map(toJob);
   }
 
+  async listByKey(key: string): Promise<IngestJob[]> {
+    const rows = await this.db.selectFrom('ingest_jobs').selectAll().where('blob_key', '=', key).orderBy('created_at').execute();
+    return rows.map(toJob);
+  }
+
   async findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null> {
     const row = await this.db
       .selectFrom('ingest_jobs')

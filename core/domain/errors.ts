@@ -6,7 +6,9 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'UPSTREAM_UNAVAILABLE'
   | 'CONFLICT'
-  | 'UNPROCESSABLE';
+  | 'UNPROCESSABLE'
+  | 'QUOTA_EXCEEDED'
+  | 'LIMIT_REACHED';
 
 export class DomainError extends Error {
   constructor(
@@ -64,6 +66,20 @@ export class ConflictError extends DomainError {
 export class UnprocessableDocumentError extends DomainError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('UNPROCESSABLE', message, options);
+  }
+}
+
+/** The user's stored files would exceed their storage quota. */
+export class QuotaExceededError extends DomainError {
+  constructor(message: string) {
+    super('QUOTA_EXCEEDED', message);
+  }
+}
+
+/** The user has too many of something outstanding (pending uploads); they may try again once some are done. */
+export class LimitReachedError extends DomainError {
+  constructor(message: string) {
+    super('LIMIT_REACHED', message);
   }
 }
 

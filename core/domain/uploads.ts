@@ -52,11 +52,12 @@ function keepEndWithinBytes(codePoints: string[], maxBytes: number): string {
   return codePoints.slice(start).join('');
 }
 
-/** Whether a key could have been issued to this user (their prefix, no traversal). */
-export function keyBelongsTo(key: string, userId: string): boolean {
-  const prefix = `${userKeyPrefix(userId)}/`;
-  return key.startsWith(prefix) && key.length > prefix.length && !key.split('/').some((part) => part === '..' || part === '.' || part === '');
-}
+/** The one text for a key that is unknown, swept, or another user's: the three cannot be told apart. */
+export const UPLOAD_NOT_ISSUED =
+  'key was not issued to you: use the key returned by /api/v1/ingest/upload/url (uploads not ingested within an hour of their URL expiring are removed)';
+/** A file replaced after its first ingest (an S3 presigned URL used again): its new content is not taken. */
+export const UPLOAD_CHANGED =
+  'The file under this key changed after it was first ingested: request a new upload URL and upload it again';
 
 export function isAllowedContentType(type: string): type is AllowedContentType {
   return (ALLOWED_CONTENT_TYPES as readonly string[]).includes(type);

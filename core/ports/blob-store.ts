@@ -13,9 +13,18 @@ export interface UploadUrl {
 export interface BlobInfo {
   size: number;
   contentType?: string;
+  /**
+   * Identifies this version of the object: it changes whenever the object is replaced (S3's ETag, the local store's
+   * sha256). Absent only for objects stored before it was recorded.
+   */
+  etag?: string;
 }
 
-/** Object storage for uploaded files. Clients send bytes straight to `createUploadUrl`'s URL, never through a use case. */
+/**
+ * Object storage for uploaded files. Clients send bytes straight to `createUploadUrl`'s URL, never through a use case.
+ * Whether a URL can be used twice depends on the store (the local store refuses it, S3 cannot): the use cases compare
+ * `etag` at ingest instead of relying on it.
+ */
 export interface BlobStore {
   createUploadUrl(request: UploadUrlRequest): Promise<UploadUrl>;
   /** null when there is no object under the key. */

@@ -11,3 +11,5 @@ export type * from './job-queue.js';
 export type * from './clock-and-ids.js';
 export type * from './health-check.js';
 export type * from './logger.js';
+export type * from './upload-repo.js';
+export type * from './session-eraser.js';

@@ -12,6 +12,8 @@ export interface IngestJobRepo {
   /** Jobs left queued or processing, oldest first: resumed at start. */
   listUnfinished(): Promise<IngestJob[]>;
   listBySession(sessionId: string): Promise<IngestJob[]>;
+  /** Every job (of any session) that ingested this upload key, oldest first. */
+  listByKey(key: string): Promise<IngestJob[]>;
   /** A completed job of this session with the same content hash, if any. */
   findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null>;
   deleteBySession(sessionId: string): Promise<number>;

@@ -1,10 +1,14 @@
-import { ValidationError } from '../domain/errors.js';
+import { LimitReachedError, QuotaExceededError, ValidationError } from '../domain/errors.js';
 import { MAX_FILE_SIZE, UPLOAD_URL_TTL_SECONDS } from '../domain/model.js';
 import { isAllowedContentType, safeFileName, SIZE_ERROR, TYPE_ERROR, userKeyPrefix } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
-import type { IdGenerator } from '../ports/clock-and-ids.js';
+import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
+import type { UploadLimits, UploadRepo } from '../ports/upload-repo.js';
 
 export { SIZE_ERROR, TYPE_ERROR };
+
+/** 1 GiB of files and 20 upload URLs awaiting ingestion per user. */
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxPendingUploads: 20, storageQuotaBytes: 1_073_741_824 };
 
 export interface UploadData {
   signedUrl: string;
@@ -12,11 +16,21 @@ export interface UploadData {
   expiresAt: string;
 }
 
+export interface CreateUploadUrlDeps {
+  blobs: BlobStore;
+  uploads: UploadRepo;
+  ids: IdGenerator;
+  clock: Clock;
+  limits?: UploadLimits;
+}
+
+/** Issues an upload URL for a fresh key and records to whom it was issued (within the user's limits). */
 export class CreateUploadUrl {
-  constructor(
-    private readonly blobs: BlobStore,
-    private readonly ids: IdGenerator,
-  ) {}
+  private readonly limits: UploadLimits;
+
+  constructor(private readonly deps: CreateUploadUrlDeps) {
+    this.limits = deps.limits ?? DEFAULT_UPLOAD_LIMITS;
+  }
 
   async execute(input: { userId: string; filename: string; contentType: string; contentSize: number }): Promise<UploadData> {
     // The spec checks size before type.
@@ -26,13 +40,31 @@ export class CreateUploadUrl {
     }
     if (!isAllowedContentType(input.contentType)) throw new ValidationError(TYPE_ERROR);
     if (input.filename.trim().length === 0) throw new ValidationError('filename must not be empty');
-    const key = `${userKeyPrefix(input.userId)}/${this.ids.newId()}-${safeFileName(input.filename)}`;
-    const url = await this.blobs.createUploadUrl({
+    const key = `${userKeyPrefix(input.userId)}/${this.deps.ids.newId()}-${safeFileName(input.filename)}`;
+    const issuedAt = this.deps.clock.now().toISOString();
+    const url = await this.deps.blobs.createUploadUrl({
       key,
       contentType: input.contentType,
       contentSize: input.contentSize,
       expiresInSeconds: UPLOAD_URL_TTL_SECONDS,
     });
+    // Signing is offline and stores nothing: a URL refused here is simply never handed out.
+    const outcome = await this.deps.uploads.reserve(
+      { key, userId: input.userId, contentType: input.contentType, declaredSize: input.contentSize, issuedAt, expiresAt: url.expiresAt },
+      this.limits,
+    );
+    if (!outcome.ok && outcome.reason === 'storage-quota') {
+      throw new QuotaExceededError(
+        `Storage quota exceeded: your files take ${outcome.storedBytes} bytes and this one would pass the limit of ` +
+          `${this.limits.storageQuotaBytes} bytes; delete sessions you no longer need`,
+      );
+    }
+    if (!outcome.ok) {
+      throw new LimitReachedError(
+        `Too many pending uploads: ${outcome.pending} upload URLs are waiting to be ingested (at most ` +
+          `${this.limits.maxPendingUploads}); ingest those files or wait for their URLs to expire`,
+      );
+    }
     return { signedUrl: url.url, key, expiresAt: url.expiresAt };
   }
 }

@@ -1,39 +1,66 @@
+import type { Session } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
 import type { BlobStore } from '../ports/blob-store.js';
-import type { ChatRepo } from '../ports/chat-repo.js';
+import type { Clock } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
+import type { SessionEraser } from '../ports/session-eraser.js';
 import type { SessionRepo } from '../ports/session-repo.js';
+import type { UploadRepo } from '../ports/upload-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
+import { SWEEP_GRACE_MS } from './sweep-uploads.js';
 
 export interface DeleteSessionDeps {
   sessions: SessionRepo;
-  chats: ChatRepo;
   jobs: IngestJobRepo;
+  uploads: UploadRepo;
+  eraser: SessionEraser;
   indexes: VectorIndex[];
   blobs: BlobStore;
+  clock: Clock;
 }
 
 /**
  * Removes a session and everything that hangs off it: messages, ingest jobs, indexed chunks, stored files.
- * The external stores (indexes, files) are emptied first, each step idempotent: if one of them is unavailable the
- * call fails (503) with the session still there, so the caller can simply try again. Once the rows are gone, the
- * indexes are emptied once more for chunks an ingestion finished writing meanwhile; an ingestion still running
- * after that notices its job is gone and drops its chunks.
+ * The external stores (indexes, files) are emptied first, each step idempotent; then the records go in one
+ * transaction. If any step fails the session is still there (whole), so the caller can simply try again. Once the
+ * rows are gone, the indexes are emptied once more for chunks an ingestion finished writing meanwhile; an ingestion
+ * still running after that notices its job is gone and drops its chunks.
  */
 export class DeleteSession {
   constructor(private readonly deps: DeleteSessionDeps) {}
 
   async execute(input: { userId: string; sessionId: string }): Promise<void> {
-    const { sessions, chats, jobs, indexes, blobs } = this.deps;
-    await loadOwnedSession(sessions, input.sessionId, input.userId);
+    const { sessions, jobs, eraser, indexes, blobs } = this.deps;
+    const session = await loadOwnedSession(sessions, input.sessionId, input.userId);
     const sessionJobs = await jobs.listBySession(input.sessionId);
     for (const index of indexes) await index.deleteBySession(input.sessionId);
-    // An upload ingested into two of the user's sessions goes with the first deleted: the other's chunks are already
-    // indexed and no longer need the file.
-    for (const key of new Set(sessionJobs.map((j) => j.key))) await blobs.remove(key);
-    await sessions.delete(input.sessionId);
-    await chats.deleteBySession(input.sessionId);
-    await jobs.deleteBySession(input.sessionId);
+    const uploads = { remove: [] as string[], release: [] as string[] };
+    for (const key of new Set(sessionJobs.map((j) => j.key))) {
+      if (!(await this.onlyThisSessionHolds(key, session))) continue;
+      await blobs.remove(key);
+      if (await this.urlMayStillWork(key)) uploads.release.push(key);
+      else uploads.remove.push(key);
+    }
+    await eraser.erase(input.sessionId, uploads);
     for (const index of indexes) await index.deleteBySession(input.sessionId);
+  }
+
+  /**
+   * Whether the key's upload URL may still put a file back (an S3 URL works until it expires): then its record is
+   * kept as pending, so the sweep removes whatever arrives, instead of leaving it to nobody.
+   */
+  private async urlMayStillWork(key: string): Promise<boolean> {
+    const upload = await this.deps.uploads.findByKey(key);
+    return upload !== null && Date.parse(upload.expiresAt) + SWEEP_GRACE_MS > this.deps.clock.now().getTime();
+  }
+
+  /**
+   * A file goes with the session only when it was issued to the session's owner (or to nobody on record) and no
+   * other session, the owner's or anyone's, has ingested it.
+   */
+  private async onlyThisSessionHolds(key: string, session: Session): Promise<boolean> {
+    const upload = await this.deps.uploads.findByKey(key);
+    if (upload && upload.userId !== session.userId) return false;
+    return (await this.deps.jobs.listByKey(key)).every((job) => job.sessionId === session.id);
   }
 }

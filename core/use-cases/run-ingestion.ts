@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
 import { DomainError, NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
 import type { Chunk, IngestJob, IngestStage } from '../domain/model.js';
-import { isAllowedContentType, sniffContentType } from '../domain/uploads.js';
+import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
 import type { DocumentReader } from '../ports/document-reader.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobPatch, IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Logger } from '../ports/logger.js';
+import type { UploadRepo } from '../ports/upload-repo.js';
 import type { IndexedChunk, VectorIndex } from '../ports/vector-index.js';
 import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
 
 export interface RunIngestionDeps {
   jobs: IngestJobRepo;
   blobs: BlobStore;
+  uploads: UploadRepo;
   reader: DocumentReader;
   indexes: VectorIndex[];
   embedder?: Embedder;
@@ -61,6 +63,7 @@ export class RunIngestion {
       }
       throw error;
     });
+    await this.checkUnchanged(job.key);
     if (bytes.length === 0) throw new UnprocessableDocumentError('The uploaded file is empty');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
 
@@ -120,6 +123,17 @@ export class RunIngestion {
     });
     // The session was deleted while we worked: what we just indexed belongs to nobody.
     if (!done) await this.dropChunks(job.id);
+  }
+
+  /**
+   * Refuses an object replaced since its first ingest recorded its version (an S3 URL used again while the job
+   * waited). Checked after the read: a replacement before or during it shows in the version.
+   */
+  private async checkUnchanged(key: string): Promise<void> {
+    const recorded = (await this.deps.uploads.findByKey(key))?.etag;
+    if (recorded === undefined) return;
+    const current = (await this.deps.blobs.stat(key))?.etag;
+    if (current !== undefined && current !== recorded) throw new UnprocessableDocumentError(UPLOAD_CHANGED);
   }
 
   /**

@@ -1,17 +1,19 @@
-import { ForbiddenError, ValidationError } from '../domain/errors.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../domain/errors.js';
 import { MAX_FILE_SIZE, type IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
-import { contentTypeFromName, isAllowedContentType, keyBelongsTo, SIZE_ERROR } from '../domain/uploads.js';
+import { contentTypeFromName, isAllowedContentType, SIZE_ERROR, UPLOAD_CHANGED, UPLOAD_NOT_ISSUED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { SessionRepo } from '../ports/session-repo.js';
+import type { UploadRepo } from '../ports/upload-repo.js';
 
 export interface StartIngestionDeps {
   sessions: SessionRepo;
   jobs: IngestJobRepo;
   blobs: BlobStore;
+  uploads: UploadRepo;
   queue: JobQueue;
   ids: IdGenerator;
   clock: Clock;
@@ -32,20 +34,30 @@ export class StartIngestion {
     filename: string;
     tags: Record<string, string | number | boolean>;
   }): Promise<IngestJob> {
-    const { sessions, jobs, blobs, queue, ids, clock } = this.deps;
+    const { sessions, jobs, blobs, uploads, queue, ids, clock } = this.deps;
     const tags = normalizeTags(input.tags);
     if (input.filename.trim().length === 0) throw new ValidationError('filename must not be empty');
     await loadOwnedSession(sessions, input.sessionId, input.userId);
-    if (!keyBelongsTo(input.key, input.userId)) {
-      throw new ForbiddenError('key was not issued to you: use the key returned by /api/v1/ingest/upload/url');
-    }
+    // Ownership is what was recorded when the key was issued, not what the key looks like.
+    const upload = await uploads.findByKey(input.key);
+    if (!upload || upload.userId !== input.userId) throw new ForbiddenError(UPLOAD_NOT_ISSUED);
     const info = await blobs.stat(input.key);
     if (!info) throw new ValidationError('No file has been uploaded under this key: PUT the file to the signed URL first');
     // Object stores do not all enforce the signed size (MinIO's presigned PUT does not): check it here.
     if (info.size > MAX_FILE_SIZE) throw new ValidationError(SIZE_ERROR);
     if (info.size === 0) throw new ValidationError('The uploaded file is empty');
+    // declaredSize 0: a record carried over from before sizes were recorded.
+    if (upload.declaredSize > 0 && info.size !== upload.declaredSize) {
+      throw new ValidationError(
+        `The uploaded file has ${info.size} bytes, not the ${upload.declaredSize} its upload URL was issued for: request a new upload URL and upload it again`,
+      );
+    }
     const declared = info.contentType && isAllowedContentType(info.contentType) ? info.contentType : null;
     const now = clock.now().toISOString();
+    // The first ingest fixes the object's version; compared after marking, so two racing first ingests agree too.
+    const marked = await uploads.markIngested(input.key, now, info.etag);
+    if (!marked) throw new ForbiddenError(UPLOAD_NOT_ISSUED);
+    if (marked.etag !== undefined && info.etag !== undefined && marked.etag !== info.etag) throw new ConflictError(UPLOAD_CHANGED);
     const job: IngestJob = {
       id: ids.newId(),
       userId: input.userId,

@@ -10,8 +10,16 @@ export interface BlobStoreSubject {
   cleanup(): Promise<void>;
 }
 
+export interface BlobStoreTraits {
+  /**
+   * true: an upload URL works once, a second PUT to the key is refused with 409 (the local store).
+   * false: a second PUT replaces the object until the URL expires (S3 presigned URLs cannot refuse it).
+   */
+  singleUseUploads: boolean;
+}
+
 /** Behaviour every BlobStore adapter must have. One subject per suite; every test uses fresh keys. */
-export function blobStoreContract(name: string, makeSubject: () => Promise<BlobStoreSubject>): void {
+export function blobStoreContract(name: string, makeSubject: () => Promise<BlobStoreSubject>, traits: BlobStoreTraits): void {
   describe(`BlobStore contract: ${name}`, function () {
     let subject: BlobStoreSubject | undefined;
     const s = (): BlobStoreSubject => {
@@ -145,15 +153,44 @@ export function blobStoreContract(name: string, makeSubject: () => Promise<BlobS
       expect(await s().store.stat(user)).to.equal(null);
     });
 
-    it('replaces an object uploaded again under the same key', async function () {
-      const key = newKey();
-      await uploadNew(key, new Uint8Array([1, 2, 3, 4, 5]));
-      await uploadNew(key, new Uint8Array([9, 8]), 'image/jpeg');
-      const info = await s().store.stat(key);
-      expect(info?.size).to.equal(2);
-      if (info?.contentType !== undefined) expect(info.contentType).to.equal('image/jpeg');
-      expect([...(await s().store.read(key))]).to.deep.equal([9, 8]);
+    it('reports an etag that identifies the stored version: the same on every stat, another for other content', async function () {
+      const a = newKey();
+      const b = newKey();
+      await uploadNew(a, new Uint8Array([1, 2, 3]));
+      await uploadNew(b, new Uint8Array([3, 2, 1]));
+      const first = (await s().store.stat(a))?.etag;
+      expect(first).to.be.a('string').and.not.equal('');
+      expect((await s().store.stat(a))?.etag).to.equal(first);
+      expect((await s().store.stat(b))?.etag).to.be.a('string').and.not.equal(first);
     });
+
+    if (traits.singleUseUploads) {
+      it('an upload URL works once: a second PUT, a new URL for the key, or a PUT after remove is refused (409)', async function () {
+        const key = newKey();
+        const request = { key, contentType: 'application/pdf', contentSize: 5, expiresInSeconds: 3600 };
+        const { url } = await s().store.createUploadUrl(request);
+        expect(await s().upload(url, new Uint8Array([1, 2, 3, 4, 5]), 'application/pdf')).to.equal(200);
+        const etag = (await s().store.stat(key))?.etag;
+        expect(await s().upload(url, new Uint8Array([9, 9, 9, 9, 9]), 'application/pdf')).to.equal(409);
+        const again = await s().store.createUploadUrl(request);
+        expect(await s().upload(again.url, new Uint8Array([9, 9, 9, 9, 9]), 'application/pdf')).to.equal(409);
+        expect([...(await s().store.read(key))]).to.deep.equal([1, 2, 3, 4, 5]);
+        expect((await s().store.stat(key))?.etag).to.equal(etag);
+        await s().store.remove(key);
+        expect(await s().upload(url, new Uint8Array([9, 9, 9, 9, 9]), 'application/pdf')).to.equal(409);
+        expect(await s().store.stat(key)).to.equal(null);
+      });
+    } else {
+      it('a second PUT to the same URL replaces the object, and the etag tells', async function () {
+        const key = newKey();
+        const { url } = await s().store.createUploadUrl({ key, contentType: 'application/pdf', contentSize: 5, expiresInSeconds: 3600 });
+        expect(await s().upload(url, new Uint8Array([1, 2, 3, 4, 5]), 'application/pdf')).to.equal(200);
+        const first = (await s().store.stat(key))?.etag;
+        expect(await s().upload(url, new Uint8Array([9, 8, 7, 6, 5]), 'application/pdf')).to.equal(200);
+        expect([...(await s().store.read(key))]).to.deep.equal([9, 8, 7, 6, 5]);
+        expect((await s().store.stat(key))?.etag).to.be.a('string').and.not.equal(first);
+      });
+    }
 
     it('creating an upload URL stores nothing', async function () {
       const key = newKey();

@@ -3,14 +3,16 @@ import { UpstreamUnavailableError } from '../../core/domain/errors.js';
 import { InMemoryBlobStore } from '../fakes/in-memory-blob-store.js';
 import { blobStoreContract } from './blob-store.contract.js';
 
-blobStoreContract('InMemoryBlobStore', async () => {
-  const store = new InMemoryBlobStore();
-  return {
-    store,
-    upload: async (url, body, contentType) => store.putViaUrl(url, body, contentType),
-    cleanup: async () => {},
-  };
-});
+for (const singleUseUploads of [true, false]) {
+  blobStoreContract(`InMemoryBlobStore (${singleUseUploads ? 'single-use URLs, as the local store' : 'replayable URLs, as S3'})`, async () => {
+    const store = new InMemoryBlobStore({ singleUseUploads });
+    return {
+      store,
+      upload: async (url, body, contentType) => store.putViaUrl(url, body, contentType),
+      cleanup: async () => {},
+    };
+  }, { singleUseUploads });
+}
 
 describe('InMemoryBlobStore (fake) checks what the upload URL was made for', function () {
   let now = new Date('2030-01-01T00:00:00Z');

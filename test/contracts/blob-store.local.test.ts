@@ -8,4 +8,4 @@ blobStoreContract('LocalBlobStore behind Koa (localUploadRouter)', async () => {
     upload: (url, body, contentType) => httpPut(url, body, contentType),
     cleanup: () => server.stop(),
   };
-});
+}, { singleUseUploads: true });

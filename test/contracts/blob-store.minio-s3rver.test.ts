@@ -21,4 +21,4 @@ blobStoreContract('MinioBlobStore against s3rver', async () => {
     },
     cleanup: () => s3.stop(),
   };
-});
+}, { singleUseUploads: false });

@@ -2,12 +2,18 @@ import { expect } from 'chai';
 import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
+import type { SessionEraser } from '../../core/ports/session-eraser.js';
 import type { SessionRepo } from '../../core/ports/session-repo.js';
+import type { UploadRepo } from '../../core/ports/upload-repo.js';
 
 export interface RepoSubject {
   sessions: SessionRepo;
   chats: ChatRepo;
   jobs: IngestJobRepo;
+  uploads: UploadRepo;
+  eraser: SessionEraser;
+  /** Makes the eraser fail part-way (after it has started deleting, where the store allows); returns the undo. */
+  breakEraser(): (() => unknown) | Promise<() => unknown>;
   cleanup(): Promise<void>;
 }
 
@@ -147,12 +153,79 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.jobs.findCompletedBySha256('s1', 'g')).to.equal(null);
       });
 
+      it('lists the jobs of every session that ingested a key, oldest first', async () => {
+        await s.jobs.create(job('j2', 's2', { key: 'shared.pdf' }));
+        await s.jobs.create(job('j1', 's1', { key: 'shared.pdf' }));
+        await s.jobs.create(job('j3', 's1'));
+        expect((await s.jobs.listByKey('shared.pdf')).map((j) => j.id)).to.deep.equal(['j1', 'j2']);
+        expect(await s.jobs.listByKey('other.pdf')).to.deep.equal([]);
+      });
+
       it('deletes a session’s jobs only', async () => {
         await s.jobs.create(job('j1', 's1'));
         await s.jobs.create(job('j2', 's2'));
         expect(await s.jobs.deleteBySession('s1')).to.equal(1);
         expect(await s.jobs.findById('j1')).to.equal(null);
         expect(await s.jobs.findById('j2')).to.not.equal(null);
+      });
+    });
+
+    describe('SessionEraser', () => {
+      const upload = (key: string) => ({
+        key, userId: 'u1', contentType: 'application/pdf', declaredSize: 1, issuedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-01T01:00:00.000Z',
+      });
+
+      async function seed(): Promise<void> {
+        for (const id of ['s1', 's2']) {
+          await s.sessions.create(session(id, 'u1', '2026-01-01T00:00:00.000Z'));
+          await s.chats.appendExchange(message(0, id), message(1, id));
+          await s.jobs.create(job(`j-${id}`, id, { key: `u1/${id}.pdf` }));
+          for (const key of [`u1/${id}.pdf`, `u1/${id}-recent.pdf`]) {
+            await s.uploads.create(upload(key));
+            await s.uploads.markIngested(key, '2026-01-01T00:10:00.000Z', 'etag');
+          }
+        }
+      }
+      const settled = { remove: ['u1/s1.pdf'], release: ['u1/s1-recent.pdf'] };
+
+      async function expectWhole(id: string): Promise<void> {
+        expect(await s.sessions.findById(id), id).to.not.equal(null);
+        expect(await s.chats.page(id, 0, 20), id).to.have.length(2);
+        expect(await s.jobs.listBySession(id), id).to.have.length(1);
+        expect(await s.uploads.findByKey(`u1/${id}.pdf`), id).to.deep.include({ ingestedAt: '2026-01-01T00:10:00.000Z', etag: 'etag' });
+        expect(await s.uploads.findByKey(`u1/${id}-recent.pdf`), id).to.deep.include({ ingestedAt: '2026-01-01T00:10:00.000Z', etag: 'etag' });
+      }
+
+      it('deletes the session, its messages, its jobs and the upload records to remove; makes the released ones pending', async () => {
+        await seed();
+        await s.eraser.erase('s1', settled);
+        expect(await s.sessions.findById('s1')).to.equal(null);
+        expect(await s.chats.page('s1', 0, 20)).to.deep.equal([]);
+        expect(await s.jobs.listBySession('s1')).to.deep.equal([]);
+        expect(await s.uploads.findByKey('u1/s1.pdf')).to.equal(null);
+        expect(await s.uploads.findByKey('u1/s1-recent.pdf')).to.deep.equal(upload('u1/s1-recent.pdf'));
+        await expectWhole('s2');
+        await s.eraser.erase('s1', { remove: [], release: [] });
+      });
+
+      it('changes nothing when it fails, so trying again completes it', async () => {
+        await seed();
+        const repair = await s.breakEraser();
+        let failed = false;
+        try {
+          await s.eraser.erase('s1', settled);
+        } catch {
+          failed = true;
+        } finally {
+          await repair();
+        }
+        expect(failed).to.equal(true);
+        await expectWhole('s1');
+        await s.eraser.erase('s1', settled);
+        expect(await s.sessions.findById('s1')).to.equal(null);
+        expect(await s.chats.page('s1', 0, 20)).to.deep.equal([]);
+        expect(await s.jobs.listBySession('s1')).to.deep.equal([]);
+        expect(await s.uploads.findByKey('u1/s1.pdf')).to.equal(null);
       });
     });
   });

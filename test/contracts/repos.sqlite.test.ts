@@ -5,7 +5,9 @@ import { expect } from 'chai';
 import { openSqliteDatabase, sql } from '../../adapters/sqlite/database.js';
 import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
 import { SqliteIngestJobRepo } from '../../adapters/sqlite/sqlite-ingest-job-repo.js';
+import { SqliteSessionEraser } from '../../adapters/sqlite/sqlite-session-eraser.js';
 import { SqliteSessionRepo } from '../../adapters/sqlite/sqlite-session-repo.js';
+import { SqliteUploadRepo } from '../../adapters/sqlite/sqlite-upload-repo.js';
 import { repoContract } from './repos.contract.js';
 
 repoContract('SQLite on a temp file', async () => {
@@ -15,6 +17,13 @@ repoContract('SQLite on a temp file', async () => {
     sessions: new SqliteSessionRepo(database.db),
     chats: new SqliteChatRepo(database.db),
     jobs: new SqliteIngestJobRepo(database.db),
+    uploads: new SqliteUploadRepo(database),
+    eraser: new SqliteSessionEraser(database),
+    // Fails the transaction after the messages are deleted: the rollback must bring them back.
+    breakEraser: () => {
+      database.raw.exec("CREATE TEMP TRIGGER break_eraser BEFORE DELETE ON ingest_jobs BEGIN SELECT RAISE(FAIL, 'injected failure'); END");
+      return () => database.raw.exec('DROP TRIGGER break_eraser');
+    },
     cleanup: async () => {
       await database.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -35,6 +44,21 @@ describe('SQLite database', () => {
       }
     } finally {
       await database.close();
+    }
+  });
+
+  it('creates the database, its WAL and shared memory owner-only, in an owner-only folder', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-modes-'));
+    try {
+      const database = openSqliteDatabase(path.join(dir, 'data', 'x.sqlite'));
+      await new SqliteSessionRepo(database.db).create({ id: 's', label: 'l', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
+      for (const file of ['x.sqlite', 'x.sqlite-wal', 'x.sqlite-shm']) {
+        expect(fs.statSync(path.join(dir, 'data', file)).mode & 0o777, file).to.equal(0o600);
+      }
+      expect(fs.statSync(path.join(dir, 'data')).mode & 0o777).to.equal(0o700);
+      await database.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { NotFoundError, UpstreamUnavailableError, ValidationError } from '../../core/domain/errors.js';
 import type { BlobInfo, BlobStore, UploadUrl, UploadUrlRequest } from '../../core/ports/blob-store.js';
 import type { Clock } from '../../core/ports/clock-and-ids.js';
@@ -6,6 +6,7 @@ import type { Clock } from '../../core/ports/clock-and-ids.js';
 interface StoredBlob {
   bytes: Uint8Array;
   contentType?: string;
+  etag: string;
 }
 
 interface PendingUpload {
@@ -18,7 +19,9 @@ interface PendingUpload {
 /**
  * BlobStore in memory for core unit tests. Upload URLs look like `memory://blobs/<key>?token=…`;
  * `putViaUrl` plays the client's PUT and enforces what the URL was made for (key, expiry, content
- * type, size), answering with the HTTP status a real store would. `put` stores directly.
+ * type, size), answering with the HTTP status a real store would. `put` stores directly (and may replace, as
+ * a replayed S3 URL does). With `singleUseUploads` (the default, as the local store) an upload URL works once: a
+ * PUT to a key that was ever written is 409; without it, a PUT replaces the object as S3 does.
  */
 export class InMemoryBlobStore implements BlobStore {
   readonly name = 'object storage';
@@ -26,13 +29,17 @@ export class InMemoryBlobStore implements BlobStore {
   private readonly pending = new Map<string, PendingUpload>();
   private readonly clock: Clock;
   private readonly maxBytes: number;
+  private readonly singleUseUploads: boolean;
+  /** Keys ever written through an upload URL, removed or not. */
+  private readonly used = new Set<string>();
   private unavailable = false;
   /** Every createUploadUrl request, in order. */
   readonly uploadUrlRequests: UploadUrlRequest[] = [];
 
-  constructor(options: { clock?: Clock; maxBytes?: number } = {}) {
+  constructor(options: { clock?: Clock; maxBytes?: number; singleUseUploads?: boolean } = {}) {
     this.clock = options.clock ?? { now: () => new Date() };
     this.maxBytes = options.maxBytes ?? 52_428_800;
+    this.singleUseUploads = options.singleUseUploads ?? true;
   }
 
   /** While set, every call fails with UpstreamUnavailableError('object storage', …). */
@@ -59,7 +66,7 @@ export class InMemoryBlobStore implements BlobStore {
     return { url: `memory://blobs/${path}?token=${token}`, expiresAt: new Date(expiresAtMs).toISOString() };
   }
 
-  /** The client's PUT to an upload URL. Returns 200, or 403/404/413/415/400 and stores nothing. */
+  /** The client's PUT to an upload URL. Returns 200, or 403/409/413/415/400 and stores nothing. */
   putViaUrl(url: string, body: Uint8Array, contentType: string | undefined): number {
     if (this.unavailable) return 503;
     let parsed: URL;
@@ -76,14 +83,17 @@ export class InMemoryBlobStore implements BlobStore {
     if (contentType?.split(';')[0]?.trim().toLowerCase() !== pending.contentType.toLowerCase()) return 415;
     if (body.byteLength > pending.contentSize) return 413;
     if (body.byteLength < pending.contentSize) return 400;
-    this.blobs.set(key, { bytes: Uint8Array.from(body), contentType: pending.contentType });
+    if (this.singleUseUploads && (this.used.has(key) || this.blobs.has(key))) return 409;
+    this.used.add(key);
+    this.put(key, body, pending.contentType);
     return 200;
   }
 
   /** Stores bytes directly, as if a client had uploaded them. */
   put(key: string, bytes: Uint8Array | string, contentType?: string): void {
     const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : Uint8Array.from(bytes);
-    this.blobs.set(key, contentType === undefined ? { bytes: data } : { bytes: data, contentType });
+    const etag = createHash('sha256').update(data).digest('hex');
+    this.blobs.set(key, contentType === undefined ? { bytes: data, etag } : { bytes: data, contentType, etag });
   }
 
   /** Keys currently stored, sorted. */
@@ -95,7 +105,9 @@ export class InMemoryBlobStore implements BlobStore {
     this.assertAvailable();
     const blob = this.blobs.get(key);
     if (!blob) return null;
-    return blob.contentType === undefined ? { size: blob.bytes.byteLength } : { size: blob.bytes.byteLength, contentType: blob.contentType };
+    const info: BlobInfo = { size: blob.bytes.byteLength, etag: blob.etag };
+    if (blob.contentType !== undefined) info.contentType = blob.contentType;
+    return info;
   }
 
   async read(key: string): Promise<Uint8Array> {

@@ -1,7 +1,9 @@
 import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
+import type { ErasedUploads, SessionEraser } from '../../core/ports/session-eraser.js';
 import type { SessionRepo } from '../../core/ports/session-repo.js';
+import type { InMemoryUploadRepo } from './in-memory-upload-repo.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -100,6 +102,10 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
     return this.sorted().filter((j) => j.sessionId === sessionId);
   }
 
+  async listByKey(key: string): Promise<IngestJob[]> {
+    return this.sorted().filter((j) => j.key === key);
+  }
+
   async findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null> {
     return this.sorted().find((j) => j.sessionId === sessionId && j.sha256 === sha256 && j.status === 'completed') ?? null;
   }
@@ -112,5 +118,29 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
 
   private sorted(): IngestJob[] {
     return [...this.rows.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(copy);
+  }
+}
+
+/** SessionEraser over the in-memory repos: checks, then deletes without awaiting in between (all or nothing). */
+export class InMemorySessionEraser implements SessionEraser {
+  /** Set to make the next erase fail before it changes anything, as a failed transaction would. */
+  failWith: Error | null = null;
+
+  constructor(
+    private readonly repos: { sessions: InMemorySessionRepo; chats: InMemoryChatRepo; jobs: InMemoryIngestJobRepo; uploads: InMemoryUploadRepo },
+  ) {}
+
+  async erase(sessionId: string, settled: ErasedUploads): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    const { sessions, chats, jobs, uploads } = this.repos;
+    for (let i = chats.rows.length - 1; i >= 0; i--) if (chats.rows[i].sessionId === sessionId) chats.rows.splice(i, 1);
+    for (const [id, job] of jobs.rows) if (job.sessionId === sessionId) jobs.rows.delete(id);
+    for (const key of settled.remove) uploads.rows.delete(key);
+    for (const key of settled.release) {
+      const record = uploads.rows.get(key);
+      delete record?.ingestedAt;
+      delete record?.etag;
+    }
+    sessions.rows.delete(sessionId);
   }
 }

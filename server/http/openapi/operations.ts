@@ -154,7 +154,12 @@ export const API_OPERATIONS: ApiOperation[] = [
           '"Invalid File Type | Valid Type Are: application/pdf, image/jpeg, image/jpg"',
         r.ErrorMessage,
       ),
-      413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE,
+      413: json('The JSON body is over 1 MB, or the file would pass the user’s storage quota (USER_STORAGE_QUOTA_BYTES)', r.ErrorMessage),
+      429: json(
+        'The user has MAX_PENDING_UPLOADS upload URLs not yet ingested, or the address is over AUTH_FAILURES_PER_MINUTE',
+        v.union([r.ErrorMessage, r.AuthRateLimited]),
+      ),
+      500: FAILED, 503: UNAVAILABLE,
     },
   },
   {
@@ -162,9 +167,14 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: 'Ingest an uploaded file into a session, in the background', body: ingestBody,
     responses: {
       201: json('The ingest job was queued; follow it with GET /api/v1/ingest/{id}', r.IngestStarted),
-      400: json('A missing or mistyped field, bad tags, or no file (or an empty one) uploaded under `key`', r.ErrorMessage),
-      403: json('`key` was not issued to the caller', r.ErrorMessage),
-      404: SESSION_NOT_FOUND, 413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE,
+      400: json(
+        'A missing or mistyped field, bad tags, no file (or an empty one) uploaded under `key`, or a file whose size is not the one its URL was issued for',
+        r.ErrorMessage,
+      ),
+      403: json('`key` was not issued to the caller (or was swept, never ingested, an hour after its URL expired)', r.ErrorMessage),
+      404: SESSION_NOT_FOUND,
+      409: json('The file under `key` changed after it was first ingested', r.ErrorMessage),
+      413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE,
     },
   },
   {
@@ -188,6 +198,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       200: json('Stored', r.UploadAccepted),
       400: json('A body shorter than declared, an interrupted upload, or an invalid key', r.ErrorMessage),
       403: json('A missing, malformed, tampered or expired signature', r.ErrorMessage),
+      409: json('The URL was used already: a signed upload is single-use', r.ErrorMessage),
       413: json('A body larger than declared, or than 50 MB', r.ErrorMessage),
       415: json('A Content-Type other than the one signed', r.ErrorMessage),
       500: FAILED,

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { NotFoundError, ValidationError } from '../../../core/domain/errors.js';
 import { LocalBlobStore } from '../../../adapters/local-blob/local-blob-store.js';
@@ -132,11 +132,30 @@ describe('LocalBlobStore upload route refuses abuse and stores nothing', functio
     const key = newKey();
     const { url } = await sign(key, 10);
     expect(await httpPut(url, new Uint8Array(10), PDF)).to.equal(200);
-    expect(await server.store.stat(key)).to.deep.equal({ size: 10, contentType: PDF });
+    const sha256 = createHash('sha256').update(new Uint8Array(10)).digest('hex');
+    expect(await server.store.stat(key)).to.deep.equal({ size: 10, contentType: PDF, etag: sha256 });
     const sidecar = JSON.parse(await fs.readFile(path.join(server.directory, 'meta', `${key}.json`), 'utf8'));
-    expect(sidecar).to.include({ contentType: PDF, size: 10 });
+    expect(sidecar).to.include({ contentType: PDF, size: 10, sha256 });
     await server.store.remove(key);
-    await expectNothingStored(key);
+    // The sidecar stays (while the URL is valid) so the URL cannot be used again.
+    expect((await stored()).filter((f) => f.includes(key.split('/')[1]!))).to.deep.equal([`${key}.json`]);
+  });
+
+  it('takes each URL once: a replay gets 409 with a clear text, a race of two PUTs stores one', async function () {
+    const key = newKey();
+    const { url } = await sign(key, 4);
+    expect(await httpPut(url, new Uint8Array([1, 2, 3, 4]), PDF)).to.equal(200);
+    const replay = await fetch(url, { method: 'PUT', body: new Uint8Array([5, 6, 7, 8]), headers: { 'content-type': PDF } });
+    expect(replay.status).to.equal(409);
+    expect(await replay.json()).to.deep.equal({ error: 'This upload URL has already been used: request a new one from /api/v1/ingest/upload/url' });
+    expect([...(await server.store.read(key))]).to.deep.equal([1, 2, 3, 4]);
+
+    const raced = newKey();
+    const racedUrl = (await sign(raced, 4)).url;
+    const statuses = await Promise.all([1, 2, 3].map((n) => httpPut(racedUrl, new Uint8Array(4).fill(n), PDF)));
+    expect(statuses.filter((s) => s === 200)).to.have.length(1);
+    expect(statuses.filter((s) => s === 409)).to.have.length(2);
+    expect((await stored()).filter((f) => f.includes(raced.split('/')[1]!) && f.startsWith('tmp'))).to.deep.equal([]);
   });
 
   it('answers JSON { ok: true } on success and { error } on refusal', async function () {
@@ -419,7 +438,7 @@ describe('LocalBlobStore on disk', function () {
     await server?.stop();
   });
 
-  it('remove deletes the sidecar too, and a key that is only a directory counts as missing', async function () {
+  it('remove keeps the sidecar until the URL expires, init drops it after; a key that is only a directory counts as missing', async function () {
     const key = 'user-9/folder/doc.pdf';
     const { url } = await server.store.createUploadUrl({ key, contentType: PDF, contentSize: 2, expiresInSeconds: 60 });
     expect(await httpPut(url, new Uint8Array(2), PDF)).to.equal(200);
@@ -428,6 +447,9 @@ describe('LocalBlobStore on disk', function () {
     await server.store.remove('user-9/folder');
     await expectRejects(server.store.read('user-9/folder'), NotFoundError);
     await server.store.remove(key);
+    expect(await listFiles(server.directory)).to.deep.equal(['meta/user-9/folder/doc.pdf.json']);
+    const later = new LocalBlobStore({ directory: server.directory, publicUrl: server.baseUrl, secret: SECRET, clock: { now: () => new Date(Date.now() + 61_000) } });
+    await later.init();
     expect(await listFiles(server.directory)).to.deep.equal([]);
   });
 

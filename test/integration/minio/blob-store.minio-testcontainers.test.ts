@@ -53,7 +53,7 @@ describe('MinioBlobStore against MinIO in a container (Testcontainers)', functio
     await store.init();
     await store.check();
     return { store, upload: (url, body, contentType) => put(url, body, contentType), cleanup: async () => {} };
-  });
+  }, { singleUseUploads: false });
 
   describe('signature checks', function () {
     const newKey = (): string => `user-1/${randomUUID()}-doc.pdf`;

@@ -78,6 +78,18 @@ describe('configuration', () => {
     expect(configError({ SUPABASE_REFUSAL_CACHE_MS: '1000' }).message).to.match(/^SUPABASE_REFUSAL_CACHE_MS: has no effect without SUPABASE_URL/);
   });
 
+  it('limits uploads per user (1 GiB, 20 pending) and sweeps every 10 minutes unless told otherwise', () => {
+    const defaults = loadConfig({});
+    expect(defaults.uploadLimits).to.deep.equal({ storageQuotaBytes: 1_073_741_824, maxPendingUploads: 20 });
+    expect(defaults.uploadSweepIntervalMs).to.equal(600_000);
+    const set = loadConfig({ USER_STORAGE_QUOTA_BYTES: '5000000', MAX_PENDING_UPLOADS: '3', UPLOAD_SWEEP_INTERVAL_MS: '60000' });
+    expect(set.uploadLimits).to.deep.equal({ storageQuotaBytes: 5_000_000, maxPendingUploads: 3 });
+    expect(set.uploadSweepIntervalMs).to.equal(60_000);
+    expect(configError({ USER_STORAGE_QUOTA_BYTES: '1GB' }).variable).to.equal('USER_STORAGE_QUOTA_BYTES');
+    expect(configError({ MAX_PENDING_UPLOADS: '0' }).variable).to.equal('MAX_PENDING_UPLOADS');
+    expect(configError({ UPLOAD_SWEEP_INTERVAL_MS: '100000000' }).variable).to.equal('UPLOAD_SWEEP_INTERVAL_MS');
+  });
+
   it('treats empty values as unset (compose passes empty strings)', () => {
     expect(loadConfig({ SUPABASE_URL: '', SUPABASE_ANON_KEY: '', AUTH_JWT_SECRET: '' }).auth.kind).to.equal('local');
   });

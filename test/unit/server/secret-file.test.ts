@@ -16,7 +16,20 @@ describe('secret files', () => {
     const secret = loadOrCreateSecret(file);
     expect(secret.length).to.be.at.least(32);
     expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).to.equal(0o700);
     expect(loadOrCreateSecret(file)).to.equal(secret);
+  });
+
+  it('narrows an existing secret file and its folder to owner-only', () => {
+    const folder = path.join(dir, 'data');
+    fs.mkdirSync(folder, { mode: 0o755 });
+    fs.chmodSync(folder, 0o755);
+    const file = path.join(folder, 'jwt-secret');
+    fs.writeFileSync(file, `${'s'.repeat(40)}\n`, { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    expect(loadOrCreateSecret(file)).to.equal('s'.repeat(40));
+    expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
+    expect(fs.statSync(folder).mode & 0o777).to.equal(0o700);
   });
 
   it('uses an existing secret of 32 characters or more, trimmed', () => {

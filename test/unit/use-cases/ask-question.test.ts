@@ -42,8 +42,9 @@ describe('AskQuestion', () => {
   it('restricts retrieval to the institution and to the session', async () => {
     const f = coreFixture();
     const a = await f.sessionWithUpload('u1', 'The refund policy of Acme allows returns within 30 days.', 'acme.pdf', { institution: 'acme' });
-    const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: 'globex.pdf', contentType: 'application/pdf', contentSize: 10 });
-    f.blobs.put(upload.key, 'The refund policy of Globex allows returns within 14 days.', 'application/pdf');
+    const globexText = 'The refund policy of Globex allows returns within 14 days.';
+    const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: 'globex.pdf', contentType: 'application/pdf', contentSize: globexText.length });
+    f.blobs.put(upload.key, globexText, 'application/pdf');
     await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: a.session.id, key: upload.key, filename: 'globex.pdf', tags: { institution: 'globex' } });
     const elsewhere = await f.sessionWithUpload('u1', 'The refund policy of Initech allows returns within 7 days.', 'initech.pdf');
     await f.drain();

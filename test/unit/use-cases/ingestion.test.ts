@@ -37,14 +37,17 @@ describe('StartIngestion', () => {
     expect(f.queued).to.deep.equal([job.id]);
   });
 
-  it('refuses a foreign session (404), a key outside the caller’s prefix (403) and a file never uploaded (400)', async () => {
+  it('refuses a foreign session (404), another user’s or an unknown key (403) and a file never uploaded (400)', async () => {
     const f = coreFixture();
     const { session, key } = await f.sessionWithUpload('u1', DOC);
     f.queued.length = 0;
     const other = await f.docChat.createSession.execute({ userId: 'u2', label: 'x' });
     expect(await rejection(f.docChat.startIngestion.execute({ userId: 'u2', sessionId: session.id, key, filename: 'a.pdf', tags: {} }))).to.be.instanceOf(NotFoundError);
     expect(await rejection(f.docChat.startIngestion.execute({ userId: 'u2', sessionId: other.id, key, filename: 'a.pdf', tags: {} }))).to.be.instanceOf(ForbiddenError);
-    expect(await rejection(f.docChat.startIngestion.execute({ userId: 'u1', sessionId: session.id, key: 'u1/never-uploaded.pdf', filename: 'a.pdf', tags: {} }))).to.be.instanceOf(ValidationError);
+    f.blobs.put('u1/never-issued.pdf', DOC, 'application/pdf');
+    expect(await rejection(f.docChat.startIngestion.execute({ userId: 'u1', sessionId: session.id, key: 'u1/never-issued.pdf', filename: 'a.pdf', tags: {} }))).to.be.instanceOf(ForbiddenError);
+    const notUploaded = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: 'a.pdf', contentType: 'application/pdf', contentSize: 10 });
+    expect(await rejection(f.docChat.startIngestion.execute({ userId: 'u1', sessionId: session.id, key: notUploaded.key, filename: 'a.pdf', tags: {} }))).to.be.instanceOf(ValidationError);
     expect(await rejection(f.docChat.startIngestion.execute({ userId: 'u1', sessionId: session.id, key, filename: 'a.pdf', tags: { nested: { a: 1 } as never, ['x'.repeat(65)]: 'v' } }))).to.be.instanceOf(ValidationError);
     expect(f.queued).to.deep.equal([]);
   });
