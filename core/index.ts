@@ -23,7 +23,8 @@ import { GetChatHistory } from './use-cases/get-chat-history.js';
 import { GetIngestJob } from './use-cases/get-ingest-job.js';
 import { ListSessions } from './use-cases/list-sessions.js';
 import { RenameSession } from './use-cases/rename-session.js';
-import { RunIngestion } from './use-cases/run-ingestion.js';
+import { ResumeIngestion } from './use-cases/resume-ingestion.js';
+import { RunIngestion, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 import { StartIngestion } from './use-cases/start-ingestion.js';
 
 export interface DocChatPorts {
@@ -42,6 +43,8 @@ export interface DocChatPorts {
   logger: Logger;
   retrieval?: Partial<RetrievalSettings>;
   chunking?: ChunkingOptions;
+  /** Retries, heartbeat and lease of ingest jobs (defaults: DEFAULT_INGEST_RETRY). */
+  ingestRetry?: Partial<IngestRetrySettings>;
 }
 
 export interface DocChat {
@@ -54,6 +57,7 @@ export interface DocChat {
   createUploadUrl: CreateUploadUrl;
   startIngestion: StartIngestion;
   runIngestion: RunIngestion;
+  resumeIngestion: ResumeIngestion;
   getIngestJob: GetIngestJob;
   askQuestion: AskQuestion;
 }
@@ -64,12 +68,13 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     createSession: new CreateSession(sessions, ids, clock),
     listSessions: new ListSessions(sessions),
     renameSession: new RenameSession(sessions),
-    deleteSession: new DeleteSession({ sessions, chats, jobs, indexes, blobs }),
+    deleteSession: new DeleteSession({ sessions, chats, jobs, indexes, blobs, queue }),
     getChatHistory: new GetChatHistory(sessions, chats),
     clearChat: new ClearChat(sessions, chats),
     createUploadUrl: new CreateUploadUrl(blobs, ids),
     startIngestion: new StartIngestion({ sessions, jobs, blobs, queue, ids, clock }),
-    runIngestion: new RunIngestion({ jobs, blobs, reader, indexes, embedder, clock, logger, chunking: ports.chunking }),
+    runIngestion: new RunIngestion({ jobs, blobs, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry }),
+    resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
     askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval }),
   };
@@ -79,5 +84,6 @@ export * from './domain/errors.js';
 export * from './domain/model.js';
 export type * from './ports/index.js';
 export { AskQuestion, ClearChat, CreateSession, CreateUploadUrl, DeleteSession, GetChatHistory, GetIngestJob };
-export { ListSessions, RenameSession, RunIngestion, StartIngestion };
+export { ListSessions, RenameSession, ResumeIngestion, RunIngestion, StartIngestion };
+export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 export { SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';

@@ -1,4 +1,4 @@
-import { ForbiddenError, ValidationError } from '../domain/errors.js';
+import { ForbiddenError, IngestAlreadyActiveError, ValidationError } from '../domain/errors.js';
 import { MAX_FILE_SIZE, type IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
 import { contentTypeFromName, isAllowedContentType, keyBelongsTo, SIZE_ERROR } from '../domain/uploads.js';
@@ -21,7 +21,11 @@ const MAX_TAGS = 50;
 const MAX_TAG_KEY = 64;
 const MAX_TAG_VALUE = 500;
 
-/** Records an ingest job for an uploaded file and hands it to the background queue; returns at once. */
+/**
+ * Records an ingest job for an uploaded file and hands it to the background queue; returns at once. A key whose job
+ * is still queued or processing is not started again (IngestAlreadyActiveError, with that job's id); a finished one
+ * is (its content is then reused by hash when it completed).
+ */
 export class StartIngestion {
   constructor(private readonly deps: StartIngestionDeps) {}
 
@@ -44,6 +48,8 @@ export class StartIngestion {
     // Object stores do not all enforce the signed size (MinIO's presigned PUT does not): check it here.
     if (info.size > MAX_FILE_SIZE) throw new ValidationError(SIZE_ERROR);
     if (info.size === 0) throw new ValidationError('The uploaded file is empty');
+    const active = await jobs.findActiveByKey(input.userId, input.key);
+    if (active) throw new IngestAlreadyActiveError(active.id);
     const declared = info.contentType && isAllowedContentType(info.contentType) ? info.contentType : null;
     const now = clock.now().toISOString();
     const job: IngestJob = {
@@ -60,8 +66,8 @@ export class StartIngestion {
       createdAt: now,
       updatedAt: now,
     };
-    await jobs.create(job);
-    queue.enqueue(job.id);
+    await jobs.create(job); // refuses a job created for the same key meanwhile (IngestAlreadyActiveError)
+    queue.enqueue({ id: job.id, userId: job.userId });
     return job;
   }
 }

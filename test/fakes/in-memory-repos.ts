@@ -1,3 +1,4 @@
+import { IngestAlreadyActiveError } from '../../core/domain/errors.js';
 import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
@@ -74,6 +75,9 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
   readonly rows = new Map<string, IngestJob>();
 
   async create(job: IngestJob): Promise<void> {
+    // Checked and stored in one synchronous step, so concurrent calls cannot both pass.
+    const active = isActive(job) && this.sorted().find((j) => j.userId === job.userId && j.key === job.key && isActive(j));
+    if (active) throw new IngestAlreadyActiveError(active.id);
     this.rows.set(job.id, copy(job));
   }
 
@@ -104,6 +108,10 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
     return this.sorted().find((j) => j.sessionId === sessionId && j.sha256 === sha256 && j.status === 'completed') ?? null;
   }
 
+  async findActiveByKey(userId: string, key: string): Promise<IngestJob | null> {
+    return this.sorted().find((j) => j.userId === userId && j.key === key && isActive(j)) ?? null;
+  }
+
   async deleteBySession(sessionId: string): Promise<number> {
     let n = 0;
     for (const [id, j] of this.rows) if (j.sessionId === sessionId && this.rows.delete(id)) n++;
@@ -114,3 +122,5 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
     return [...this.rows.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(copy);
   }
 }
+
+const isActive = (job: IngestJob) => job.status === 'queued' || job.status === 'processing';

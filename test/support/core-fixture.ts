@@ -8,32 +8,71 @@ import { InMemoryBlobStore } from '../fakes/in-memory-blob-store.js';
 import { InMemoryChatRepo, InMemoryIngestJobRepo, InMemorySessionRepo } from '../fakes/in-memory-repos.js';
 import { InMemoryVectorIndex } from '../fakes/in-memory-vector-index.js';
 import type { Embedder } from '../../core/ports/embedder.js';
+import { JobStoppedError } from '../../core/domain/errors.js';
+import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
+import type { JobQueue, QueuedJob } from '../../core/ports/job-queue.js';
+
+/**
+ * A JobQueue the test drains by hand: enqueued ids wait in `queued`; cancel drops a waiting one or aborts the
+ * running one's signal, as the real queue does.
+ */
+class ManualJobQueue implements JobQueue {
+  readonly queued: string[] = [];
+  readonly running = new Map<string, AbortController>();
+
+  enqueue(job: QueuedJob): void {
+    if (!this.queued.includes(job.id) && !this.running.has(job.id)) this.queued.push(job.id);
+  }
+
+  cancel(jobId: string): void {
+    this.running.get(jobId)?.abort(new JobStoppedError('cancelled'));
+    const at = this.queued.indexOf(jobId);
+    if (at >= 0) this.queued.splice(at, 1);
+  }
+
+  /** Runs the next waiting job with `run` to its end; false when none waits. */
+  async runNext(run: (jobId: string, signal: AbortSignal) => Promise<void>): Promise<boolean> {
+    const jobId = this.queued.shift();
+    if (jobId === undefined) return false;
+    const controller = new AbortController();
+    this.running.set(jobId, controller);
+    try {
+      await run(jobId, controller.signal);
+    } finally {
+      this.running.delete(jobId);
+    }
+    return true;
+  }
+}
 
 /** The core wired to in-memory fakes, with a queue the test drains by hand. */
-export function coreFixture(options: { llm?: Llm; indexes?: VectorIndex[]; embedder?: Embedder } = {}) {
+export function coreFixture(options: { llm?: Llm; indexes?: VectorIndex[]; embedder?: Embedder; jobs?: IngestJobRepo } = {}) {
   const sessions = new InMemorySessionRepo();
   const chats = new InMemoryChatRepo();
-  const jobs = new InMemoryIngestJobRepo();
+  const jobs = options.jobs ?? new InMemoryIngestJobRepo();
   const blobs = new InMemoryBlobStore();
   const index = new InMemoryVectorIndex({ kind: 'lexical' });
   const indexes = options.indexes ?? [index];
   const reader = new FakeDocumentReader();
   const logger = new RecordingLogger();
-  const queued: string[] = [];
+  const queue = new ManualJobQueue();
+  const queued = queue.queued;
   const docChat: DocChat = createDocChat({
     sessions, chats, jobs, blobs, indexes, reader,
     llm: options.llm ?? new ExtractiveAnswerer(),
     embedder: options.embedder,
-    queue: { enqueue: (id) => void queued.push(id) },
+    queue,
     ids: new SequentialIds('id'),
     clock: new ManualClock(),
     logger,
+    // Retries without the production waits.
+    ingestRetry: { backoffMs: 1 },
   });
   return {
-    docChat, sessions, chats, jobs, blobs, index, indexes, reader, logger, queued,
-    /** Runs every queued job to its end. */
+    docChat, sessions, chats, jobs, blobs, index, indexes, reader, logger, queue, queued,
+    /** Runs every queued job to its end, one at a time, each with the signal `cancel` aborts. */
     async drain(): Promise<void> {
-      while (queued.length > 0) await docChat.runIngestion.execute(queued.shift()!);
+      while (await queue.runNext((id, signal) => docChat.runIngestion.execute(id, signal)));
     },
     /** A session, an uploaded text "document" and a started job. */
     async sessionWithUpload(userId: string, text: string, filename = 'doc.pdf', tags: Record<string, string> = {}) {
