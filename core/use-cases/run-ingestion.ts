@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, JobStoppedError, NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
-import type { Chunk, ExtractedPage, IngestJob, IngestStage } from '../domain/model.js';
+import type { Chunk, IngestJob, IngestStage } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
@@ -10,6 +10,7 @@ import type { IngestJobPatch, IngestJobRepo } from '../ports/ingest-job-repo.js'
 import type { Logger } from '../ports/logger.js';
 import type { IndexedChunk, VectorIndex } from '../ports/vector-index.js';
 import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
+import { describe, internalFailure, noReadableText, userFacingReason } from './ingest-failure-reasons.js';
 
 export interface RunIngestionDeps {
   jobs: IngestJobRepo;
@@ -214,7 +215,7 @@ export class RunIngestion {
     const cancelled = !(reason instanceof JobStoppedError && reason.why === 'shutdown');
     if (cancelled) await this.dropChunks(jobId);
     this.deps.logger.info(cancelled ? 'ingest job cancelled' : 'ingest job interrupted by shutdown', { jobId });
-    await this.deps.jobs.update(jobId, { attempts: attempt - 1 }).catch((error: unknown) =>
+    await this.deps.jobs.update(jobId, { attempts: attempt > 1 ? attempt - 1 : undefined }).catch((error: unknown) =>
       this.deps.logger.warn('could not uncount an interrupted ingest attempt', { jobId, error: String(error) }),
     );
   }
@@ -268,29 +269,6 @@ function sameTags(a: Record<string, string>, b: Record<string, string>): boolean
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-/** What the job's `error` says: the document's own problem as is, a dependency outage as such, anything else generic. */
-function userFacingReason(error: unknown): string {
-  if (error instanceof UnprocessableDocumentError) return error.message;
-  if (error instanceof DomainError && error.code === 'UPSTREAM_UNAVAILABLE') {
-    return `A service needed for ingestion is unavailable (${error.message}); the file is kept: ingest it again later`;
-  }
-  if (error instanceof DomainError) return error.message;
-  return 'Ingestion failed because of an internal error; try again, and report it if it persists';
-}
-
-function internalFailure(attempts: number): string {
-  return `Ingestion failed ${attempts} times because of an internal error; try again later, and report it if it persists`;
-}
-
-/** Nothing to index: blank pages are no error, but a document of nothing else has nothing to answer from. */
-function noReadableText(pages: ExtractedPage[], ocrSkippedPages: number): UnprocessableDocumentError {
-  if (ocrSkippedPages === 0) return new UnprocessableDocumentError('The document contains no readable text');
-  return new UnprocessableDocumentError(
-    `The document contains no readable text: ${ocrSkippedPages} of its ${pages.length} pages needed OCR and were skipped ` +
-      'because the document exceeds the limit of pages read by OCR; split it into smaller files',
-  );
-}
-
 /** Waits `ms`, or less when `signal` aborts. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -302,8 +280,4 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
 }

@@ -17,6 +17,9 @@ export class FakeDocumentReader implements DocumentReader {
   /** Runs before answering: lets a test act while a job is "extracting". */
   beforeAnswer: (() => Promise<void>) | null = null;
 
+  /** A "PDF" page that is exactly this text stands for a scanned page the OCR page limit skipped ('ocr-skipped'). */
+  static readonly OCR_SKIPPED_PAGE = '<ocr-skipped>';
+
   /** Bytes this reader takes as a photographed page showing `text`. */
   static jpeg(text: string): Uint8Array {
     return Buffer.concat([Buffer.from(JPEG_MAGIC), Buffer.from(text, 'utf8')]);
@@ -49,6 +52,8 @@ export class FakeDocumentReader implements DocumentReader {
     request.onProgress?.(1);
     stopIfAborted();
     if (isJpeg) return [{ page: 1, text, method: 'ocr' }];
-    return text.split('\f').map((page, i) => ({ page: i + 1, text: page, method: 'text' as const }));
+    return text.split('\f').map((page, i): ExtractedPage =>
+      page === FakeDocumentReader.OCR_SKIPPED_PAGE ? { page: i + 1, text: '', method: 'ocr-skipped' } : { page: i + 1, text: page, method: 'text' },
+    );
   }
 }
