@@ -18,8 +18,9 @@ export function ingestJobJson(job: IngestJob) {
     ...(job.error !== undefined && { error: job.error }),
     ...(job.pages !== undefined && { pages: job.pages }),
     ...(job.chunks !== undefined && { chunks: job.chunks }),
+    // Only when it tells something: pages the OCR limit skipped, and runs beyond the first (a retried job).
     ...(job.ocrSkippedPages !== undefined && job.ocrSkippedPages > 0 && { ocrSkippedPages: job.ocrSkippedPages }),
-    ...(job.attempts !== undefined && { attempts: job.attempts }),
+    ...(job.attempts !== undefined && job.attempts > 1 && { attempts: job.attempts }),
     ...(job.reusedFrom !== undefined && { reusedFrom: job.reusedFrom }),
     tags: job.tags,
     createdAt: job.createdAt,
