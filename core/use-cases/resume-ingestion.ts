@@ -11,10 +11,11 @@ export interface ResumeIngestionDeps {
 }
 
 /**
- * Hands unfinished jobs (queued or processing) back to the queue: at start all of them (a previous run of the service
- * ended while they waited or ran), and then periodically those whose lease expired, i.e. whose updatedAt has not
- * moved for `staleAfterMs` although a running job refreshes it (heartbeat): a run that ended without a final status
- * (its `failed` could not be written) or a job whose enqueue was lost. The queue ignores jobs it already holds.
+ * Hands unfinished jobs back to the queue: at start all of them, queued or processing (a previous run of the service
+ * ended while they waited or ran); later, periodically, the processing ones whose lease expired, i.e. whose updatedAt
+ * has not moved for `staleAfterMs` although a running job refreshes it (heartbeat): a run that ended without a final
+ * status (its `failed` could not be written). Queued jobs do not heartbeat while they wait, and are in the queue
+ * already; the queue ignores jobs it holds anyway.
  */
 export class ResumeIngestion {
   constructor(private readonly deps: ResumeIngestionDeps) {}
@@ -23,8 +24,9 @@ export class ResumeIngestion {
   async execute(options: { staleAfterMs?: number } = {}): Promise<number> {
     const { jobs, queue, clock, logger } = this.deps;
     const now = clock.now().getTime();
+    const { staleAfterMs } = options;
     const due = (await jobs.listUnfinished()).filter(
-      (job) => options.staleAfterMs === undefined || now - Date.parse(job.updatedAt) > options.staleAfterMs,
+      (job) => staleAfterMs === undefined || (job.status === 'processing' && now - Date.parse(job.updatedAt) > staleAfterMs),
     );
     if (due.length > 0) logger.info('resuming unfinished ingest jobs', { count: due.length, ids: due.map((j) => j.id) });
     for (const job of due) queue.enqueue({ id: job.id, userId: job.userId });
