@@ -25,7 +25,8 @@ import { GetChatHistory } from './use-cases/get-chat-history.js';
 import { GetIngestJob } from './use-cases/get-ingest-job.js';
 import { ListSessions } from './use-cases/list-sessions.js';
 import { RenameSession } from './use-cases/rename-session.js';
-import { RunIngestion } from './use-cases/run-ingestion.js';
+import { ResumeIngestion } from './use-cases/resume-ingestion.js';
+import { RunIngestion, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 import { StartIngestion } from './use-cases/start-ingestion.js';
 import { SweepUploads } from './use-cases/sweep-uploads.js';
 
@@ -51,6 +52,8 @@ export interface DocChatPorts {
   logger: Logger;
   retrieval?: Partial<RetrievalSettings>;
   chunking?: ChunkingOptions;
+  /** Retries, heartbeat and lease of ingest jobs (defaults: DEFAULT_INGEST_RETRY). */
+  ingestRetry?: Partial<IngestRetrySettings>;
 }
 
 export interface DocChat {
@@ -63,6 +66,7 @@ export interface DocChat {
   createUploadUrl: CreateUploadUrl;
   startIngestion: StartIngestion;
   runIngestion: RunIngestion;
+  resumeIngestion: ResumeIngestion;
   getIngestJob: GetIngestJob;
   askQuestion: AskQuestion;
   sweepUploads: SweepUploads;
@@ -74,12 +78,15 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     createSession: new CreateSession(sessions, ids, clock),
     listSessions: new ListSessions(sessions),
     renameSession: new RenameSession(sessions),
-    deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs, clock }),
+    deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue }),
     getChatHistory: new GetChatHistory(sessions, chats),
     clearChat: new ClearChat(sessions, chats),
     createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits }),
     startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock }),
-    runIngestion: new RunIngestion({ jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking }),
+    runIngestion: new RunIngestion({
+      jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry,
+    }),
+    resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
     askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
@@ -90,5 +97,6 @@ export * from './domain/errors.js';
 export * from './domain/model.js';
 export type * from './ports/index.js';
 export { AskQuestion, ClearChat, CreateSession, CreateUploadUrl, DeleteSession, GetChatHistory, GetIngestJob };
-export { ListSessions, RenameSession, RunIngestion, StartIngestion, SweepUploads };
+export { ListSessions, RenameSession, ResumeIngestion, RunIngestion, StartIngestion, SweepUploads };
+export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';

@@ -16,6 +16,9 @@ export interface Config {
     | { kind: 'ollama'; url: string; chatModel: string; embedModel: string; timeoutMs: number };
   /** Documents processed at once; extraction itself runs in `extractionWorkers` child processes. */
   ingestConcurrency: number;
+  /** Documents of one user processed at once (users take turns for the rest). */
+  ingestPerUserConcurrency: number;
+  /** Default: ingestConcurrency, so a document that starts is extracted at once, not behind another user's. */
   extractionWorkers: number;
   /** Per-user limits on uploads (USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS). */
   uploadLimits: { storageQuotaBytes: number; maxPendingUploads: number };
@@ -77,7 +80,7 @@ export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'CORS_ORIGINS', 'AUTH_JWT_SECRET', 'SUPABASE_URL', 'SUPABASE_ANON_KEY',
   'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'MINIO_BUCKET', 'MINIO_PUBLIC_URL',
   'CHROMA_URL', 'CHROMA_COLLECTION', 'OLLAMA_URL', 'OLLAMA_CHAT_MODEL', 'OLLAMA_EMBED_MODEL', 'OLLAMA_TIMEOUT_MS',
-  'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS',
+  'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS', 'INGEST_PER_USER_CONCURRENCY',
   'SUPABASE_REFUSAL_CACHE_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS',
   'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE', 'TRUST_PROXY',
   'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
@@ -189,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     forbidWithout(env, ['CHROMA_COLLECTION'], 'CHROMA_URL');
   }
 
+  const ingestConcurrency = read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!;
   return {
     port,
     host,
@@ -199,8 +203,11 @@ export function loadConfig(env: Env = process.env): Config {
     blobs,
     index,
     models,
-    ingestConcurrency: read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!,
-    extractionWorkers: read(env, 'EXTRACTION_WORKERS', positiveInt(8), 1)!,
+    ingestConcurrency,
+    ingestPerUserConcurrency: read(env, 'INGEST_PER_USER_CONCURRENCY', positiveInt(16), 1)!,
+    // As many extraction processes as documents in progress: with fewer, a second user's document would wait for the
+    // first one's extraction after all, which is what fair scheduling is meant to prevent.
+    extractionWorkers: read(env, 'EXTRACTION_WORKERS', positiveInt(16), ingestConcurrency)!,
     http: {
       headersTimeoutMs: read(env, 'HTTP_HEADERS_TIMEOUT_MS', positiveInt(600_000), DEFAULTS.httpHeadersTimeoutMs)!,
       bodyTimeoutMs: read(env, 'HTTP_BODY_TIMEOUT_MS', positiveInt(3_600_000), DEFAULTS.httpBodyTimeoutMs)!,

@@ -100,8 +100,8 @@ export function buildContainer(config: Config, options: { logger?: Logger } = {}
     (ctx) =>
       new InProcessJobQueue(
         // Resolved per job, not at bind time: the queue and the use cases need each other.
-        (jobId) => ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId),
-        config.ingestConcurrency,
+        (jobId, signal) => ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal),
+        { concurrency: config.ingestConcurrency, perUser: config.ingestPerUserConcurrency },
         ctx.get<Logger>(TOKENS.Logger),
       ),
   );

@@ -1,9 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Container } from 'inversify';
-import type { DocChat } from '../core/index.js';
+import { DEFAULT_INGEST_RETRY, type DocChat } from '../core/index.js';
 import type { IdentityVerifier } from '../core/ports/identity-verifier.js';
-import type { IngestJobRepo } from '../core/ports/ingest-job-repo.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { InProcessJobQueue } from '../adapters/in-process-queue/in-process-job-queue.js';
 import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
@@ -65,9 +64,14 @@ export async function startService(config: Config, options: { logger?: Logger } 
   const port = (server.address() as AddressInfo).port;
 
   const queue = container.get<InProcessJobQueue>(TOKENS.JobQueue);
-  const unfinished = await container.get<IngestJobRepo>(TOKENS.IngestJobRepo).listUnfinished();
-  if (unfinished.length > 0) logger.info('resuming unfinished ingest jobs', { count: unfinished.length });
-  for (const job of unfinished) queue.enqueue(job.id);
+  const { resumeIngestion } = container.get<DocChat>(TOKENS.DocChat);
+  await resumeIngestion.execute();
+  // Jobs nobody runs any more (a lost `failed` write, a lost enqueue) are taken up again once their lease expires.
+  const { leaseMs } = DEFAULT_INGEST_RETRY;
+  const leaseCheck = setInterval(() => {
+    resumeIngestion.execute({ staleAfterMs: leaseMs }).catch((error) => logger.warn('could not check ingest leases', { error: String(error) }));
+  }, leaseMs / 2);
+  leaseCheck.unref();
 
   // Uploads never ingested go once their URL has expired (SweepUploads): at start, then every interval.
   const docChat = container.get<DocChat>(TOKENS.DocChat);
@@ -86,6 +90,7 @@ export async function startService(config: Config, options: { logger?: Logger } 
   });
 
   closeables.push(
+    async () => clearInterval(leaseCheck),
     () => new Promise<void>((resolve) => server.close(() => resolve())),
     () => Promise.race([queue.stop(), new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]),
     async () => {

@@ -51,12 +51,16 @@ const MIGRATIONS: Record<string, Migration> = {
           chunks INTEGER,
           sha256 TEXT,
           reused_from TEXT,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          ocr_skipped_pages INTEGER,
           created_at TEXT NOT NULL,
           updated_at TEXT NOT NULL
         );
         CREATE INDEX ingest_jobs_by_session ON ingest_jobs (session_id, sha256);
         CREATE INDEX ingest_jobs_by_status ON ingest_jobs (status, created_at);
         CREATE INDEX ingest_jobs_by_key ON ingest_jobs (blob_key);
+        CREATE UNIQUE INDEX ingest_jobs_one_active_per_key ON ingest_jobs (user_id, blob_key)
+          WHERE status IN ('queued', 'processing');
         CREATE TABLE uploads (
           blob_key TEXT PRIMARY KEY,
           user_id TEXT NOT NULL,

@@ -38,6 +38,9 @@ export interface IngestJobsTable {
   chunks: number | null;
   sha256: string | null;
   reused_from: string | null;
+  /** Added by migration 003 (default 0). */
+  attempts: number;
+  ocr_skipped_pages: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -226,6 +229,25 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
       INSERT INTO uploads (blob_key, user_id, content_type, declared_size, issued_at, expires_at, ingested_at)
         SELECT blob_key, user_id, content_type, 0, min(created_at), min(created_at), min(created_at)
         FROM ingest_jobs GROUP BY blob_key;
+    `,
+  },
+  {
+    // Issue 9: bounded retries, skipped OCR pages, and one active job per user and key (idempotent ingest). Duplicate
+    // active jobs an older version may have left are failed first, so that the unique index can be built.
+    id: '005-ingest-attempts-and-active-key',
+    sql: `
+      ALTER TABLE ingest_jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ingest_jobs ADD COLUMN ocr_skipped_pages INTEGER;
+      UPDATE ingest_jobs SET status = 'failed', stage = NULL,
+        error = 'Another ingest job for the same file was already queued or processing'
+      WHERE status IN ('queued', 'processing') AND EXISTS (
+        SELECT 1 FROM ingest_jobs AS earlier
+        WHERE earlier.user_id = ingest_jobs.user_id AND earlier.blob_key = ingest_jobs.blob_key
+          AND earlier.status IN ('queued', 'processing')
+          AND (earlier.created_at < ingest_jobs.created_at OR (earlier.created_at = ingest_jobs.created_at AND earlier.id < ingest_jobs.id))
+      );
+      CREATE UNIQUE INDEX ingest_jobs_one_active_per_key ON ingest_jobs (user_id, blob_key)
+        WHERE status IN ('queued', 'processing');
     `,
   },
 ];

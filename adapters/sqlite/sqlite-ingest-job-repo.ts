@@ -1,11 +1,34 @@
+import { IngestAlreadyActiveError } from '../../core/domain/errors.js';
 import type { IngestJob, IngestStage, IngestStatus } from '../../core/domain/model.js';
 import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
 import type { Db, IngestJobsTable } from './database.js';
+
+/**
+ * The partial unique index ingest_jobs_one_active_per_key refused a second active job for a user's key: SQLite says
+ * so in its message, PostgreSQL by error code and constraint name (the repository serves both).
+ */
+function isActiveKeyConflict(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  if (code === '23505') return constraint === 'ingest_jobs_one_active_per_key';
+  return /UNIQUE constraint failed: ingest_jobs\.user_id, ingest_jobs\.blob_key/.test(error.message);
+}
 
 export class SqliteIngestJobRepo implements IngestJobRepo {
   constructor(private readonly db: Db) {}
 
   async create(job: IngestJob): Promise<void> {
+    try {
+      await this.insert(job);
+    } catch (error) {
+      if (!isActiveKeyConflict(error)) throw error;
+      const active = await this.findActiveByKey(job.userId, job.key);
+      if (!active) throw error;
+      throw new IngestAlreadyActiveError(active.id);
+    }
+  }
+
+  private async insert(job: IngestJob): Promise<void> {
     await this.db
       .insertInto('ingest_jobs')
       .values({
@@ -24,6 +47,8 @@ export class SqliteIngestJobRepo implements IngestJobRepo {
         chunks: job.chunks ?? null,
         sha256: job.sha256 ?? null,
         reused_from: job.reusedFrom ?? null,
+        attempts: job.attempts ?? 0,
+        ocr_skipped_pages: job.ocrSkippedPages ?? null,
         created_at: job.createdAt,
         updated_at: job.updatedAt,
       })
@@ -46,6 +71,8 @@ export class SqliteIngestJobRepo implements IngestJobRepo {
     if ('chunks' in patch) set.chunks = patch.chunks ?? null;
     if ('sha256' in patch) set.sha256 = patch.sha256 ?? null;
     if ('reusedFrom' in patch) set.reused_from = patch.reusedFrom ?? null;
+    if ('attempts' in patch) set.attempts = patch.attempts ?? 0;
+    if ('ocrSkippedPages' in patch) set.ocr_skipped_pages = patch.ocrSkippedPages ?? null;
     if ('updatedAt' in patch) set.updated_at = patch.updatedAt!;
     const row = await this.db.updateTable('ingest_jobs').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     return row ? toJob(row) : null;
@@ -83,6 +110,17 @@ export class SqliteIngestJobRepo implements IngestJobRepo {
     return row ? toJob(row) : null;
   }
 
+  async findActiveByKey(userId: string, key: string): Promise<IngestJob | null> {
+    const row = await this.db
+      .selectFrom('ingest_jobs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('blob_key', '=', key)
+      .where('status', 'in', ['queued', 'processing'])
+      .executeTakeFirst();
+    return row ? toJob(row) : null;
+  }
+
   async deleteBySession(sessionId: string): Promise<number> {
     const result = await this.db.deleteFrom('ingest_jobs').where('session_id', '=', sessionId).executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -109,5 +147,7 @@ function toJob(row: IngestJobsTable): IngestJob {
   if (row.chunks !== null) job.chunks = row.chunks;
   if (row.sha256 !== null) job.sha256 = row.sha256;
   if (row.reused_from !== null) job.reusedFrom = row.reused_from;
+  if (row.attempts > 0) job.attempts = row.attempts;
+  if (row.ocr_skipped_pages !== null) job.ocrSkippedPages = row.ocr_skipped_pages;
   return job;
 }

@@ -91,5 +91,22 @@ export class ReadCancelledError extends Error {
   }
 }
 
+/** Why a running job's signal was aborted: 'cancelled' (its session was deleted) or 'shutdown' (resumed at next start). */
+export class JobStoppedError extends ReadCancelledError {
+  constructor(readonly why: 'cancelled' | 'shutdown') {
+    super(why === 'cancelled' ? 'The ingest job was cancelled' : 'The service is stopping');
+    this.name = 'JobStoppedError';
+  }
+}
+
+export const INGEST_ALREADY_ACTIVE = 'An ingest job for this key is already queued or processing';
+
+/** POST /ingest/process for a key whose job is still queued or processing: 409 with that job's id. */
+export class IngestAlreadyActiveError extends ConflictError {
+  constructor(readonly jobId: string) {
+    super(INGEST_ALREADY_ACTIVE);
+  }
+}
+
 /** The one text used for every unknown or foreign session, so the two cannot be told apart. */
 export const SESSION_NOT_FOUND = 'Session not found';

@@ -46,6 +46,11 @@ export interface IngestJob {
   /** Pages that needed OCR but were skipped because the document's OCR page limit was reached. */
   ocrSkippedPages?: number;
   sha256?: string;
+  /**
+   * Runs started for this job (counted at each start, so a run cut short by a crash counts too). Bounded: past the
+   * limit the job fails with a reason naming the attempts.
+   */
+  attempts?: number;
   /** When the content was already ingested into this session: the job whose chunks are reused. */
   reusedFrom?: string;
   createdAt: string;

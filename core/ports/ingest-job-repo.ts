@@ -1,10 +1,17 @@
 import type { IngestJob } from '../domain/model.js';
 
 export type IngestJobPatch = Partial<
-  Pick<IngestJob, 'status' | 'stage' | 'progress' | 'error' | 'pages' | 'chunks' | 'sha256' | 'reusedFrom' | 'updatedAt'>
+  Pick<
+    IngestJob,
+    'status' | 'stage' | 'progress' | 'error' | 'pages' | 'chunks' | 'ocrSkippedPages' | 'sha256' | 'reusedFrom' | 'attempts' | 'updatedAt'
+  >
 >;
 
 export interface IngestJobRepo {
+  /**
+   * Stores a new job. At most one job per user and key is queued or processing at a time, also under concurrent
+   * calls: creating a second one rejects with IngestAlreadyActiveError carrying the id of the one there.
+   */
   create(job: IngestJob): Promise<void>;
   findById(id: string): Promise<IngestJob | null>;
   /** Returns the updated job, or null when it no longer exists (its session was deleted meanwhile). */
@@ -16,5 +23,7 @@ export interface IngestJobRepo {
   listByKey(key: string): Promise<IngestJob[]>;
   /** A completed job of this session with the same content hash, if any. */
   findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null>;
+  /** The user's job for this key that is queued or processing, if any. */
+  findActiveByKey(userId: string, key: string): Promise<IngestJob | null>;
   deleteBySession(sessionId: string): Promise<number>;
 }

@@ -1,4 +1,23 @@
-/** Runs ingestion jobs in the background, in order, a few at a time. */
+/** What the queue needs to know of a job: which one, and whose turn it takes (jobs are scheduled per user). */
+export interface QueuedJob {
+  id: string;
+  userId: string;
+}
+
+/**
+ * Runs one job. `signal` is aborted with a JobStoppedError when the job is cancelled (its session deleted) or the
+ * queue stops (shutdown: the job is resumed at the next start); the handler then stops as soon as it can.
+ */
+export type JobHandler = (jobId: string, signal: AbortSignal) => Promise<void>;
+
+/**
+ * Runs ingestion jobs in the background, a few at a time, fairly across users: round-robin over the users with
+ * waiting jobs, each user with a limit on running jobs, so one user's long queue never holds back another user's
+ * job by more than the documents already in progress. A user's own jobs start in the order they were enqueued.
+ */
 export interface JobQueue {
-  enqueue(jobId: string): void;
+  /** Schedules a job and returns at once; a job already waiting or running is not added again. */
+  enqueue(job: QueuedJob): void;
+  /** A waiting job is dropped (it never runs); a running one has its signal aborted. Unknown ids are ignored. */
+  cancel(jobId: string): void;
 }

@@ -4,6 +4,7 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { SessionEraser } from '../ports/session-eraser.js';
+import type { JobQueue } from '../ports/job-queue.js';
 import type { SessionRepo } from '../ports/session-repo.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
@@ -17,22 +18,27 @@ export interface DeleteSessionDeps {
   indexes: VectorIndex[];
   blobs: BlobStore;
   clock: Clock;
+  queue: JobQueue;
 }
 
 /**
  * Removes a session and everything that hangs off it: messages, ingest jobs, indexed chunks, stored files.
  * The external stores (indexes, files) are emptied first, each step idempotent; then the records go in one
- * transaction. If any step fails the session is still there (whole), so the caller can simply try again. Once the
- * rows are gone, the indexes are emptied once more for chunks an ingestion finished writing meanwhile; an ingestion
- * still running after that notices its job is gone and drops its chunks.
+ * transaction. If any step fails the session is still there (whole), so the caller can simply try again. Its ingest
+ * jobs are cancelled first (a running extraction stops; a cancelled run drops its chunks), so nothing is indexed for
+ * the session while it is being deleted. Once the rows are gone, the indexes are emptied once more for chunks an
+ * ingestion finished writing meanwhile; an ingestion still running after that notices its job is gone and drops its
+ * chunks.
  */
 export class DeleteSession {
   constructor(private readonly deps: DeleteSessionDeps) {}
 
   async execute(input: { userId: string; sessionId: string }): Promise<void> {
-    const { sessions, jobs, eraser, indexes, blobs } = this.deps;
+    const { sessions, jobs, eraser, indexes, blobs, queue } = this.deps;
     const session = await loadOwnedSession(sessions, input.sessionId, input.userId);
     const sessionJobs = await jobs.listBySession(input.sessionId);
+    // Should a step below fail, a cancelled job left unfinished is run again once its lease expires (ResumeIngestion).
+    for (const job of sessionJobs) queue.cancel(job.id);
     for (const index of indexes) await index.deleteBySession(input.sessionId);
     const uploads = { remove: [] as string[], release: [] as string[] };
     for (const key of new Set(sessionJobs.map((j) => j.key))) {

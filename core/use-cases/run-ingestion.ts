@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
+import { DomainError, JobStoppedError, NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
 import type { Chunk, IngestJob, IngestStage } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -11,6 +11,7 @@ import type { Logger } from '../ports/logger.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
 import type { IndexedChunk, VectorIndex } from '../ports/vector-index.js';
 import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
+import { describe, internalFailure, noReadableText, userFacingReason } from './ingest-failure-reasons.js';
 
 export interface RunIngestionDeps {
   jobs: IngestJobRepo;
@@ -22,8 +23,26 @@ export interface RunIngestionDeps {
   clock: Clock;
   logger: Logger;
   chunking?: ChunkingOptions;
+  retry?: Partial<IngestRetrySettings>;
 }
 
+/** How hard a job is tried before it is failed, and how a running one shows it is alive. */
+export interface IngestRetrySettings {
+  /** Runs a job may start (a crash of the service mid-run counts as one) before it is failed. */
+  maxAttempts: number;
+  /** Wait before retrying within the process, doubled each time; also the first wait between writes of `failed`. */
+  backoffMs: number;
+  /** While a job runs, its updatedAt is refreshed at least this often, even when no page is done meanwhile. */
+  heartbeatMs: number;
+  /** An unfinished job whose updatedAt is older than this is no longer run by anyone: ResumeIngestion enqueues it. */
+  leaseMs: number;
+}
+
+export const DEFAULT_INGEST_RETRY: IngestRetrySettings = { maxAttempts: 3, backoffMs: 1000, heartbeatMs: 15_000, leaseMs: 60_000 };
+/** Writes of a job's `failed` status tried before giving up (the lease then has the job run again). */
+const FAILED_WRITE_TRIES = 5;
+
+const NEVER_ABORTED = new AbortController().signal;
 const EMBED_BATCH = 64;
 /** Progress is written at most this often, so a 117-page document does not cost hundreds of writes. */
 const PROGRESS_INTERVAL_MS = 400;
@@ -35,27 +54,66 @@ const PROGRESS_INTERVAL_MS = 400;
  * as the indexes allow; chunks of a job that is not completed are never cited anyway).
  */
 export class RunIngestion {
-  constructor(private readonly deps: RunIngestionDeps) {}
+  private readonly retry: IngestRetrySettings;
 
-  async execute(jobId: string): Promise<void> {
-    const { jobs, logger } = this.deps;
-    const job = await jobs.findById(jobId);
-    if (!job || job.status === 'completed' || job.status === 'failed') return;
-    try {
-      await this.process(job);
-    } catch (error) {
-      await this.dropChunks(job.id);
-      const reason = userFacingReason(error);
-      if (!(error instanceof DomainError)) logger.error('ingest job failed', { jobId, error: describe(error) });
-      else logger.warn('ingest job failed', { jobId, reason });
-      await jobs.update(job.id, { status: 'failed', stage: undefined, error: reason, updatedAt: this.now() });
+  constructor(private readonly deps: RunIngestionDeps) {
+    this.retry = { ...DEFAULT_INGEST_RETRY, ...deps.retry };
+  }
+
+  /**
+   * Runs the job to completed or failed. `signal` (from the queue) stops it between stages and stops its extraction:
+   * when cancelled its chunks are dropped and nothing more is written; at shutdown it is left unfinished (resumed at
+   * next start). An internal error (a failed status write, a crashed extraction process) is retried after a backoff,
+   * up to maxAttempts runs in all, counting runs a crash of the service cut short; a document's own problem is not.
+   */
+  async execute(jobId: string, signal: AbortSignal = NEVER_ABORTED): Promise<void> {
+    const { maxAttempts, backoffMs } = this.retry;
+    for (;;) {
+      const job = await this.deps.jobs.findById(jobId);
+      if (!job || job.status === 'completed' || job.status === 'failed' || signal.aborted) return;
+      const attempt = (job.attempts ?? 0) + 1;
+      if (attempt > maxAttempts) {
+        this.deps.logger.error('ingest job gave up', { jobId, attempts: maxAttempts });
+        await this.markFailed(jobId, `Ingestion was started ${maxAttempts} times without finishing (each run was cut short); upload the document again, and report it if this persists`);
+        return;
+      }
+      if ((await this.attempt(job, attempt, signal)) === 'done') return;
+      await sleep(backoffMs * 2 ** (attempt - 1), signal);
     }
   }
 
-  private async process(job: IngestJob): Promise<void> {
+  private async attempt(job: IngestJob, attempt: number, signal: AbortSignal): Promise<'done' | 'retry'> {
+    const { logger } = this.deps;
+    const heartbeat = setInterval(() => void this.touch(job.id), this.retry.heartbeatMs);
+    try {
+      await this.process(job, attempt, signal);
+      return 'done';
+    } catch (error) {
+      if (signal.aborted) {
+        await this.stopped(job.id, attempt, signal.reason);
+        return 'done';
+      }
+      await this.dropChunks(job.id);
+      const internal = !(error instanceof DomainError);
+      if (internal && attempt < this.retry.maxAttempts) {
+        logger.warn('ingest attempt failed; retrying', { jobId: job.id, attempt, error: describe(error) });
+        return 'retry';
+      }
+      const reason = internal && attempt > 1 ? internalFailure(attempt) : userFacingReason(error);
+      if (internal) logger.error('ingest job failed', { jobId: job.id, attempt, error: describe(error) });
+      else logger.warn('ingest job failed', { jobId: job.id, reason });
+      await this.markFailed(job.id, reason);
+      return 'done';
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async process(job: IngestJob, attempt: number, signal: AbortSignal): Promise<void> {
     const { blobs, reader, indexes, embedder } = this.deps;
     const progress = this.progressWriter(job.id);
-    if (!(await progress('reading', 0, true))) return;
+    const started = await this.deps.jobs.update(job.id, { status: 'processing', stage: 'reading', progress: 0, attempts: attempt, updatedAt: this.now() });
+    if (!started) return;
 
     const bytes = await blobs.read(job.key).catch((error) => {
       if (error instanceof NotFoundError) {
@@ -80,16 +138,20 @@ export class RunIngestion {
 
     const contentType = isAllowedContentType(job.contentType) ? job.contentType : sniffContentType(bytes);
     if (!contentType) throw new UnprocessableDocumentError('The file is neither a PDF nor a JPEG image');
+    signal.throwIfAborted();
     if (!(await progress('extracting', 0.05, true))) return;
     const pages = await reader.read({
       bytes,
       contentType,
       onProgress: (fraction) => void progress('extracting', 0.05 + 0.65 * fraction),
+      signal,
     });
 
+    signal.throwIfAborted();
     if (!(await progress('chunking', 0.7, true))) return;
-    const drafts = chunkPages(pages, this.deps.chunking ?? DEFAULT_CHUNKING);
-    if (drafts.length === 0) throw new UnprocessableDocumentError('The document contains no readable text');
+    const ocrSkippedPages = pages.filter((p) => p.method === 'ocr-skipped').length;
+    const drafts = chunkPages(pages.filter((p) => p.method !== 'ocr-skipped'), this.deps.chunking ?? DEFAULT_CHUNKING);
+    if (drafts.length === 0) throw noReadableText(pages, ocrSkippedPages);
     const chunks: IndexedChunk[] = drafts.map((d): Chunk => ({
       id: `${job.id}:${d.ordinal}`,
       sessionId: job.sessionId,
@@ -104,6 +166,7 @@ export class RunIngestion {
     if (embedder) {
       if (!(await progress('embedding', 0.72, true))) return;
       for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+        signal.throwIfAborted();
         const batch = chunks.slice(i, i + EMBED_BATCH);
         const vectors = await embedder.embedDocuments(batch.map((c) => c.text));
         batch.forEach((c, j) => (c.embedding = vectors[j]));
@@ -111,15 +174,18 @@ export class RunIngestion {
       }
     }
 
+    signal.throwIfAborted();
     if (!(await progress('indexing', 0.92, true))) return;
     for (const index of indexes) {
+      signal.throwIfAborted();
       await index.deleteByJob(job.id);
       await index.add(chunks);
     }
+    signal.throwIfAborted(); // cancelled while indexing: the caller drops what was just added
 
     const done = await this.deps.jobs.update(job.id, {
-      status: 'completed', stage: undefined, progress: 1, error: undefined,
-      pages: pages.length, chunks: chunks.length, updatedAt: this.now(),
+      status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pages.length, chunks: chunks.length,
+      ocrSkippedPages: ocrSkippedPages > 0 ? ocrSkippedPages : undefined, updatedAt: this.now(),
     });
     // The session was deleted while we worked: what we just indexed belongs to nobody.
     if (!done) await this.dropChunks(job.id);
@@ -155,6 +221,44 @@ export class RunIngestion {
   }
 
   /**
+   * A run its signal stopped. Cancelled: its chunks go (the job is being deleted). Either way the attempt is not
+   * counted, as the job did not fail; a job still there (a shutdown, or a session deletion that failed) stays
+   * unfinished and is resumed at the next start or when its lease expires.
+   */
+  private async stopped(jobId: string, attempt: number, reason: unknown): Promise<void> {
+    const cancelled = !(reason instanceof JobStoppedError && reason.why === 'shutdown');
+    if (cancelled) await this.dropChunks(jobId);
+    this.deps.logger.info(cancelled ? 'ingest job cancelled' : 'ingest job interrupted by shutdown', { jobId });
+    await this.deps.jobs.update(jobId, { attempts: attempt > 1 ? attempt - 1 : undefined }).catch((error: unknown) =>
+      this.deps.logger.warn('could not uncount an interrupted ingest attempt', { jobId, error: String(error) }),
+    );
+  }
+
+  /** Writes `failed`, retrying with backoff: a job must not stay `processing` because one write failed. */
+  private async markFailed(jobId: string, reason: string): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      try {
+        await this.deps.jobs.update(jobId, { status: 'failed', stage: undefined, error: reason, updatedAt: this.now() });
+        return;
+      } catch (error) {
+        if (tries >= FAILED_WRITE_TRIES) {
+          // Left `processing`: its lease expires and ResumeIngestion runs it again (counting an attempt).
+          this.deps.logger.error('could not record the failure of an ingest job', { jobId, reason, error: String(error) });
+          return;
+        }
+        await sleep(this.retry.backoffMs * 2 ** (tries - 1));
+      }
+    }
+  }
+
+  /** The heartbeat: a running job's updatedAt stays within its lease even on a page that takes minutes. */
+  private async touch(jobId: string): Promise<void> {
+    await this.deps.jobs.update(jobId, { updatedAt: this.now() }).catch((error: unknown) =>
+      this.deps.logger.warn('could not refresh a running ingest job', { jobId, error: String(error) }),
+    );
+  }
+
+  /**
    * Removes the job's chunks from every index, going on past an index that fails (e.g. Chroma down) so the others
    * are still cleaned. Failures are only logged: what stays behind is never cited, as AskQuestion keeps only chunks
    * of completed jobs.
@@ -179,16 +283,15 @@ function sameTags(a: Record<string, string>, b: Record<string, string>): boolean
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-/** What the job's `error` says: the document's own problem as is, a dependency outage as such, anything else generic. */
-function userFacingReason(error: unknown): string {
-  if (error instanceof UnprocessableDocumentError) return error.message;
-  if (error instanceof DomainError && error.code === 'UPSTREAM_UNAVAILABLE') {
-    return `A service needed for ingestion is unavailable (${error.message}); the file is kept: ingest it again later`;
-  }
-  if (error instanceof DomainError) return error.message;
-  return 'Ingestion failed because of an internal error; try again, and report it if it persists';
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
+/** Waits `ms`, or less when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

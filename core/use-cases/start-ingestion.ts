@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, ValidationError } from '../domain/errors.js';
+import { ConflictError, ForbiddenError, IngestAlreadyActiveError, ValidationError } from '../domain/errors.js';
 import { MAX_FILE_SIZE, type IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
 import { contentTypeFromName, isAllowedContentType, SIZE_ERROR, UPLOAD_CHANGED, UPLOAD_NOT_ISSUED } from '../domain/uploads.js';
@@ -23,7 +23,11 @@ const MAX_TAGS = 50;
 const MAX_TAG_KEY = 64;
 const MAX_TAG_VALUE = 500;
 
-/** Records an ingest job for an uploaded file and hands it to the background queue; returns at once. */
+/**
+ * Records an ingest job for an uploaded file and hands it to the background queue; returns at once. A key whose job
+ * is still queued or processing is not started again (IngestAlreadyActiveError, with that job's id); a finished one
+ * is (its content is then reused by hash when it completed).
+ */
 export class StartIngestion {
   constructor(private readonly deps: StartIngestionDeps) {}
 
@@ -52,6 +56,8 @@ export class StartIngestion {
         `The uploaded file has ${info.size} bytes, not the ${upload.declaredSize} its upload URL was issued for: request a new upload URL and upload it again`,
       );
     }
+    const active = await jobs.findActiveByKey(input.userId, input.key);
+    if (active) throw new IngestAlreadyActiveError(active.id);
     const declared = info.contentType && isAllowedContentType(info.contentType) ? info.contentType : null;
     const now = clock.now().toISOString();
     // The first ingest fixes the object's version; compared after marking, so two racing first ingests agree too.
@@ -72,8 +78,8 @@ export class StartIngestion {
       createdAt: now,
       updatedAt: now,
     };
-    await jobs.create(job);
-    queue.enqueue(job.id);
+    await jobs.create(job); // refuses a job created for the same key meanwhile (IngestAlreadyActiveError)
+    queue.enqueue({ id: job.id, userId: job.userId });
     return job;
   }
 }

@@ -70,6 +70,8 @@ export const IngestJobJson = v.strictObject({
   error: v.optional(text('Why the job failed')),
   pages: v.optional(wholeNumber('Pages read')),
   chunks: v.optional(wholeNumber('Chunks indexed')),
+  ocrSkippedPages: v.optional(wholeNumber('Pages that needed OCR beyond the per-document OCR page limit, left out (only when above 0)')),
+  attempts: v.optional(wholeNumber('Runs started for the job (only when above 1)')),
   reusedFrom: v.optional(text('The earlier job of this session whose chunks are reused (same content and tags)')),
   tags: v.record(v.string(), v.string()),
   createdAt: timestamp('ISO 8601 timestamp'),
@@ -132,3 +134,12 @@ export const AuthRateLimited = v.union([
   v.strictObject({ success: v.literal(false), error: RATE_LIMITED_TEXT, code: v.literal('RATE_LIMITED') }),
 ]);
 export const BodyTimeout = v.strictObject({ error: v.literal('Request body not received in time') });
+
+/** 409 on ingest: a job for the key is already queued or processing (its id in `data`), or the file changed. */
+export const IngestConflict = v.union([
+  v.strictObject({
+    error: v.literal('An ingest job for this key is already queued or processing'),
+    data: text('Identifier of the ingest job already queued or processing for this key'),
+  }),
+  ErrorMessage,
+]);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import { ReadCancelledError, UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
 
@@ -22,8 +22,9 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a 
 
 /**
  * What every DocumentReader must do (core/ports/document-reader.ts): pages numbered from 1 in order with their text,
- * an image as page 1, progress as fractions 0..1 ending at 1, image/jpg taken as image/jpeg, and an
- * UnprocessableDocumentError for empty bytes and for content whose magic bytes contradict the declared type.
+ * an image as page 1, progress as fractions 0..1 ending at 1, image/jpg taken as image/jpeg, an
+ * UnprocessableDocumentError for empty bytes and for content whose magic bytes contradict the declared type, and a
+ * ReadCancelledError once the request's signal is aborted (at once when it already is), after which it reads on.
  */
 export function documentReaderContract(
   name: string,
@@ -88,6 +89,36 @@ export function documentReaderContract(
       ] as const) {
         expect(await rejection(reader.read({ bytes, contentType })), `${contentType}`).to.be.instanceOf(UnprocessableDocumentError);
       }
+    });
+
+    it('stops a read whose signal is aborted mid-way with ReadCancelledError, and reads the next document', async function () {
+      const controller = new AbortController();
+      let progressCalls = 0;
+      // Aborted from the first progress report (a page done): the read has started and not yet answered.
+      const aborted = rejection(
+        reader.read({
+          bytes: pdf.bytes,
+          contentType: 'application/pdf',
+          signal: controller.signal,
+          onProgress: () => {
+            progressCalls += 1;
+            controller.abort();
+          },
+        }),
+      );
+      expect(await aborted).to.be.instanceOf(ReadCancelledError);
+      expect(progressCalls).to.be.greaterThan(0);
+      const pages = await reader.read({ bytes: pdf.bytes, contentType: 'application/pdf' });
+      expect(pages).to.have.length(pdf.pages);
+    });
+
+    it('rejects at once with ReadCancelledError when the signal is already aborted, reporting no progress', async function () {
+      const progress: number[] = [];
+      for (const [bytes, contentType] of [[pdf.bytes, 'application/pdf'], [jpeg.bytes, 'image/jpeg']] as const) {
+        const error = await rejection(reader.read({ bytes, contentType, signal: AbortSignal.abort(), onProgress: (f) => progress.push(f) }));
+        expect(error, contentType).to.be.instanceOf(ReadCancelledError);
+      }
+      expect(progress).to.deep.equal([]);
     });
 
     it('refuses empty bytes', async function () {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { JobQueue } from '../../core/ports/job-queue.js';
+import { JobStoppedError } from '../../core/domain/errors.js';
+import type { JobHandler, JobQueue } from '../../core/ports/job-queue.js';
 
 export interface JobQueueSubject {
   queue: JobQueue;
@@ -7,8 +8,8 @@ export interface JobQueueSubject {
   close?(): Promise<void>;
 }
 
-/** Builds a queue that runs each job with `run`, at most `concurrency` at once. */
-export type MakeJobQueue = (run: (jobId: string) => Promise<void>, concurrency: number) => JobQueueSubject | Promise<JobQueueSubject>;
+/** Builds a queue that runs each job with `run`, at most `concurrency` at once and `perUser` of one user. */
+export type MakeJobQueue = (run: JobHandler, limits: { concurrency: number; perUser: number }) => JobQueueSubject | Promise<JobQueueSubject>;
 
 /** Waits until `done()` holds (jobs run in the background), failing after `timeoutMs`. */
 async function until(done: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
@@ -21,18 +22,20 @@ async function until(done: () => boolean, what: string, timeoutMs = 2000): Promi
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `job-${i + 1}`);
+/** Jobs of one user (the ordering and concurrency tests), as the queue takes them. */
+const ofUser = (id: string, userId = 'u1') => ({ id, userId });
 
 /**
- * What every JobQueue must do (core/ports/job-queue.ts: "Runs ingestion jobs in the background, in order, a few at a
- * time"): enqueue returns before the job ends; each enqueued job runs exactly once; jobs start in enqueue order; no
- * more than the configured number run at once (and that many do when enough wait); a job that throws does not stop
- * the others.
+ * What every JobQueue must do (core/ports/job-queue.ts): enqueue returns before the job ends; each enqueued job runs
+ * exactly once, even if enqueued twice; one user's jobs start in enqueue order; no more than the configured number run
+ * at once (and that many do when enough wait); users take turns, each below its own limit; a job that throws does not
+ * stop the others; cancel drops a waiting job and aborts a running one's signal.
  */
 export function jobQueueContract(name: string, makeQueue: MakeJobQueue): void {
   describe(`JobQueue contract: ${name}`, function () {
     let subject: JobQueueSubject | undefined;
-    const make = async (run: (jobId: string) => Promise<void>, concurrency: number) => {
-      subject = await makeQueue(run, concurrency);
+    const make = async (run: JobHandler, concurrency: number, perUser = concurrency) => {
+      subject = await makeQueue(run, { concurrency, perUser });
       return subject.queue;
     };
 
@@ -49,7 +52,7 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue): void {
         await blocker;
         finished = true;
       }, 1);
-      expect(queue.enqueue('job-1')).to.equal(undefined);
+      expect(queue.enqueue(ofUser('job-1'))).to.equal(undefined);
       expect(finished).to.equal(false);
       release();
       await until(() => finished, 'the job to finish');
@@ -61,7 +64,7 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue): void {
         await tick(Number(id.slice(4)) % 4); // uneven durations
         runs.push(id);
       }, 2);
-      for (const id of ids(12)) queue.enqueue(id);
+      for (const id of ids(12)) queue.enqueue(ofUser(id));
       await until(() => runs.length >= 12, '12 jobs');
       await tick(30); // nothing runs twice
       expect([...runs].sort()).to.deep.equal(ids(12).sort());
@@ -76,7 +79,7 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue): void {
           await tick(1 + (Number(id.slice(4)) % 3) * 3); // uneven durations
           finished += 1;
         }, concurrency);
-        for (const id of ids(9)) queue.enqueue(id);
+        for (const id of ids(9)) queue.enqueue(ofUser(id));
         await until(() => finished === 9, '9 jobs');
         expect(started).to.deep.equal(ids(9));
       });
@@ -92,11 +95,109 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue): void {
           running -= 1;
           finished += 1;
         }, concurrency);
-        for (const id of ids(10)) queue.enqueue(id);
+        for (const id of ids(10)) queue.enqueue(ofUser(id));
         await until(() => finished === 10, '10 jobs');
         expect(most).to.equal(concurrency);
       });
     }
+
+    it('runs a job enqueued twice once', async function () {
+      const runs: string[] = [];
+      let release!: () => void;
+      const blocker = new Promise<void>((resolve) => (release = resolve));
+      const queue = await make(async (id) => {
+        runs.push(id);
+        await blocker;
+      }, 1);
+      queue.enqueue(ofUser('job-1'));
+      queue.enqueue(ofUser('job-2'));
+      queue.enqueue(ofUser('job-1')); // running
+      queue.enqueue(ofUser('job-2')); // waiting
+      release();
+      await until(() => runs.length === 2, 'both jobs');
+      await tick(20);
+      expect(runs).to.deep.equal(['job-1', 'job-2']);
+    });
+
+    it('takes users in turn: another user’s first job starts before the rest of a long queue', async function () {
+      const started: string[] = [];
+      let finished = 0;
+      const queue = await make(async (id) => {
+        started.push(id);
+        await tick(3);
+        finished += 1;
+      }, 1, 1);
+      for (const id of ['a1', 'a2', 'a3', 'a4']) queue.enqueue(ofUser(id, 'alice'));
+      queue.enqueue(ofUser('b1', 'bob'));
+      queue.enqueue(ofUser('b2', 'bob'));
+      queue.enqueue(ofUser('c1', 'carol'));
+      await until(() => finished === 7, '7 jobs');
+      expect(started).to.deep.equal(['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+    });
+
+    it('runs at most the per-user limit of one user’s jobs, leaving the other slots to other users', async function () {
+      const release = new Map<string, () => void>();
+      const running = new Set<string>();
+      const queue = await make(async (id) => {
+        running.add(id);
+        await new Promise<void>((resolve) => release.set(id, resolve));
+        running.delete(id);
+      }, 3, 1);
+      for (const id of ['a1', 'a2', 'a3']) queue.enqueue(ofUser(id, 'alice'));
+      await until(() => running.has('a1'), 'alice’s first job');
+      await tick(20);
+      expect([...running]).to.deep.equal(['a1']); // two slots free, but alice is at her limit
+      queue.enqueue(ofUser('b1', 'bob'));
+      await until(() => running.has('b1'), 'bob’s job, at once');
+      release.get('a1')!();
+      await until(() => running.has('a2'), 'alice’s next job once her first ends');
+      expect([...running].sort()).to.deep.equal(['a2', 'b1']);
+      release.get('a2')!();
+      release.get('b1')!();
+      await until(() => running.has('a3'), 'alice’s last job');
+      release.get('a3')!();
+      await until(() => running.size === 0, 'every job to end');
+    });
+
+    it('drops a cancelled waiting job: it never runs, and the next one takes its place', async function () {
+      const started: string[] = [];
+      let release!: () => void;
+      const blocker = new Promise<void>((resolve) => (release = resolve));
+      const queue = await make(async (id) => {
+        started.push(id);
+        if (id === 'job-1') await blocker;
+      }, 1);
+      for (const id of ids(3)) queue.enqueue(ofUser(id));
+      await until(() => started.length === 1, 'the first job');
+      queue.cancel('job-2');
+      queue.cancel('no-such-job'); // ignored
+      release();
+      await until(() => started.length === 2, 'the third job');
+      await tick(20);
+      expect(started).to.deep.equal(['job-1', 'job-3']);
+    });
+
+    it('aborts a cancelled running job’s signal with a JobStoppedError, and only that job’s', async function () {
+      const signals = new Map<string, AbortSignal>();
+      const ended: string[] = [];
+      const queue = await make(async (id, signal) => {
+        signals.set(id, signal);
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        ended.push(id);
+      }, 2, 1);
+      queue.enqueue(ofUser('a1', 'alice'));
+      queue.enqueue(ofUser('b1', 'bob'));
+      await until(() => signals.size === 2, 'both jobs to start');
+      expect(signals.get('a1')!.aborted).to.equal(false);
+      queue.cancel('a1');
+      await until(() => ended.includes('a1'), 'the cancelled job to stop');
+      const reason = signals.get('a1')!.reason as JobStoppedError;
+      expect(reason).to.be.instanceOf(JobStoppedError);
+      expect(reason.why).to.equal('cancelled');
+      expect(signals.get('b1')!.aborted).to.equal(false);
+      queue.cancel('b1');
+      await until(() => ended.length === 2, 'the other job to stop');
+    });
 
     it('keeps running the other jobs when one throws', async function () {
       const done: string[] = [];
@@ -105,9 +206,9 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue): void {
         if (id === 'job-2') throw new Error('boom');
         done.push(id);
       }, 1);
-      for (const id of ids(4)) queue.enqueue(id);
+      for (const id of ids(4)) queue.enqueue(ofUser(id));
       await until(() => done.length === 3, 'the other jobs');
-      queue.enqueue('job-5'); // still takes new jobs
+      queue.enqueue(ofUser('job-5')); // still takes new jobs
       await until(() => done.length === 4, 'a job enqueued after the failure');
       expect(done).to.deep.equal(['job-1', 'job-3', 'job-4', 'job-5']);
     });

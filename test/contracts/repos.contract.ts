@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { IngestAlreadyActiveError } from '../../core/domain/errors.js';
 import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
@@ -136,6 +137,40 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.jobs.update('missing', { status: 'failed' })).to.equal(null);
       });
 
+      it('keeps the attempts count and the pages skipped by the OCR limit', async () => {
+        await s.jobs.create(job('j1', 's1'));
+        expect(await s.jobs.findById('j1')).to.not.have.any.keys('attempts', 'ocrSkippedPages');
+        await s.jobs.update('j1', { status: 'processing', attempts: 2 });
+        await s.jobs.update('j1', { status: 'completed', ocrSkippedPages: 40 });
+        expect(await s.jobs.findById('j1')).to.include({ attempts: 2, ocrSkippedPages: 40 });
+        await s.jobs.create(job('j2', 's1', { key: 'u1/other.pdf', status: 'processing', attempts: 3 }));
+        expect(await s.jobs.findById('j2')).to.include({ attempts: 3 });
+      });
+
+      it('finds the user’s queued or processing job for a key, and refuses a second one, also created concurrently', async () => {
+        const key = 'u1/shared.pdf';
+        await s.jobs.create(job('j1', 's1', { key, status: 'completed' }));
+        await s.jobs.create(job('j2', 's1', { key, status: 'failed' }));
+        expect(await s.jobs.findActiveByKey('u1', key)).to.equal(null);
+        await s.jobs.create(job('j3', 's2', { key, status: 'processing' }));
+        expect((await s.jobs.findActiveByKey('u1', key))?.id).to.equal('j3');
+        expect(await s.jobs.findActiveByKey('u2', key)).to.equal(null);
+        const refused = await s.jobs.create(job('j4', 's1', { key })).then(() => null, (e: unknown) => e);
+        expect(refused).to.be.instanceOf(IngestAlreadyActiveError).and.have.property('jobId', 'j3');
+        expect(await s.jobs.findById('j4')).to.equal(null);
+        await s.jobs.create(job('j5', 's1', { key, status: 'failed' })); // a finished job is always stored
+        await s.jobs.create(job('j6', 's1', { key, userId: 'u2' })); // another user's job
+        await s.jobs.update('j3', { status: 'completed' });
+        // Two at once: exactly one is stored, the other names it.
+        const results = await Promise.allSettled([s.jobs.create(job('j7', 's1', { key })), s.jobs.create(job('j8', 's1', { key }))]);
+        const stored = results.filter((r) => r.status === 'fulfilled');
+        const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+        expect(stored).to.have.length(1);
+        expect(failures).to.have.length(1);
+        const winner = (await s.jobs.findActiveByKey('u1', key))!.id;
+        expect(failures[0]).to.be.instanceOf(IngestAlreadyActiveError).and.have.property('jobId', winner);
+      });
+
       it('lists unfinished jobs oldest first, and a session’s jobs', async () => {
         await s.jobs.create(job('j3', 's1', { status: 'processing' }));
         await s.jobs.create(job('j1', 's1'));
@@ -154,8 +189,9 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
       });
 
       it('lists the jobs of every session that ingested a key, oldest first', async () => {
-        await s.jobs.create(job('j2', 's2', { key: 'shared.pdf' }));
-        await s.jobs.create(job('j1', 's1', { key: 'shared.pdf' }));
+        // Completed: one key has at most one active job at a time.
+        await s.jobs.create(job('j2', 's2', { key: 'shared.pdf', status: 'completed' }));
+        await s.jobs.create(job('j1', 's1', { key: 'shared.pdf', status: 'completed' }));
         await s.jobs.create(job('j3', 's1'));
         expect((await s.jobs.listByKey('shared.pdf')).map((j) => j.id)).to.deep.equal(['j1', 'j2']);
         expect(await s.jobs.listByKey('other.pdf')).to.deep.equal([]);

@@ -80,6 +80,36 @@ describe('SQLite database', () => {
     }
   });
 
+  it('migration 005 fails the younger of duplicate active jobs an older version left, then enforces one per key', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
+    const file = path.join(dir, 'x.sqlite');
+    try {
+      // Roll the schema back to before migration 005 and store what an older version allowed.
+      let database = openSqliteDatabase(file);
+      database.raw.exec(`
+        DROP INDEX ingest_jobs_one_active_per_key;
+        ALTER TABLE ingest_jobs DROP COLUMN attempts;
+        ALTER TABLE ingest_jobs DROP COLUMN ocr_skipped_pages;
+        DELETE FROM schema_migrations WHERE id = '005-ingest-attempts-and-active-key';
+      `);
+      const insert = database.raw.prepare(`INSERT INTO ingest_jobs (id, user_id, session_id, blob_key, filename, content_type, tags_json,
+        status, created_at, updated_at) VALUES (?, 'u1', 's1', ?, 'f.pdf', 'application/pdf', '{}', ?, ?, ?)`);
+      insert.run('older', 'u1/a.pdf', 'processing', '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z');
+      insert.run('younger', 'u1/a.pdf', 'queued', '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:02.000Z');
+      insert.run('other-key', 'u1/b.pdf', 'queued', '2026-01-01T00:00:03.000Z', '2026-01-01T00:00:03.000Z');
+      await database.close();
+      database = openSqliteDatabase(file);
+      const jobs = new SqliteIngestJobRepo(database.db);
+      expect(await jobs.findById('older')).to.include({ status: 'processing' }).and.not.have.property('attempts');
+      expect(await jobs.findById('younger')).to.include({ status: 'failed', error: 'Another ingest job for the same file was already queued or processing' });
+      expect(await jobs.findById('other-key')).to.include({ status: 'queued' });
+      expect((await jobs.findActiveByKey('u1', 'u1/a.pdf'))?.id).to.equal('older');
+      await database.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('pages history with the session index, not a table scan', () => {
     const database = openSqliteDatabase(':memory:');
     const plan = database.raw

@@ -1,4 +1,4 @@
-import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import { ReadCancelledError, UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentReader, ReadDocumentRequest } from '../../core/ports/document-reader.js';
 
@@ -7,7 +7,8 @@ const JPEG_MAGIC = [0xff, 0xd8, 0xff];
 /**
  * A DocumentReader for core tests. A "PDF" is UTF-8 text, one page per form feed (\f). A "JPEG" is the JPEG magic
  * bytes followed by UTF-8 text, read as one page (see FakeDocumentReader.jpeg). Like a real reader it refuses empty
- * bytes, other declared types, and content whose magic bytes contradict the declared type.
+ * bytes, other declared types, and content whose magic bytes contradict the declared type, and stops with
+ * ReadCancelledError when its signal is aborted (before it starts, or while it works: progress 0.5, beforeAnswer).
  */
 export class FakeDocumentReader implements DocumentReader {
   calls = 0;
@@ -16,6 +17,9 @@ export class FakeDocumentReader implements DocumentReader {
   /** Runs before answering: lets a test act while a job is "extracting". */
   beforeAnswer: (() => Promise<void>) | null = null;
 
+  /** A "PDF" page that is exactly this text stands for a scanned page the OCR page limit skipped ('ocr-skipped'). */
+  static readonly OCR_SKIPPED_PAGE = '<ocr-skipped>';
+
   /** Bytes this reader takes as a photographed page showing `text`. */
   static jpeg(text: string): Uint8Array {
     return Buffer.concat([Buffer.from(JPEG_MAGIC), Buffer.from(text, 'utf8')]);
@@ -23,6 +27,10 @@ export class FakeDocumentReader implements DocumentReader {
 
   async read(request: ReadDocumentRequest): Promise<ExtractedPage[]> {
     this.calls += 1;
+    const stopIfAborted = () => {
+      if (request.signal?.aborted) throw new ReadCancelledError();
+    };
+    stopIfAborted();
     if (this.failWith) throw this.failWith;
     const declared = request.contentType.split(';')[0].trim().toLowerCase();
     if (declared !== 'application/pdf' && declared !== 'image/jpeg' && declared !== 'image/jpg') {
@@ -38,9 +46,14 @@ export class FakeDocumentReader implements DocumentReader {
     }
     const text = Buffer.from(request.bytes.subarray(isJpeg ? JPEG_MAGIC.length : 0)).toString('utf8');
     request.onProgress?.(0.5);
+    stopIfAborted();
     if (this.beforeAnswer) await this.beforeAnswer();
+    stopIfAborted();
     request.onProgress?.(1);
+    stopIfAborted();
     if (isJpeg) return [{ page: 1, text, method: 'ocr' }];
-    return text.split('\f').map((page, i) => ({ page: i + 1, text: page, method: 'text' as const }));
+    return text.split('\f').map((page, i): ExtractedPage =>
+      page === FakeDocumentReader.OCR_SKIPPED_PAGE ? { page: i + 1, text: '', method: 'ocr-skipped' } : { page: i + 1, text: page, method: 'text' },
+    );
   }
 }

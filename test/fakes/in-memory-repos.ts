@@ -1,3 +1,4 @@
+import { IngestAlreadyActiveError } from '../../core/domain/errors.js';
 import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
@@ -76,6 +77,9 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
   readonly rows = new Map<string, IngestJob>();
 
   async create(job: IngestJob): Promise<void> {
+    // Checked and stored in one synchronous step, so concurrent calls cannot both pass.
+    const active = isActive(job) && this.sorted().find((j) => j.userId === job.userId && j.key === job.key && isActive(j));
+    if (active) throw new IngestAlreadyActiveError(active.id);
     this.rows.set(job.id, copy(job));
   }
 
@@ -108,6 +112,10 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
 
   async findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null> {
     return this.sorted().find((j) => j.sessionId === sessionId && j.sha256 === sha256 && j.status === 'completed') ?? null;
+  }
+
+  async findActiveByKey(userId: string, key: string): Promise<IngestJob | null> {
+    return this.sorted().find((j) => j.userId === userId && j.key === key && isActive(j)) ?? null;
   }
 
   async deleteBySession(sessionId: string): Promise<number> {
@@ -144,3 +152,5 @@ export class InMemorySessionEraser implements SessionEraser {
     sessions.rows.delete(sessionId);
   }
 }
+
+const isActive = (job: IngestJob) => job.status === 'queued' || job.status === 'processing';

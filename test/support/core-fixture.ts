@@ -10,15 +10,57 @@ import { InMemoryUploadRepo } from '../fakes/in-memory-upload-repo.js';
 import type { UploadLimits } from '../../core/ports/upload-repo.js';
 import { InMemoryVectorIndex } from '../fakes/in-memory-vector-index.js';
 import type { Embedder } from '../../core/ports/embedder.js';
+import { JobStoppedError } from '../../core/domain/errors.js';
+import type { JobQueue, QueuedJob } from '../../core/ports/job-queue.js';
+
+/**
+ * A JobQueue the test drains by hand: enqueued ids wait in `queued`; cancel drops a waiting one or aborts the
+ * running one's signal, as the real queue does.
+ */
+class ManualJobQueue implements JobQueue {
+  readonly queued: string[] = [];
+  readonly running = new Map<string, AbortController>();
+
+  enqueue(job: QueuedJob): void {
+    if (!this.queued.includes(job.id) && !this.running.has(job.id)) this.queued.push(job.id);
+  }
+
+  cancel(jobId: string): void {
+    this.running.get(jobId)?.abort(new JobStoppedError('cancelled'));
+    const at = this.queued.indexOf(jobId);
+    if (at >= 0) this.queued.splice(at, 1);
+  }
+
+  /** Runs the next waiting job with `run` to its end; false when none waits. */
+  async runNext(run: (jobId: string, signal: AbortSignal) => Promise<void>): Promise<boolean> {
+    const jobId = this.queued.shift();
+    if (jobId === undefined) return false;
+    const controller = new AbortController();
+    this.running.set(jobId, controller);
+    try {
+      await run(jobId, controller.signal);
+    } finally {
+      this.running.delete(jobId);
+    }
+    return true;
+  }
+}
 
 /** The core wired to in-memory fakes, with a queue the test drains by hand. */
 export function coreFixture(
-  options: { llm?: Llm; indexes?: VectorIndex[]; embedder?: Embedder; uploadLimits?: UploadLimits; singleUseUploads?: boolean } = {},
+  options: {
+    llm?: Llm;
+    indexes?: VectorIndex[];
+    embedder?: Embedder;
+    uploadLimits?: UploadLimits;
+    singleUseUploads?: boolean;
+    jobs?: InMemoryIngestJobRepo;
+  } = {},
 ) {
   const clock = new ManualClock();
   const sessions = new InMemorySessionRepo();
   const chats = new InMemoryChatRepo();
-  const jobs = new InMemoryIngestJobRepo();
+  const jobs = options.jobs ?? new InMemoryIngestJobRepo();
   const uploads = new InMemoryUploadRepo();
   const eraser = new InMemorySessionEraser({ sessions, chats, jobs, uploads });
   const blobs = new InMemoryBlobStore({ clock, singleUseUploads: options.singleUseUploads });
@@ -26,22 +68,25 @@ export function coreFixture(
   const indexes = options.indexes ?? [index];
   const reader = new FakeDocumentReader();
   const logger = new RecordingLogger();
-  const queued: string[] = [];
+  const queue = new ManualJobQueue();
+  const queued = queue.queued;
   const docChat: DocChat = createDocChat({
     sessions, chats, jobs, blobs, uploads, eraser, indexes, reader,
     uploadLimits: options.uploadLimits,
     llm: options.llm ?? new ExtractiveAnswerer(),
     embedder: options.embedder,
-    queue: { enqueue: (id) => void queued.push(id) },
+    queue,
     ids: new SequentialIds('id'),
     clock,
     logger,
+    // Retries without the production waits.
+    ingestRetry: { backoffMs: 1 },
   });
   return {
-    docChat, sessions, chats, jobs, uploads, eraser, blobs, clock, index, indexes, reader, logger, queued,
-    /** Runs every queued job to its end. */
+    docChat, sessions, chats, jobs, uploads, eraser, blobs, clock, index, indexes, reader, logger, queue, queued,
+    /** Runs every queued job to its end, one at a time, each with the signal `cancel` aborts. */
     async drain(): Promise<void> {
-      while (queued.length > 0) await docChat.runIngestion.execute(queued.shift()!);
+      while (await queue.runNext((id, signal) => docChat.runIngestion.execute(id, signal)));
     },
     /** A session, an uploaded text "document" and a started job. */
     async sessionWithUpload(userId: string, text: string, filename = 'doc.pdf', tags: Record<string, string> = {}) {

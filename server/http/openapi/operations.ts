@@ -173,7 +173,10 @@ export const API_OPERATIONS: ApiOperation[] = [
       ),
       403: json('`key` was not issued to the caller (or was swept, never ingested, an hour after its URL expired)', r.ErrorMessage),
       404: SESSION_NOT_FOUND,
-      409: json('The file under `key` changed after it was first ingested', r.ErrorMessage),
+      409: json(
+        'A job for `key` is already queued or processing (its id in `data`), or the file under `key` changed after it was first ingested',
+        r.IngestConflict,
+      ),
       413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE,
     },
   },

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { IngestAlreadyActiveError } from '../../../core/domain/errors.js';
 import type { IngestJob } from '../../../core/domain/model.js';
 import type { DocChat } from '../../../core/index.js';
 import { userIdOf } from '../auth.js';
@@ -17,6 +18,9 @@ export function ingestJobJson(job: IngestJob) {
     ...(job.error !== undefined && { error: job.error }),
     ...(job.pages !== undefined && { pages: job.pages }),
     ...(job.chunks !== undefined && { chunks: job.chunks }),
+    // Only when it tells something: pages the OCR limit skipped, and runs beyond the first (a retried job).
+    ...(job.ocrSkippedPages !== undefined && job.ocrSkippedPages > 0 && { ocrSkippedPages: job.ocrSkippedPages }),
+    ...(job.attempts !== undefined && job.attempts > 1 && { attempts: job.attempts }),
     ...(job.reusedFrom !== undefined && { reusedFrom: job.reusedFrom }),
     tags: job.tags,
     createdAt: job.createdAt,
@@ -35,13 +39,16 @@ export function ingestRoutes(docChat: DocChat): Router {
 
   router.post('/ingest/process', async (ctx) => {
     const input = parse(ingestBody, ctx.request.body);
-    const job = await docChat.startIngestion.execute({
-      userId: userIdOf(ctx),
-      sessionId: input.session_id,
-      key: input.key,
-      filename: input.filename,
-      tags: input.tags,
-    });
+    const job = await docChat.startIngestion
+      .execute({ userId: userIdOf(ctx), sessionId: input.session_id, key: input.key, filename: input.filename, tags: input.tags })
+      .catch((error: unknown) => {
+        if (!(error instanceof IngestAlreadyActiveError)) throw error;
+        // Like the 201's `data`, the id of the job to poll: the one already queued or processing.
+        ctx.status = 409;
+        ctx.body = { error: error.message, data: error.jobId };
+        return null;
+      });
+    if (!job) return;
     ctx.status = 201;
     ctx.body = { data: job.id };
   });

@@ -46,6 +46,14 @@ describe('configuration', () => {
     expect(configError({ MINIO_ENDPOINT: 'http://m:9000', MINIO_ACCESS_KEY: 'a', MINIO_SECRET_KEY: 'b', MINIO_BUCKET: 'Bad_Bucket' }).variable).to.equal('MINIO_BUCKET');
   });
 
+  it('schedules ingestion 2 at once, 1 per user, with as many extraction processes as documents in progress', () => {
+    expect(loadConfig({})).to.include({ ingestConcurrency: 2, ingestPerUserConcurrency: 1, extractionWorkers: 2 });
+    expect(loadConfig({ INGEST_CONCURRENCY: '4' })).to.include({ ingestConcurrency: 4, extractionWorkers: 4 });
+    expect(loadConfig({ INGEST_CONCURRENCY: '4', EXTRACTION_WORKERS: '1', INGEST_PER_USER_CONCURRENCY: '2' }))
+      .to.include({ ingestConcurrency: 4, extractionWorkers: 1, ingestPerUserConcurrency: 2 });
+    expect(configError({ INGEST_PER_USER_CONCURRENCY: '0' }).message).to.equal('INGEST_PER_USER_CONCURRENCY: must be at least 1 (got "0")');
+  });
+
   it('refuses partial settings, naming what is missing or stray', () => {
     expect(configError({ SUPABASE_URL: 'https://abc.supabase.co' }).variable).to.equal('SUPABASE_ANON_KEY');
     expect(configError({ MINIO_ENDPOINT: 'http://m:9000', MINIO_ACCESS_KEY: 'a' }).variable).to.equal('MINIO_SECRET_KEY');

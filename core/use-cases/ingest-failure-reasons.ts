@@ -1,0 +1,33 @@
+import { DomainError, UnprocessableDocumentError } from '../domain/errors.js';
+import type { ExtractedPage } from '../domain/model.js';
+
+/** The texts a failed ingest job's `error` shows the user. */
+
+/** What the job's `error` says: the document's own problem as is, a dependency outage as such, anything else generic. */
+export function userFacingReason(error: unknown): string {
+  if (error instanceof UnprocessableDocumentError) return error.message;
+  if (error instanceof DomainError && error.code === 'UPSTREAM_UNAVAILABLE') {
+    return `A service needed for ingestion is unavailable (${error.message}); the file is kept: ingest it again later`;
+  }
+  if (error instanceof DomainError) return error.message;
+  return 'Ingestion failed because of an internal error; try again, and report it if it persists';
+}
+
+/** An internal error that every allowed attempt ran into. */
+export function internalFailure(attempts: number): string {
+  return `Ingestion failed ${attempts} times because of an internal error; try again later, and report it if it persists`;
+}
+
+/** Nothing to index: blank pages are no error, but a document of nothing else has nothing to answer from. */
+export function noReadableText(pages: ExtractedPage[], ocrSkippedPages: number): UnprocessableDocumentError {
+  if (ocrSkippedPages === 0) return new UnprocessableDocumentError('The document contains no readable text');
+  return new UnprocessableDocumentError(
+    `The document contains no readable text: ${ocrSkippedPages} of its ${pages.length} pages needed OCR and were skipped ` +
+      'because the document exceeds the limit of pages read by OCR; split it into smaller files',
+  );
+}
+
+/** An error with its stack, for the log (never for the user). */
+export function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
+}
