@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger.js';
 
 /** Everything the service can be told, decided once at start. The only module that reads process.env. */
 export interface Config {
@@ -17,6 +18,8 @@ export interface Config {
   /** Documents processed at once; extraction itself runs in `extractionWorkers` child processes. */
   ingestConcurrency: number;
   extractionWorkers: number;
+  /** The least severe log level written (pino's names). */
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {
@@ -44,7 +47,7 @@ export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'CORS_ORIGINS', 'AUTH_JWT_SECRET', 'SUPABASE_URL', 'SUPABASE_ANON_KEY',
   'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'MINIO_BUCKET', 'MINIO_PUBLIC_URL',
   'CHROMA_URL', 'CHROMA_COLLECTION', 'OLLAMA_URL', 'OLLAMA_CHAT_MODEL', 'OLLAMA_EMBED_MODEL', 'OLLAMA_TIMEOUT_MS',
-  'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS',
+  'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS', 'LOG_LEVEL',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -153,5 +156,6 @@ export function loadConfig(env: Env = process.env): Config {
     models,
     ingestConcurrency: read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!,
     extractionWorkers: read(env, 'EXTRACTION_WORKERS', positiveInt(8), 1)!,
+    logLevel: read(env, 'LOG_LEVEL', v.pipe(v.string(), v.toLowerCase(), v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)), 'info')!,
   };
 }

@@ -66,21 +66,27 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
     restores.push(() => (own ? (port[method] = original) : delete port[method]));
   }
 
-  /** The X-Request-Id header, and the one error line logged under it (its status and error text). */
-  function loggedLine(res: ApiResponse) {
+  /** The lines logged under a response's X-Request-Id besides its request log line, which every request gets. */
+  function linesBesidesRequestLog(res: ApiResponse) {
     const requestId = res.headers.get('x-request-id');
     expect(requestId, 'X-Request-Id').to.be.a('string').and.not.equal('');
     const lines = log.lines.filter((l) => l.fields?.requestId === requestId);
-    expect(lines, `log lines for ${requestId}`).to.have.length(1);
+    const requestLines = lines.filter((l) => l.message === 'request completed');
+    expect(requestLines.map((l) => [l.level, l.fields?.status]), 'the request log line').to.deep.equal([['info', res.status]]);
+    return lines.filter((l) => l.message !== 'request completed');
+  }
+
+  /** The one error line logged under the response's X-Request-Id (its status and error text). */
+  function loggedLine(res: ApiResponse) {
+    const lines = linesBesidesRequestLog(res);
+    expect(lines, `log lines for ${res.headers.get('x-request-id')}`).to.have.length(1);
     expect(lines[0].level).to.equal('error');
     expect(lines[0].fields?.status).to.equal(res.status);
     return lines[0];
   }
 
   function expectNotLogged(res: ApiResponse): void {
-    const requestId = res.headers.get('x-request-id');
-    expect(requestId, 'X-Request-Id').to.be.a('string').and.not.equal('');
-    expect(log.lines.filter((l) => l.fields?.requestId === requestId)).to.deep.equal([]);
+    expect(linesBesidesRequestLog(res)).to.deep.equal([]);
   }
 
   function expectNoLeak(res: ApiResponse): void {
