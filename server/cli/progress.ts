@@ -71,6 +71,8 @@ class TerminalProgress implements Progress {
     const detailOf = (value: number) => (unit === 'bytes' ? `${formatBytes(value)}/${formatBytes(total)}` : '');
     const bar = this.bars.create(Math.max(total, 1), 0, { label, detail: detailOf(0) });
     this.shown += 1;
+    // Drawn at once, not at the next redraw tick: a short upload still shows its bar.
+    this.bars.update();
     let removed = false;
     return {
       update: (value, detail) => bar.update(value, { detail: detail ?? detailOf(value) }),

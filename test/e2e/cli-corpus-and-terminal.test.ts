@@ -56,7 +56,8 @@ describe('doc-chat ingest on a real pseudo-terminal and on the real-document cor
       expect(result.stdout).to.include('\x1b[?25h');
       const text = screenLines(result.stdout);
       expect(text).to.match(/[█░]{10,} +\d+% \| uploading 2 files \d+(\.\d)? k?B\/\d+(\.\d)? kB/);
-      expect(text).to.match(/[█░]{10,} +\d+% \| long\.pdf /);
+      expect(text).to.match(/[█░]{10,} +0% \| long\.pdf 0 B\/\d+\.\d kB/);
+      expect(text).to.match(/[█░]{10,} +0% \| short\.pdf 0 B\/\d+ B/);
       expect(text).to.match(/^uploaded long\.pdf \(\d+\.\d kB\)$/m);
       expect(text).to.match(/^long\.pdf: completed, \d+ pages, \d+ chunks$/m);
       expect(text).to.match(/^short\.pdf: completed, 1 page, 1 chunk$/m);

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { signLocalToken } from '../../adapters/local-jwt/local-jwt-verifier.js';
 import type { IngestJob } from '../../core/domain/model.js';
 import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
+import { CONFIG_VARIABLES } from '../../server/config.js';
 import { TOKENS } from '../../server/container.js';
 import { freePort } from '../support/free-port.js';
 import { PAGE_BREAK, textPdf } from '../support/make-pdf.js';
@@ -153,6 +154,40 @@ describe('doc-chat command-line client (against a real service, non-TTY output)'
       const run = await runCli(args, runEnv);
       expect(run.code, args.join(' ')).to.equal(2);
       expect(run.stderr, args.join(' ')).to.match(message);
+    }
+  });
+
+  it('serve starts the service, logs pino JSON lines on stdout, and stops on SIGTERM', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-serve-'));
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/doc-chat.ts', 'serve'], {
+      cwd: REPO_ROOT,
+      // Only the settings given here: a developer's shell (OLLAMA_URL, LOG_LEVEL, ...) must not change the outcome.
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !(CONFIG_VARIABLES as readonly string[]).includes(name))),
+        PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, AUTH_JWT_SECRET: TEST_JWT_SECRET,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr!.resume();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!(await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.ok, () => false))) {
+        expect(child.exitCode, stdout).to.equal(null);
+        expect(Date.now(), 'service start').to.be.below(deadline);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+      const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines[0]).to.include({ level: 30, msg: 'doc-chat listening', port });
+      expect(lines.at(-1)).to.include({ msg: 'shutting down', signal: 'SIGTERM' });
+    } finally {
+      child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
