@@ -20,7 +20,13 @@ export class PinoLogger implements Logger {
 
   constructor(options: { level?: LogLevel; destination?: DestinationStream } = {}) {
     this.pino = pino(
-      { level: options.level ?? 'info', base: { pid: process.pid }, redact: { paths: REDACTED_FIELDS, censor: '[redacted]' } },
+      {
+        level: options.level ?? 'info',
+        base: { pid: process.pid },
+        redact: { paths: REDACTED_FIELDS, censor: '[redacted]' },
+        // An Error passed as a field keeps its type, message and stack (plain JSON would write {}).
+        serializers: { error: pino.stdSerializers.err, err: pino.stdSerializers.err },
+      },
       options.destination ?? pino.destination({ dest: 1, sync: true }),
     );
   }
