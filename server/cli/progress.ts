@@ -54,11 +54,18 @@ class TerminalProgress implements Progress {
   private shown = 0;
   private stopped = false;
 
+  /** Ctrl-C: give the terminal its cursor back, then end as an interrupted process does. */
+  private readonly interrupted = () => {
+    this.stop();
+    process.exit(130);
+  };
+
   constructor(private readonly out: NodeJS.WriteStream) {
     this.bars = new cliProgress.MultiBar(
       { stream: out, format: ' {bar} {percentage}% | {label} {detail}', hideCursor: true, clearOnComplete: true, autopadding: true },
       cliProgress.Presets.shades_classic,
     );
+    process.once('SIGINT', this.interrupted);
   }
 
   line(text: string): void {
@@ -90,6 +97,7 @@ class TerminalProgress implements Progress {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    process.off('SIGINT', this.interrupted);
     if (this.shown > 0) this.bars.update();
     this.shown = 0;
     this.bars.stop();
