@@ -24,14 +24,14 @@ interface Started {
  */
 export async function ingest(client: DocChatClient, paths: string[], options: IngestOptions): Promise<number> {
   const { progress } = options;
-  const { documents, skipped } = collectDocuments(paths);
-  for (const name of skipped) progress.line(`skipped ${name} (only .pdf, .jpg and .jpeg files are ingested)`);
-  if (documents.length === 0) throw new CliError(`no .pdf, .jpg or .jpeg file in ${paths.join(', ')}`);
-
-  const { session, created } = await resolveSession(client, options.session, { createMissing: true });
-  if (created) progress.line(`created session "${session.label}" (${session.id})`);
-
   try {
+    const { documents, skipped } = collectDocuments(paths);
+    for (const name of skipped) progress.line(`skipped ${name} (only .pdf, .jpg and .jpeg files are ingested)`);
+    if (documents.length === 0) throw new CliError(`no .pdf, .jpg or .jpeg file in ${paths.join(', ')}`);
+
+    const { session, created } = await resolveSession(client, options.session, { createMissing: true });
+    if (created) progress.line(`created session "${session.label}" (${session.id})`);
+
     const { started, failed } = await uploadAll(client, documents, session.id, options);
     const jobs = await followJobs(client, started, options);
     progress.stop();
@@ -43,6 +43,7 @@ export async function ingest(client: DocChatClient, paths: string[], options: In
     );
     return notIngested;
   } finally {
+    // Also on an error, so the terminal gets its cursor back before the message.
     progress.stop();
   }
 }
@@ -83,7 +84,7 @@ async function uploadAll(client: DocChatClient, documents: DocumentFile[], sessi
 async function followJobs(client: DocChatClient, started: Started[], options: IngestOptions): Promise<JobJson[]> {
   const { progress } = options;
   const finished: JobJson[] = [];
-  const overall = started.length > 0 ? progress.bar(`ingesting ${started.length}`, started.length * 100, 'percent') : undefined;
+  const overall = started.length > 0 ? progress.bar('processing', started.length * 100, 'percent') : undefined;
   const bars = new Map<string, ReturnType<Progress['bar']>>();
   let pending = started;
   while (pending.length > 0) {

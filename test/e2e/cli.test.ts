@@ -100,13 +100,17 @@ describe('doc-chat command-line client (against a real service, non-TTY output)'
     const broken = path.join(folder, 'broken', 'scan.pdf');
     fs.mkdirSync(path.dirname(broken));
     fs.writeFileSync(broken, 'this is plain text, not a PDF');
+    const empty = path.join(path.dirname(broken), 'empty.pdf');
+    fs.writeFileSync(empty, '');
     try {
-      const run = await runCli(['ingest', broken, path.join(folder, 'fees.pdf'), '--session', sessionId], env);
+      const run = await runCli(['ingest', broken, empty, path.join(folder, 'fees.pdf'), '--session', sessionId], env);
       expect(run.code, run.stderr).to.equal(1);
       const lines = run.stdout.trim().split('\n');
+      // Refused at the upload URL (the others are still uploaded), or failed by the ingestion job.
+      expect(lines).to.include(`${empty}: not uploaded: contentSize must be a positive whole number of bytes`);
       expect(lines).to.include(`${broken}: failed: The file content is not a PDF although it was declared as application/pdf`);
       expect(lines.some((l) => l.startsWith(`${path.join(folder, 'fees.pdf')}: completed, 2 pages`)), run.stdout).to.equal(true);
-      expect(lines.at(-1)).to.equal(`1 of 2 ingested into session "Mixed" (${sessionId}), 1 failed`);
+      expect(lines.at(-1)).to.equal(`1 of 3 ingested into session "Mixed" (${sessionId}), 2 failed`);
       expect(run.stdout).to.not.include('created session');
       expect((await jobsOf('Mixed')).map((j) => j.status).sort()).to.deep.equal(['completed', 'failed']);
     } finally {
@@ -130,6 +134,7 @@ describe('doc-chat command-line client (against a real service, non-TTY output)'
       [['ingest', folder, '--session', 'x'], { ...env, DOC_CHAT_TOKEN: 'not-a-token' }, 'error: the server refused the token (401 Unauthorized Access)\n'],
       [['--token', 'not-a-token', 'ask', 'Bank papers', 'q?'], env, 'error: the server refused the token (401 Unauthorized Access)\n'],
       [['ingest', path.join(folder, 'missing.pdf'), folder, '--session', 'x'], env, `error: no such file or folder: ${path.join(folder, 'missing.pdf')}\n`],
+      [['ingest', path.join(folder, 'notes.txt'), '--session', 'x'], env, `error: no .pdf, .jpg or .jpeg file in ${path.join(folder, 'notes.txt')}\n`],
       [['ask', 'No such session', 'q?'], env, 'error: unknown session: no session has the id or label "No such session"\n'],
       [['ingest', folder, '--session', '00000000-0000-4000-8000-000000000000'], env, 'error: unknown session: no session has the id or label "00000000-0000-4000-8000-000000000000"\n'],
     ];
