@@ -5,15 +5,16 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Field names whose values never reach a log line, whatever a caller passes: a token or signed URL written by
- * mistake is censored here rather than leaked to a log collector.
+ * Field names whose values never reach a log line, whatever a caller passes: a token or Authorization header logged
+ * by mistake is censored here rather than leaked to a log collector.
  */
 const REDACTED_FIELDS = ['authorization', 'Authorization', 'token', 'headers.authorization', 'req.headers.authorization'];
 
 /**
- * The Logger port on pino: one JSON object per line on stdout (pino's own format: numeric `level`, epoch `time`,
- * `msg`), which pino-pretty, log shippers and `jq` read as is. Also has pino's `debug`, which the HTTP request log
- * uses for health checks.
+ * The Logger port on pino: one JSON object per line (pino's own format: numeric `level`, epoch `time`, `msg`), which
+ * pino-pretty, log shippers and `jq` read as is. On stdout, where pino and container runtimes expect a service's log
+ * stream; stderr keeps the one-line start-up errors meant for a person ("Configuration error: ..."). Also has pino's
+ * `debug`, which the HTTP request log uses for health checks.
  */
 export class PinoLogger implements Logger {
   private readonly pino: Pino;
@@ -27,6 +28,7 @@ export class PinoLogger implements Logger {
         // An Error passed as a field keeps its type, message and stack (plain JSON would write {}).
         serializers: { error: pino.stdSerializers.err, err: pino.stdSerializers.err },
       },
+      // Synchronous: the line that explains a crash is written before the process dies.
       options.destination ?? pino.destination({ dest: 1, sync: true }),
     );
   }
