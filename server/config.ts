@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger.js';
 
 /** Everything the service can be told, decided once at start. The only module that reads process.env. */
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
   uploadLimits: { storageQuotaBytes: number; maxPendingUploads: number };
   /** How often uploads never ingested are swept (UPLOAD_SWEEP_INTERVAL_MS). */
   uploadSweepIntervalMs: number;
+  /** The least severe log level written (pino's names). */
+  logLevel: LogLevel;
   /** Limits on what one client can hold or cost (README "Security"). */
   http: HttpLimits;
 }
@@ -80,7 +83,7 @@ export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'CORS_ORIGINS', 'AUTH_JWT_SECRET', 'SUPABASE_URL', 'SUPABASE_ANON_KEY',
   'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'MINIO_BUCKET', 'MINIO_PUBLIC_URL',
   'CHROMA_URL', 'CHROMA_COLLECTION', 'OLLAMA_URL', 'OLLAMA_CHAT_MODEL', 'OLLAMA_EMBED_MODEL', 'OLLAMA_TIMEOUT_MS',
-  'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS', 'INGEST_PER_USER_CONCURRENCY',
+  'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS', 'INGEST_PER_USER_CONCURRENCY', 'LOG_LEVEL',
   'SUPABASE_REFUSAL_CACHE_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS',
   'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE', 'TRUST_PROXY',
   'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
@@ -208,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     // As many extraction processes as documents in progress: with fewer, a second user's document would wait for the
     // first one's extraction after all, which is what fair scheduling is meant to prevent.
     extractionWorkers: read(env, 'EXTRACTION_WORKERS', positiveInt(16), ingestConcurrency)!,
+    logLevel: read(env, 'LOG_LEVEL', v.pipe(v.string(), v.toLowerCase(), v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)), 'info')!,
     http: {
       headersTimeoutMs: read(env, 'HTTP_HEADERS_TIMEOUT_MS', positiveInt(600_000), DEFAULTS.httpHeadersTimeoutMs)!,
       bodyTimeoutMs: read(env, 'HTTP_BODY_TIMEOUT_MS', positiveInt(3_600_000), DEFAULTS.httpBodyTimeoutMs)!,

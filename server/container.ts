@@ -35,7 +35,8 @@ import { SqliteSessionRepo } from '../adapters/sqlite/sqlite-session-repo.js';
 import { SqliteUploadRepo } from '../adapters/sqlite/sqlite-upload-repo.js';
 import { SupabaseIdentityVerifier } from '../adapters/supabase/supabase-identity-verifier.js';
 import { loadOrCreateSecret } from '../adapters/system/secret-file.js';
-import { JsonLinesLogger, RandomUuidGenerator, SystemClock } from '../adapters/system/system.js';
+import { PinoLogger } from '../adapters/system/pino-logger.js';
+import { RandomUuidGenerator, SystemClock } from '../adapters/system/system.js';
 import type { Config } from './config.js';
 import { TOKENS } from './tokens.js';
 
@@ -48,7 +49,7 @@ export { TOKENS };
 export function buildContainer(config: Config, options: { logger?: Logger } = {}): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind<Config>(TOKENS.Config).toConstantValue(config);
-  c.bind<Logger>(TOKENS.Logger).toConstantValue(options.logger ?? new JsonLinesLogger());
+  c.bind<Logger>(TOKENS.Logger).toConstantValue(options.logger ?? new PinoLogger({ level: config.logLevel }));
   c.bind<Clock>(TOKENS.Clock).toConstantValue(new SystemClock());
   c.bind<IdGenerator>(TOKENS.Ids).toConstantValue(new RandomUuidGenerator());
 

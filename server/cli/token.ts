@@ -1,36 +1,26 @@
 /**
  * `npm run token -- <user-id> [--ttl <seconds>]`: prints a token the running service accepts (local JWT mode),
  * signed with AUTH_JWT_SECRET or the secret generated in DATA_DIR, for trying the API with curl.
+ * `doc-chat token` does the same.
  */
-import path from 'node:path';
-import { signLocalToken } from '../../adapters/local-jwt/local-jwt-verifier.js';
-import { loadOrCreateSecret } from '../../adapters/system/secret-file.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError } from '../config.js';
+import { CliError } from './cli-error.js';
+import { DEFAULT_TOKEN_TTL_SECONDS, issueLocalToken, parseTtl } from './issue-token.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const ttlAt = args.indexOf('--ttl');
-  const ttl = ttlAt >= 0 ? Number(args[ttlAt + 1]) : 24 * 3600;
+  const ttl = ttlAt >= 0 ? parseTtl(args[ttlAt + 1]) : DEFAULT_TOKEN_TTL_SECONDS;
   const userId = (ttlAt >= 0 ? args.filter((_, i) => i !== ttlAt && i !== ttlAt + 1) : args)[0];
-  // A JWT's exp is a whole number of seconds; a fractional one is refused by some verifiers.
-  if (!Number.isSafeInteger(ttl) || ttl <= 0) {
-    process.stderr.write(`--ttl must be a positive whole number of seconds (got ${JSON.stringify(args[ttlAt + 1] ?? '')})\n`);
-    process.exit(2);
-  }
-  if (!userId) {
-    process.stderr.write('usage: npm run token -- <user-id> [--ttl <seconds>]\n');
-    process.exit(2);
-  }
-  const config = loadConfig();
-  if (config.auth.kind !== 'local') {
-    process.stderr.write('SUPABASE_URL is set: tokens come from your Supabase project (sign in there), not from this command.\n');
-    process.exit(2);
-  }
-  const secret = config.auth.jwtSecret ?? loadOrCreateSecret(path.join(config.dataDir, 'jwt-secret'));
-  process.stdout.write(`${await signLocalToken(secret, userId, { expiresInSeconds: ttl })}\n`);
+  if (!userId) throw new CliError('usage: npm run token -- <user-id> [--ttl <seconds>]', 2);
+  process.stdout.write(`${await issueLocalToken(userId, ttl)}\n`);
 }
 
 main().catch((error) => {
+  if (error instanceof CliError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(error.exitCode);
+  }
   process.stderr.write(`${error instanceof ConfigError ? `Configuration error: ${error.message}` : String(error)}\n`);
   process.exit(1);
 });

@@ -5,12 +5,12 @@ import { koaBody } from 'koa-body';
 import type { DocChat } from '../../core/index.js';
 import type { DependencyProbe } from '../../core/ports/health-check.js';
 import type { IdentityVerifier } from '../../core/ports/identity-verifier.js';
-import type { Logger } from '../../core/ports/logger.js';
 import { AuthFailureLimit } from './auth-failure-limit.js';
 import { bearerAuth } from './auth.js';
 import { errorMiddleware, rejectRequestBody } from './errors.js';
 import { chatRoutes } from './routes/chat.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
+import { requestLog, type RequestLogger } from './request-log.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
 import { openApiRoutes } from './routes/openapi.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
@@ -27,7 +27,7 @@ export interface HttpAppDeps {
   identity: IdentityVerifier;
   probes: DependencyProbe[];
   corsOrigins: '*' | string[];
-  logger: Logger;
+  logger: RequestLogger;
   /** Routes outside the API, e.g. the local blob store's signed PUT target. They see the raw request body. */
   extraRouters?: Router[];
   /** Refused authentications per client address and minute before 429; unlimited when unset. */
@@ -48,6 +48,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     if (error.code === 'ECONNRESET' || error.code === 'ECONNABORTED' || error.code === 'EPIPE' || error.message === 'aborted') return;
     deps.logger.error('unhandled HTTP error', { error: `${error.name}: ${error.message}` });
   });
+  app.use(requestLog(deps.logger));
   app.use(errorMiddleware(deps.logger));
   app.use(
     cors({

@@ -66,22 +66,28 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
     restores.push(() => (own ? (port[method] = original) : delete port[method]));
   }
 
-  /** The X-Request-Id header, and the one error line logged under it (its status and error text). */
-  function loggedLine(res: ApiResponse) {
+  /** The lines logged under a response's X-Request-Id besides its request log line, which every request gets. */
+  function linesBesidesRequestLog(res: ApiResponse) {
     const requestId = res.headers.get('x-request-id');
     expect(requestId, 'X-Request-Id').to.be.a('string').and.not.equal('');
     const lines = log.lines.filter((l) => l.fields?.requestId === requestId);
-    expect(lines, `log lines for ${requestId}`).to.have.length(1);
+    const requestLines = lines.filter((l) => l.message === 'request completed');
+    expect(requestLines.map((l) => [l.level, l.fields?.status]), 'the request log line').to.deep.equal([['info', res.status]]);
+    return lines.filter((l) => l.message !== 'request completed');
+  }
+
+  /** The one error line logged under the response's X-Request-Id (its status and error text). */
+  function loggedLine(res: ApiResponse) {
+    const lines = linesBesidesRequestLog(res);
+    expect(lines, `log lines for ${res.headers.get('x-request-id')}`).to.have.length(1);
     expect(lines[0].level).to.equal('error');
     expect(lines[0].fields?.status).to.equal(res.status);
     return lines[0];
   }
 
-  /** A client's mistake: one info line under its X-Request-Id (never error: anyone can send these). */
+  /** A client's mistake: one info line under its X-Request-Id besides the request line (never error: anyone can send these). */
   function expectLoggedAtInfo(res: ApiResponse): void {
-    const requestId = res.headers.get('x-request-id');
-    expect(requestId, 'X-Request-Id').to.be.a('string').and.not.equal('');
-    const lines = log.lines.filter((l) => l.fields?.requestId === requestId);
+    const lines = linesBesidesRequestLog(res);
     expect(lines.map((l) => [l.level, l.fields?.status])).to.deep.equal([['info', res.status]]);
   }
 

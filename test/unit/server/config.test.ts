@@ -98,6 +98,13 @@ describe('configuration', () => {
     expect(configError({ UPLOAD_SWEEP_INTERVAL_MS: '100000000' }).variable).to.equal('UPLOAD_SWEEP_INTERVAL_MS');
   });
 
+  it('reads LOG_LEVEL as one of pino\'s level names, info by default', () => {
+    expect(loadConfig({}).logLevel).to.equal('info');
+    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).to.equal('debug');
+    expect(loadConfig({ LOG_LEVEL: ' WARN ' }).logLevel).to.equal('warn');
+    expect(configError({ LOG_LEVEL: 'verbose' }).message).to.equal('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")');
+  });
+
   it('treats empty values as unset (compose passes empty strings)', () => {
     expect(loadConfig({ SUPABASE_URL: '', SUPABASE_ANON_KEY: '', AUTH_JWT_SECRET: '' }).auth.kind).to.equal('local');
   });
