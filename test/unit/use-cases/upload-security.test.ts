@@ -45,6 +45,7 @@ describe('upload keys are owned by whom they were issued to (issue 11, point 2)'
   it('deleting a session keeps a file another session still references, and the last one takes it', async () => {
     const f = coreFixture();
     const first = await f.sessionWithUpload('u1', DOC);
+    await f.drain(); // one active job per key: the second session ingests it once the first has finished
     const second = await f.docChat.createSession.execute({ userId: 'u1', label: 'again' });
     await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: second.id, key: first.key, filename: 'a.pdf', tags: {} });
     await f.drain();
