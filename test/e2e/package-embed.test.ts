@@ -35,7 +35,7 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
  * hard links where the file system allows, an ordinary copy elsewhere — without npm's hidden lockfile (a hard-linked
  * one would be rewritten in place, i.e. in the repository). npm then installs only the tarball, offline when its
  * cache allows, with --omit=dev: it removes every package doc-chat does not depend on (tsx, typescript, mocha...),
- * so the program below proves that the production dependencies are enough. --ignore-scripts: the copied native
+ * so the programs below prove that the production dependencies are enough. --ignore-scripts: the copied native
  * modules are already built, and the tarball itself has no install script.
  */
 async function installPackedProject(root: string): Promise<string> {
@@ -43,7 +43,10 @@ async function installPackedProject(root: string): Promise<string> {
   const tarball = path.join(root, stdout.trim().split('\n').at(-1)!);
   const project = path.join(root, 'app');
   fs.mkdirSync(project);
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'embedding-app', private: true, type: 'module' }));
+  // mocha and chai: the optional peer dependencies of doc-chat/testing, which this project uses for its own adapter.
+  const { devDependencies } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  const dependencies = { mocha: devDependencies.mocha, chai: devDependencies.chai };
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'embedding-app', private: true, type: 'module', dependencies }));
   const modules = path.join(project, 'node_modules');
   try {
     await run('cp', ['-al', path.join(REPO_ROOT, 'node_modules'), modules]);
@@ -118,6 +121,36 @@ describe('the package from its tarball, installed into another project and run w
     expect(sources[0]).to.match(/^source: velmora-notes\.pdf page 2: .*seventeen cats/);
     // The records are in the program's SQLite file, the upload under its blob directory.
     expect(fs.existsSync(path.join(project, 'data', 'doc-chat.sqlite'))).to.equal(true);
+  });
+
+  it('lets an outside adapter run the port contract suites from doc-chat/testing under mocha', async function () {
+    this.timeout(120_000);
+    // The package's SQLite adapters stand in for the outside ones, through the public entries only.
+    fs.writeFileSync(
+      path.join(project, 'contracts.test.mjs'),
+      [
+        "import { openSqliteDatabase, SqliteChatRepo, SqliteFtsIndex, SqliteIngestJobRepo, SqliteSessionRepo } from 'doc-chat/adapters/sqlite';",
+        "import { repoContract, vectorIndexContract } from 'doc-chat/testing';",
+        '',
+        "repoContract('my repositories', async () => {",
+        "  const database = openSqliteDatabase(':memory:');",
+        '  const { db } = database;',
+        '  return { sessions: new SqliteSessionRepo(db), chats: new SqliteChatRepo(db), jobs: new SqliteIngestJobRepo(db), cleanup: () => database.close() };',
+        '});',
+        "vectorIndexContract('my index', async () => {",
+        "  const database = openSqliteDatabase(':memory:');",
+        '  return { index: new SqliteFtsIndex(database), cleanup: () => database.close() };',
+        '});',
+      ].join('\n'),
+    );
+    const mocha = path.join(project, 'node_modules/mocha/bin/mocha.js');
+    const { stdout } = await run(process.execPath, [mocha, '--reporter', 'json', 'contracts.test.mjs'], { cwd: project, env: plainEnv() });
+    const report = JSON.parse(stdout) as { stats: { passes: number; failures: number; pending: number }; passes: { fullTitle: string }[] };
+    expect(report.stats.failures).to.equal(0);
+    expect(report.stats.pending).to.equal(0);
+    const titles = report.passes.map((test) => test.fullTitle);
+    expect(titles.filter((title) => title.startsWith('repository contract: my repositories'))).to.have.length.greaterThan(5);
+    expect(titles.filter((title) => title.startsWith('VectorIndex contract: my index'))).to.have.length.greaterThan(5);
   });
 
   it('serves the API from node dist/server/main.js: health, a refused anonymous call, an authenticated one', async function () {
