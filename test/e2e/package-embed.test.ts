@@ -123,6 +123,29 @@ describe('the package from its tarball, installed into another project and run w
     expect(fs.existsSync(path.join(project, 'data', 'doc-chat.sqlite'))).to.equal(true);
   });
 
+  it('type-checks a TypeScript program against every entry\'s declarations (skipLibCheck off)', async function () {
+    this.timeout(120_000);
+    const entries = Object.keys((JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: object }).exports)
+      .filter((entry) => entry !== './package.json')
+      .map((entry) => entry.replace(/^\./, 'doc-chat'));
+    const program = [
+      "import { createDocChat, type DocChatPorts, type Llm } from 'doc-chat';",
+      "import { openSqliteDatabase, SqliteFtsIndex } from 'doc-chat/adapters/sqlite';",
+      "import { createServer, loadConfig, type RunningService } from 'doc-chat/server';",
+      ...entries.map((entry, i) => `import * as entry${i} from '${entry}';`),
+      "const ports: Pick<DocChatPorts, 'indexes'> = { indexes: [new SqliteFtsIndex(openSqliteDatabase(':memory:'))] };",
+      'const llm: Llm | undefined = undefined;',
+      'const started: Promise<RunningService> = createServer(loadConfig({})).start();',
+      `console.log(createDocChat, ports, llm, started, ${entries.map((_, i) => `entry${i}`).join(', ')});`,
+    ].join('\n');
+    fs.writeFileSync(path.join(project, 'typed.ts'), program);
+    const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] };
+    fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['typed.ts'] }));
+    // The repository's compiler: the project itself has no TypeScript installed (a development dependency).
+    const tsc = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+    await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, env: plainEnv() });
+  });
+
   it('lets an outside adapter run the port contract suites from doc-chat/testing under mocha', async function () {
     this.timeout(120_000);
     // The package's SQLite adapters stand in for the outside ones, through the public entries only.
