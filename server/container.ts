@@ -34,7 +34,8 @@ export { TOKENS };
 
 /**
  * The adapters built on a heavy SDK, imported only when the configuration picks them: loading the MinIO client
- * alone costs ~40 MB of resident memory, which a service on local storage should not pay.
+ * alone costs ~40 MB of resident memory, which a service on local storage should not pay. (Tests must load the
+ * sources as ES modules for this: see test/unit/server/module-identity.test.ts.)
  */
 async function importConfiguredAdapters(config: Config) {
   const ollama = config.models.kind === 'ollama';
