@@ -100,3 +100,14 @@ export { AskQuestion, ClearChat, CreateSession, CreateUploadUrl, DeleteSession, 
 export { ListSessions, RenameSession, ResumeIngestion, RunIngestion, StartIngestion, SweepUploads };
 export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';
+
+// The defaults and building blocks an outside adapter or embedder needs, so that no one imports from core/'s files.
+export { DEFAULT_RETRIEVAL, MAX_QUESTION_CHARS, type AskQuestionResult, type RetrievalSettings } from './use-cases/ask-question.js';
+export type { UploadData } from './use-cases/create-upload-url.js';
+export { INGEST_JOB_NOT_FOUND } from './use-cases/get-ingest-job.js';
+export { MAX_LABEL_LENGTH } from './domain/validation.js';
+export { contentTypeFromName, isAllowedContentType, sniffContentType } from './domain/uploads.js';
+export * from './rag/chunking.js';
+export * from './rag/fusion.js';
+export * from './rag/prompt.js';
+export * from './rag/text.js';

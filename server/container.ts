@@ -16,15 +16,11 @@ import type { SessionEraser } from '../core/ports/session-eraser.js';
 import type { SessionRepo } from '../core/ports/session-repo.js';
 import type { UploadRepo } from '../core/ports/upload-repo.js';
 import type { VectorIndex } from '../core/ports/vector-index.js';
-import { ChromaVectorIndex } from '../adapters/chroma/chroma-vector-index.js';
 import { ExtractiveAnswerer } from '../adapters/extractive/extractive-answerer.js';
 import { ChildProcessDocumentReader } from '../adapters/extraction/child-process-document-reader.js';
 import { InProcessJobQueue } from '../adapters/in-process-queue/in-process-job-queue.js';
 import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
 import { LocalJwtVerifier } from '../adapters/local-jwt/local-jwt-verifier.js';
-import { MinioBlobStore } from '../adapters/minio/minio-blob-store.js';
-import { OllamaEmbedder } from '../adapters/ollama/ollama-embedder.js';
-import { OllamaLlm } from '../adapters/ollama/ollama-llm.js';
 import { openSqliteDatabase, type SqliteDatabase } from '../adapters/sqlite/database.js';
 import { SqliteChatRepo } from '../adapters/sqlite/sqlite-chat-repo.js';
 import { SqliteDenseIndex } from '../adapters/sqlite/sqlite-dense-index.js';
@@ -33,7 +29,6 @@ import { SqliteIngestJobRepo } from '../adapters/sqlite/sqlite-ingest-job-repo.j
 import { SqliteSessionEraser } from '../adapters/sqlite/sqlite-session-eraser.js';
 import { SqliteSessionRepo } from '../adapters/sqlite/sqlite-session-repo.js';
 import { SqliteUploadRepo } from '../adapters/sqlite/sqlite-upload-repo.js';
-import { SupabaseIdentityVerifier } from '../adapters/supabase/supabase-identity-verifier.js';
 import { loadOrCreateSecret } from '../adapters/system/secret-file.js';
 import { PinoLogger } from '../adapters/system/pino-logger.js';
 import { RandomUuidGenerator, SystemClock } from '../adapters/system/system.js';
@@ -43,10 +38,27 @@ import { TOKENS } from './tokens.js';
 export { TOKENS };
 
 /**
+ * The adapters built on a heavy SDK, imported only when the configuration picks them: loading the MinIO client
+ * alone costs ~40 MB of resident memory, which a service on local storage should not pay. (Tests must load the
+ * sources as ES modules for this: see test/unit/server/module-identity.test.ts.)
+ */
+async function importConfiguredAdapters(config: Config) {
+  const ollama = config.models.kind === 'ollama';
+  return {
+    minio: config.blobs.kind === 'minio' ? await import('../adapters/minio/minio-blob-store.js') : undefined,
+    chroma: ollama && config.index.kind === 'chroma' ? await import('../adapters/chroma/chroma-vector-index.js') : undefined,
+    ollamaEmbedder: ollama ? await import('../adapters/ollama/ollama-embedder.js') : undefined,
+    ollamaLlm: ollama ? await import('../adapters/ollama/ollama-llm.js') : undefined,
+    supabase: config.auth.kind === 'supabase' ? await import('../adapters/supabase/supabase-identity-verifier.js') : undefined,
+  };
+}
+
+/**
  * The composition root: binds each port to the adapter the configuration picks. Core classes carry no decorators;
  * everything is built by factories here, so nothing depends on decorator metadata.
  */
-export function buildContainer(config: Config, options: { logger?: Logger } = {}): Container {
+export async function buildContainer(config: Config, options: { logger?: Logger } = {}): Promise<Container> {
+  const sdk = await importConfiguredAdapters(config);
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind<Config>(TOKENS.Config).toConstantValue(config);
   c.bind<Logger>(TOKENS.Logger).toConstantValue(options.logger ?? new PinoLogger({ level: config.logLevel }));
@@ -64,14 +76,14 @@ export function buildContainer(config: Config, options: { logger?: Logger } = {}
   const auth = config.auth;
   c.bind<IdentityVerifier>(TOKENS.IdentityVerifier).toDynamicValue(() =>
     auth.kind === 'supabase'
-      ? new SupabaseIdentityVerifier({ url: auth.url, anonKey: auth.anonKey, refusalCacheTtlMs: auth.refusalCacheMs })
+      ? new sdk.supabase!.SupabaseIdentityVerifier({ url: auth.url, anonKey: auth.anonKey, refusalCacheTtlMs: auth.refusalCacheMs })
       : new LocalJwtVerifier(auth.jwtSecret ?? loadOrCreateSecret(path.join(config.dataDir, 'jwt-secret'))),
   );
 
   const blobs = config.blobs;
   c.bind<BlobStore>(TOKENS.BlobStore).toDynamicValue(() =>
     blobs.kind === 'minio'
-      ? new MinioBlobStore({
+      ? new sdk.minio!.MinioBlobStore({
           endpoint: blobs.endpoint, accessKey: blobs.accessKey, secretKey: blobs.secretKey, bucket: blobs.bucket, publicUrl: blobs.publicUrl,
         })
       : new LocalBlobStore({
@@ -83,12 +95,12 @@ export function buildContainer(config: Config, options: { logger?: Logger } = {}
 
   const models = config.models;
   if (models.kind === 'ollama') {
-    c.bind<Embedder>(TOKENS.Embedder).toConstantValue(new OllamaEmbedder({ host: models.url, model: models.embedModel, timeoutMs: models.timeoutMs }));
-    c.bind<Llm>(TOKENS.Llm).toConstantValue(new OllamaLlm({ host: models.url, model: models.chatModel, timeoutMs: models.timeoutMs }));
+    c.bind<Embedder>(TOKENS.Embedder).toConstantValue(new sdk.ollamaEmbedder!.OllamaEmbedder({ host: models.url, model: models.embedModel, timeoutMs: models.timeoutMs }));
+    c.bind<Llm>(TOKENS.Llm).toConstantValue(new sdk.ollamaLlm!.OllamaLlm({ host: models.url, model: models.chatModel, timeoutMs: models.timeoutMs }));
     const index = config.index;
     c.bind<VectorIndex>(TOKENS.DenseIndex).toDynamicValue((ctx) =>
       index.kind === 'chroma'
-        ? new ChromaVectorIndex({ url: index.url, collection: index.collection })
+        ? new sdk.chroma!.ChromaVectorIndex({ url: index.url, collection: index.collection })
         : new SqliteDenseIndex(ctx.get<SqliteDatabase>(TOKENS.Database)),
     );
   } else {

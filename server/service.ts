@@ -30,7 +30,7 @@ const SHUTDOWN_GRACE_MS = 5000;
  * a previous run left unfinished, and listens. Used by server/main.ts, the end-to-end tests and the benchmarks.
  */
 export async function startService(config: Config, options: { logger?: Logger } = {}): Promise<RunningService> {
-  const container = buildContainer(config, options);
+  const container = await buildContainer(config, options);
   const logger = container.get<Logger>(TOKENS.Logger);
   const closeables: (() => Promise<void>)[] = [];
 

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { REPO_ROOT } from '../support/paths.js';
+
+const read = (name: string) => fs.readFileSync(path.join(REPO_ROOT, name), 'utf8');
+const manifest = JSON.parse(read('package.json')) as {
+  types: string;
+  files: string[];
+  exports: Record<string, string | { types: string; default: string }>;
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+/** The TypeScript source tsc compiles to a dist/ path (tsconfig.build.json: rootDir ".", outDir "dist"). */
+const sourceOf = (distPath: string) => path.join(REPO_ROOT, distPath.replace(/^\.\/dist\//, '').replace(/\.(d\.ts|js)$/, '.ts'));
+
+/** Checked without building: the slow proof that the built package works is test/e2e/package-embed.test.ts. */
+describe('the package manifest and the image run compiled JavaScript', () => {
+  it('every export points into dist/ at a compiled source file, with its declarations beside it', () => {
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      if (entry === './package.json') continue;
+      expect(target, entry).to.be.an('object');
+      const { types, default: js } = target as { types: string; default: string };
+      expect(js, entry).to.match(/^\.\/dist\/.+\.js$/);
+      expect(types, entry).to.equal(js.replace(/\.js$/, '.d.ts'));
+      expect(fs.existsSync(sourceOf(js)), `${entry}: ${sourceOf(js)}`).to.equal(true);
+    }
+    expect(manifest.types).to.equal((manifest.exports['.'] as { types: string }).types);
+    expect(manifest.files).to.include('dist');
+  });
+
+  it('each adapter family has its own entry', () => {
+    const families = fs.readdirSync(path.join(REPO_ROOT, 'adapters'), { withFileTypes: true }).filter((e) => e.isDirectory());
+    for (const family of families) expect(manifest.exports, family.name).to.have.property(`./adapters/${family.name}`);
+  });
+
+  it('./testing re-exports every port contract suite', () => {
+    const testing = read('testing/index.ts');
+    const suites = fs.readdirSync(path.join(REPO_ROOT, 'test/contracts')).filter((name) => name.endsWith('.contract.ts'));
+    expect(suites.length).to.be.greaterThan(0);
+    for (const suite of suites) expect(testing, suite).to.include(`'../test/contracts/${suite.replace(/\.ts$/, '.js')}'`);
+  });
+
+  it('tsx is a development dependency only; npm start and the image run node on dist/', () => {
+    expect(manifest.dependencies).to.not.have.property('tsx');
+    expect(manifest.devDependencies).to.have.property('tsx');
+    expect(manifest.scripts.start).to.equal('node dist/server/main.js');
+    const dockerfile = read('Dockerfile');
+    const instructions = dockerfile.split('\n').filter((line) => !line.startsWith('#'));
+    expect(instructions.filter((line) => /tsx/.test(line))).to.deep.equal([]);
+    const lastStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(lastStage).to.match(/^CMD \["node", "dist\/server\/main\.js"\]$/m);
+  });
+});
