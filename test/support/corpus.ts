@@ -31,8 +31,8 @@ export function describeWithCorpus(title: string, fn: (this: Mocha.Suite) => voi
 export function corpusSummary(): string | undefined {
   const { ran, skipped } = corpusSuites();
   const count = (suites: Mocha.Suite[]) => suites.reduce((n, suite) => n + suite.total(), 0);
-  if (skipped.length > 0) return `${count(skipped)} corpus tests in ${plural(skipped.length, 'suite')} skipped: ${CORPUS_MISSING}`;
-  if (ran.length > 0) return `${count(ran)} corpus tests in ${plural(ran.length, 'suite')} ran against the corpus at ${CORPUS_DIR}`;
+  if (skipped.length > 0) return `${plural(count(skipped), 'corpus test')} in ${plural(skipped.length, 'suite')} skipped: ${CORPUS_MISSING}`;
+  if (ran.length > 0) return `${plural(count(ran), 'corpus test')} in ${plural(ran.length, 'suite')} ran against the corpus at ${CORPUS_DIR}`;
   return undefined;
 }
 
