@@ -6,7 +6,7 @@ interface CorpusSuites {
   skipped: Mocha.Suite[];
 }
 const KEY = Symbol.for('doc-chat.corpus-suites');
-export function corpusSuites(): CorpusSuites {
+function corpusSuites(): CorpusSuites {
   const scope = globalThis as { [KEY]?: CorpusSuites };
   return (scope[KEY] ??= { ran: [], skipped: [] });
 }
