@@ -7,10 +7,9 @@
  * - chat history paging with 10,000 messages in a session.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { SqliteDatabase } from '../adapters/sqlite/database.js';
 import { TOKENS } from '../server/tokens.js';
-import { SHARED_DATA } from '../test/support/paths.js';
+import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
 import { percentile } from './metrics.js';
 import { treeRss } from './process-tree.js';
@@ -18,6 +17,7 @@ import { treeRss } from './process-tree.js';
 const TARGETS = { healthP95Ms: 50, textPagesPerSecond: 20, peakRssMb: 1024, historyPageP95Ms: 20 };
 
 async function main(): Promise<void> {
+  exitUnlessCorpus('The performance bench (a scanned page and the 117-page GeoTopo PDF)');
   const test = await startTestService();
   try {
     const api = await test.as('perf-user');
@@ -27,13 +27,13 @@ async function main(): Promise<void> {
 
     // The first document also waits for the extraction process to start and load its parsers (seconds): a scanned
     // page, so that cost and OCR are measured together and the big PDF below measures throughput.
-    const scan = fs.readFileSync(path.join(SHARED_DATA, 'pdfs/scanned-huckfinn-p22.pdf'));
+    const scan = fs.readFileSync(corpusPath('pdfs/scanned-huckfinn-p22.pdf'));
     const s0 = performance.now();
     const scanJob = await api.waitForJob((await api.uploadAndIngest(sessionId, 'scan.pdf', scan, 'application/pdf')).jobId, 300_000);
     const scanSeconds = (performance.now() - s0) / 1000;
 
     // Ingest the big PDF and probe the API while it is extracted.
-    const geoTopo = fs.readFileSync(path.join(SHARED_DATA, 'pdfs/GeoTopo-komprimiert.pdf'));
+    const geoTopo = fs.readFileSync(corpusPath('pdfs/GeoTopo-komprimiert.pdf'));
     const t0 = performance.now();
     const { jobId } = await api.uploadAndIngest(sessionId, 'GeoTopo.pdf', geoTopo, 'application/pdf');
     const probes: number[] = [];

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, SHARED_DATA } from '../test/support/paths.js';
+import { corpusPath, exitUnlessCorpus, REPO_ROOT } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
 import { articlePdf, ingestArticles, readSquad } from './squad-pdfs.js';
 import { contains, excerptFromParagraph, percentile, sample, seededRandom } from './metrics.js';
@@ -16,7 +16,8 @@ const SEED = Number(process.env.BENCH_SEED ?? 42);
 const TARGET = { containment: 0.88, hit5: 0.95 };
 
 async function main(): Promise<void> {
-  const squad = readSquad(fs.readFileSync(path.join(SHARED_DATA, 'squad/squad-v1.1-dev-part-a.json'), 'utf8'));
+  exitUnlessCorpus('The quality bench (SQuAD questions)');
+  const squad = readSquad(fs.readFileSync(corpusPath('squad/squad-v1.1-dev-part-a.json'), 'utf8'));
   const pdfs = await Promise.all(squad.articles.map((a) => articlePdf(a)));
   const sanitize = pdfs[0].sanitize;
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { SqliteDatabase } from '../adapters/sqlite/database.js';
 import { toMatchExpression } from '../adapters/sqlite/sqlite-fts-index.js';
 import { TOKENS } from '../server/tokens.js';
-import { SHARED_DATA } from '../test/support/paths.js';
+import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
 import { percentile, sample, seededRandom } from './metrics.js';
 import { articlePdf, ingestArticles, readSquad } from './squad-pdfs.js';
@@ -20,11 +20,8 @@ const QUESTIONS = 100;
 const TARGET_RATIO = 1.5;
 
 async function main(): Promise<void> {
-  const squadFile = path.join(SHARED_DATA, 'squad/squad-v1.1-dev-part-a.json');
-  if (!fs.existsSync(squadFile)) {
-    console.log(`search scaling: skipped, the SQuAD corpus is not at ${squadFile}`);
-    return;
-  }
+  exitUnlessCorpus('The search scaling benchmark');
+  const squadFile = corpusPath('squad/squad-v1.1-dev-part-a.json');
   const squad = readSquad(fs.readFileSync(squadFile, 'utf8'));
   const pdfs = await Promise.all(squad.articles.map((a) => articlePdf(a)));
   const test = await startTestService();

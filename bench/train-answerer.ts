@@ -17,7 +17,7 @@ import type { VectorIndex } from '../core/ports/vector-index.js';
 import { DEFAULT_RETRIEVAL } from '../core/use-cases/ask-question.js';
 import { packContexts } from '../core/rag/context.js';
 import { TOKENS } from '../server/container.js';
-import { SHARED_DATA } from '../test/support/paths.js';
+import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
 import { contains, normalizeAnswer, sample, seededRandom } from './metrics.js';
 import { articlePdf, ingestArticles, readSquad, type SquadQuestion } from './squad-pdfs.js';
@@ -26,7 +26,8 @@ const REPORTED = { seed: 42, questions: 300 };
 const L2 = 0.001;
 const ITERATIONS = 25;
 
-const squad = readSquad(fs.readFileSync(path.join(SHARED_DATA, 'squad/squad-v1.1-dev-part-a.json'), 'utf8'));
+exitUnlessCorpus('Training the answerer (SQuAD questions)');
+const squad = readSquad(fs.readFileSync(corpusPath('squad/squad-v1.1-dev-part-a.json'), 'utf8'));
 const pdfs = await Promise.all(squad.articles.map((a) => articlePdf(a)));
 const sanitize = pdfs[0].sanitize;
 const dataDir = process.env.TRAIN_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'train-answerer-'));

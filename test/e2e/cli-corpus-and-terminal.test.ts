@@ -5,7 +5,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { signLocalToken } from '../../adapters/local-jwt/local-jwt-verifier.js';
 import { textPdf } from '../support/make-pdf.js';
-import { REPO_ROOT, SHARED_DATA } from '../support/paths.js';
+import { describeWithCorpus } from '../support/corpus.js';
+import { corpusPath, REPO_ROOT } from '../support/paths.js';
 import { startTestService, TEST_JWT_SECRET, type TestService } from '../support/test-service.js';
 
 interface Run {
@@ -67,14 +68,8 @@ describe('doc-chat ingest on a real pseudo-terminal and on the real-document cor
     }
   });
 
-  describe('the corpus', () => {
-    const images = path.join(SHARED_DATA, 'images');
-    before(function () {
-      if (!fs.existsSync(images)) {
-        console.log(`      skipped: the real-document corpus is absent (${images} does not exist)`);
-        this.skip();
-      }
-    });
+  describeWithCorpus('the corpus', () => {
+    const images = corpusPath('images');
 
     it('ingests the folder of photographed pages: every JPEG completed, the text files beside them skipped; ask cites one', async () => {
       const entries = fs.readdirSync(images).sort();

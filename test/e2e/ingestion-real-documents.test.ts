@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
 import { TOKENS } from '../../server/tokens.js';
 import type { ApiClient } from '../support/api-client.js';
-import { SHARED_DATA } from '../support/paths.js';
+import { describeWithCorpus } from '../support/corpus.js';
+import { corpusPath } from '../support/paths.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 interface Ingested {
@@ -13,28 +14,32 @@ interface Ingested {
   job: any;
 }
 
-const documents = [
-  ...fs.readdirSync(path.join(SHARED_DATA, 'pdfs')).filter((f) => f.endsWith('.pdf')).map((f) => `pdfs/${f}`),
-  ...fs.readdirSync(path.join(SHARED_DATA, 'images')).filter((f) => f.endsWith('.jpg')).map((f) => `images/${f}`),
-].sort();
+/** Every PDF and JPEG of the corpus; listed when the suite starts (the corpus may be absent). */
+const listDocuments = (): string[] =>
+  [
+    ...fs.readdirSync(corpusPath('pdfs')).filter((f) => f.endsWith('.pdf')).map((f) => `pdfs/${f}`),
+    ...fs.readdirSync(corpusPath('images')).filter((f) => f.endsWith('.jpg')).map((f) => `images/${f}`),
+  ].sort();
 
 /**
- * Every PDF and JPEG of ../shared/data through the HTTP API on the embedded defaults: upload URL, PUT, ingest,
+ * Every PDF and JPEG of the real-document corpus (DOC_CHAT_CORPUS, default ../shared/data) through the HTTP API on the embedded defaults: upload URL, PUT, ingest,
  * status until done; then questions answered from a text PDF, a scanned PDF and a photographed page.
  */
-describe('ingestion of the real documents over HTTP (embedded defaults)', function () {
+describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults)', function () {
   this.timeout(600_000);
   let t: TestService;
   let api: ApiClient;
   let sessionId: string;
   const results = new Map<string, Ingested>();
+  let documents: string[] = [];
 
   before(async () => {
     t = await startTestService({ EXTRACTION_WORKERS: '2', INGEST_CONCURRENCY: '2' });
     api = await t.as('reader');
     sessionId = await api.createSession('all shared documents');
+    documents = listDocuments();
     for (const file of documents) {
-      const bytes = fs.readFileSync(path.join(SHARED_DATA, file));
+      const bytes = fs.readFileSync(corpusPath(file));
       const type = file.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg';
       const { jobId } = await api.uploadAndIngest(sessionId, path.basename(file), bytes, type, { kind: file.split('/')[0] });
       results.set(file, { file, jobId, job: undefined });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
@@ -7,7 +6,9 @@ import { TOKENS } from '../../server/tokens.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
 import { textPdf } from '../support/make-pdf.js';
-import { SHARED_DATA } from '../support/paths.js';
+import { describeWithCorpus } from '../support/corpus.js';
+import { pagedTextPdf } from '../support/generated-documents.js';
+import { corpusPath } from '../support/paths.js';
 import { presignedUrlSignatureValid } from '../support/presigned-url.js';
 import { productionStack, READINESS_NAMES, type DependencyName } from '../support/stacks.js';
 import type { TestService } from '../support/test-service.js';
@@ -20,7 +21,19 @@ import type { TestService } from '../support/test-service.js';
  */
 
 const PDF = 'application/pdf';
-const DMCA = fs.readFileSync(path.join(SHARED_DATA, 'pdfs', 'dmca-summary-1998.pdf'));
+/** A six-page PDF whose first page says when the act was signed; the real 18-page summary runs as a corpus suite. */
+const COPYRIGHT = await pagedTextPdf([
+  [
+    'THE DIGITAL MILLENNIUM COPYRIGHT ACT OF 1998',
+    'The Digital Millennium Copyright Act (DMCA) was signed into law by President Clinton on October 28, 1998.',
+    'The legislation implements two 1996 World Intellectual Property Organization (WIPO) treaties.',
+  ],
+  ['TITLE I: WIPO TREATY IMPLEMENTATION', 'Title I implements the WIPO treaties on performances and phonograms.'],
+  ['TITLE II: ONLINE COPYRIGHT INFRINGEMENT LIABILITY LIMITATION', 'Safe harbors for online service providers.'],
+  ['TITLE III: COMPUTER MAINTENANCE OR REPAIR', 'A copy made while a machine is repaired is no infringement.'],
+  ['TITLE IV: MISCELLANEOUS PROVISIONS', 'Distance education and ephemeral recordings for broadcasters.'],
+  ['TITLE V: PROTECTION OF CERTAIN ORIGINAL DESIGNS', 'Vessel hull designs are protected for ten years.'],
+]);
 const HOOLI = await textPdf({
   title: 'Hooli travel policy',
   paragraphs: ['Hooli employees may book economy class flights for trips shorter than six hours.'],
@@ -76,9 +89,10 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
   }
 
   describe('from upload URL to answer', () => {
-    it('a real PDF (dmca-summary-1998.pdf): URL signed for MINIO_PUBLIC_URL, PUT, ingest, status, answer with sources', async () => {
+    /** Upload URL signed for MINIO_PUBLIC_URL, PUT, ingest, status, answer with sources: for a PDF about the DMCA. */
+    async function copyrightDocumentEndToEnd(pdf: Uint8Array, pageCount: number): Promise<void> {
       const sessionId = await alice.createSession('copyright');
-      const res = await alice.post('/api/v1/ingest/upload/url', { filename: 'dmca.pdf', contentType: PDF, contentSize: DMCA.length });
+      const res = await alice.post('/api/v1/ingest/upload/url', { filename: 'dmca.pdf', contentType: PDF, contentSize: pdf.length });
       expect(res.status).to.equal(200);
       const { signedUrl, key } = res.body.uploadData;
       expect(key).to.match(/^alice\/[0-9a-f-]{36}-dmca\.pdf$/);
@@ -93,7 +107,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       internal.host = new URL(stack.s3.url).host;
       expect(presignedUrlSignatureValid(internal.toString(), stack.s3.secretKey)).to.equal(false);
 
-      const put = await alice.putToSignedUrl(signedUrl, DMCA, PDF);
+      const put = await alice.putToSignedUrl(signedUrl, pdf, PDF);
       expect(put.status).to.equal(200);
       expect(await stack.storedObjectKeys()).to.include(key);
 
@@ -111,7 +125,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
         expect(Date.now(), 'ingestion took too long').to.be.below(deadline);
         await new Promise((r) => setTimeout(r, 20));
       }
-      expect(job, JSON.stringify(job)).to.include({ id: jobId, status: 'completed', filename: 'dmca.pdf', session_id: sessionId, pages: 18, progress: 1 });
+      expect(job, JSON.stringify(job)).to.include({ id: jobId, status: 'completed', filename: 'dmca.pdf', session_id: sessionId, pages: pageCount, progress: 1 });
       expect(job.tags).to.deep.equal({ institution: 'copyright-office' });
       expect([...seen].every((s) => ['queued', 'processing', 'completed'].includes(s))).to.equal(true);
       expect(await stack.vectorRecordCount({ jobId })).to.equal(job.chunks);
@@ -125,8 +139,18 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       expect(answer.body.sources[0].excerpt).to.match(/signed into law/);
       for (const source of answer.body.sources) {
         expect(source).to.have.keys(['filename', 'page', 'excerpt', 'score', 'ingestId']);
-        expect(source.page).to.be.within(1, 18);
+        expect(source.page).to.be.within(1, pageCount);
       }
+    }
+
+    it('a generated PDF about the DMCA: URL signed for MINIO_PUBLIC_URL, PUT, ingest, status, answer with sources', async () => {
+      await copyrightDocumentEndToEnd(COPYRIGHT, 6);
+    });
+
+    describeWithCorpus('the real document', () => {
+      it('dmca-summary-1998.pdf: URL signed for MINIO_PUBLIC_URL, PUT, ingest, status, answer with sources', async () => {
+        await copyrightDocumentEndToEnd(fs.readFileSync(corpusPath('pdfs/dmca-summary-1998.pdf')), 18);
+      });
     });
 
     it('a generated PDF: the answer quotes page 2 and cites it', async () => {

@@ -7,10 +7,33 @@ import { signLocalToken } from '../../adapters/local-jwt/local-jwt-verifier.js';
 import { openSqliteDatabase } from '../../adapters/sqlite/database.js';
 import { ApiClient } from '../support/api-client.js';
 import { freePort } from '../support/free-port.js';
-import { REPO_ROOT, SHARED_DATA } from '../support/paths.js';
+import { describeWithCorpus } from '../support/corpus.js';
+import { pagedTextPdf, scannedPdf } from '../support/generated-documents.js';
+import { corpusPath, REPO_ROOT } from '../support/paths.js';
 import { startTestService, TEST_JWT_SECRET } from '../support/test-service.js';
 
-const DOCUMENTS = ['GeoTopo-komprimiert.pdf', 'irs-i1040nr-2007.pdf', 'federal-register-2020-17221.pdf', 'scanned-huckfinn-p22.pdf', 'dmca-summary-1998.pdf'];
+interface Document {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** Five PDFs, the first long enough to be killed in: a 60-page book, a scanned page, and three short reports. */
+async function generatedDocuments(): Promise<Document[]> {
+  const prose = 'The river ran past the old mill and the town grew along both of its banks over the years.';
+  const book = await pagedTextPdf(Array.from({ length: 60 }, (_, i) => [`Chapter ${i + 1}`, ...Array(20).fill(prose)]));
+  const scan = await scannedPdf([['The scanned page of the minutes:', 'the board met on the third of May', 'and approved the new budget.']]);
+  const report = (topic: string, pages: number) =>
+    pagedTextPdf(Array.from({ length: pages }, (_, i) => [`${topic}, part ${i + 1}`, `This part of the ${topic} lists the figures of the year.`]));
+  return [
+    { name: 'book.pdf', bytes: book },
+    { name: 'report-sales.pdf', bytes: await report('sales report', 12) },
+    { name: 'report-staff.pdf', bytes: await report('staff report', 8) },
+    { name: 'minutes-scan.pdf', bytes: scan },
+    { name: 'report-audit.pdf', bytes: await report('audit report', 18) },
+  ];
+}
+
+const CORPUS_DOCUMENTS = ['GeoTopo-komprimiert.pdf', 'irs-i1040nr-2007.pdf', 'federal-register-2020-17221.pdf', 'scanned-huckfinn-p22.pdf', 'dmca-summary-1998.pdf'];
 
 /** The real server as a separate process, so it can be killed the hard way. */
 async function startServerProcess(dataDir: string, port: number): Promise<ChildProcess> {
@@ -38,32 +61,34 @@ function killHard(child: ChildProcess): Promise<void> {
   });
 }
 
-async function ingestAll(api: ApiClient, sessionId: string): Promise<Map<string, string>> {
+async function ingestAll(api: ApiClient, sessionId: string, documents: Document[]): Promise<Map<string, string>> {
   const jobs = new Map<string, string>();
-  for (const name of DOCUMENTS) {
-    const { jobId } = await api.uploadAndIngest(sessionId, name, fs.readFileSync(path.join(SHARED_DATA, 'pdfs', name)), 'application/pdf');
+  for (const { name, bytes } of documents) {
+    const { jobId } = await api.uploadAndIngest(sessionId, name, bytes, 'application/pdf');
     jobs.set(name, jobId);
   }
   return jobs;
 }
 
-describe('a server killed in the middle of ingestion resumes every job when it starts again', function () {
-  this.timeout(600_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-restart-'));
+/** The test, on the documents given (loaded when it runs). */
+function resumesAfterKill(loadDocuments: () => Promise<Document[]>): void {
+  let dataDir: string | undefined;
   let child: ChildProcess | undefined;
   after(async () => {
     if (child) await killHard(child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('completes every job with the same chunks as an uninterrupted run, and no duplicates', async () => {
+    const documents = await loadDocuments();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-restart-'));
     // The reference: the same documents ingested without interruption.
     const reference = await startTestService({ INGEST_CONCURRENCY: '1' });
     const expected = new Map<string, number>();
     try {
       const api = await reference.as('u1');
       const sessionId = await api.createSession('reference');
-      for (const [name, jobId] of await ingestAll(api, sessionId)) expected.set(name, (await api.waitForJob(jobId, 300_000)).chunks);
+      for (const [name, jobId] of await ingestAll(api, sessionId, documents)) expected.set(name, (await api.waitForJob(jobId, 300_000)).chunks);
     } finally {
       await reference.close();
     }
@@ -72,7 +97,7 @@ describe('a server killed in the middle of ingestion resumes every job when it s
     child = await startServerProcess(dataDir, port);
     const api = new ApiClient(`http://127.0.0.1:${port}`, await signLocalToken(TEST_JWT_SECRET, 'u1'));
     const sessionId = await api.createSession('interrupted');
-    const jobs = await ingestAll(api, sessionId);
+    const jobs = await ingestAll(api, sessionId, documents);
 
     // Kill while the first document is being processed and the others wait.
     let statuses: string[] = [];
@@ -95,7 +120,7 @@ describe('a server killed in the middle of ingestion resumes every job when it s
     const database = openSqliteDatabase(path.join(dataDir, 'doc-chat.sqlite'));
     try {
       const perJob = database.raw.prepare('SELECT job_id, count(*) AS n, count(DISTINCT ordinal) AS distinctOrdinals FROM chunks WHERE session_id = ? GROUP BY job_id').all(sessionId) as { job_id: string; n: number; distinctOrdinals: number }[];
-      expect(perJob).to.have.length(DOCUMENTS.length);
+      expect(perJob).to.have.length(documents.length);
       for (const row of perJob) expect(row.n).to.equal(row.distinctOrdinals);
       const total = perJob.reduce((n, r) => n + r.n, 0);
       expect(total).to.equal([...expected.values()].reduce((a, b) => a + b, 0));
@@ -105,4 +130,14 @@ describe('a server killed in the middle of ingestion resumes every job when it s
       await database.close();
     }
   });
+}
+
+describe('a server killed in the middle of ingestion resumes every job when it starts again', function () {
+  this.timeout(600_000);
+  resumesAfterKill(generatedDocuments);
+});
+
+describeWithCorpus('a server killed in the middle of ingesting real documents resumes every job', function () {
+  this.timeout(600_000);
+  resumesAfterKill(async () => CORPUS_DOCUMENTS.map((name) => ({ name, bytes: fs.readFileSync(corpusPath(`pdfs/${name}`)) })));
 });

@@ -1,24 +1,20 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CORPUS_AVAILABLE, corpusPath } from './paths.js';
 
-/** Repository root (test/support/ is two levels below it). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Shared real-world documents, read-only (see ../shared/data/SOURCES.md). */
-export const dataDir = path.resolve(repoRoot, '../shared/data');
-
+/** A file of the real-document corpus (see paths.ts); call it in hooks and tests, never while suites are defined. */
 export function readData(relativePath: string): Uint8Array {
-  return new Uint8Array(fs.readFileSync(path.join(dataDir, relativePath)));
+  return new Uint8Array(fs.readFileSync(corpusPath(relativePath)));
 }
 
 export function readDataText(relativePath: string): string {
-  return fs.readFileSync(path.join(dataDir, relativePath), 'utf8');
+  return fs.readFileSync(corpusPath(relativePath), 'utf8');
 }
 
+/** Corpus files of a folder matching the pattern; none without the corpus (their suites are skipped then). */
 export function listData(folder: string, pattern: RegExp): string[] {
+  if (!CORPUS_AVAILABLE) return [];
   return fs
-    .readdirSync(path.join(dataDir, folder))
+    .readdirSync(corpusPath(folder))
     .filter((name) => pattern.test(name))
     .sort();
 }

@@ -5,7 +5,16 @@ import { decodeJpeg, toOcrImage, type OcrImage } from '../../../adapters/extract
 import { markParagraphBreaks, normalizeExtractedText, removeRunningHeaders } from '../../../adapters/extraction/normalize-text.js';
 import { resolveDocumentKind } from '../../../adapters/extraction/content-type.js';
 import { englishLanguagePath } from '../../../adapters/extraction/ocr-engine.js';
+import { describeWithCorpus } from '../../support/corpus.js';
 import { readData, withExifOrientation, withoutApp1Segments } from '../../support/extraction-fixtures.js';
+import { pagedTextPdf, sidewaysTextJpeg, textJpeg } from '../../support/generated-documents.js';
+
+// Generated pictures (the real photos of the corpus: the suite at the end).
+const SIMPLE = { width: 320, height: 180, fontSize: 36, margin: 40 };
+const UPRIGHT_JPEG = textJpeg(['Tesseract.js'], SIMPLE);
+/** Stored 180x320, no EXIF: a photo taken sideways once withExifOrientation(…, 6) is added. */
+const SIDEWAYS_JPEG = sidewaysTextJpeg(['Tesseract.js'], SIMPLE);
+const PAGE_JPEG = textJpeg(['This is a lot of 12 point text to test the', 'ocr code and see if it works on all types', 'of file format.'], { width: 640, height: 480, fontSize: 28, margin: 30 });
 
 /** Greyscale pixels (darkest channel, like toOcrImage) of a JPEG as Skia decodes it: Skia applies EXIF orientation. */
 async function skiaUpright(jpeg: Uint8Array): Promise<{ grey: Uint8Array; width: number; height: number }> {
@@ -31,10 +40,10 @@ function meanAbsoluteDifference(a: Uint8Array, b: Uint8Array): number {
 describe('extraction helpers', () => {
   describe('JPEG header and orientation', () => {
     it('reads size and EXIF orientation, big-endian (MM) and little-endian (II)', () => {
-      expect(readJpegHeader(readData('images/tesseractjs_simple-90.jpg'))).to.deep.equal({ orientation: 6, width: 180, height: 320 });
-      expect(readJpegHeader(readData('images/tesseractjs_simple.jpg'))).to.deep.equal({ orientation: 1, width: 320, height: 180 });
-      expect(readJpegHeader(readData('images/receipt_aldi_02032020_19_02423.jpg'))).to.deep.equal({ orientation: 1, width: 896, height: 2316 });
-      const plain = readData('images/tesseractjs_simple.jpg');
+      expect(readJpegHeader(withExifOrientation(SIDEWAYS_JPEG, 6, 'MM'))).to.deep.equal({ orientation: 6, width: 180, height: 320 });
+      expect(readJpegHeader(UPRIGHT_JPEG)).to.deep.equal({ orientation: 1, width: 320, height: 180 });
+      expect(readJpegHeader(textJpeg(['Total 24,23'], { width: 896, height: 2316 }))).to.deep.equal({ orientation: 1, width: 896, height: 2316 });
+      const plain = UPRIGHT_JPEG;
       for (const order of ['II', 'MM'] as const) {
         for (let orientation = 1; orientation <= 8; orientation++) {
           expect(readJpegHeader(withExifOrientation(plain, orientation, order)).orientation).to.equal(orientation);
@@ -44,7 +53,7 @@ describe('extraction helpers', () => {
     });
 
     it('turns all eight EXIF orientations upright, exactly as Skia does', async () => {
-      const stored = withoutApp1Segments(readData('images/tesseractjs_simple-90.jpg')); // 180x320 as stored
+      const stored = SIDEWAYS_JPEG; // 180x320 as stored
       for (let orientation = 1; orientation <= 8; orientation++) {
         const jpeg = withExifOrientation(stored, orientation, orientation % 2 ? 'II' : 'MM');
         const ours = toOcrImage(decodeJpeg(jpeg), readJpegHeader(jpeg).orientation, 1e8);
@@ -60,7 +69,7 @@ describe('extraction helpers', () => {
 
     it('decodes damaged JPEGs without native code: throws or decodes what is there', () => {
       // Inputs like these make @napi-rs/canvas's native decoder kill the process; here they may only throw.
-      const full = readData('images/tesseractjs_testocr.jpg');
+      const full = PAGE_JPEG;
       expect(() => decodeJpeg(full.subarray(0, 11))).to.throw();
       const half = decodeJpeg(full.subarray(0, full.length / 2));
       expect([half.width, half.height]).to.deep.equal([640, 480]);
@@ -79,9 +88,9 @@ describe('extraction helpers', () => {
     });
 
     it('scales huge images down to the pixel budget and writes a greyscale PGM', () => {
-      const prepared = toOcrImage(decodeJpeg(readData('images/linn_sequencer.jpg')), 1, 2_000_000);
-      expect(prepared.width * prepared.height).to.be.at.most(2_000_000);
-      expect(prepared.width / prepared.height).to.be.closeTo(2550 / 3300, 0.01);
+      const prepared = toOcrImage(decodeJpeg(textJpeg(['A large scan'], { width: 1275, height: 1650 })), 1, 600_000);
+      expect(prepared.width * prepared.height).to.be.at.most(600_000);
+      expect(prepared.width / prepared.height).to.be.closeTo(1275 / 1650, 0.01);
       const header = `P5\n${prepared.width} ${prepared.height}\n255\n`;
       expect(Buffer.from(prepared.pgm.subarray(0, header.length)).toString('latin1')).to.equal(header);
       expect(prepared.pgm.length).to.equal(header.length + prepared.width * prepared.height);
@@ -110,8 +119,8 @@ describe('extraction helpers', () => {
   });
 
   describe('declared type checks', () => {
-    it('accepts a PDF header after leading junk, within the first 1024 bytes', () => {
-      const pdf = readData('pdfs/google-doc-document.pdf');
+    it('accepts a PDF header after leading junk, within the first 1024 bytes', async () => {
+      const pdf = await pagedTextPdf([['A page with text.']]);
       const withJunk = new Uint8Array([...new Uint8Array(100).fill(0x20), ...pdf.subarray(0, 2000)]);
       expect(resolveDocumentKind(withJunk, 'application/pdf')).to.equal('pdf');
       const tooLate = new Uint8Array([...new Uint8Array(2000).fill(0x20), ...pdf.subarray(0, 2000)]);
@@ -157,5 +166,21 @@ describe('removeRunningHeaders', () => {
     const pages = ['Chapter 1\nText one.', 'Chapter 1\nText two.', 'Other\nText three.', 'Other 2\nText four.', 'Else\nText five.', 'More\nText six.', 'Last\nText seven.'];
     expect(removeRunningHeaders(pages)).to.deep.equal(pages);
     expect(removeRunningHeaders(['Same\nA.', 'Same\nB.'])).to.deep.equal(['Same\nA.', 'Same\nB.']);
+  });
+});
+
+describeWithCorpus('JPEG header of real photos', () => {
+  it('reads size and EXIF orientation as cameras and scanners write them', () => {
+    expect(readJpegHeader(readData('images/tesseractjs_simple-90.jpg'))).to.deep.equal({ orientation: 6, width: 180, height: 320 });
+    expect(readJpegHeader(readData('images/tesseractjs_simple.jpg'))).to.deep.equal({ orientation: 1, width: 320, height: 180 });
+    expect(readJpegHeader(readData('images/receipt_aldi_02032020_19_02423.jpg'))).to.deep.equal({ orientation: 1, width: 896, height: 2316 });
+    const stored = withoutApp1Segments(readData('images/tesseractjs_simple-90.jpg'));
+    expect(readJpegHeader(stored)).to.deep.equal({ orientation: 1, width: 180, height: 320 });
+  });
+
+  it('scales a large real scan down to the pixel budget', () => {
+    const prepared = toOcrImage(decodeJpeg(readData('images/linn_sequencer.jpg')), 1, 2_000_000);
+    expect(prepared.width * prepared.height).to.be.at.most(2_000_000);
+    expect(prepared.width / prepared.height).to.be.closeTo(2550 / 3300, 0.01);
   });
 });
