@@ -1,6 +1,7 @@
 import { ValidationError } from '../domain/errors.js';
 import type { ChatMessage, Source } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
+import { tagFilters, type TagFilterInput } from '../domain/tags.js';
 import type { ChatRepo } from '../ports/chat-repo.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -49,6 +50,16 @@ export const MAX_QUESTION_CHARS = 4000;
 /** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
 const MAX_CANDIDATES = 1000;
 
+export interface AskQuestionInput {
+  userId: string;
+  sessionId: string;
+  message: string;
+  /** The spec's shorthand for filters: { institution }. */
+  institution?: string;
+  /** Per tag, a value or values any of which the chunk's tag may equal; all tags must match. */
+  filters?: TagFilterInput;
+}
+
 export interface AskQuestionResult {
   answer: string;
   sources: Source[];
@@ -61,11 +72,12 @@ export class AskQuestion {
     this.settings = { ...DEFAULT_RETRIEVAL, ...deps.retrieval };
   }
 
-  async execute(input: { userId: string; sessionId: string; message: string; institution?: string }): Promise<AskQuestionResult> {
+  async execute(input: AskQuestionInput): Promise<AskQuestionResult> {
     const { sessions, chats, indexes, llm, embedder, ids, clock } = this.deps;
     const question = input.message.trim();
     if (question.length === 0) throw new ValidationError('message must not be empty');
     if (question.length > MAX_QUESTION_CHARS) throw new ValidationError(`message must be at most ${MAX_QUESTION_CHARS} characters`);
+    const filters = tagFilters(input);
     await loadOwnedSession(sessions, input.sessionId, input.userId);
 
     const history: HistoryTurn[] = (await chats.recent(input.sessionId, this.settings.historyMessages)).map((m) => ({
@@ -83,7 +95,7 @@ export class AskQuestion {
             sessionId: input.sessionId,
             text: query,
             embedding,
-            institution: input.institution?.trim() || undefined,
+            filters,
             limit: this.settings.candidates,
           }, visible),
         ),

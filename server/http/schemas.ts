@@ -22,6 +22,17 @@ export const chatBody = body({
   message: requiredString('message'),
   sessionId: requiredString('sessionId'),
   institution: v.optional(v.string('institution must be a string')),
+  // The shape only; the limits (tags, values, lengths) are the core's (core/domain/tags.ts).
+  filters: v.optional(
+    v.pipe(
+      v.record(
+        v.string(),
+        v.union([v.string(), v.array(v.string())], 'each filter must be a string or an array of strings'),
+        'filters must be an object of tag names to a value or an array of values',
+      ),
+      v.description('Per tag, a value or a list of values any of which may match; every tag named must match (AND)'),
+    ),
+  ),
 });
 
 /** `page` from the query string: absent → 0, any whole number (negative reads as 0), anything else is refused. */

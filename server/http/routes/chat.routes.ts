@@ -14,6 +14,7 @@ export function chatRoutes(docChat: DocChat): Router {
       sessionId: input.sessionId,
       message: input.message,
       institution: input.institution,
+      filters: input.filters,
     });
     ctx.body = { success: true, data: result.answer, sources: result.sources };
   });
