@@ -85,8 +85,9 @@ export class FakeOllamaServer {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** How streamed chat replies are sent (see `streamChat`); cleared by `clearFaults()`. */
   streaming: { tokenDelayMs?: number; failAfterTokens?: number; failure?: Pick<FakeFailure, 'error' | 'hangUp'> } = {};
-  /** Streamed chat replies whose client went away before the last line. */
+  /** Streamed chat replies whose client went away before the last line, and those sent to the end. */
   abortedStreams = 0;
+  completedStreams = 0;
 
   private constructor(
     private readonly server: http.Server,
@@ -162,6 +163,7 @@ export class FakeOllamaServer {
     this.requests.length = 0;
     this.replies.length = 0;
     this.abortedStreams = 0;
+    this.completedStreams = 0;
     return this.clearFaults();
   }
 
@@ -319,6 +321,7 @@ export class FakeOllamaServer {
       line({ message: { role: 'assistant', content: token }, done: false });
     }
     res.end(`${JSON.stringify({ model, created_at: createdAt, message: { role: 'assistant', content: '' }, done: true, ...stats })}\n`);
+    this.completedStreams += 1;
   }
 
   private embed(res: ServerResponse, body: any): void {
