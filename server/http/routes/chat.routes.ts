@@ -3,14 +3,14 @@ import type { DocChat } from '../../../core/index.js';
 import type { Logger } from '../../../core/ports/logger.js';
 import { userIdOf } from '../auth.js';
 import { answerWithEventStream, wantsEventStream } from '../event-stream.js';
-import { chatBody, historyQuery } from '../schemas.js';
+import { historyQuery, parseChatBody } from '../schemas.js';
 import { parse } from '../validation.js';
 
 export function chatRoutes(docChat: DocChat, logger: Logger): Router {
   const router = new Router();
 
   router.post('/chat/completions', async (ctx) => {
-    const input = parse(chatBody, ctx.request.body);
+    const input = parseChatBody(ctx.request.body);
     const question = {
       userId: userIdOf(ctx),
       sessionId: input.sessionId,
