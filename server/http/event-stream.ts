@@ -42,6 +42,11 @@ export async function answerWithEventStream(
     first = await events.next();
   } catch (error) {
     ctx.res.off('close', abort);
+    // The client left before the answer started: there is no one to answer, and nothing went wrong on our side.
+    if (controller.signal.aborted) {
+      ctx.respond = false;
+      return;
+    }
     throw error;
   }
 

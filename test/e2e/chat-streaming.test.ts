@@ -144,6 +144,20 @@ for (const makeStack of STACKS) {
         expect((await alice.askStream({ sessionId, message: WIRE_QUESTION })).status).to.equal(200);
       });
 
+      it('a client that leaves before the first token: the model’s request is cancelled, nothing stored, nothing logged as failed', async () => {
+        ollama().delay('/api/chat', 1_000);
+        const failuresBefore = t.logger.lines.filter((e) => e.level === 'error').length;
+        const controller = new AbortController();
+        const pending = alice.openStream({ sessionId, message: WIRE_QUESTION }, controller.signal);
+        await until(() => ollama().requestsTo('/api/chat').length === 1, 'the model was asked');
+        controller.abort();
+        expect(await pending.then(() => 'answered', (e: Error) => e.name)).to.equal('AbortError');
+        await until(() => ollama().abandonedRequests === 1, 'the model’s request was cancelled');
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await history()).to.deep.equal([]);
+        expect(t.logger.lines.filter((e) => e.level === 'error').length).to.equal(failuresBefore);
+      });
+
       it('a model failing mid-answer ends the stream with an error event after the deltas, and nothing is stored', async () => {
         ollama().failStreamAfter(3, { error: 'model runner has unexpectedly stopped' }).replyWith(LONG_REPLY);
         const res = await alice.askStream({ sessionId, message: WIRE_QUESTION });

@@ -88,6 +88,8 @@ export class FakeOllamaServer {
   /** Streamed chat replies whose client went away before the last line, and those sent to the end. */
   abortedStreams = 0;
   completedStreams = 0;
+  /** Requests whose client went away while their answer was delayed (see `delay`). */
+  abandonedRequests = 0;
 
   private constructor(
     private readonly server: http.Server,
@@ -164,6 +166,7 @@ export class FakeOllamaServer {
     this.replies.length = 0;
     this.abortedStreams = 0;
     this.completedStreams = 0;
+    this.abandonedRequests = 0;
     return this.clearFaults();
   }
 
@@ -210,7 +213,10 @@ export class FakeOllamaServer {
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body, receivedAt: Date.now() });
 
     const ms = this.delays.get(path) ?? this.delays.get('*') ?? 0;
-    if (ms > 0 && !(await this.wait(ms, res))) return;
+    if (ms > 0 && !(await this.wait(ms, res))) {
+      this.abandonedRequests += 1;
+      return;
+    }
 
     const failure = this.takeFailure(path);
     if (failure) {
