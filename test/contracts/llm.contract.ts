@@ -119,7 +119,7 @@ export function llmContract(name: string, makeSubject: () => LlmSubject | Promis
     }
 
     // streamAnswer is the answerer's own answerStream when it has one, else its answer in sentences.
-    it('streams: the pieces joined are the returned text, the same answer (text and refs) answer() gives', async function () {
+    it('streams: the pieces joined are the returned text, the answer (text and refs) answer() gives', async function () {
       const request: AnswerRequest = { question: warrantyQuestion, contexts: [warranty('1'), bananas('2')], history: [] };
       const { pieces, answer } = await streamed(request);
       expect(pieces.length).to.be.greaterThan(0);
@@ -128,7 +128,8 @@ export function llmContract(name: string, makeSubject: () => LlmSubject | Promis
       expect(answer.text).to.include('24');
       expectRefsWithin(answer.usedRefs, ['1', '2']);
       expect(answer.usedRefs).to.include('1');
-      expect(answer).to.deep.equal(await llm.answer(request));
+      // A sampled model may word two answers differently: only answerers we ship must give the very same one.
+      if (!options.tolerant) expect(answer).to.deep.equal(await llm.answer(request));
     });
 
     it('streams the not-found sentence, citing nothing, when there are no passages', async function () {
