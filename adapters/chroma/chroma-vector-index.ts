@@ -118,7 +118,7 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
     }
     if (query.limit < 1) return [];
     const conditions: Where[] = [{ sessionId: query.sessionId }];
-    if (query.institution !== undefined) conditions.push({ [`${TAG_PREFIX}institution`]: query.institution });
+    for (const f of query.filters ?? []) conditions.push({ [`${TAG_PREFIX}${f.tag}`]: { $in: f.values } });
     const result = await this.onCollection('query', (collection) =>
       collection.query({
         queryEmbeddings: [query.embedding!],

@@ -54,6 +54,36 @@ export class OllamaConnection {
   }
 
   /**
+   * A streamed call: yields what `call`'s stream yields. The request is aborted when `signal` aborts (the caller
+   * went away) or after `timeoutMs` for the whole stream; every failure, also one in the middle of the stream (an
+   * error line, a dropped connection), becomes an UpstreamUnavailableError.
+   */
+  async *stream<T>(
+    what: string,
+    model: string | undefined,
+    signal: AbortSignal,
+    call: (client: Ollama) => Promise<AsyncIterable<T>>,
+  ): AsyncGenerator<T, void, undefined> {
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const both = AbortSignal.any([signal, deadline]);
+    const client = new Ollama({ host: this.host, fetch: (input, init) => fetch(input, { ...init, signal: both }) });
+    try {
+      signal.throwIfAborted();
+      for await (const part of await call(client)) yield part;
+    } catch (error) {
+      if (deadline.aborted) {
+        throw new UpstreamUnavailableError(OLLAMA_DEPENDENCY, `Ollama at ${this.host} did not finish ${what} within ${this.timeoutMs} ms`, {
+          cause: error,
+        });
+      }
+      const mapped = mapOllamaError(error, { host: this.host, what, model });
+      if (mapped instanceof UpstreamUnavailableError) throw mapped;
+      // An error line in the stream, or the body cut off: the server failed mid-answer.
+      throw new UpstreamUnavailableError(OLLAMA_DEPENDENCY, `Ollama at ${this.host} failed while ${what}: ${mapped.message}`, { cause: error });
+    }
+  }
+
+  /**
    * Readiness: the server answers and `model` is among its local models (GET /api/tags). A model named without a
    * tag matches its ":latest".
    */

@@ -1,6 +1,6 @@
 import { UpstreamUnavailableError } from '../../core/domain/errors.js';
 import type { DependencyProbe } from '../../core/ports/health-check.js';
-import type { Answer, AnswerRequest, HistoryTurn, Llm } from '../../core/ports/llm.js';
+import type { Answer, AnswerRequest, ContextPassage, HistoryTurn, Llm } from '../../core/ports/llm.js';
 import {
   NOT_FOUND_ANSWER,
   buildGroundedMessages,
@@ -61,7 +61,7 @@ export function contextWindowFor(promptTokens: number, answerTokens: number, min
 }
 
 /**
- * Grounded answers from an Ollama chat model (POST /api/chat, not streamed). The prompt comes from
+ * Grounded answers from an Ollama chat model (POST /api/chat, whole or streamed). The prompt comes from
  * core/rag/prompt.ts; cited refs are read back from the reply. With no passages at all it answers the not-found
  * sentence without asking the model: there is nothing to ground an answer in.
  *
@@ -103,8 +103,45 @@ export class OllamaLlm implements Llm, DependencyProbe {
   }
 
   async answer(request: AnswerRequest): Promise<Answer> {
+    const prompt = this.groundedPrompt(request);
+    if (!prompt) return { text: NOT_FOUND_ANSWER, usedRefs: [] };
+    const response = await this.connection.request('answering', this.model, (client) => client.chat({ ...prompt.chat, stream: false }));
+    return this.answerFrom(response?.message?.content ?? '', prompt.shown);
+  }
+
+  /**
+   * The answer as the model writes it (POST /api/chat with stream: true, NDJSON). A thinking block is held back
+   * until it closes, and trailing whitespace until more text follows, so the pieces joined are the final text.
+   */
+  async *answerStream(request: AnswerRequest, signal: AbortSignal): AsyncGenerator<string, Answer, undefined> {
+    const prompt = this.groundedPrompt(request);
+    if (!prompt) {
+      yield NOT_FOUND_ANSWER;
+      return { text: NOT_FOUND_ANSWER, usedRefs: [] };
+    }
+    const parts = this.connection.stream('answering', this.model, signal, (client) => client.chat({ ...prompt.chat, stream: true }));
+    let raw = '';
+    let sent = '';
+    for await (const part of parts) {
+      raw += part.message?.content ?? '';
+      const visible = visiblePrefix(raw);
+      if (visible.length > sent.length && visible.startsWith(sent)) {
+        yield visible.slice(sent.length);
+        sent = visible;
+      }
+    }
+    // The stream may have ended on its own just as the caller left: an abandoned answer is not returned.
+    signal.throwIfAborted();
+    const answer = this.answerFrom(raw, prompt.shown);
+    // What was sent is the final text's beginning; the rest (if any) goes out now.
+    if (answer.text.startsWith(sent) && answer.text.length > sent.length) yield answer.text.slice(sent.length);
+    return answer;
+  }
+
+  /** The chat request for a grounded answer and the passages it shows; undefined when there is nothing to show. */
+  private groundedPrompt(request: AnswerRequest) {
     const contexts = request.contexts.filter((c) => c.text.trim().length > 0);
-    if (contexts.length === 0) return { text: NOT_FOUND_ANSWER, usedRefs: [] };
+    if (contexts.length === 0) return undefined;
 
     const base = { question: request.question, history: request.history, maxHistoryTurns: this.maxHistoryTurns };
     // What fits the largest window once the rules, history, question, fences and the answer are counted.
@@ -114,17 +151,17 @@ export class OllamaLlm implements Llm, DependencyProbe {
     const shown = selectContexts(contexts, maxContextChars);
     const messages = buildGroundedMessages({ ...base, contexts: shown, maxContextChars });
     const numCtx = this.windowFor(messages, this.maxAnswerTokens);
+    const chat = {
+      model: this.model,
+      messages,
+      options: { num_ctx: numCtx, temperature: this.temperature, num_predict: this.maxAnswerTokens },
+      ...(this.keepAlive !== undefined ? { keep_alive: this.keepAlive } : {}),
+    };
+    return { chat, shown };
+  }
 
-    const response = await this.connection.request('answering', this.model, (client) =>
-      client.chat({
-        model: this.model,
-        messages,
-        stream: false,
-        options: { num_ctx: numCtx, temperature: this.temperature, num_predict: this.maxAnswerTokens },
-        ...(this.keepAlive !== undefined ? { keep_alive: this.keepAlive } : {}),
-      }),
-    );
-    const text = stripThinking(response?.message?.content ?? '');
+  private answerFrom(reply: string, shown: ContextPassage[]): Answer {
+    const text = stripThinking(reply);
     if (!text) {
       throw new UpstreamUnavailableError(OLLAMA_DEPENDENCY, `Ollama model "${this.model}" returned an empty answer`);
     }
@@ -163,4 +200,15 @@ export class OllamaLlm implements Llm, DependencyProbe {
     this.highWaterNumCtx = window;
     return window;
   }
+}
+
+/**
+ * The part of a reply being streamed that can be shown already: thinking blocks (closed, or still open) dropped,
+ * leading and trailing whitespace trimmed, as stripThinking does to the whole reply. An opening tag may still be
+ * arriving: a trailing "<" that could begin "<think" is held back.
+ */
+export function visiblePrefix(raw: string): string {
+  const text = stripThinking(raw);
+  const partialTag = /<(?:t(?:h(?:i(?:n(?:k(?:i(?:n(?:g)?)?)?)?)?)?)?)?$/i.exec(text);
+  return partialTag ? text.slice(0, partialTag.index).trimEnd() : text;
 }

@@ -11,7 +11,7 @@ const INSERT_BATCH = 500;
 
 /**
  * The lexical index in PostgreSQL: a generated tsvector per chunk (English stemming) in a GIN index that also holds the
- * session id, so the session (and institution) filters narrow the lookup itself. Ranked by BM25 like the SQLite index
+ * session id, so the session filter narrows the lookup itself. Ranked by BM25 like the SQLite index
  * (ts_rank_cd found the right passage in the top 5 for 0.77 of SQuAD questions where BM25 finds it for 0.94); the
  * question's content words are OR-ed, so no word is required.
  */
@@ -44,7 +44,11 @@ export class PostgresLexicalIndex implements VectorIndex {
     const terms = queryTerms(query.text);
     if (terms.length === 0 || query.limit <= 0) return [];
     const tsquery = terms.join(' | ');
-    const institution = query.institution !== undefined ? sql`AND institution = ${query.institution}` : sql``;
+    // Each condition: the tag's value (tags_json read as jsonb) is one of the listed values.
+    const tags = sql.join(
+      (query.filters ?? []).map((f) => sql`AND (tags_json::jsonb ->> ${f.tag}::text) = ANY(${f.values}::text[])`),
+      sql` `,
+    );
     // BM25 (k1 1.2, b 0.75) over the session, as the SQLite index ranks: the GIN index finds the candidates (every
     // chunk of the session holding a query word), so a word's document frequency in the session is its count among
     // them; term frequencies come from the tsvector's positions.
@@ -52,7 +56,7 @@ export class PostgresLexicalIndex implements VectorIndex {
       WITH candidates AS (
         SELECT rowid, id, session_id, job_id, filename, page, ordinal, text, tags_json, tsv, token_count
         FROM chunks
-        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${tsquery}) ${institution}
+        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${tsquery}) ${tags}
       ),
       words AS (SELECT unnest(tsvector_to_array(to_tsvector('english', ${terms.join(' ')}))) AS lexeme),
       frequencies AS (

@@ -4,6 +4,7 @@ import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { CHUNK_COLUMNS, chunkRowWriter, toChunk, toChunkRow, type ChunkRow } from './chunk-rows.js';
 import type { ChunkVectorsTable, SqliteDatabase } from './database.js';
+import { tagFilterSql } from './tag-filter-sql.js';
 
 /** Ids per `IN (…)` lookup when the winners' chunk rows are read. */
 const LOOKUP_BATCH = 500;
@@ -92,14 +93,16 @@ export class SqliteDenseIndex implements VectorIndex {
     if (query.limit < 1 || !q) return [];
     const dimensions = q.length;
 
-    const institutionFilter = query.institution !== undefined ? 'AND institution = @institution' : '';
+    // Tags live on the chunk row: joined only when the query filters on them.
+    const tags = tagFilterSql(query.filters, 'c');
+    const join = tags.sql ? 'JOIN chunks c ON c.id = v.chunk_id' : '';
     const rows = this.database.raw
       .prepare(
-        `SELECT chunk_id, vector FROM chunk_vectors
-         WHERE session_id = @session ${institutionFilter} AND dimensions = @dimensions`,
+        `SELECT v.chunk_id, v.vector FROM chunk_vectors v ${join}
+         WHERE v.session_id = @session AND v.dimensions = @dimensions ${tags.sql}`,
       )
       .raw(true)
-      .iterate({ session: query.sessionId, institution: query.institution, dimensions }) as IterableIterator<[string, Buffer]>;
+      .iterate({ ...tags.params, session: query.sessionId, dimensions }) as IterableIterator<[string, Buffer]>;
 
     // Streamed: only the ids stay in memory, not every vector of the session.
     const ids: string[] = [];

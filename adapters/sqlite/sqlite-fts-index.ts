@@ -2,6 +2,7 @@ import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { CHUNK_COLUMNS, chunkRowWriter, toChunk, toChunkRow, type ChunkRow } from './chunk-rows.js';
 import type { SqliteDatabase } from './database.js';
+import { tagFilterSql } from './tag-filter-sql.js';
 
 interface RankedChunkRow extends ChunkRow {
   rank: number;
@@ -33,15 +34,15 @@ export class SqliteFtsIndex implements VectorIndex {
     // The session's scope token inside MATCH keeps the cost to the session's own rows; the equality check after it
     // keeps the answer exact whatever the tokenizer does with an id.
     const match = `scope : "${sessionScope(query.sessionId)}" AND text : (${terms})`;
-    const institutionFilter = query.institution !== undefined ? 'AND c.institution = @institution' : '';
+    const tags = tagFilterSql(query.filters, 'c');
     const rows = this.database.raw
       .prepare(
         `SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, bm25(chunks_fts, 1.0, 0.0) AS rank
          FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-         WHERE chunks_fts MATCH @match AND c.session_id = @session ${institutionFilter}
+         WHERE chunks_fts MATCH @match AND c.session_id = @session ${tags.sql}
          ORDER BY rank LIMIT @limit`,
       )
-      .all({ match, session: query.sessionId, institution: query.institution, limit: query.limit }) as RankedChunkRow[];
+      .all({ ...tags.params, match, session: query.sessionId, limit: query.limit }) as RankedChunkRow[];
     // bm25() is lower-is-better (negative); the port wants higher-is-better. The scope column weighs nothing.
     return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
   }

@@ -30,6 +30,12 @@ export interface Answer {
 export interface Llm {
   answer(request: AnswerRequest): Promise<Answer>;
   /**
+   * The same answer, its text yielded in pieces as the model produces it; the generator returns the whole Answer
+   * (its text is the pieces joined). Aborting `signal` cancels the model call, and the generator then throws.
+   * Optional: without it the answer is computed whole and sent in sentences (core/rag/answer-stream.ts).
+   */
+  answerStream?(request: AnswerRequest, signal: AbortSignal): AsyncGenerator<string, Answer, undefined>;
+  /**
    * Turns a follow-up ("and what about its size?") into a question that stands alone, for retrieval.
    * Optional: an answerer that cannot rewrite leaves it out and the question is used as asked.
    */

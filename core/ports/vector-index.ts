@@ -1,4 +1,5 @@
 import type { Chunk } from '../domain/model.js';
+import type { TagFilter } from '../domain/tags.js';
 
 export interface IndexedChunk extends Chunk {
   /** Present when an Embedder is configured; lexical indexes ignore it. */
@@ -10,8 +11,8 @@ export interface IndexQuery {
   text: string;
   /** The query's embedding, when an Embedder is configured. A dense index needs it; a lexical one ignores it. */
   embedding?: number[];
-  /** Only chunks whose tags.institution equals this. */
-  institution?: string;
+  /** Only chunks whose tags meet every condition (each: the tag equals one of the values). None: every chunk. */
+  filters?: readonly TagFilter[];
   limit: number;
 }
 

@@ -1,14 +1,16 @@
 import { ValidationError } from '../domain/errors.js';
 import type { ChatMessage, Source } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
+import { tagFilters, type TagFilterInput } from '../domain/tags.js';
 import type { ChatRepo } from '../ports/chat-repo.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
-import type { HistoryTurn, Llm } from '../ports/llm.js';
+import type { Answer, AnswerRequest, HistoryTurn, Llm } from '../ports/llm.js';
 import type { SessionRepo } from '../ports/session-repo.js';
 import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
-import { packContexts, toSources } from '../rag/context.js';
+import { streamAnswer } from '../rag/answer-stream.js';
+import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { reciprocalRankFusion } from '../rag/fusion.js';
 
 export interface AskQuestionDeps {
@@ -49,6 +51,22 @@ export const MAX_QUESTION_CHARS = 4000;
 /** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
 const MAX_CANDIDATES = 1000;
 
+export interface AskQuestionInput {
+  userId: string;
+  sessionId: string;
+  message: string;
+  /** The spec's shorthand for filters: { institution }. */
+  institution?: string;
+  /** Per tag, a value or values any of which the chunk's tag may equal; all tags must match. */
+  filters?: TagFilterInput;
+}
+
+/** What AskQuestion.stream yields, in this order: deltas, one `sources`, one `done`. */
+export type AskQuestionEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'sources'; sources: Source[] }
+  | { type: 'done'; userMessageId: string; assistantMessageId: string };
+
 export interface AskQuestionResult {
   answer: string;
   sources: Source[];
@@ -61,11 +79,52 @@ export class AskQuestion {
     this.settings = { ...DEFAULT_RETRIEVAL, ...deps.retrieval };
   }
 
-  async execute(input: { userId: string; sessionId: string; message: string; institution?: string }): Promise<AskQuestionResult> {
-    const { sessions, chats, indexes, llm, embedder, ids, clock } = this.deps;
+  async execute(input: AskQuestionInput): Promise<AskQuestionResult> {
+    const prepared = await this.prepare(input);
+    const answer = await this.deps.llm.answer(prepared.request);
+    const sources = this.sourcesOf(prepared, answer);
+    await this.store(input.sessionId, prepared.request.question, answer.text, sources);
+    return { answer: answer.text, sources };
+  }
+
+  /**
+   * The same question, answered as events: the answer's text in pieces as the answerer produces them, then the
+   * sources, then (once both messages are stored) their ids. Everything that can be refused (validation, the session,
+   * retrieval) is checked before the first event, and so is the answerer's first piece: a caller that waits for the
+   * first event before committing to a stream can still answer a failure as a plain error. Aborting `signal` (the
+   * client left) cancels the answerer's call and stores nothing.
+   */
+  async *stream(input: AskQuestionInput, signal: AbortSignal): AsyncGenerator<AskQuestionEvent, void, undefined> {
+    const prepared = await this.prepare(input);
+    const pieces = streamAnswer(this.deps.llm, prepared.request, signal);
+    let answer: Answer;
+    try {
+      for (;;) {
+        const next = await pieces.next();
+        if (next.done) {
+          answer = next.value;
+          break;
+        }
+        if (next.value) yield { type: 'delta', text: next.value };
+      }
+    } finally {
+      // A consumer that stopped early (return()) leaves the answerer's generator suspended: close it too.
+      await pieces.return(undefined as never).catch(() => undefined);
+    }
+    const sources = this.sourcesOf(prepared, answer);
+    yield { type: 'sources', sources };
+    signal.throwIfAborted();
+    const ids = await this.store(input.sessionId, prepared.request.question, answer.text, sources);
+    yield { type: 'done', ...ids };
+  }
+
+  /** Validation, the session's ownership, the history, and retrieval: everything before the answerer. */
+  private async prepare(input: AskQuestionInput): Promise<{ request: AnswerRequest; packed: PackedContext; query: string }> {
+    const { sessions, chats, indexes, llm, embedder } = this.deps;
     const question = input.message.trim();
     if (question.length === 0) throw new ValidationError('message must not be empty');
     if (question.length > MAX_QUESTION_CHARS) throw new ValidationError(`message must be at most ${MAX_QUESTION_CHARS} characters`);
+    const filters = tagFilters(input);
     await loadOwnedSession(sessions, input.sessionId, input.userId);
 
     const history: HistoryTurn[] = (await chats.recent(input.sessionId, this.settings.historyMessages)).map((m) => ({
@@ -83,28 +142,34 @@ export class AskQuestion {
             sessionId: input.sessionId,
             text: query,
             embedding,
-            institution: input.institution?.trim() || undefined,
+            filters,
             limit: this.settings.candidates,
           }, visible),
         ),
     );
     const fused = reciprocalRankFusion(lists, this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
-    const answer = await llm.answer({ question, contexts: packed.passages, history });
-    const sources = answer.usedRefs.length > 0 ? toSources(packed, answer.usedRefs, this.settings.sources, query) : [];
+    return { request: { question, contexts: packed.passages, history }, packed, query };
+  }
 
+  private sourcesOf(prepared: { packed: PackedContext; query: string }, answer: Answer): Source[] {
+    return answer.usedRefs.length > 0 ? toSources(prepared.packed, answer.usedRefs, this.settings.sources, prepared.query) : [];
+  }
+
+  /** Appends the question and its answer to the history; returns their ids. */
+  private async store(sessionId: string, question: string, answer: string, sources: Source[]) {
+    const { chats, ids, clock } = this.deps;
     const askedAt = clock.now();
     // The answer gets a later timestamp than the question even within one millisecond.
     const answeredAt = new Date(Math.max(clock.now().getTime(), askedAt.getTime() + 1));
     const userMessage: ChatMessage = {
-      id: ids.newId(), sessionId: input.sessionId, role: 'user', content: question, createdAt: askedAt.toISOString(),
+      id: ids.newId(), sessionId, role: 'user', content: question, createdAt: askedAt.toISOString(),
     };
     const assistantMessage: ChatMessage = {
-      id: ids.newId(), sessionId: input.sessionId, role: 'assistant', content: answer.text,
-      createdAt: answeredAt.toISOString(), sources,
+      id: ids.newId(), sessionId, role: 'assistant', content: answer, createdAt: answeredAt.toISOString(), sources,
     };
     await chats.appendExchange(userMessage, assistantMessage);
-    return { answer: answer.text, sources };
+    return { userMessageId: userMessage.id, assistantMessageId: assistantMessage.id };
   }
 
   /**

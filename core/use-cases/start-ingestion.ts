@@ -1,6 +1,7 @@
 import { ConflictError, ForbiddenError, IngestAlreadyActiveError, ValidationError } from '../domain/errors.js';
 import { MAX_FILE_SIZE, type IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
+import { MAX_TAG_NAME as MAX_TAG_KEY, MAX_TAG_VALUE } from '../domain/tags.js';
 import { contentTypeFromName, isAllowedContentType, SIZE_ERROR, UPLOAD_CHANGED, UPLOAD_NOT_ISSUED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
@@ -20,8 +21,6 @@ export interface StartIngestionDeps {
 }
 
 const MAX_TAGS = 50;
-const MAX_TAG_KEY = 64;
-const MAX_TAG_VALUE = 500;
 
 /**
  * Records an ingest job for an uploaded file and hands it to the background queue; returns at once. A key whose job

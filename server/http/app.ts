@@ -80,7 +80,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     if (ctx.method === 'OPTIONS') return next();
     await auth(ctx, () => parseJson(ctx, next));
   });
-  for (const router of [sessionRoutes(deps.docChat), chatRoutes(deps.docChat), ingestRoutes(deps.docChat)]) {
+  for (const router of [sessionRoutes(deps.docChat), chatRoutes(deps.docChat, deps.logger), ingestRoutes(deps.docChat)]) {
     router.prefix(API_PREFIX);
     app.use(router.routes());
   }

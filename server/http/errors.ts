@@ -86,7 +86,7 @@ export function errorMiddleware(logger: Logger) {
         ctx.body = { error: 'Not found' };
       }
     } catch (error) {
-      const { status, body } = toResponse(error, shape);
+      const { status, body } = errorResponse(error, shape);
       // Not the client's doing: an outage (5xx) or any error that is neither a domain error nor a refused request,
       // including the ones answered 400 "Session deletion failed". A client's mistake (4xx) is info: anyone can
       // send those, and they must not flood the error log.
@@ -107,7 +107,8 @@ export function errorMiddleware(logger: Logger) {
   };
 }
 
-function toResponse(error: unknown, shape: ErrorShape): { status: number; body: Record<string, unknown> } {
+/** The status and body an error gets on a route of this shape (also the `error` event of a streamed answer). */
+export function errorResponse(error: unknown, shape: ErrorShape): { status: number; body: Record<string, unknown> } {
   if (error instanceof DomainError) {
     const status = STATUS[error.code];
     if (error.code === 'UNAUTHENTICATED') return { status, body: UNAUTHORIZED_BODY };

@@ -39,6 +39,23 @@ export const ChatAnswer = v.strictObject({
   sources: v.pipe(v.array(Source), v.description('The passages the answer is grounded in, best first; [] when none')),
 });
 
+/** The data of each server-sent event of a streamed answer (Accept: text/event-stream), by event name. */
+export const AnswerDeltaEvent = v.strictObject({ text: text('The next piece of the answer’s text, as the answerer produced it') });
+export const AnswerSourcesEvent = v.strictObject({
+  sources: v.pipe(v.array(Source), v.description('The passages the answer is grounded in, best first; [] when none')),
+});
+export const AnswerDoneEvent = v.strictObject({
+  userMessageId: text('The stored question'),
+  assistantMessageId: text('The stored answer'),
+});
+export const AnswerErrorEvent = v.pipe(
+  v.union([
+    v.strictObject({ success: v.literal(false), error: v.literal('Service Unavailable') }),
+    v.strictObject({ success: v.literal(false), error: v.literal('Internal Server Error') }),
+  ]),
+  v.description('The body the chat route answers for the failure as JSON; nothing was stored'),
+);
+
 export const ChatMessageJson = v.strictObject({
   role: v.picklist(['user', 'assistant']),
   content: text('Text of the message'),

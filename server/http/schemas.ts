@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { body, requiredNumber, requiredString } from './validation.js';
+import { ValidationError } from '../../core/domain/errors.js';
+import { body, parse, requiredNumber, requiredString } from './validation.js';
 
 export const labelBody = body({ label: requiredString('label') });
 
@@ -18,11 +19,35 @@ export const ingestBody = body({
   tags: v.record(v.string(), tagValue, 'tags is required and must be an object ({} when none)'),
 });
 
+const FILTERS_SHAPE = 'filters must be an object of tag names to a value or an array of values';
+
 export const chatBody = body({
   message: requiredString('message'),
   sessionId: requiredString('sessionId'),
   institution: v.optional(v.string('institution must be a string')),
+  // The shape only; the limits (tags, values, lengths) are the core's (core/domain/tags.ts).
+  filters: v.optional(
+    v.pipe(
+      v.record(v.string(), v.union([v.string(), v.array(v.string())], 'each filter must be a string or an array of strings'), FILTERS_SHAPE),
+      v.description('Per tag, a value or a list of values any of which may match; every tag named must match (AND)'),
+    ),
+  ),
 });
+
+/**
+ * The chat request. Where valibot's record is laxer than the document's JSON Schema, the filters are refused here
+ * rather than misread: an array (it would read as tags named "0", "1"…), and the names it drops without a word
+ * (__proto__, prototype, constructor), which no document can carry either — a filter must never vanish.
+ */
+export function parseChatBody(input: unknown): v.InferOutput<typeof chatBody> {
+  const filters = (input as { filters?: unknown } | null | undefined)?.filters;
+  if (Array.isArray(filters)) throw new ValidationError(`filters: ${FILTERS_SHAPE}`);
+  const parsed = parse(chatBody, input);
+  for (const name of Object.keys((filters ?? {}) as object)) {
+    if (!Object.hasOwn(parsed.filters ?? {}, name)) throw new ValidationError(`filters: "${name}" cannot be a tag name`);
+  }
+  return parsed;
+}
 
 /** `page` from the query string: absent → 0, any whole number (negative reads as 0), anything else is refused. */
 export const historyQuery = v.object({

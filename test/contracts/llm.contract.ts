@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { AnswerRequest, ContextPassage, HistoryTurn, Llm } from '../../core/ports/llm.js';
+import { streamAnswer } from '../../core/rag/answer-stream.js';
 import { isNotFoundAnswer } from '../../core/rag/prompt.js';
 
 export interface LlmSubject {
@@ -104,6 +105,58 @@ export function llmContract(name: string, makeSubject: () => LlmSubject | Promis
       const before = structuredClone(request);
       await llm.answer(request);
       expect(request).to.deep.equal(before);
+    });
+
+    /** Every piece of a streamed answer, and what the stream returned. */
+    async function streamed(request: AnswerRequest, signal = new AbortController().signal) {
+      const stream = streamAnswer(llm, request, signal);
+      const pieces: string[] = [];
+      for (;;) {
+        const next = await stream.next();
+        if (next.done) return { pieces, answer: next.value };
+        pieces.push(next.value);
+      }
+    }
+
+    // streamAnswer is the answerer's own answerStream when it has one, else its answer in sentences.
+    it('streams: the pieces joined are the returned text, the answer (text and refs) answer() gives', async function () {
+      const request: AnswerRequest = { question: warrantyQuestion, contexts: [warranty('1'), bananas('2')], history: [] };
+      const { pieces, answer } = await streamed(request);
+      expect(pieces.length).to.be.greaterThan(0);
+      for (const piece of pieces) expect(piece).to.be.a('string').and.not.equal('');
+      expect(pieces.join('')).to.equal(answer.text);
+      expect(answer.text).to.include('24');
+      expectRefsWithin(answer.usedRefs, ['1', '2']);
+      expect(answer.usedRefs).to.include('1');
+      // A sampled model may word two answers differently: only answerers we ship must give the very same one.
+      if (!options.tolerant) expect(answer).to.deep.equal(await llm.answer(request));
+    });
+
+    it('streams the not-found sentence, citing nothing, when there are no passages', async function () {
+      const { pieces, answer } = await streamed({ question: warrantyQuestion, contexts: [], history: [] });
+      expect(isNotFoundAnswer(pieces.join('')), pieces.join('')).to.equal(true);
+      expect(answer.usedRefs).to.deep.equal([]);
+    });
+
+    it('a stream whose signal is aborted throws instead of returning an answer (before it starts, or after a piece)', async function () {
+      const request: AnswerRequest = { question: warrantyQuestion, contexts: [warranty('1'), bananas('2')], history: [] };
+      const early = new AbortController();
+      early.abort();
+      let error = await streamAnswer(llm, request, early.signal).next().then(() => undefined, (e: unknown) => e);
+      expect(error, 'aborted before the start').to.be.instanceOf(Error);
+
+      const late = new AbortController();
+      const stream = streamAnswer(llm, request, late.signal);
+      const first = await stream.next();
+      expect(first.done).to.equal(false);
+      late.abort();
+      error = undefined;
+      try {
+        for (let next = await stream.next(); !next.done; next = await stream.next());
+      } catch (e) {
+        error = e;
+      }
+      expect(error, 'aborted after a piece').to.be.instanceOf(Error);
     });
 
     // The two judgement cases are defined only for answerers that must pass them (not for tiny real models).

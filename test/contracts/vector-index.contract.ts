@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Chunk } from '../../core/domain/model.js';
+import type { TagFilter } from '../../core/domain/tags.js';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { HashingEmbedder } from '../fakes/hashing-embedder.js';
 
@@ -33,11 +34,13 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       subject = undefined;
     });
 
+    const institution = (name: string): TagFilter[] => [{ tag: 'institution', values: [name] }];
     const chunk = (c: Chunk): IndexedChunk => ({ ...c, embedding: embedder.embed(c.text) });
     const query = (q: Omit<IndexQuery, 'embedding'>): IndexQuery => ({ ...q, embedding: embedder.embed(q.text) });
 
     /**
-     * Session A: job 1 (three chunks, institution Acme), job 2 (two Globex chunks and one without institution).
+     * Session A: job 1 (three chunks, institution Acme), job 2 (two Globex chunks and one without institution); all
+     * but a2 carry a year (2023: a1, a4; 2024: a3, a5, a6).
      * Session B: one chunk with the same text as A's mitochondria chunk, one more. Every text of session A says "report".
      */
     function corpus() {
@@ -47,12 +50,12 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       });
       const acme = { institution: 'Acme Bank' };
       const globex = { institution: 'Globex' };
-      const a1 = base(`${job1}:0`, sessionA, job1, 0, 'Report: the mitochondria produce energy for the cell through aerobic respiration.', acme);
+      const a1 = base(`${job1}:0`, sessionA, job1, 0, 'Report: the mitochondria produce energy for the cell through aerobic respiration.', { ...acme, year: '2023' });
       const a2 = base(`${job1}:1`, sessionA, job1, 1, 'Report on glaciers: alpine glaciers retreat as summer temperatures climb.', acme);
-      const a3 = base(`${job1}:2`, sessionA, job1, 2, 'Quarterly report: mortgage interest rates and loan approvals at the branch.', acme);
-      const a4 = base(`${job2}:0`, sessionA, job2, 0, 'Annual report: volcano eruptions spread basalt lava and ash across the island.', globex);
-      const a5 = base(`${job2}:1`, sessionA, job2, 1, 'Report appendix: mortgage interest rates compared across banks and lenders.', globex);
-      const a6 = base(`${job2}:2`, sessionA, job2, 2, 'Report notes: saxophone quartets rehearse jazz standards on thursday.', {});
+      const a3 = base(`${job1}:2`, sessionA, job1, 2, 'Quarterly report: mortgage interest rates and loan approvals at the branch.', { ...acme, year: '2024' });
+      const a4 = base(`${job2}:0`, sessionA, job2, 0, 'Annual report: volcano eruptions spread basalt lava and ash across the island.', { ...globex, year: '2023' });
+      const a5 = base(`${job2}:1`, sessionA, job2, 1, 'Report appendix: mortgage interest rates compared across banks and lenders.', { ...globex, year: '2024' });
+      const a6 = base(`${job2}:2`, sessionA, job2, 2, 'Report notes: saxophone quartets rehearse jazz standards on thursday.', { year: '2024' });
       const b1 = base(`${job3}:0`, sessionB, job3, 0, a1.text, acme);
       const b2 = base(`${job3}:1`, sessionB, job3, 1, 'Penguins huddle together through the antarctic winter.', {});
       return { a1, a2, a3, a4, a5, a6, b1, b2, sessionA: [a1, a2, a3, a4, a5, a6], sessionB: [b1, b2] };
@@ -88,7 +91,7 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
     it('with an institution, returns only chunks tagged with that institution', async function () {
       const c = await seed();
       const hits = await index.search(
-        query({ sessionId: ids.sessionA, text: 'mortgage interest rates report', institution: 'Globex', limit: 20 }),
+        query({ sessionId: ids.sessionA, text: 'mortgage interest rates report', filters: institution('Globex'), limit: 20 }),
       );
       expect(hits.length).to.be.greaterThan(0);
       expect(hits.every((h) => h.chunk.tags.institution === 'Globex')).to.equal(true);
@@ -98,14 +101,14 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       expect(found).not.to.include(c.a6.id); // no institution at all
 
       const acme = await index.search(
-        query({ sessionId: ids.sessionA, text: 'mortgage interest rates report', institution: 'Acme Bank', limit: 20 }),
+        query({ sessionId: ids.sessionA, text: 'mortgage interest rates report', filters: institution('Acme Bank'), limit: 20 }),
       );
       expect(acme[0].chunk.id).to.equal(c.a3.id);
       expect(acme.every((h) => h.chunk.tags.institution === 'Acme Bank')).to.equal(true);
       // Session B has an Acme chunk too: still only session A's.
       expect(acme.every((h) => h.chunk.sessionId === ids.sessionA)).to.equal(true);
 
-      const none = await index.search(query({ sessionId: ids.sessionA, text: 'report', institution: 'Initech', limit: 20 }));
+      const none = await index.search(query({ sessionId: ids.sessionA, text: 'report', filters: institution('Initech'), limit: 20 }));
       expect(none).to.deep.equal([]);
     });
 
@@ -114,6 +117,63 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       const hits = await index.search(query({ sessionId: ids.sessionA, text: 'report', limit: 20 }));
       const found = hits.map((h) => h.chunk.id);
       expect(found).to.include.members([c.a1.id, c.a4.id, c.a6.id]);
+    });
+
+    const idsOf = (hits: ChunkHit[]) => hits.map((h) => h.chunk.id).sort();
+
+    it('with a list of values for a tag, returns chunks whose tag is any of them (and no untagged one)', async function () {
+      const c = await seed();
+      const both = await index.search(
+        query({ sessionId: ids.sessionA, text: 'report', filters: [{ tag: 'institution', values: ['Acme Bank', 'Globex'] }], limit: 20 }),
+      );
+      expect(idsOf(both)).to.deep.equal([c.a1.id, c.a2.id, c.a3.id, c.a4.id, c.a5.id].sort());
+      const years = await index.search(query({ sessionId: ids.sessionA, text: 'report', filters: [{ tag: 'year', values: ['2023'] }], limit: 20 }));
+      expect(idsOf(years)).to.deep.equal([c.a1.id, c.a4.id].sort());
+    });
+
+    it('with several tags, returns only chunks meeting all of them', async function () {
+      const c = await seed();
+      const hits = await index.search(
+        query({
+          sessionId: ids.sessionA,
+          text: 'report mortgage',
+          filters: [{ tag: 'institution', values: ['Acme Bank', 'Globex'] }, { tag: 'year', values: ['2024'] }],
+          limit: 20,
+        }),
+      );
+      expect(idsOf(hits)).to.deep.equal([c.a3.id, c.a5.id].sort());
+      expect(hits[0].chunk.tags).to.include({ year: '2024' });
+      // Two conditions on one tag (the institution shorthand beside a filter on it): both must hold.
+      const acmeOnly = await index.search(
+        query({ sessionId: ids.sessionA, text: 'report', filters: [...institution('Acme Bank'), { tag: 'institution', values: ['Acme Bank', 'Globex'] }], limit: 20 }),
+      );
+      expect(idsOf(acmeOnly)).to.deep.equal([c.a1.id, c.a2.id, c.a3.id].sort());
+      const contradiction = await index.search(
+        query({ sessionId: ids.sessionA, text: 'report', filters: [...institution('Acme Bank'), ...institution('Globex')], limit: 20 }),
+      );
+      expect(contradiction).to.deep.equal([]);
+    });
+
+    it('a filter on a tag no chunk carries matches nothing; an empty filter list filters nothing', async function () {
+      const c = await seed();
+      expect(await index.search(query({ sessionId: ids.sessionA, text: 'report', filters: [{ tag: 'colour', values: ['red'] }], limit: 20 }))).to.deep.equal([]);
+      const all = await index.search(query({ sessionId: ids.sessionA, text: 'report', filters: [], limit: 20 }));
+      expect(idsOf(all)).to.deep.equal(c.sessionA.map((x) => x.id).sort());
+    });
+
+    it('matches tag names and values of any characters exactly (quotes, dots, unicode, SQL and JSON syntax)', async function () {
+      await seed();
+      const odd: Chunk = {
+        id: `${ids.job2}:9`, sessionId: ids.sessionA, jobId: ids.job2, filename: 'odd.pdf', page: 1, ordinal: 9,
+        text: 'Report: pelicans glide over the harbour at dawn.',
+        tags: { "dept.name's": 'R&D / Ärzte "quoted"', '$weird[0]': "x' OR '1'='1" },
+      };
+      await index.add([chunk(odd)]);
+      const find = (filters: TagFilter[]) => index.search(query({ sessionId: ids.sessionA, text: 'pelicans harbour', filters, limit: 5 }));
+      expect((await find([{ tag: "dept.name's", values: ['R&D / Ärzte "quoted"'] }]))[0]?.chunk).to.deep.equal(odd);
+      expect((await find([{ tag: '$weird[0]', values: ["x' OR '1'='1"] }]))[0]?.chunk).to.deep.equal(odd);
+      expect(await find([{ tag: "dept.name's", values: ['R&D / Ärzte'] }])).to.deep.equal([]);
+      expect(await find([{ tag: 'dept', values: ['R&D / Ärzte "quoted"'] }])).to.deep.equal([]);
     });
 
     it('returns at most `limit` hits', async function () {
@@ -149,7 +209,7 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       expect(hits[0].chunk).to.deep.equal(special);
 
       const filtered = await index.search(
-        query({ sessionId: ids.sessionA, text: 'quokka marsupials rottnest', institution: 'Globex', limit: 3 }),
+        query({ sessionId: ids.sessionA, text: 'quokka marsupials rottnest', filters: institution('Globex'), limit: 3 }),
       );
       expect(filtered[0].chunk).to.deep.equal(special);
     });
@@ -168,7 +228,7 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       // The old text is gone, and the old tags with it (no institution any more).
       const old = await index.search(query({ sessionId: ids.sessionA, text: 'alpine glaciers retreat', limit: 10 }));
       for (const h of old) expect(h.chunk.text).not.to.contain('glaciers');
-      const acme = await index.search(query({ sessionId: ids.sessionA, text: 'zeppelins airship', institution: 'Acme Bank', limit: 10 }));
+      const acme = await index.search(query({ sessionId: ids.sessionA, text: 'zeppelins airship', filters: institution('Acme Bank'), limit: 10 }));
       expect(acme.map((h) => h.chunk.id)).not.to.include(c.a2.id);
     });
 

@@ -113,7 +113,26 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
       checkResponse(json(404, { error: 'Session not found' }, '/api/v1/Session/s1/', 'PATCH'));
     });
 
+    const stream = (text: string): ObservedResponse => ({
+      method: 'POST', path: '/api/v1/chat/completions', status: 200, text,
+      headers: new Headers({ 'content-type': 'text/event-stream', 'x-request-id': 'c0ffee00-0000-4000-8000-000000000000' }),
+    });
+    const source = { filename: 'a.pdf', page: 2, excerpt: 'Fees.', score: 1.5, ingestId: 'j1' };
+
+    it('accepts a streamed answer as declared, event by event (the control)', () => {
+      checkResponse(stream(
+        'event: delta\ndata: {"text":"Fees are "}\n\nevent: delta\ndata: {"text":"45 dollars."}\n\n' +
+          `event: sources\ndata: ${JSON.stringify({ sources: [source] })}\n\n` +
+          'event: done\ndata: {"userMessageId":"m1","assistantMessageId":"m2"}\n\n',
+      ));
+      checkResponse(stream('event: delta\ndata: {"text":"Fees"}\n\nevent: error\ndata: {"success":false,"error":"Service Unavailable"}\n\n'));
+    });
+
     const refusals: [string, ObservedResponse, RegExp][] = [
+      ['an undeclared event in a stream', stream('event: token\ndata: {"text":"x"}\n\n'), /event "token" is not declared/],
+      ['an event whose data is off its schema', stream(`event: sources\ndata: ${JSON.stringify({ sources: [{ ...source, page: 0 }] })}\n\n`), /event "sources" does not match/],
+      ['an event whose data is not JSON', stream('event: delta\ndata: Fees are\n\n'), /not JSON/],
+      ['a stream cut inside an event', stream('event: delta\ndata: {"text":"x"}'), /ends inside an event/],
       ['a status the route does not declare', json(409, { error: 'conflict' }), /status 409 is not declared for GET \/api\/v1\/session\//],
       ['a field the schema does not have', json(200, [{ ...session, extra: 1 }]), /additional properties/],
       ['a missing field', json(201, { data: { id: 's1', label: 'x', user_id: 'alice' } }, '/api/v1/session/', 'POST'), /createdAt/],

@@ -1,4 +1,5 @@
 import type { Chunk } from '../../core/domain/model.js';
+import { matchesTagFilters } from '../../core/domain/tags.js';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { cosine } from '../support/vectors.js';
@@ -57,7 +58,7 @@ export class InMemoryVectorIndex implements VectorIndex {
     const candidates = [...this.entries.values()].filter(
       (e) =>
         e.chunk.sessionId === query.sessionId &&
-        (query.institution === undefined || e.chunk.tags.institution === query.institution),
+        matchesTagFilters(e.chunk.tags, query.filters),
     );
     const scored = this.kind === 'dense' ? this.denseScores(candidates, query.embedding!) : lexicalScores(candidates, query.text);
     // Array.prototype.sort is stable: ties keep insertion order.

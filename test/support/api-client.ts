@@ -1,4 +1,5 @@
 import { checkResponse, checkUnknownRouteResponse } from './openapi-check.js';
+import { parseServerSentEvents, type ServerSentEvent } from './server-sent-events.js';
 
 /**
  * A small client for the service's HTTP API, used by end-to-end tests and benchmarks. Every response it receives is
@@ -108,9 +109,28 @@ export class ApiClient {
     return { key, jobId };
   }
 
+  /** POST /chat/completions asking for server-sent events; the whole stream is read, checked against the document, parsed. */
+  async askStream(body: Record<string, unknown>): Promise<StreamedAnswer> {
+    const res = await this.request('POST', '/api/v1/chat/completions', body, { Accept: 'text/event-stream' });
+    const streamed = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    return { ...res, events: streamed ? parseServerSentEvents(res.text).events : [] };
+  }
+
+  /** The same request, unchecked, handing back the live response: to read events as they come, or to go away mid-answer. */
+  openStream(body: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    return fetch(`${this.baseUrl}/api/v1/chat/completions`, { method: 'POST', headers, body: JSON.stringify(body), signal });
+  }
+
   async ask(sessionId: string, message: string, institution?: string) {
     return this.post('/api/v1/chat/completions', { message, sessionId, ...(institution !== undefined && { institution }) });
   }
+}
+
+/** A streamed answer: the response as ApiClient.request gives it, and its events (none when it answered JSON). */
+export interface StreamedAnswer extends ApiResponse {
+  events: ServerSentEvent[];
 }
 
 function parseJson<T>(headers: Headers, text: string): T {

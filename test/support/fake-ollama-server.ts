@@ -6,7 +6,7 @@ import { contentTokens, splitSentences, wordTokens } from '../../core/rag/text.j
 /**
  * A real HTTP server on 127.0.0.1 that answers the parts of Ollama's REST API the adapters use, shaped as
  * https://github.com/ollama/ollama/blob/main/docs/api.md documents them:
- *   POST /api/chat   (non-streamed JSON; streamed NDJSON when stream is true)
+ *   POST /api/chat   (non-streamed JSON; streamed NDJSON, a line per token, when stream is true)
  *   POST /api/embed  { model, embeddings: number[][] }
  *   POST /api/show, GET /api/tags, GET /api/version, GET / ("Ollama is running")
  * Unknown models get 404 { error: "model 'x' not found, try pulling it first" }.
@@ -83,6 +83,13 @@ export class FakeOllamaServer {
   private readonly delays = new Map<string, number>();
   private readonly failures = new Map<string, FakeFailure>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** How streamed chat replies are sent (see `streamChat`); cleared by `clearFaults()`. */
+  streaming: { tokenDelayMs?: number; failAfterTokens?: number; failure?: Pick<FakeFailure, 'error' | 'hangUp'> } = {};
+  /** Streamed chat replies whose client went away before the last line, and those sent to the end. */
+  abortedStreams = 0;
+  completedStreams = 0;
+  /** Requests whose client went away while their answer was delayed (see `delay`). */
+  abandonedRequests = 0;
 
   private constructor(
     private readonly server: http.Server,
@@ -133,7 +140,21 @@ export class FakeOllamaServer {
     return this;
   }
 
+  /** Streamed chat replies send a token every `ms`. */
+  streamTokensEvery(ms: number): this {
+    this.streaming.tokenDelayMs = ms;
+    return this;
+  }
+
+  /** Streamed chat replies fail after `tokens` tokens: an error line (Ollama's way), or a dropped connection. */
+  failStreamAfter(tokens: number, failure: Pick<FakeFailure, 'error' | 'hangUp'> = {}): this {
+    this.streaming.failAfterTokens = tokens;
+    this.streaming.failure = failure;
+    return this;
+  }
+
   clearFaults(): this {
+    this.streaming = {};
     this.delays.clear();
     this.failures.clear();
     return this;
@@ -143,6 +164,9 @@ export class FakeOllamaServer {
   reset(): this {
     this.requests.length = 0;
     this.replies.length = 0;
+    this.abortedStreams = 0;
+    this.completedStreams = 0;
+    this.abandonedRequests = 0;
     return this.clearFaults();
   }
 
@@ -189,7 +213,10 @@ export class FakeOllamaServer {
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body, receivedAt: Date.now() });
 
     const ms = this.delays.get(path) ?? this.delays.get('*') ?? 0;
-    if (ms > 0 && !(await this.wait(ms, res))) return;
+    if (ms > 0 && !(await this.wait(ms, res))) {
+      this.abandonedRequests += 1;
+      return;
+    }
 
     const failure = this.takeFailure(path);
     if (failure) {
@@ -271,9 +298,36 @@ export class FakeOllamaServer {
     if (body.stream === false) {
       return sendJson(res, 200, { model: body.model, created_at: createdAt, message: { role: 'assistant', content }, done: true, ...stats });
     }
+    await this.streamChat(res, body.model, createdAt, content, stats);
+  }
+
+  /**
+   * A streamed reply as Ollama sends it: one NDJSON line per token (a word with the whitespace before it), `streaming.
+   * tokenDelayMs` apart, then a `done` line with the stats; or, with `streaming.failAfterTokens`, an error line (or a
+   * dropped connection) after that many tokens. A client that closes before the end is counted in `abortedStreams`.
+   */
+  private async streamChat(res: ServerResponse, model: string, createdAt: string, content: string, stats: object): Promise<void> {
+    const { tokenDelayMs = 0, failAfterTokens, failure = {} } = this.streaming;
+    const line = (message: object) => res.write(`${JSON.stringify({ model, created_at: createdAt, ...message })}\n`);
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    res.write(`${JSON.stringify({ model: body.model, created_at: createdAt, message: { role: 'assistant', content }, done: false })}\n`);
-    res.end(`${JSON.stringify({ model: body.model, created_at: createdAt, message: { role: 'assistant', content: '' }, done: true, ...stats })}\n`);
+    const tokens = content.match(/\s*\S+/g) ?? [content];
+    for (const [i, token] of tokens.entries()) {
+      if (failAfterTokens !== undefined && i === failAfterTokens) {
+        if (failure.hangUp) return void res.socket?.destroy();
+        return void res.end(`${JSON.stringify({ error: failure.error ?? 'an internal error occurred' })}\n`);
+      }
+      if (i > 0 && tokenDelayMs > 0 && !(await this.wait(tokenDelayMs, res))) {
+        this.abortedStreams += 1;
+        return;
+      }
+      if (res.destroyed) {
+        this.abortedStreams += 1;
+        return;
+      }
+      line({ message: { role: 'assistant', content: token }, done: false });
+    }
+    res.end(`${JSON.stringify({ model, created_at: createdAt, message: { role: 'assistant', content: '' }, done: true, ...stats })}\n`);
+    this.completedStreams += 1;
   }
 
   private embed(res: ServerResponse, body: any): void {

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { MULTI_SEGMENT, openApiDocument } from '../../server/http/openapi/document.js';
+import { MULTI_SEGMENT, openApiDocument, SSE_EVENTS } from '../../server/http/openapi/document.js';
+import { parseServerSentEvents } from './server-sent-events.js';
 
 /**
  * Checks HTTP responses against the service's OpenAPI document (the one GET /api/v1/openapi.json serves): the route
@@ -141,6 +142,7 @@ function checkAgainst(res: ObservedResponse, { spec, at }: { spec: Json; at: str
   if (!(mediaType in content)) {
     throw new ContractViolation(`${describe(res)}: Content-Type "${mediaType}" is not declared (declared: ${Object.keys(content).join(', ')})`);
   }
+  if (mediaType === 'text/event-stream') return checkEvents(res, [...at, 'content', mediaType], content[mediaType] as Json);
   let body: unknown = res.text;
   if (mediaType === 'application/json') {
     try {
@@ -155,5 +157,30 @@ function checkAgainst(res: ObservedResponse, { spec, at }: { spec: Json; at: str
       `${describe(res)}: the body does not match the document: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}; ` +
         `body: ${res.text.slice(0, 500)}`,
     );
+  }
+}
+
+/** A stream of server-sent events: every event declared by name, its `data` JSON valid against that event's schema. */
+function checkEvents(res: ObservedResponse, at: string[], declared: Json): void {
+  const schemas = (declared[SSE_EVENTS] ?? {}) as Json;
+  const { events, rest } = parseServerSentEvents(res.text);
+  if (rest.trim() !== '') throw new ContractViolation(`${describe(res)}: the stream ends inside an event: ${rest.slice(0, 300)}`);
+  for (const event of events) {
+    if (!(event.event in schemas)) {
+      throw new ContractViolation(`${describe(res)}: event "${event.event}" is not declared (declared: ${Object.keys(schemas).join(', ')})`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      throw new ContractViolation(`${describe(res)}: the data of event "${event.event}" is not JSON: ${event.data.slice(0, 300)}`);
+    }
+    const validate = validatorAt([...at, SSE_EVENTS, event.event]);
+    if (!validate(data)) {
+      throw new ContractViolation(
+        `${describe(res)}: event "${event.event}" does not match the document: ${ajv.errorsText(validate.errors, { dataVar: 'data' })}; ` +
+          `data: ${event.data.slice(0, 500)}`,
+      );
+    }
   }
 }

@@ -21,6 +21,9 @@ const NAMED: Record<string, v.GenericSchema> = { ...REQUEST_SCHEMAS, ...response
 /** Marks a path parameter whose value keeps its slashes (the local upload key); the tests' path matcher honours it. */
 export const MULTI_SEGMENT = 'x-multi-segment';
 
+/** On a text/event-stream media type: the JSON Schema of the `data` of each event, by event name. */
+export const SSE_EVENTS = 'x-sse-events';
+
 const REQUEST_ID_HEADER = 'X-Request-Id';
 
 const conversion: ConversionConfig = {
@@ -48,8 +51,17 @@ function responseObject(spec: ApiResponseSpec): Json {
     description: spec.description,
     headers: { [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` } },
   };
-  if (spec.json) response.content = { 'application/json': { schema: schemaOf(spec.json) } };
-  if (spec.text) response.content = { 'text/plain': { schema: schemaOf(spec.text) } };
+  const content: Json = {};
+  if (spec.json) content['application/json'] = { schema: schemaOf(spec.json) };
+  if (spec.text) content['text/plain'] = { schema: schemaOf(spec.text) };
+  if (spec.events) {
+    // OpenAPI 3.1 cannot type the events of a stream: the body is a string, and SSE_EVENTS gives each event's data schema.
+    content['text/event-stream'] = {
+      schema: { type: 'string', description: spec.events.description },
+      [SSE_EVENTS]: Object.fromEntries(Object.entries(spec.events.schemas).map(([name, schema]) => [name, schemaOf(schema)])),
+    };
+  }
+  if (Object.keys(content).length > 0) response.content = content;
   return response;
 }
 

@@ -17,6 +17,8 @@ export interface ApiResponseSpec {
   json?: Schema;
   /** A text/plain body's schema (a string schema). */
   text?: Schema;
+  /** A text/event-stream body: each event's name and the schema of its JSON `data`. */
+  events?: { description: string; schemas: Record<string, Schema> };
 }
 
 export interface ApiOperation {
@@ -120,8 +122,24 @@ export const API_OPERATIONS: ApiOperation[] = [
     method: 'post', path: '/api/v1/chat/completions', operationId: 'askQuestion',
     summary: 'Ask a question about the documents of a session', body: chatBody,
     responses: {
-      200: json('The answer and its sources', r.ChatAnswer),
-      400: BAD_REQUEST, 404: SESSION_NOT_FOUND, 413: BODY_TOO_LARGE,
+      200: {
+        ...json('The answer and its sources', r.ChatAnswer),
+        events: {
+          description:
+            'With `Accept: text/event-stream`: server-sent events, each with a JSON `data` line — `delta` events (the ' +
+            'answer’s text in pieces, as the answerer produces it), then one `sources`, then `done` with the ids of the ' +
+            'stored question and answer; or, when the answer fails after the stream started, one `error` event with ' +
+            'the chat route’s error body, and nothing stored. Failures before the first event answer with their status ' +
+            'and JSON body as without the header. A client that disconnects cancels the answer; nothing is stored.',
+          schemas: { delta: r.AnswerDeltaEvent, sources: r.AnswerSourcesEvent, done: r.AnswerDoneEvent, error: r.AnswerErrorEvent },
+        },
+      },
+      400: json(
+        'A missing or mistyped field, malformed JSON, or bad `filters` (over 10 tags, over 50 values for a tag, a ' +
+          'name over 64 or a value over 500 characters, an empty list, a value that is not a string)',
+        r.ErrorMessage,
+      ),
+      404: SESSION_NOT_FOUND, 413: BODY_TOO_LARGE,
       500: json('An unexpected failure (the chat route’s body)', r.ChatInternalError),
       503: json('A dependency did not answer (the chat route’s body)', r.ChatServiceUnavailable),
     },

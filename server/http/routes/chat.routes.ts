@@ -1,20 +1,28 @@
 import Router from '@koa/router';
 import type { DocChat } from '../../../core/index.js';
+import type { Logger } from '../../../core/ports/logger.js';
 import { userIdOf } from '../auth.js';
-import { chatBody, historyQuery } from '../schemas.js';
+import { answerWithEventStream, wantsEventStream } from '../event-stream.js';
+import { historyQuery, parseChatBody } from '../schemas.js';
 import { parse } from '../validation.js';
 
-export function chatRoutes(docChat: DocChat): Router {
+export function chatRoutes(docChat: DocChat, logger: Logger): Router {
   const router = new Router();
 
   router.post('/chat/completions', async (ctx) => {
-    const input = parse(chatBody, ctx.request.body);
-    const result = await docChat.askQuestion.execute({
+    const input = parseChatBody(ctx.request.body);
+    const question = {
       userId: userIdOf(ctx),
       sessionId: input.sessionId,
       message: input.message,
       institution: input.institution,
-    });
+      filters: input.filters,
+    };
+    if (wantsEventStream(ctx)) {
+      await answerWithEventStream(ctx, logger, (signal) => docChat.askQuestion.stream(question, signal));
+      return;
+    }
+    const result = await docChat.askQuestion.execute(question);
     ctx.body = { success: true, data: result.answer, sources: result.sources };
   });
 
