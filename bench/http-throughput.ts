@@ -36,7 +36,7 @@ async function serve(kind: string): Promise<void> {
   const test = await startTestService();
   const api = await test.as('throughput-user');
   const sessionId = await api.createSession('history');
-  const database = test.service.container.get<SqliteDatabase>(TOKENS.Database);
+  const database = test.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase);
   const insert = database.raw.prepare('INSERT INTO chat_messages (id, session_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)');
   for (let i = 0; i < 20; i++) insert.run(`m${i}`, sessionId, i % 2 ? 'assistant' : 'user', `message ${i} `.repeat(20), new Date().toISOString());
   process.once('SIGTERM', () => void test.close().finally(() => process.exit(0)));

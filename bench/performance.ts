@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     clearInterval(rssTimer);
 
     // 10,000 messages, then page through them.
-    const database = test.service.container.get<SqliteDatabase>(TOKENS.Database);
+    const database = test.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase);
     const insert = database.raw.prepare("INSERT INTO chat_messages (id, session_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)");
     database.raw.transaction(() => {
       for (let i = 0; i < 10_000; i++) insert.run(`m${i}`, sessionId, i % 2 ? 'assistant' : 'user', `message ${i} `.repeat(20), new Date().toISOString());

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     await chatP95(); // warm-up: statement caches, page cache
     const alone = await chatP95();
 
-    const database = test.service.container.get<SqliteDatabase>(TOKENS.Database);
+    const database = test.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase);
     const own = database.raw.prepare('SELECT count(*) AS n FROM chunks WHERE session_id = ?').get(sessionId) as { n: number };
     const copy = database.raw.prepare(
       `INSERT INTO chunks (id, session_id, job_id, filename, page, ordinal, text, tags_json, institution)

@@ -9,8 +9,10 @@ import { ChildProcessDocumentReader } from 'doc-chat/adapters/extraction';
 import { ExtractiveAnswerer } from 'doc-chat/adapters/extractive';
 import { InProcessJobQueue } from 'doc-chat/adapters/in-process-queue';
 import { LocalBlobStore } from 'doc-chat/adapters/local-blob';
-import { openSqliteDatabase, SqliteChatRepo, SqliteFtsIndex, SqliteIngestJobRepo, SqliteSessionRepo } from 'doc-chat/adapters/sqlite';
-import { JsonLinesLogger, RandomUuidGenerator, SystemClock } from 'doc-chat/adapters/system';
+import {
+  openSqliteDatabase, SqliteChatRepo, SqliteFtsIndex, SqliteIngestJobRepo, SqliteSessionEraser, SqliteSessionRepo, SqliteUploadRepo,
+} from 'doc-chat/adapters/sqlite';
+import { PinoLogger, RandomUuidGenerator, SystemClock } from 'doc-chat/adapters/system';
 
 const [file, question, dataDir = 'doc-chat-data'] = process.argv.slice(2);
 if (!file || !question) {
@@ -25,12 +27,14 @@ const blobs = new LocalBlobStore({
   secret: 'replace with 16 or more random bytes',
 });
 const reader = new ChildProcessDocumentReader();
-const logger = new JsonLinesLogger('warn');
-const queue = new InProcessJobQueue((jobId) => docChat.runIngestion.execute(jobId), 1, logger);
+const logger = new PinoLogger({ level: 'warn' });
+const queue = new InProcessJobQueue((jobId, signal) => docChat.runIngestion.execute(jobId, signal), { concurrency: 1 }, logger);
 const docChat = createDocChat({
   sessions: new SqliteSessionRepo(database.db),
   chats: new SqliteChatRepo(database.db),
   jobs: new SqliteIngestJobRepo(database.db),
+  uploads: new SqliteUploadRepo(database),
+  eraser: new SqliteSessionEraser(database),
   blobs,
   indexes: [new SqliteFtsIndex(database)],
   reader,

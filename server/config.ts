@@ -9,6 +9,8 @@ export interface Config {
   dataDir: string;
   publicUrl: string;
   corsOrigins: '*' | string[];
+  /** Where records and the lexical index live: SQLite in DATA_DIR, or PostgreSQL (DATABASE_URL) shared by instances. */
+  records: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number };
   auth: { kind: 'local'; jwtSecret?: string } | { kind: 'supabase'; url: string; anonKey: string; refusalCacheMs: number };
   blobs: { kind: 'local' } | { kind: 'minio'; endpoint: string; accessKey: string; secretKey: string; bucket: string; publicUrl?: string };
   index: { kind: 'sqlite' } | { kind: 'chroma'; url: string; collection: string };
@@ -66,6 +68,7 @@ export const DEFAULTS = {
   ollamaChatModel: 'llama3.2:3b',
   ollamaEmbedModel: 'nomic-embed-text',
   ollamaTimeoutMs: 120_000,
+  databasePoolSize: 10,
   supabaseRefusalCacheMs: 30_000,
   httpHeadersTimeoutMs: 10_000,
   httpBodyTimeoutMs: 30_000,
@@ -83,7 +86,7 @@ export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'CORS_ORIGINS', 'AUTH_JWT_SECRET', 'SUPABASE_URL', 'SUPABASE_ANON_KEY',
   'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'MINIO_BUCKET', 'MINIO_PUBLIC_URL',
   'CHROMA_URL', 'CHROMA_COLLECTION', 'OLLAMA_URL', 'OLLAMA_CHAT_MODEL', 'OLLAMA_EMBED_MODEL', 'OLLAMA_TIMEOUT_MS',
-  'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS', 'INGEST_PER_USER_CONCURRENCY', 'LOG_LEVEL',
+  'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS', 'INGEST_PER_USER_CONCURRENCY', 'LOG_LEVEL', 'DATABASE_URL', 'DATABASE_POOL_SIZE',
   'SUPABASE_REFUSAL_CACHE_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS',
   'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE', 'TRUST_PROXY',
   'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
@@ -105,13 +108,22 @@ const flag = v.pipe(
   v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
   v.transform((s) => s === 'true' || s === '1'),
 );
+const postgresUrl = v.pipe(
+  v.string(),
+  v.check((s) => /^postgres(ql)?:\/\/[^\s]+$/.test(s) && URL.canParse(s), 'must be a URL such as postgres://user:password@host:5432/database'),
+);
 const collectionName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$/, 'must be 3-63 characters of letters, digits, . _ -'));
+
+/** Variables whose value is a credential: an error names the variable but never repeats the value (logs keep it). */
+const SECRET_VARIABLES = new Set(['AUTH_JWT_SECRET', 'DATABASE_URL', 'MINIO_SECRET_KEY', 'SUPABASE_ANON_KEY']);
 
 function read<T>(env: Env, name: string, schema: v.GenericSchema<string, T>, fallback?: T): T | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const result = v.safeParse(schema, raw.trim());
-  if (!result.success) throw new ConfigError(name, `${result.issues[0].message} (got "${raw}")`);
+  if (!result.success) {
+    throw new ConfigError(name, SECRET_VARIABLES.has(name) ? result.issues[0].message : `${result.issues[0].message} (got "${raw}")`);
+  }
   return result.output;
 }
 
@@ -195,11 +207,24 @@ export function loadConfig(env: Env = process.env): Config {
     forbidWithout(env, ['CHROMA_COLLECTION'], 'CHROMA_URL');
   }
 
+  let records: Config['records'] = { kind: 'sqlite' };
+  const databaseUrl = read(env, 'DATABASE_URL', postgresUrl);
+  if (databaseUrl) {
+    records = { kind: 'postgres', url: databaseUrl, poolSize: read(env, 'DATABASE_POOL_SIZE', positiveInt(1000), DEFAULTS.databasePoolSize)! };
+    // Vectors kept in SQLite would be one instance's own: with a shared database they belong in Chroma.
+    if (models.kind === 'ollama' && index.kind !== 'chroma') {
+      throw new ConfigError('CHROMA_URL', 'must be set with DATABASE_URL and OLLAMA_URL: vectors are kept in Chroma when records are in PostgreSQL');
+    }
+  } else {
+    forbidWithout(env, ['DATABASE_POOL_SIZE'], 'DATABASE_URL');
+  }
+
   const ingestConcurrency = read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!;
   return {
     port,
     host,
     dataDir,
+    records,
     publicUrl,
     corsOrigins,
     auth,

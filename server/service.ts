@@ -4,14 +4,13 @@ import type { Container } from 'inversify';
 import { DEFAULT_INGEST_RETRY, type DocChat } from '../core/index.js';
 import type { IdentityVerifier } from '../core/ports/identity-verifier.js';
 import type { Logger } from '../core/ports/logger.js';
-import type { InProcessJobQueue } from '../adapters/in-process-queue/in-process-job-queue.js';
+import type { JobQueue } from '../core/ports/job-queue.js';
 import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
-import type { SqliteDatabase } from '../adapters/sqlite/database.js';
 import { localUploadRouter, UPLOAD_PATH_PREFIX } from './http/routes/local-upload.routes.js';
 import { httpServerOptions, limitClients } from './http/client-limits.js';
 import { createHttpApp } from './http/app.js';
 import type { Config } from './config.js';
-import { buildContainer, readinessProbes, TOKENS } from './container.js';
+import { buildContainer, lifecyclesOf, readinessProbes, TOKENS } from './container.js';
 
 export interface RunningService {
   url: string;
@@ -23,8 +22,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-const SHUTDOWN_GRACE_MS = 5000;
-
 /**
  * Builds the service from a configuration, prepares external dependencies (bucket, collection), resumes ingest jobs
  * a previous run left unfinished, and listens. Used by server/main.ts, the end-to-end tests and the benchmarks.
@@ -34,10 +31,8 @@ export async function startService(config: Config, options: { logger?: Logger } 
   const logger = container.get<Logger>(TOKENS.Logger);
   const closeables: (() => Promise<void>)[] = [];
 
-  for (const token of [TOKENS.BlobStore, TOKENS.DenseIndex]) {
-    const adapter = container.get<{ init?: () => Promise<void> }>(token, { optional: true });
-    if (adapter && typeof adapter.init === 'function') await adapter.init();
-  }
+  const lifecycles = lifecyclesOf(container);
+  for (const lifecycle of lifecycles) await lifecycle.init?.();
 
   const blobs = container.get(TOKENS.BlobStore);
   const app = createHttpApp({
@@ -63,7 +58,7 @@ export async function startService(config: Config, options: { logger?: Logger } 
   });
   const port = (server.address() as AddressInfo).port;
 
-  const queue = container.get<InProcessJobQueue>(TOKENS.JobQueue);
+  const queue = container.get<JobQueue & { whenIdle?: () => Promise<void> }>(TOKENS.JobQueue);
   const { resumeIngestion } = container.get<DocChat>(TOKENS.DocChat);
   await resumeIngestion.execute();
   // Jobs nobody runs any more (a lost `failed` write, a lost enqueue) are taken up again once their lease expires.
@@ -92,12 +87,8 @@ export async function startService(config: Config, options: { logger?: Logger } 
   closeables.push(
     async () => clearInterval(leaseCheck),
     () => new Promise<void>((resolve) => server.close(() => resolve())),
-    () => Promise.race([queue.stop(), new Promise<void>((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]),
-    async () => {
-      const reader = container.get<{ close?: () => Promise<void> }>(TOKENS.DocumentReader);
-      await reader.close?.();
-    },
-    () => container.get<SqliteDatabase>(TOKENS.Database).close(),
+    // In reverse start-up order: the queue stops its jobs before extraction and the database go.
+    ...[...lifecycles].reverse().flatMap((lifecycle) => (lifecycle.close ? [() => lifecycle.close!()] : [])),
   );
 
   let closing: Promise<void> | undefined;
@@ -106,7 +97,7 @@ export async function startService(config: Config, options: { logger?: Logger } 
     server,
     container,
     docChat: container.get<DocChat>(TOKENS.DocChat),
-    whenIngestionIdle: () => queue.whenIdle(),
+    whenIngestionIdle: () => queue.whenIdle?.() ?? Promise.resolve(),
     close: () => {
       server.closeAllConnections?.();
       closing ??= (async () => {

@@ -4,7 +4,12 @@ export const TOKENS = {
   Logger: Symbol.for('Logger'),
   Clock: Symbol.for('Clock'),
   Ids: Symbol.for('Ids'),
-  Database: Symbol.for('Database'),
+  /** The SQLite handle (embedded records); bound only when records live in SQLite. */
+  SqliteDatabase: Symbol.for('SqliteDatabase'),
+  /** The PostgreSQL handle; bound only with DATABASE_URL. */
+  PostgresDatabase: Symbol.for('PostgresDatabase'),
+  /** Every adapter that starts, stops or can be probed (server/modules/lifecycle.ts), in start-up order. */
+  Lifecycle: Symbol.for('Lifecycle'),
   SessionRepo: Symbol.for('SessionRepo'),
   ChatRepo: Symbol.for('ChatRepo'),
   IngestJobRepo: Symbol.for('IngestJobRepo'),

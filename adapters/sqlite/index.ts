@@ -5,3 +5,5 @@ export { SqliteChatRepo } from './sqlite-chat-repo.js';
 export { SqliteIngestJobRepo } from './sqlite-ingest-job-repo.js';
 export { SqliteFtsIndex } from './sqlite-fts-index.js';
 export { SqliteDenseIndex } from './sqlite-dense-index.js';
+export { SqliteUploadRepo } from './sqlite-upload-repo.js';
+export { SqliteSessionEraser } from './sqlite-session-eraser.js';

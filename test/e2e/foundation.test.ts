@@ -2,14 +2,14 @@ import { expect } from 'chai';
 import { SignJWT } from 'jose';
 import { signLocalToken } from '../../adapters/local-jwt/local-jwt-verifier.js';
 import { ApiClient } from '../support/api-client.js';
-import { READINESS_NAMES, STACKS } from '../support/stacks.js';
+import { CONFORMANCE_STACKS, READINESS_NAMES } from '../support/stacks.js';
 import { TEST_JWT_SECRET, type TestService } from '../support/test-service.js';
 
 const UNAUTHORIZED = { error: 'Unauthorized Access' };
 const NOT_FOUND = { error: 'Session not found' };
 
 // Every test runs twice: on the embedded defaults and on MinIO (s3rver) + Chroma + Ollama (fake server).
-for (const makeStack of STACKS) {
+for (const makeStack of CONFORMANCE_STACKS) {
   const stack = makeStack();
 
   describe(`HTTP API (${stack.name} stack)`, function () {

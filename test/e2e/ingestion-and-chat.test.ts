@@ -1,20 +1,17 @@
 import { expect } from 'chai';
-import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
-import { TOKENS } from '../../server/tokens.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
-import { STACKS } from '../support/stacks.js';
+import { queryRecords } from '../support/records-query.js';
+import { CONFORMANCE_STACKS } from '../support/stacks.js';
 import type { TestService } from '../support/test-service.js';
 
-function rows(t: TestService, sql: string, ...params: unknown[]): any[] {
-  return t.service.container.get<SqliteDatabase>(TOKENS.Database).raw.prepare(sql).all(...params);
-}
+const rows = queryRecords;
 
 const NOT_FOUND_ANSWER = 'I could not find this in your documents.';
 
 // Every test runs on the embedded defaults and on MinIO (s3rver) + Chroma + Ollama (fake server), with the same
 // assertions except where the two differ by design (the answer's wording, the upload endpoint's own checks).
-for (const makeStack of STACKS) {
+for (const makeStack of CONFORMANCE_STACKS) {
   const stack = makeStack();
   /** Records in the dense index for a filter, or null on the embedded stack (SQLite's chunks are checked directly). */
   const denseCount = async (filter: { sessionId?: string; jobId?: string }) => stack.vectorRecordCount(filter);
@@ -129,7 +126,7 @@ for (const makeStack of STACKS) {
         for (const body of [{ key, filename: 'x.pdf', session_id: sessionId }, { key, filename: 'x.pdf', session_id: sessionId, tags: 'a' }, { key, filename: 'x.pdf', session_id: sessionId, tags: { a: { b: 1 } } }]) {
           expect((await alice.post('/api/v1/ingest/process', body)).status, JSON.stringify(body)).to.equal(400);
         }
-        expect(rows(t, 'SELECT id FROM ingest_jobs WHERE session_id = ?', sessionId)).to.deep.equal([]);
+        expect(await rows(t, 'SELECT id FROM ingest_jobs WHERE session_id = ?', sessionId)).to.deep.equal([]);
       });
     });
 
@@ -151,7 +148,7 @@ for (const makeStack of STACKS) {
         expect(res.body.data.chunks).to.be.greaterThan(0);
         expect(res.body.data).to.have.keys(['id', 'status', 'progress', 'filename', 'session_id', 'pages', 'chunks', 'tags', 'createdAt', 'updatedAt']);
         // Every chunk is in each index: SQLite's BM25 table, and Chroma where it is the dense index.
-        expect(rows(t, 'SELECT id FROM chunks WHERE job_id = ?', acmeJob).length).to.equal(res.body.data.chunks);
+        expect((await rows(t, 'SELECT id FROM chunks WHERE job_id = ?', acmeJob)).length).to.equal(res.body.data.chunks);
         const dense = await denseCount({ jobId: acmeJob });
         if (dense !== null) expect(dense).to.equal(res.body.data.chunks);
         expect((await bob.get(`/api/v1/ingest/${acmeJob}`)).status).to.equal(404);
@@ -213,13 +210,13 @@ for (const makeStack of STACKS) {
         const again = (await alice.uploadAndIngest(sessionId, 'acme-copy.pdf', ACME.bytes, 'application/pdf', { institution: 'acme' })).jobId;
         const job = await alice.waitForJob(again);
         expect(job).to.include({ status: 'completed', reusedFrom: acmeJob });
-        expect(rows(t, 'SELECT id FROM chunks WHERE job_id = ?', again)).to.deep.equal([]);
+        expect(await rows(t, 'SELECT id FROM chunks WHERE job_id = ?', again)).to.deep.equal([]);
         const dense = await denseCount({ jobId: again });
         if (dense !== null) expect(dense).to.equal(0);
       });
 
       it('deleting the session removes its messages, jobs, chunks and stored files', async () => {
-        const keysBefore = rows(t, 'SELECT blob_key FROM ingest_jobs WHERE session_id = ?', sessionId).map((r) => r.blob_key);
+        const keysBefore = (await rows(t, 'SELECT blob_key FROM ingest_jobs WHERE session_id = ?', sessionId)).map((r) => r.blob_key);
         expect(keysBefore.length).to.equal(3);
         const otherSession = await alice.createSession('survivor');
         const { key: otherKey } = await alice.uploadAndIngest(otherSession, 'globex-fees.pdf', GLOBEX.bytes, 'application/pdf');
@@ -230,9 +227,9 @@ for (const makeStack of STACKS) {
         if (denseBefore !== null) expect(denseBefore).to.be.greaterThan(0);
 
         expect((await alice.delete(`/api/v1/session/${sessionId}`)).status).to.equal(204);
-        expect(rows(t, 'SELECT id FROM chat_messages WHERE session_id = ?', sessionId)).to.deep.equal([]);
-        expect(rows(t, 'SELECT id FROM ingest_jobs WHERE session_id = ?', sessionId)).to.deep.equal([]);
-        expect(rows(t, 'SELECT id FROM chunks WHERE session_id = ?', sessionId)).to.deep.equal([]);
+        expect(await rows(t, 'SELECT id FROM chat_messages WHERE session_id = ?', sessionId)).to.deep.equal([]);
+        expect(await rows(t, 'SELECT id FROM ingest_jobs WHERE session_id = ?', sessionId)).to.deep.equal([]);
+        expect(await rows(t, 'SELECT id FROM chunks WHERE session_id = ?', sessionId)).to.deep.equal([]);
         const filesAfter = await stack.storedObjectKeys();
         expect(filesAfter.length).to.equal(filesBefore.length - 3);
         for (const key of keysBefore) expect(filesAfter).to.not.include(key);
@@ -241,7 +238,7 @@ for (const makeStack of STACKS) {
         if (denseAfter !== null) expect(denseAfter).to.equal(0);
         expect((await alice.get(`/api/v1/ingest/${acmeJob}`)).status).to.equal(404);
         // The other session keeps everything.
-        expect(rows(t, 'SELECT id FROM chunks WHERE session_id = ?', otherSession).length).to.be.greaterThan(0);
+        expect((await rows(t, 'SELECT id FROM chunks WHERE session_id = ?', otherSession)).length).to.be.greaterThan(0);
         const denseOther = await denseCount({ sessionId: otherSession });
         if (denseOther !== null) expect(denseOther).to.be.greaterThan(0);
         expect((await alice.ask(otherSession, 'What is the monthly maintenance fee?')).body.data).to.include('3 dollars');

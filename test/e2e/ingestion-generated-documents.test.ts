@@ -58,7 +58,7 @@ describe('ingestion of generated documents over HTTP (embedded defaults)', funct
   after(() => t?.close());
 
   const chunkTexts = (name: string): string => {
-    const database = t.service.container.get<SqliteDatabase>(TOKENS.Database);
+    const database = t.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase);
     const rows = database.raw.prepare('SELECT text FROM chunks WHERE job_id = ? ORDER BY ordinal').all(jobs.get(name).jobId) as { text: string }[];
     return rows.map((r) => r.text).join('\n');
   };

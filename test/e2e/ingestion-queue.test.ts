@@ -50,7 +50,7 @@ describe('the ingest queue on the embedded service (fairness, 409, cancellation)
   before(async function () {
     // Defaults on purpose: INGEST_CONCURRENCY 2, INGEST_PER_USER_CONCURRENCY 1, EXTRACTION_WORKERS = concurrency.
     t = await startTestService();
-    database = t.service.container.get<SqliteDatabase>(TOKENS.Database);
+    database = t.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase);
     // Big enough that extracting it takes tens of seconds even on a fast machine (3,000 pages, 1.2 MB).
     bigPdf = await largeTextPdf(3000);
   });

@@ -49,7 +49,7 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
   after(() => t.close());
 
   const chunkTexts = (jobId: string): string => {
-    const database = t.service.container.get<SqliteDatabase>(TOKENS.Database);
+    const database = t.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase);
     const rows = database.raw.prepare('SELECT text FROM chunks WHERE job_id = ? ORDER BY ordinal').all(jobId) as { text: string }[];
     return rows.map((r) => r.text).join('\n');
   };

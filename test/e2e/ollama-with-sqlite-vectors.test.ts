@@ -13,7 +13,7 @@ describe('HTTP API with Ollama and vectors in SQLite (no Chroma)', function () {
   let t: TestService;
   let api: ApiClient;
   const vectors = (sessionId: string) =>
-    (t.service.container.get<SqliteDatabase>(TOKENS.Database).raw.prepare('SELECT count(*) AS n FROM chunk_vectors WHERE session_id = ?').get(sessionId) as { n: number }).n;
+    (t.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase).raw.prepare('SELECT count(*) AS n FROM chunk_vectors WHERE session_id = ?').get(sessionId) as { n: number }).n;
 
   before(async () => {
     ollama = await FakeOllamaServer.start();

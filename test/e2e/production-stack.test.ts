@@ -49,7 +49,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
   let bob: ApiClient;
 
   const rows = (sql: string, ...params: unknown[]): any[] =>
-    t.service.container.get<SqliteDatabase>(TOKENS.Database).raw.prepare(sql).all(...params);
+    t.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase).raw.prepare(sql).all(...params);
 
   before(async () => {
     // One ingestion at a time: the MinIO outage test holds a job in the queue behind a running one.

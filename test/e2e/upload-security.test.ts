@@ -10,7 +10,7 @@ import { embeddedStack, STACKS } from '../support/stacks.js';
 import type { TestService } from '../support/test-service.js';
 
 function database(t: TestService): SqliteDatabase {
-  return t.service.container.get<SqliteDatabase>(TOKENS.Database);
+  return t.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase);
 }
 
 const put = (url: string, body: Uint8Array) => fetch(url, { method: 'PUT', body, headers: { 'Content-Type': 'application/pdf' } });

@@ -5,6 +5,7 @@ import { Client as MinioClient } from 'minio';
 import { ChromaVectorIndex } from '../../adapters/chroma/chroma-vector-index.js';
 import { startChromaServer, type ChromaServer } from './chroma-server.js';
 import { FakeOllamaServer } from './fake-ollama-server.js';
+import { describeWithPostgres, postgresUnavailableReason, sharedPostgresCluster } from './postgres-cluster.js';
 import { startS3Server, type S3Server } from './s3-server.js';
 import { startTestService, type TestService } from './test-service.js';
 
@@ -19,7 +20,7 @@ import { startTestService, type TestService } from './test-service.js';
  * in after(), which stops every service it started and then the dependencies.
  */
 export interface Stack {
-  readonly name: 'embedded' | 'production';
+  readonly name: 'embedded' | 'production' | 'scaled';
   /** The extractive answerer quotes and names "file, page N"; the generative one cites passages as [n]. */
   readonly answerer: 'extractive' | 'generative';
   /**
@@ -48,7 +49,7 @@ export type DependencyName = 'minio' | 'chroma' | 'ollama';
 
 /** The part of the production stack's state a test may read (the fake model's received requests). */
 export interface ProductionStack extends Stack {
-  readonly name: 'production';
+  readonly name: 'production' | 'scaled';
   /** The Ollama server currently answering (a new instance after restartDependency('ollama')). */
   readonly ollama: FakeOllamaServer;
   readonly s3: S3Server;
@@ -109,8 +110,13 @@ export function embeddedStack(): Stack {
   };
 }
 
-export function productionStack(): ProductionStack {
+/**
+ * The production stack; with `postgres`, the scaled one: records, the lexical index and upload records in PostgreSQL
+ * (a new database in the tests' throwaway cluster for each service started), no state in DATA_DIR but generated files.
+ */
+export function productionStack(options: { postgres?: boolean } = {}): ProductionStack {
   const services: TestService[] = [];
+  const databases: string[] = [];
   const bucket = 'e2e-documents';
   const collection = 'e2e_chunks';
   let s3: S3Server | undefined;
@@ -124,6 +130,11 @@ export function productionStack(): ProductionStack {
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`productionStack: ${what} is not running (call start() first)`);
     return value;
+  };
+  const newDatabase = async () => {
+    const url = await sharedPostgresCluster().createDatabase('e2e');
+    databases.push(url);
+    return url;
   };
   const minioPublicUrl = () => `http://localhost:${need(s3, 'MinIO').port}`;
 
@@ -139,7 +150,7 @@ export function productionStack(): ProductionStack {
   };
 
   const stack: ProductionStack = {
-    name: 'production',
+    name: options.postgres ? 'scaled' : 'production',
     answerer: 'generative',
     dependencies: ['minio', 'chroma', 'ollama'],
     bucket,
@@ -173,6 +184,7 @@ export function productionStack(): ProductionStack {
         OLLAMA_CHAT_MODEL: CHAT_MODEL,
         OLLAMA_EMBED_MODEL: EMBED_MODEL,
         OLLAMA_TIMEOUT_MS: '10000',
+        ...(options.postgres ? { DATABASE_URL: await newDatabase() } : {}),
         ...env,
       });
       services.push(service);
@@ -240,6 +252,7 @@ export function productionStack(): ProductionStack {
 
     async close() {
       await closeAll(services);
+      await Promise.allSettled(databases.splice(0).map((url) => sharedPostgresCluster().dropDatabase(url)));
       if (starting) await starting.catch(() => {});
       const stops: Promise<void>[] = [];
       if (s3 && !down.has('minio')) stops.push(s3.stop());
@@ -256,7 +269,18 @@ export function productionStack(): ProductionStack {
 }
 
 /** Both configurations, embedded first: `for (const makeStack of STACKS) describe(...)`. */
-export const STACKS: readonly StackFactory[] = [embeddedStack, productionStack];
+export const STACKS: readonly StackFactory[] = [embeddedStack, () => productionStack()];
+
+/** The scaled configuration: the production stack on PostgreSQL. */
+export const scaledStack = (): ProductionStack => productionStack({ postgres: true });
+
+/**
+ * The stacks the conformance suites (foundation, ingestion and chat) run on: both of STACKS, and the scaled one where
+ * PostgreSQL's server binaries are here (else one skipped test says why).
+ */
+export const CONFORMANCE_STACKS: readonly StackFactory[] = postgresUnavailableReason() ? STACKS : [...STACKS, scaledStack];
+// Under mocha only (a bench may import this module): say once why the scaled stack's suites are absent.
+if (typeof describe === 'function') describeWithPostgres('conformance suites on the scaled stack (PostgreSQL)', () => {});
 
 async function closeAll(services: TestService[]): Promise<void> {
   const all = services.splice(0);

@@ -13,7 +13,7 @@ describe('AskQuestion tag filters', () => {
       ['acme-2024.pdf', 'The refund policy of Acme allows returns within 45 days.', { institution: 'acme', year: '2024' }],
       ['globex-2024.pdf', 'The refund policy of Globex allows returns within 14 days.', { institution: 'globex', year: '2024' }],
     ] as const) {
-      const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: name, contentType: 'application/pdf', contentSize: 10 });
+      const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: name, contentType: 'application/pdf', contentSize: Buffer.byteLength(text) });
       f.blobs.put(upload.key, text, 'application/pdf');
       await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: session.id, key: upload.key, filename: name, tags });
     }
