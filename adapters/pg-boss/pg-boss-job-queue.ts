@@ -89,6 +89,9 @@ export class PgBossJobQueue implements JobQueue {
       schedule: false, // no cron jobs: nothing here is scheduled
       supervise: true,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 15,
+      // Ended rows move to pgboss.archive after an hour (pg-boss: 12 h): each take scans the queue's rows for whose
+      // turn it is, and a user idle for an hour comes back as a newcomer anyway, as in the embedded queue.
+      archiveCompletedAfterSeconds: 3600,
     });
     this.boss.on('error', (error) => this.logger.error('pg-boss maintenance failed', { error: String(error) }));
   }

@@ -49,6 +49,12 @@ export class QueueSql {
    * workers never both see a user below the limit; the query reads the table after the lock is held.
    */
   async take(limit: number, perUser: number, leaseSeconds: number): Promise<TakenJob[]> {
+    // Most polls find nothing: pg-boss's fetch index answers that without the lock and the scans below.
+    const { rows: waiting } = await this.pool.query(
+      `SELECT 1 FROM ${this.job} WHERE name = $1 AND state IN ('created', 'retry') AND start_after < now() LIMIT 1`,
+      [this.name],
+    );
+    if (waiting.length === 0) return [];
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
