@@ -59,6 +59,8 @@ export class PgBossJobQueue implements JobQueue {
   private ticking: Promise<void> | undefined;
   private tickAgain = false;
   private lastRenewal = 0;
+  /** Set by start(): pg-boss's schema and the queue exist once it resolves; sends and cancels wait for it. */
+  private ready: Promise<void> | undefined;
   private started = false;
   private stopped = false;
 
@@ -97,17 +99,22 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   /** Creates or migrates pg-boss's schema and the queue (safe when instances start together), then starts polling. */
-  async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
+  start(): Promise<void> {
+    this.ready ??= this.open();
+    return this.ready;
+  }
+
+  private async open(): Promise<void> {
     await this.boss.start();
     await this.boss.createQueue(this.name, { name: this.name, policy: 'standard', ...this.retry, expireInSeconds: this.leaseSeconds });
     await this.boss.updateQueue(this.name, { name: this.name, ...this.retry, expireInSeconds: this.leaseSeconds });
+    this.started = true;
     if (this.work) this.wake();
   }
 
   enqueue(job: QueuedJob): void {
     if (this.stopped) return;
+    if (!this.ready) throw new Error('PgBossJobQueue: call start() before enqueue');
     this.command('enqueue', job.id, async () => {
       const bossId = bossIdOf(job.id);
       const sent = await this.boss.send(this.name, { jobId: job.id, userId: job.userId }, { id: bossId });
@@ -117,6 +124,7 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   cancel(jobId: string): void {
+    if (!this.ready) throw new Error('PgBossJobQueue: call start() before cancel');
     const bossId = bossIdOf(jobId);
     this.running.get(bossId)?.controller.abort(new JobStoppedError('cancelled'));
     // Also for a job running here: the cancelled row keeps any process from taking it again.
@@ -135,13 +143,14 @@ export class PgBossJobQueue implements JobQueue {
     for (const entry of this.running.values()) entry.controller.abort(new JobStoppedError('shutdown'));
     await Promise.all([...this.running.values()].map((entry) => entry.done));
     await this.commands;
-    if (this.started) await this.boss.stop({ graceful: false, close: false });
+    if (this.ready) await this.ready.then(() => this.boss.stop({ graceful: false, close: false }), () => {});
   }
 
   private command(what: string, jobId: string, run: () => Promise<unknown>): void {
-    this.commands = this.commands.then(run).then(
+    this.commands = this.commands.then(() => this.ready).then(run).then(
       () => undefined,
-      // The job's record is durable: ResumeIngestion hands it back at the next start.
+      // No work is lost: an unsent job's record stays queued (ResumeIngestion enqueues it at the next start), and
+      // a job whose cancel failed finds its session gone at its next write and stops.
       (error) => this.logger.error(`could not ${what} the job in pg-boss`, { jobId, error: String(error) }),
     );
   }

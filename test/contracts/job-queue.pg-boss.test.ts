@@ -152,6 +152,18 @@ describeWithPostgres('JobQueue on pg-boss', () => {
       expect(runs).to.deep.equal(['job-1']);
     });
 
+    it('takes jobs as soon as start() is called, sending them once the queue exists; before start() it refuses them', async () => {
+      const runs: string[] = [];
+      const queue = new PgBossJobQueue(async (id) => void runs.push(id), { pool, concurrency: 1, queueName: 'early', pollIntervalMs: 20 }, new RecordingLogger());
+      started.push(queue);
+      expect(() => queue.enqueue({ id: 'too-early', userId: 'u' })).to.throw(Error, 'call start() before enqueue');
+      const starting = queue.start();
+      queue.enqueue({ id: 'job-1', userId: 'u' }); // pg-boss's schema and the queue are still being created
+      await starting;
+      await until(() => runs.length === 1, 'the job');
+      expect(runs).to.deep.equal(['job-1']);
+    });
+
     it('refuses settings that are not positive integers', () => {
       const run = async () => {};
       expect(() => new PgBossJobQueue(run, { pool, concurrency: 0 }, new RecordingLogger())).to.throw(RangeError, 'concurrency');
