@@ -131,6 +131,15 @@ export class PgBossJobQueue implements JobQueue {
     this.command('cancel', jobId, () => this.boss.cancel(this.name, bossId));
   }
 
+  /** Resolves when no job waits or runs in any process sharing the queue (tests, benchmarks). */
+  async whenIdle(): Promise<void> {
+    for (;;) {
+      await this.commands;
+      if (this.running.size === 0 && (await this.sql.isIdle())) return;
+      await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
+    }
+  }
+
   /**
    * Takes no new jobs, aborts the running ones as a shutdown and waits for them to stop, then hands them back to the
    * queue so that another worker takes them now rather than after their lease; pending sends and cancels finish.

@@ -95,6 +95,15 @@ export class QueueSql {
     }
   }
 
+  /** Whether no job of the queue waits (also for a retry) or runs, in any process. */
+  async isIdle(): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `SELECT 1 FROM ${this.job} WHERE name = $1 AND state IN ('created', 'retry', 'active') LIMIT 1`,
+      [this.name],
+    );
+    return rows.length === 0;
+  }
+
   /** Where each running job stands: cancelled (by any process), still this run's, or no longer (lost). */
   async check(jobs: readonly TakenJob[]): Promise<Map<string, RunState>> {
     const { rows } = await this.pool.query<{ id: string; state: string | null; ours: boolean | null }>(

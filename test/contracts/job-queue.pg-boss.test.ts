@@ -164,6 +164,19 @@ describeWithPostgres('JobQueue on pg-boss', () => {
       expect(runs).to.deep.equal(['job-1']);
     });
 
+    it('whenIdle resolves once no job waits or runs in any instance', async () => {
+      const runs: string[] = [];
+      const producer = await startQueue(async () => {}, { queueName: 'idle', work: false });
+      await producer.whenIdle(); // nothing enqueued yet
+      await startQueue(async (id) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        runs.push(id);
+      }, { queueName: 'idle' });
+      for (const id of ['job-1', 'job-2', 'job-3']) producer.enqueue({ id, userId: 'u' });
+      await producer.whenIdle(); // the jobs run in the other instance
+      expect(runs).to.deep.equal(['job-1', 'job-2', 'job-3']);
+    });
+
     it('refuses settings that are not positive integers', () => {
       const run = async () => {};
       expect(() => new PgBossJobQueue(run, { pool, concurrency: 0 }, new RecordingLogger())).to.throw(RangeError, 'concurrency');
