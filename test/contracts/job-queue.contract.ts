@@ -11,8 +11,14 @@ export interface JobQueueSubject {
 /** Builds a queue that runs each job with `run`, at most `concurrency` at once and `perUser` of one user. */
 export type MakeJobQueue = (run: JobHandler, limits: { concurrency: number; perUser: number }) => JobQueueSubject | Promise<JobQueueSubject>;
 
+/** How long the suite waits for what a queue does in the background. */
+export interface JobQueueContractOptions {
+  /** Per wait; default 2000 ms. A queue that polls a database may need longer; what is checked stays the same. */
+  timeoutMs?: number;
+}
+
 /** Waits until `done()` holds (jobs run in the background), failing after `timeoutMs`. */
-async function until(done: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
+async function waitUntil(done: () => boolean, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!done()) {
     if (Date.now() > deadline) expect.fail(`timed out waiting for ${what}`);
@@ -31,7 +37,8 @@ const ofUser = (id: string, userId = 'u1') => ({ id, userId });
  * at once (and that many do when enough wait); users take turns, each below its own limit; a job that throws does not
  * stop the others; cancel drops a waiting job and aborts a running one's signal.
  */
-export function jobQueueContract(name: string, makeQueue: MakeJobQueue): void {
+export function jobQueueContract(name: string, makeQueue: MakeJobQueue, options: JobQueueContractOptions = {}): void {
+  const until = (done: () => boolean, what: string) => waitUntil(done, what, options.timeoutMs ?? 2000);
   describe(`JobQueue contract: ${name}`, function () {
     let subject: JobQueueSubject | undefined;
     const make = async (run: JobHandler, concurrency: number, perUser = concurrency) => {
