@@ -11,6 +11,13 @@ export interface Config {
   corsOrigins: '*' | string[];
   /** Where records and the lexical index live: SQLite in DATA_DIR, or PostgreSQL (DATABASE_URL) shared by instances. */
   records: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number };
+  /**
+   * What this process does (ROLE): `serve` answers HTTP and enqueues ingest jobs, `worker` runs them (no HTTP), `all`
+   * both. `serve` and `worker` need DATABASE_URL: their queue is the one in PostgreSQL that every process shares.
+   */
+  role: 'all' | 'serve' | 'worker';
+  /** The shared queue's timing (PostgreSQL mode): how often a worker looks for jobs, and its lease on a running one. */
+  queue: { pollIntervalMs: number; leaseSeconds: number };
   auth: { kind: 'local'; jwtSecret?: string } | { kind: 'supabase'; url: string; anonKey: string; refusalCacheMs: number };
   blobs: { kind: 'local' } | { kind: 'minio'; endpoint: string; accessKey: string; secretKey: string; bucket: string; publicUrl?: string };
   index: { kind: 'sqlite' } | { kind: 'chroma'; url: string; collection: string };
@@ -69,6 +76,8 @@ export const DEFAULTS = {
   ollamaEmbedModel: 'nomic-embed-text',
   ollamaTimeoutMs: 120_000,
   databasePoolSize: 10,
+  queuePollIntervalMs: 1000,
+  queueLeaseSeconds: 60,
   supabaseRefusalCacheMs: 30_000,
   httpHeadersTimeoutMs: 10_000,
   httpBodyTimeoutMs: 30_000,
@@ -87,6 +96,7 @@ export const CONFIG_VARIABLES = [
   'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'MINIO_BUCKET', 'MINIO_PUBLIC_URL',
   'CHROMA_URL', 'CHROMA_COLLECTION', 'OLLAMA_URL', 'OLLAMA_CHAT_MODEL', 'OLLAMA_EMBED_MODEL', 'OLLAMA_TIMEOUT_MS',
   'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS', 'INGEST_PER_USER_CONCURRENCY', 'LOG_LEVEL', 'DATABASE_URL', 'DATABASE_POOL_SIZE',
+  'ROLE', 'QUEUE_POLL_INTERVAL_MS', 'QUEUE_LEASE_SECONDS',
   'SUPABASE_REFUSAL_CACHE_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS',
   'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE', 'TRUST_PROXY',
   'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
@@ -216,8 +226,16 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError('CHROMA_URL', 'must be set with DATABASE_URL and OLLAMA_URL: vectors are kept in Chroma when records are in PostgreSQL');
     }
   } else {
-    forbidWithout(env, ['DATABASE_POOL_SIZE'], 'DATABASE_URL');
+    forbidWithout(env, ['DATABASE_POOL_SIZE', 'QUEUE_POLL_INTERVAL_MS', 'QUEUE_LEASE_SECONDS'], 'DATABASE_URL');
   }
+  const role = read(env, 'ROLE', v.picklist(['all', 'serve', 'worker'], 'must be all, serve or worker'), 'all')!;
+  if (role !== 'all' && records.kind !== 'postgres') {
+    throw new ConfigError('ROLE', `"${role}" needs DATABASE_URL: the processes share their ingest queue in PostgreSQL`);
+  }
+  const queue = {
+    pollIntervalMs: read(env, 'QUEUE_POLL_INTERVAL_MS', positiveInt(60_000), DEFAULTS.queuePollIntervalMs)!,
+    leaseSeconds: read(env, 'QUEUE_LEASE_SECONDS', positiveInt(3600), DEFAULTS.queueLeaseSeconds)!,
+  };
 
   const ingestConcurrency = read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!;
   return {
@@ -225,6 +243,8 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir,
     records,
+    role,
+    queue,
     publicUrl,
     corsOrigins,
     auth,

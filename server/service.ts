@@ -11,10 +11,12 @@ import { httpServerOptions, limitClients } from './http/client-limits.js';
 import { createHttpApp } from './http/app.js';
 import type { Config } from './config.js';
 import { buildContainer, lifecyclesOf, readinessProbes, TOKENS } from './container.js';
+import type { Lifecycle } from './modules/lifecycle.js';
 
 export interface RunningService {
+  /** Where the API answers; '' for a worker (ROLE=worker), which does not listen. */
   url: string;
-  server: Server;
+  server: Server | undefined;
   container: Container;
   docChat: DocChat;
   /** Resolves when no ingestion is waiting or running. */
@@ -32,31 +34,21 @@ export async function startService(config: Config, options: { logger?: Logger } 
   const closeables: (() => Promise<void>)[] = [];
 
   const lifecycles = lifecyclesOf(container);
-  for (const lifecycle of lifecycles) await lifecycle.init?.();
-
-  const blobs = container.get(TOKENS.BlobStore);
-  const app = createHttpApp({
-    docChat: container.get<DocChat>(TOKENS.DocChat),
-    identity: container.get<IdentityVerifier>(TOKENS.IdentityVerifier),
-    probes: readinessProbes(container),
-    corsOrigins: config.corsOrigins,
-    logger,
-    extraRouters: blobs instanceof LocalBlobStore ? [localUploadRouter(blobs)] : [],
-    authFailuresPerMinute: config.http.authFailuresPerMinute,
-    trustProxy: config.http.trustProxy,
-  });
-
-  const server = createServer(httpServerOptions(config.http), app.callback());
-  // Short timeouts for the API; uploads of 50 MB on slow links get the long one.
-  limitClients(server, config.http, {
-    logger,
-    isLongBody: (req) => blobs instanceof LocalBlobStore && req.method === 'PUT' && (req.url ?? '').toLowerCase().startsWith(UPLOAD_PATH_PREFIX),
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const started: Lifecycle[] = [];
+  let server: Server | undefined;
+  try {
+    for (const lifecycle of lifecycles) {
+      await lifecycle.init?.();
+      started.push(lifecycle);
+    }
+    // A worker runs ingest jobs only: no HTTP at all.
+    if (config.role !== 'worker') server = await listen(container, config, logger);
+  } catch (error) {
+    // What did start is stopped again, so a failed start leaves no connection, process or lock behind.
+    for (const lifecycle of started.reverse()) await lifecycle.close?.().catch(() => {});
+    throw error;
+  }
+  const port = server ? (server.address() as AddressInfo).port : undefined;
 
   const queue = container.get<JobQueue & { whenIdle?: () => Promise<void> }>(TOKENS.JobQueue);
   const { resumeIngestion } = container.get<DocChat>(TOKENS.DocChat);
@@ -86,20 +78,20 @@ export async function startService(config: Config, options: { logger?: Logger } 
 
   closeables.push(
     async () => clearInterval(leaseCheck),
-    () => new Promise<void>((resolve) => server.close(() => resolve())),
+    () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
     // In reverse start-up order: the queue stops its jobs before extraction and the database go.
     ...[...lifecycles].reverse().flatMap((lifecycle) => (lifecycle.close ? [() => lifecycle.close!()] : [])),
   );
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: port === undefined ? '' : `http://127.0.0.1:${port}`,
     server,
     container,
     docChat: container.get<DocChat>(TOKENS.DocChat),
     whenIngestionIdle: () => queue.whenIdle?.() ?? Promise.resolve(),
     close: () => {
-      server.closeAllConnections?.();
+      server?.closeAllConnections?.();
       closing ??= (async () => {
         for (const close of closeables) {
           await close().catch((error) => logger.warn('error while shutting down', { error: String(error) }));
@@ -108,4 +100,29 @@ export async function startService(config: Config, options: { logger?: Logger } 
       return closing;
     },
   };
+}
+
+/** The HTTP API, with the client limits (short timeouts for the API, the long one for local uploads). */
+async function listen(container: Container, config: Config, logger: Logger): Promise<Server> {
+  const blobs = container.get(TOKENS.BlobStore);
+  const app = createHttpApp({
+    docChat: container.get<DocChat>(TOKENS.DocChat),
+    identity: container.get<IdentityVerifier>(TOKENS.IdentityVerifier),
+    probes: readinessProbes(container),
+    corsOrigins: config.corsOrigins,
+    logger,
+    extraRouters: blobs instanceof LocalBlobStore ? [localUploadRouter(blobs)] : [],
+    authFailuresPerMinute: config.http.authFailuresPerMinute,
+    trustProxy: config.http.trustProxy,
+  });
+  const server = createServer(httpServerOptions(config.http), app.callback());
+  limitClients(server, config.http, {
+    logger,
+    isLongBody: (req) => blobs instanceof LocalBlobStore && req.method === 'PUT' && (req.url ?? '').toLowerCase().startsWith(UPLOAD_PATH_PREFIX),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  return server;
 }

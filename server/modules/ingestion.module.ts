@@ -1,10 +1,11 @@
 import { ContainerModule } from 'inversify';
 import type { DocChat } from '../../core/index.js';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
-import type { JobQueue } from '../../core/ports/job-queue.js';
+import type { JobHandler, JobQueue } from '../../core/ports/job-queue.js';
 import type { Logger } from '../../core/ports/logger.js';
 import { ChildProcessDocumentReader } from '../../adapters/extraction/child-process-document-reader.js';
 import { InProcessJobQueue } from '../../adapters/in-process-queue/in-process-job-queue.js';
+import type { PostgresDatabase } from '../../adapters/postgres/database.js';
 import type { Config } from '../config.js';
 import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -12,30 +13,50 @@ import type { Lifecycle } from './lifecycle.js';
 /** How long shutdown waits for running ingestions to stop before it goes on (they resume at the next start). */
 const QUEUE_STOP_GRACE_MS = 5000;
 
-/** Text extraction (child processes) and the queue that runs ingest jobs, fairly across users. */
+/**
+ * Text extraction (child processes) and the queue that runs ingest jobs fairly across users: in this process by
+ * default, or in PostgreSQL (pg-boss) shared by every process with DATABASE_URL, where `serve` processes only enqueue.
+ */
 export async function ingestionModule(config: Config): Promise<ContainerModule> {
+  const shared = config.records.kind === 'postgres' ? await import('../../adapters/pg-boss/index.js') : undefined;
   return new ContainerModule(({ bind }) => {
     bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue(() => new ChildProcessDocumentReader({ poolSize: config.extractionWorkers }));
     bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
       name: 'text extraction',
       close: () => ctx.get<ChildProcessDocumentReader>(TOKENS.DocumentReader).close(),
     }));
-    bind<JobQueue>(TOKENS.JobQueue).toDynamicValue(
-      (ctx) =>
-        new InProcessJobQueue(
-          // Resolved per job, not at bind time: the queue and the use cases need each other.
-          (jobId, signal) => ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal),
-          { concurrency: config.ingestConcurrency, perUser: config.ingestPerUserConcurrency },
-          ctx.get<Logger>(TOKENS.Logger),
-        ),
+    // Resolved per job, not at bind time: the queue and the use cases need each other.
+    const handlerOf = (ctx: { get<T>(token: symbol): T }): JobHandler => (jobId, signal) =>
+      ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal);
+    const limits = { concurrency: config.ingestConcurrency, perUser: config.ingestPerUserConcurrency };
+    bind<JobQueue>(TOKENS.JobQueue).toDynamicValue((ctx) =>
+      shared
+        ? new shared.PgBossJobQueue(
+            handlerOf(ctx),
+            {
+              ...limits,
+              pool: ctx.get<PostgresDatabase>(TOKENS.PostgresDatabase).pool,
+              work: config.role !== 'serve',
+              pollIntervalMs: config.queue.pollIntervalMs,
+              leaseSeconds: config.queue.leaseSeconds,
+              // A dead worker's job is expired by maintenance and retried after the delay: both follow the lease, so
+              // a short lease (tests, impatient deployments) brings the job back soon after it.
+              maintenanceIntervalSeconds: Math.max(1, Math.min(15, Math.floor(config.queue.leaseSeconds / 2))),
+              retryDelaySeconds: Math.max(1, Math.min(10, config.queue.leaseSeconds)),
+            },
+            ctx.get<Logger>(TOKENS.Logger),
+          )
+        : new InProcessJobQueue(handlerOf(ctx), limits, ctx.get<Logger>(TOKENS.Logger)),
     );
-    // Registered after the reader: shutdown closes in reverse, so running jobs stop before the extraction processes.
-    bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
-      name: 'ingest queue',
-      close: () => {
-        const queue = ctx.get<InProcessJobQueue>(TOKENS.JobQueue);
-        return Promise.race([queue.stop(), new Promise<void>((resolve) => setTimeout(resolve, QUEUE_STOP_GRACE_MS).unref())]);
-      },
-    }));
+    // Registered after the reader: shutdown closes in reverse, so running jobs stop before the extraction processes
+    // (and, registered after the records module, before the database).
+    bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => {
+      const queue = ctx.get<JobQueue & { start?(): Promise<void>; stop(): Promise<void> }>(TOKENS.JobQueue);
+      return {
+        name: 'ingest queue',
+        init: queue.start ? () => queue.start!() : undefined,
+        close: () => Promise.race([queue.stop(), new Promise<void>((resolve) => setTimeout(resolve, QUEUE_STOP_GRACE_MS).unref())]),
+      };
+    });
   });
 }
