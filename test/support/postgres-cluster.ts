@@ -18,7 +18,10 @@ export interface PostgresCluster {
 
 /** Why PostgreSQL suites cannot run here, or null when they can. */
 export function postgresUnavailableReason(): string | null {
-  return binDir() ? null : 'PostgreSQL server binaries not found (initdb, pg_ctl): install Debian\'s postgresql package to run the PostgreSQL suites';
+  if (binDir()) return null;
+  // CI installs the server (.ci/run): there a missing binary is a failure, never a silent skip.
+  if (process.env.DOC_CHAT_REQUIRE_POSTGRES) throw new Error('DOC_CHAT_REQUIRE_POSTGRES is set but no PostgreSQL server binaries were found');
+  return 'PostgreSQL server binaries not found (initdb, pg_ctl): install Debian\'s postgresql package to run the PostgreSQL suites';
 }
 
 let shared: Promise<{ port: number }> | undefined;

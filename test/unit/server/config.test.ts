@@ -108,4 +108,27 @@ describe('configuration', () => {
   it('treats empty values as unset (compose passes empty strings)', () => {
     expect(loadConfig({ SUPABASE_URL: '', SUPABASE_ANON_KEY: '', AUTH_JWT_SECRET: '' }).auth.kind).to.equal('local');
   });
+
+  it('puts records in PostgreSQL with DATABASE_URL, never repeating its value (a password) in an error', () => {
+    expect(loadConfig({}).records).to.deep.equal({ kind: 'sqlite' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://app:s3cret@db:5432/docchat' }).records).to.deep.equal({
+      kind: 'postgres', url: 'postgres://app:s3cret@db:5432/docchat', poolSize: 10,
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/x', DATABASE_POOL_SIZE: '25' }).records).to.include({ poolSize: 25 });
+    const bad = configError({ DATABASE_URL: 'mysql://app:s3cret@db/x' });
+    expect(bad.variable).to.equal('DATABASE_URL');
+    expect(bad.message).to.not.include('s3cret');
+    expect(configError({ DATABASE_POOL_SIZE: '5' }).message).to.match(/^DATABASE_POOL_SIZE: has no effect without DATABASE_URL/);
+    // Vectors kept in SQLite would belong to one instance: with a shared database they go to Chroma.
+    expect(configError({ DATABASE_URL: 'postgres://db/x', OLLAMA_URL: 'http://ollama:11434' }).variable).to.equal('CHROMA_URL');
+  });
+
+  it('runs both roles by default; serve and worker alone need the shared database', () => {
+    expect(loadConfig({}).role).to.equal('all');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker' }).role).to.equal('worker');
+    expect(configError({ ROLE: 'serve' }).message).to.match(/^ROLE: "serve" needs DATABASE_URL/);
+    expect(configError({ DATABASE_URL: 'postgres://db/x', ROLE: 'both' }).variable).to.equal('ROLE');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).queue).to.deep.equal({ pollIntervalMs: 1000, leaseSeconds: 60 });
+    expect(configError({ QUEUE_LEASE_SECONDS: '5' }).message).to.match(/has no effect without DATABASE_URL/);
+  });
 });
