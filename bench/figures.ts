@@ -5,9 +5,11 @@
  * - parentheses and a leading minus mean negative, but the sign is ignored when comparing: statements print outflows
  *   as "(1,577)" where the question asks for "capital expenditure of $1577";
  * - a unit word after a number scales it (thousand/k, million/mn/m, billion/bn/b), and tables in thousands or millions
- *   print the same amount 1000 times larger or smaller, so factors of 1000 (up to 10^6) between answer and gold match;
- * - an answer number matches when the gold, rounded to the answer's own decimals, equals it ("1,577" for "$1577.00",
- *   "55.1" for "55.1%"), and it has at least three significant digits or equals the gold exactly (so "55" does not
+ *   print the same amount 1000 times larger or smaller, so for amounts (a gold with $ or a unit word) factors of 1000
+ *   (up to 10^6) between answer and gold match; ratios and percentages are compared unscaled;
+ * - an answer number matches when it rounds to the gold at the gold's real precision (trailing zeros of "$1577.00" are
+ *   formatting: "5,466,312" thousand matches "$5466.00" million, "8,738" million matches "$8.70" billion), or when the
+ *   gold rounded to the answer's decimals equals it and it has at least three significant digits (so "55" does not
  *   count for 55.1, nor "2" for 2.2).
  * Years (1900–2099 without decimals or separators) in the answer are skipped: they head every column.
  */
@@ -47,19 +49,31 @@ export function goldFigure(answer: string): number | undefined {
   return first?.value;
 }
 
-export function carriesFigure(answer: string, gold: number): boolean {
-  const target = Math.abs(gold);
+export function carriesFigure(answer: string, gold: string | number): boolean {
+  const g = typeof gold === 'number' ? { value: gold, decimals: 6 } : goldPrecision(gold);
+  if (!g) return false;
+  const target = Math.abs(g.value);
+  // Only amounts change scale between a table and a question; ratios and percentages are compared as they are.
+  const factors = typeof gold === 'string' && !/\$|million|billion|thousand|\b(mn|bn)\b/i.test(gold) ? [1] : [1, 1e3, 1e-3, 1e6, 1e-6];
   return figuresIn(answer).some((f) => {
     if (f.isYear) return false;
-    const value = Math.abs(f.value);
-    for (const factor of [1, 1e3, 1e-3, 1e6, 1e-6]) {
-      const g = target * factor;
-      const rounded = Number(g.toFixed(f.decimals));
-      const exact = Math.abs(value - g) < 1e-9 * Math.max(1, g);
-      if (exact || (Math.abs(value - rounded) < 1e-9 * Math.max(1, g) && f.significant >= 3)) return true;
+    for (const factor of factors) {
+      const value = Math.abs(f.value) * factor;
+      // The answer as precise as the gold or more: it rounds to the gold ("5,466,312" thousand for "$5466.00" million).
+      if (Math.abs(value - target) <= 0.5 * 10 ** -g.decimals + 1e-9 * target) return true;
+      // The answer less precise than the gold: the gold rounds to it ("1,577" for "1577.4"), if it is not too coarse.
+      const rounded = Number((target / factor).toFixed(f.decimals)) * factor;
+      if (f.significant >= 3 && Math.abs(value - rounded) <= 1e-9 * Math.max(1, target)) return true;
     }
     return false;
   });
+}
+
+/** The gold figure and its real precision: trailing zeros of "1577.00" or "8.70" are formatting, not precision. */
+function goldPrecision(answer: string): { value: number; decimals: number } | undefined {
+  const first = figuresIn(answer)[0];
+  const text = /\d[\d,]*(\.\d+)?/.exec(answer)?.[1] ?? '';
+  return first && { value: first.value, decimals: text.replace(/0+$/, '').length > 1 ? text.replace(/0+$/, '').length - 1 : 0 };
 }
 
 /**

@@ -64,7 +64,7 @@ export function score(q: FinanceQuestion, answer: string, sources: { page: numbe
   const cited = sources.map((s) => s.page);
   const pageHit = cited.some((page) => evidence.some((e) => Math.abs(page - e) <= 1));
   const gold = isFigureQuestion(q) ? goldFigure(q.answer) : undefined;
-  return { id: q.id, pageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), gold), cited, evidence };
+  return { id: q.id, pageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), q.answer), cited, evidence };
 }
 
 function ratio(n: number, of: number): number {

@@ -16,6 +16,7 @@ import { ExtractiveAnswerer, SENTENCE_FEATURES, SENTENCE_WEIGHTS } from '../adap
 import type { ContextPassage } from '../core/ports/llm.js';
 import type { VectorIndex } from '../core/ports/vector-index.js';
 import { DEFAULT_RETRIEVAL } from '../core/use-cases/ask-question.js';
+import { lexicalQuery } from '../core/rag/query-terms.js';
 import { packContexts } from '../core/rag/context.js';
 import { TOKENS } from '../server/container.js';
 import { SHARED_DATA } from '../test/support/paths.js';
@@ -47,7 +48,7 @@ try {
   const training = questionsOf(squad, 'train');
   const index = test.service.container.get<VectorIndex>(TOKENS.LexicalIndex);
   const contextsOf = async (q: SquadQuestion): Promise<ContextPassage[]> => {
-    const hits = await index.search({ sessionId, text: q.question, limit: DEFAULT_RETRIEVAL.candidates });
+    const hits = await index.search({ sessionId, text: lexicalQuery(q.question), limit: DEFAULT_RETRIEVAL.candidates });
     return packContexts(hits, DEFAULT_RETRIEVAL.passages, DEFAULT_RETRIEVAL.contextChars).passages;
   };
   const answerer = new ExtractiveAnswerer();

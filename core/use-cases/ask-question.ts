@@ -10,6 +10,7 @@ import type { SessionRepo } from '../ports/session-repo.js';
 import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { packContexts, toSources } from '../rag/context.js';
 import { reciprocalRankFusion } from '../rag/fusion.js';
+import { lexicalQuery } from '../rag/query-terms.js';
 
 export interface AskQuestionDeps {
   sessions: SessionRepo;
@@ -81,7 +82,8 @@ export class AskQuestion {
         .map((index) =>
           this.searchVisible(index, {
             sessionId: input.sessionId,
-            text: query,
+            // Lexical indexes match words: they get the question in the documents' wording (fiscal years, statement terms).
+            text: index.kind === 'lexical' ? lexicalQuery(query) : query,
             embedding,
             institution: input.institution?.trim() || undefined,
             limit: this.settings.candidates,

@@ -1,0 +1,78 @@
+import { stemmer } from 'stemmer';
+import { lexicalQuery } from '../../core/rag/query-terms.js';
+import { contentTokens } from '../../core/rag/text.js';
+import type { ContextPassage } from '../../core/ports/llm.js';
+
+/**
+ * Figure questions ("What is the FY2018 capital expenditure (in USD millions)?") are answered by a table row, which
+ * the sentence ranking (fitted on prose) scores poorly: a row shares few words with the question, and those in the
+ * statement's wording ("Purchases of property, plant and equipment"). Here rows are matched on the question in the
+ * documents' wording (core/rag/query-terms.ts), and the chosen row is quoted with its column header, the figure of
+ * the year asked for first.
+ */
+
+export interface RowCandidate {
+  passage: ContextPassage;
+  rank: number;
+  position: number;
+  kind: string;
+  text: string;
+}
+
+/** A question asking for an amount, a count or a ratio rather than an explanation or a yes/no. */
+export function asksForFigure(question: string): boolean {
+  const q = question.toLowerCase().trim();
+  if (/^(is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(q)) return false;
+  return /\bhow (much|many)\b|\bin (usd|us\$|\$)?\s*(millions|billions|thousands)\b|\b(amount|total|ratio|margin|turnover|balance)\b|\bwhat (is|was|were|are)\b.*\b(fy\s?\d{2,4}|(19|20)\d\d)\b/.test(q);
+}
+
+const stems = (text: string) => contentTokens(text).map((t) => stemmer(t));
+
+/** The label of a row: its words before the figures. */
+function rowLabel(row: string): string {
+  return row.replace(/(\s+(\$|\$?\(?-?\$?\d[\d,]*(\.\d+)?\)?%?|[—–-]))+\s*$/, '');
+}
+
+/**
+ * The row that best names what is asked: the share of its label's words the question (in statement wording) uses,
+ * then the share of the question it covers, then retrieval rank. Undefined when no row shares a word with it.
+ */
+export function bestRow<C extends RowCandidate>(candidates: C[], question: string): C | undefined {
+  const asked = new Set(stems(lexicalQuery(question)));
+  const original = new Set(stems(question));
+  let best: { candidate: C; score: number } | undefined;
+  for (const c of candidates) {
+    if (c.kind !== 'row') continue;
+    const label = [...new Set(stems(rowLabel(c.text)).filter((t) => !/^\d/.test(t)))];
+    if (label.length === 0) continue;
+    const matched = label.filter((t) => asked.has(t));
+    if (matched.length === 0) continue;
+    const precision = matched.length / label.length;
+    const recall = label.filter((t) => original.has(t)).length / Math.max(1, original.size);
+    const score = precision + recall + 0.2 / (1 + c.rank);
+    if (!best || score > best.score) best = { candidate: c, score };
+  }
+  return best?.candidate;
+}
+
+/** The column header (a line of years) above the row in its passage, if any. */
+export function columnHeaderOf<C extends RowCandidate>(row: C, candidates: C[]): string | undefined {
+  const above = candidates.filter((c) => c.passage === row.passage && c.kind === 'columns' && c.position < row.position);
+  return above.at(-1)?.text;
+}
+
+/**
+ * The row's figure in the column of the year the question asks for (its latest year when it names several), when the
+ * header's years and the row's figures line up one to one: "2018: (1,577)".
+ */
+export function figureForYear(row: string, header: string | undefined, question: string): string | undefined {
+  if (!header) return undefined;
+  const years: string[] = header.match(/\b(19|20)\d\d\b/g) ?? [];
+  const asked = [...question.matchAll(/\b(?:fy\s?'?)?((?:19|20)\d\d)\b|\bfy\s?'?(\d\d)\b/gi)].map((m) => m[1] ?? `20${m[2]}`);
+  if (years.length === 0 || asked.length === 0) return undefined;
+  const year = asked.map(Number).sort((a, b) => b - a)[0];
+  const cells = row.slice(rowLabel(row).length).replace(/\$\s*/g, '').trim().split(/\s+/).filter(Boolean);
+  const column = years.indexOf(String(year));
+  if (column < 0 || cells.length !== years.length) return undefined;
+  return `${year}: ${cells[column]}`;
+}
