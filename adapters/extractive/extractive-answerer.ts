@@ -53,7 +53,7 @@ export class ExtractiveAnswerer implements Llm {
     let words = first.words;
     for (const next of ranked) {
       if (next === best && !row) continue;
-      if (row && next.text === row.text) continue;
+      if (row && (next.text === row.text || next.text === header)) continue;
       if (chosen.length >= MAX_SENTENCES || words >= MAX_ANSWER_WORDS - MIN_EXCERPT_WORDS) break;
       if (chosen.some((c) => c.text === next.text)) continue;
       // Fill the 80 words: a runner-up sentence often holds the answer when the best match only restates the question.

@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { lexicalQuery } from '../../core/rag/query-terms.js';
+import { lineItemQuery } from '../../core/rag/query-terms.js';
 import { contentTokens } from '../../core/rag/text.js';
 import type { ContextPassage } from '../../core/ports/llm.js';
 
@@ -38,7 +38,7 @@ function rowLabel(row: string): string {
  * then the share of the question it covers, then retrieval rank. Undefined when no row shares a word with it.
  */
 export function bestRow<C extends RowCandidate>(candidates: C[], question: string): C | undefined {
-  const asked = new Set(stems(lexicalQuery(question)));
+  const asked = new Set(stems(lineItemQuery(question)));
   const original = new Set(stems(question));
   let best: { candidate: C; score: number } | undefined;
   for (const c of candidates) {

@@ -62,7 +62,7 @@ export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DE
           if (words - carriedWords(current, carried) >= options.targetWords / 4) emit(), reset();
           section.heading = unit.text;
         } else if (unit.kind === 'columns') section.columns = unit.text;
-        if (current.length === carried) context = [section.title, section.heading, section.columns].filter((line): line is string => Boolean(line));
+        if (current.length === carried) context = [section.title, section.columns, section.heading].filter((line): line is string => Boolean(line));
         current.push(unit);
         words += countWords(unit.text);
         if (words >= options.targetWords) {

@@ -8,8 +8,8 @@
  *   where the answer is, and their rare words would pull in unrelated passages: they are dropped.
  */
 
-/** Analyst terms (regular expressions on the lower-cased question) and the statement wording they stand for. */
-const STATEMENT_WORDING: [RegExp, string][] = [
+/** Analyst terms for statement lines (regular expressions on the lower-cased question) and the lines' own wording. */
+const LINE_ITEM_WORDING: [RegExp, string][] = [
   [/\bcapex\b|\bcapital expenditures?\b/, 'purchases property plant equipment capital expenditures'],
   [/\bpp&e\b|\bppne\b|\bpp and e\b|\bfixed assets?\b/, 'property plant equipment net'],
   [/\bcogs\b|\bcost of goods sold\b/, 'cost of sales cost of revenue cost of goods sold'],
@@ -25,14 +25,18 @@ const STATEMENT_WORDING: [RegExp, string][] = [
   [/\b(dso|days sales outstanding)\b/, 'accounts receivable net sales'],
   [/\b(dio|days inventory)\b/, 'inventories cost of sales'],
   [/\bfree cash ?flows?\b|\bfcf\b/, 'net cash provided by operating activities purchases property equipment'],
-  [/\bcash flow statement\b|\bstatement of cash flows?\b/, 'consolidated statements of cash flows'],
-  [/\bincome statement\b|\bp&l\b|\bstatement of income\b/, 'consolidated statements of income operations earnings'],
-  [/\bbalance sheet\b|\bstatement of financial position\b/, 'consolidated balance sheets statement of financial position'],
   [/\b(total )?debt\b/, 'long-term debt borrowings notes'],
   [/\bdividends?\b/, 'dividends declared paid per share'],
   [/\boperating margin\b/, 'operating income net revenue'],
   [/\beffective tax rate\b/, 'effective tax rate provision for income taxes'],
   [/\binventor(y|ies)\b/, 'merchandise inventories'],
+];
+
+/** Names analysts give the statements, and the titles filings give them. */
+const STATEMENT_NAMES: [RegExp, string][] = [
+  [/\bcash flow statement\b|\bstatement of cash flows?\b/, 'consolidated statements of cash flows'],
+  [/\bincome statement\b|\bp&l\b|\bstatement of income\b/, 'consolidated statements of income operations earnings'],
+  [/\bbalance sheet\b|\bstatement of financial position\b/, 'consolidated balance sheets statement of financial position'],
 ];
 
 /** Words of instructions to the answerer, not of the documents. */
@@ -41,8 +45,17 @@ const INSTRUCTION_WORDS =
 
 /** The question rewritten for a lexical (BM25) index: see the module comment. Synonym wording comes first. */
 export function lexicalQuery(question: string): string {
+  return rewrite(question, [...STATEMENT_NAMES, ...LINE_ITEM_WORDING]);
+}
+
+/** The question with the wording of the statement lines it names, to match table rows (statement titles left out). */
+export function lineItemQuery(question: string): string {
+  return rewrite(question, LINE_ITEM_WORDING);
+}
+
+function rewrite(question: string, table: [RegExp, string][]): string {
   const lower = question.toLowerCase();
-  const wording = STATEMENT_WORDING.filter(([pattern]) => pattern.test(lower)).map(([, words]) => words);
+  const wording = table.filter(([pattern]) => pattern.test(lower)).map(([, words]) => words);
   const text = lower
     .replace(/\bfy\s?'?(\d{4})\b/g, ' fiscal $1 ')
     .replace(/\bfy\s?'?(\d{2})\b/g, ' fiscal 20$1 ')
