@@ -34,23 +34,28 @@ function rowLabel(row: string): string {
 }
 
 /**
- * The row that best names what is asked: the share of its label's words the question (in statement wording) uses,
- * then the share of the question it covers, then retrieval rank. Undefined when no row shares a word with it.
+ * The row that best names what is asked. Words are weighted by how rare they are among the passages' lines ("total",
+ * "net" head many rows; "inventories" few): the weighted share of the row's label the question asks for, plus the
+ * weight of what it matches relative to the best row, plus a little for retrieval rank. Undefined when no row shares
+ * a word with the question.
  */
 export function bestRow<C extends RowCandidate>(candidates: C[], question: string): C | undefined {
   const asked = new Set(stems(lineItemQuery(question)));
-  const original = new Set(stems(question));
-  let best: { candidate: C; score: number } | undefined;
-  for (const c of candidates) {
-    if (c.kind !== 'row') continue;
+  const df = new Map<string, number>();
+  for (const c of candidates) for (const t of new Set(stems(c.text))) df.set(t, (df.get(t) ?? 0) + 1);
+  const weight = (t: string) => Math.log(1 + candidates.length / (df.get(t) ?? 1));
+  const sum = (terms: string[]) => terms.reduce((total, t) => total + weight(t), 0);
+  const rows = candidates.flatMap((c) => {
+    if (c.kind !== 'row') return [];
     const label = [...new Set(stems(rowLabel(c.text)).filter((t) => !/^\d/.test(t)))];
-    if (label.length === 0) continue;
     const matched = label.filter((t) => asked.has(t));
-    if (matched.length === 0) continue;
-    const precision = matched.length / label.length;
-    const recall = label.filter((t) => original.has(t)).length / Math.max(1, original.size);
-    const score = precision + recall + 0.2 / (1 + c.rank);
-    if (!best || score > best.score) best = { candidate: c, score };
+    return matched.length > 0 ? [{ candidate: c, precision: sum(matched) / sum(label), covered: sum(matched) }] : [];
+  });
+  const most = Math.max(...rows.map((r) => r.covered));
+  let best: { candidate: C; score: number } | undefined;
+  for (const r of rows) {
+    const score = r.precision + r.covered / most + 0.2 / (1 + r.candidate.rank);
+    if (!best || score > best.score) best = { candidate: r.candidate, score };
   }
   return best?.candidate;
 }

@@ -65,7 +65,9 @@ export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DE
         if (current.length === carried) context = [section.title, section.columns, section.heading].filter((line): line is string => Boolean(line));
         current.push(unit);
         words += countWords(unit.text);
-        if (words >= options.targetWords) {
+        // Table rows close a chunk at half the target: BM25 favours short chunks, and each part of a long statement
+        // then carries its title and years with fewer unrelated rows.
+        if (words >= (unit.kind === 'row' ? options.targetWords / 2 : options.targetWords)) {
           emit();
           // Carry overlap only when it is small next to the target, so chunks keep advancing.
           const keep = options.overlapSentences > 0 ? current.slice(-options.overlapSentences) : [];

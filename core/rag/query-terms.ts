@@ -1,6 +1,6 @@
 /**
  * The words a lexical index should look for, from a question as users ask it of reports:
- * - fiscal years: "FY2018", "FY 2018", "FY18" are written "2018" (or "fiscal 2018") in the filing's own tables;
+ * - fiscal years: "FY2018", "FY 2018", "FY18" are written "2018" in the filings' own tables (the column years);
  * - the words a statement uses for what analysts call otherwise: "capital expenditure" is "purchases of property,
  *   plant and equipment" in a cash-flow statement, "COGS" is "cost of sales" or "cost of revenue". The list holds the
  *   standard names of financial-statement lines and statements only (US GAAP captions), nothing about any one filing;
@@ -57,8 +57,8 @@ function rewrite(question: string, table: [RegExp, string][]): string {
   const lower = question.toLowerCase();
   const wording = table.filter(([pattern]) => pattern.test(lower)).map(([, words]) => words);
   const text = lower
-    .replace(/\bfy\s?'?(\d{4})\b/g, ' fiscal $1 ')
-    .replace(/\bfy\s?'?(\d{2})\b/g, ' fiscal 20$1 ')
+    .replace(/\bfy\s?'?(\d{4})\b/g, ' $1 ')
+    .replace(/\bfy\s?'?(\d{2})\b/g, ' 20$1 ')
     .replace(INSTRUCTION_WORDS, ' ');
   return [...wording, text].join(' ').replace(/\s+/g, ' ').trim();
 }
