@@ -43,7 +43,7 @@ export class ExtractiveAnswerer implements Llm {
     const row = asksForFigure(request.question) ? bestRow(all, request.question) : undefined;
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
-    if (!row && (!best || Math.max(...ranked.map((c) => c.coverage)) < MIN_COVERAGE)) return notFound();
+    if (!best || Math.max(...ranked.map((c) => c.coverage)) < MIN_COVERAGE) return notFound();
 
     const queryTerms = new Set(stems(contentTokens(request.question)));
     const header = row && columnHeaderOf(row, all);

@@ -36,8 +36,8 @@ function rowLabel(row: string): string {
 /**
  * The row that best names what is asked. Words are weighted by how rare they are among the passages' lines ("total",
  * "net" head many rows; "inventories" few): the weighted share of the row's label the question asks for, plus the
- * weight of what it matches relative to the best row, plus a little for retrieval rank. Undefined when no row shares
- * a word with the question.
+ * weight of what it matches relative to the best row, plus a little for retrieval rank. Undefined when no row's label
+ * is at least half (by weight) words of the question.
  */
 export function bestRow<C extends RowCandidate>(candidates: C[], question: string): C | undefined {
   const asked = new Set(stems(lineItemQuery(question)));
@@ -49,7 +49,9 @@ export function bestRow<C extends RowCandidate>(candidates: C[], question: strin
     if (c.kind !== 'row') return [];
     const label = [...new Set(stems(rowLabel(c.text)).filter((t) => !/^\d/.test(t)))];
     const matched = label.filter((t) => asked.has(t));
-    return matched.length > 0 ? [{ candidate: c, precision: sum(matched) / sum(label), covered: sum(matched) }] : [];
+    const precision = matched.length > 0 ? sum(matched) / sum(label) : 0;
+    // A row the question names at most half of is another line item ("Total cost of revenue" for "revenue").
+    return precision >= 0.5 ? [{ candidate: c, precision, covered: sum(matched) }] : [];
   });
   const most = Math.max(...rows.map((r) => r.covered));
   let best: { candidate: C; score: number } | undefined;

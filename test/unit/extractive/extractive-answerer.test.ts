@@ -74,6 +74,12 @@ describe('ExtractiveAnswerer', () => {
     expect(answer.text).to.match(/\[1\] annual\.pdf, page 60/);
   });
 
+  it('does not quote a row for a figure the table does not hold', async () => {
+    const contexts = [passage('1', '(Millions) 2018 2017\nProceeds from sale of PP&E and other assets 262 49\nTotal assets $ 59,268 $ 55,556')];
+    const answer = await answerer.answer({ question: 'How much did the harbour committee spend on boats?', contexts, history: [] });
+    expect(answer.text).to.equal(NOT_FOUND_TEXT);
+  });
+
   it('answers a question that is not about a figure from sentences, even next to a table', async () => {
     const contexts = [passage('1', 'Purchases of equipment 1,577 1,373\nThe company buys equipment to expand its plants in Asia.')];
     const request = { question: 'Why does the company buy equipment?', contexts, history: [] };
