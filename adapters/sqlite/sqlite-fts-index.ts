@@ -9,8 +9,6 @@ interface RankedChunkRow extends ChunkRow {
 
 /** Most distinct query terms sent to FTS5: long pasted questions would otherwise make every query slow. */
 const MAX_QUERY_TERMS = 32;
-/** Most word pairs sent as phrases. */
-const MAX_QUERY_PHRASES = 16;
 
 /**
  * The embedded lexical index: chunk rows in `chunks`, their text in the FTS5 table `chunks_fts` (porter stemming,
@@ -71,16 +69,10 @@ function sessionScope(sessionId: string): string {
   return Buffer.from(sessionId, 'utf8').toString('hex');
 }
 
-/**
- * `"word1" OR "word2" OR … OR "word1 word2" …`: each term quoted so FTS5 syntax in a question (AND, NEAR, *, :) is
- * taken literally. Pairs of consecutive content words are added as phrases, so a chunk holding "total current
- * liabilities" or "Warsaw Pact" together outranks one with the words scattered (SQuAD training articles: hit@5
- * 0.936 → 0.941; FinanceBench tune part: evidence page 0.842 → 0.895).
- */
+/** `"word1" OR "word2" …`: each term quoted so FTS5 syntax in a question (AND, NEAR, *, :) is taken literally. */
 export function toMatchExpression(text: string): string | null {
   const content = contentTokens(text);
   const terms = [...new Set(content.length > 0 ? content : wordTokens(text))].slice(0, MAX_QUERY_TERMS);
   if (terms.length === 0) return null;
-  const phrases = [...new Set(content.slice(1).map((word, i) => `${content[i]} ${word}`))].slice(0, MAX_QUERY_PHRASES);
-  return [...terms, ...phrases].map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }

@@ -79,23 +79,3 @@ describe('SqliteFtsIndex session scope', () => {
     }
   });
 });
-
-describe('SqliteFtsIndex ranking of phrases', () => {
-  it('ranks a chunk holding the question’s words side by side above one holding them apart', async () => {
-    const database = openSqliteDatabase(':memory:');
-    try {
-      const index = new SqliteFtsIndex(database);
-      const chunk = (n: number, text: string): IndexedChunk => ({
-        id: `s:${n}`, sessionId: 's', jobId: 'job', filename: 'f.pdf', page: n, ordinal: n, text, tags: {},
-      });
-      await index.add([
-        chunk(1, 'Current assets rose while total liabilities fell, a current trend.'),
-        chunk(2, 'Total current liabilities 5,466,312 4,586,657 reported this year.'),
-      ]);
-      const hits = await index.search({ sessionId: 's', text: 'What were total current liabilities?', limit: 2 });
-      expect(hits.map((h) => h.chunk.page)).to.deep.equal([2, 1]);
-    } finally {
-      await database.close();
-    }
-  });
-});
