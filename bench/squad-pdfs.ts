@@ -9,6 +9,24 @@ export interface SquadQuestion {
   paragraph: string;
 }
 
+/**
+ * SQuAD split by article, so the answerer's fitted weights are judged on text they never saw: the 24 articles shuffled
+ * with seed 2026 (metrics.seededRandom), the first 16 to fit the weights (bench/train-answerer.ts), the other 8 (1610
+ * questions) for the reported figures (bench/quality.ts). Every article is still ingested, as distractors.
+ */
+export const SQUAD_SPLIT = {
+  train: ['Super Bowl 50', 'Warsaw', 'Teacher', '1973 oil crisis', 'Apollo program', 'Packet switching', 'Black Death', 'Newcastle upon Tyne', 'Construction', 'Harvard University', 'Jacksonville, Florida', 'University of Chicago', 'Prime number', 'Imperialism', 'French and Indian War', 'Force'],
+  report: ['Victoria (Australia)', 'Oxygen', 'European Union law', 'Geology', 'Genghis Khan', 'Immune system', 'Civil disobedience', 'Islamism'],
+} as const;
+
+/** The questions of one part of SQUAD_SPLIT. */
+export function questionsOf(squad: { articles: SquadArticle[]; questions: SquadQuestion[] }, part: keyof typeof SQUAD_SPLIT): SquadQuestion[] {
+  const titles = new Set<string>(SQUAD_SPLIT[part]);
+  const articles = new Set(squad.articles.flatMap((a, i) => (titles.has(a.title) ? [i] : [])));
+  if (articles.size !== titles.size) throw new Error(`SQuAD split names articles that are not in the file (${part})`);
+  return squad.questions.filter((q) => articles.has(q.article));
+}
+
 export interface SquadArticle {
   title: string;
   paragraphs: string[];

@@ -1,5 +1,6 @@
 import type { ExtractedPage } from '../domain/model.js';
-import { countWords, splitSentences } from './text.js';
+import { splitUnits, type TextUnit } from './layout.js';
+import { countWords } from './text.js';
 
 export interface ChunkingOptions {
   /** A chunk closes once it reaches this many words (a single longer sentence is split). */
@@ -18,45 +19,69 @@ export interface DraftChunk {
 }
 
 /**
- * Sentence-aware chunking that keeps page numbers: chunks never cross a page, so each cites exactly one page.
- * A paragraph break (blank line) closes a chunk once it holds a quarter of the target, so topics stay apart while
- * headings and one-line paragraphs join what follows; overlap repeats sentences only within a paragraph.
+ * Sentence-aware chunking that keeps page numbers and the document's structure: chunks never cross a page, so each
+ * cites exactly one page. A paragraph break (blank line) closes a chunk once it holds a quarter of the target, so
+ * topics stay apart while headings and one-line paragraphs join what follows; overlap repeats sentences only within a
+ * paragraph. Table rows stay one per line (core/rag/layout.ts), a heading closes the chunk before it, and every chunk
+ * starts with the section title and table column header in force where it starts (unless it holds them already), so
+ * "balance sheet" or "2018" find a row on the second page of a statement, and a quoted row keeps its column years.
  */
 export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DEFAULT_CHUNKING): DraftChunk[] {
   const chunks: DraftChunk[] = [];
+  /** The page's title (headings above its first table), a sub-heading since, and the table's column header. */
+  const section: { title?: string; heading?: string; columns?: string } = {};
   for (const page of pages) {
-    const paragraphs = page.text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
-    let current: string[] = [];
+    const paragraphs = page.text
+      .split(/\n\s*\n/)
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => splitLongSentences(splitUnits(p), options.targetWords));
+    // A page with a title of its own starts a new section; one without continues the previous page's (a statement
+    // running over two pages, an article's later pages).
+    const title = pageTitle(paragraphs.flat());
+    if (title) Object.assign(section, { title, heading: undefined, columns: undefined });
+    let seenTable = false;
+    let current: TextUnit[] = [];
     let words = 0;
-    /** Sentences already emitted in a chunk that `current` repeats as overlap. */
+    /** Units already emitted in a chunk that `current` repeats as overlap. */
     let carried = 0;
+    let context: string[] = [];
     const emit = () => {
-      if (current.length > carried) chunks.push({ page: page.page, ordinal: chunks.length, text: current.join(' ') });
+      if (current.length > carried) chunks.push({ page: page.page, ordinal: chunks.length, text: render(context, current) });
+    };
+    const reset = (keep: TextUnit[] = [], keepWords = 0) => {
+      current = keep;
+      words = keepWords;
+      carried = keep.length;
     };
     for (const paragraph of paragraphs) {
-      for (const sentence of splitLongSentence(splitSentences(paragraph), options.targetWords)) {
-        current.push(sentence);
-        words += countWords(sentence);
-        if (words >= options.targetWords) {
+      for (const unit of paragraph) {
+        if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
+        if (unit.kind === 'heading' && seenTable) {
+          // A new part of the page: what came before is a chunk of its own once it says enough.
+          if (words - carriedWords(current, carried) >= options.targetWords / 4) emit(), reset();
+          section.heading = unit.text;
+        } else if (unit.kind === 'columns') section.columns = unit.text;
+        if (current.length === carried) context = [section.title, section.columns, section.heading].filter((line): line is string => Boolean(line));
+        current.push(unit);
+        words += countWords(unit.text);
+        // Table rows close a chunk at half the target: BM25 favours short chunks, and each part of a long statement
+        // then carries its title and years with fewer unrelated rows.
+        if (words >= (unit.kind === 'row' ? options.targetWords / 2 : options.targetWords)) {
           emit();
           // Carry overlap only when it is small next to the target, so chunks keep advancing.
           const keep = options.overlapSentences > 0 ? current.slice(-options.overlapSentences) : [];
-          const keepWords = keep.reduce((n, s) => n + countWords(s), 0);
-          current = keepWords < options.targetWords / 2 ? keep : [];
-          words = current.length > 0 ? keepWords : 0;
-          carried = current.length;
+          const keepWords = keep.reduce((n, u) => n + countWords(u.text), 0);
+          if (keepWords < options.targetWords / 2) reset(keep, keepWords);
+          else reset();
         }
       }
       if (words - carriedWords(current, carried) >= options.targetWords / 4) {
         emit();
-        current = [];
-        words = 0;
-        carried = 0;
+        reset();
       } else if (carried > 0 && current.length === carried) {
         // Only overlap is left at the paragraph's end: it belongs to the chunk already emitted.
-        current = [];
-        words = 0;
-        carried = 0;
+        reset();
       }
     }
     emit();
@@ -64,20 +89,38 @@ export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DE
   return chunks;
 }
 
-function carriedWords(current: string[], carried: number): number {
-  return current.slice(0, carried).reduce((n, s) => n + countWords(s), 0);
+/** The headings above the page's first table row or column header, joined ("3M Company … Statement of Cash Flows"). */
+function pageTitle(units: TextUnit[]): string | undefined {
+  const firstTable = units.findIndex((u) => u.kind === 'row' || u.kind === 'columns');
+  const headings = units.slice(0, firstTable < 0 ? units.length : firstTable).filter((u) => u.kind === 'heading');
+  return headings.length > 0 ? headings.map((u) => u.text).join(' ') : undefined;
+}
+
+/** The context lines the units do not already hold, then the units: rows and headings on lines of their own. */
+function render(context: string[], units: TextUnit[]): string {
+  const own = units.map((u) => u.text).join(' ');
+  let text = context.filter((line) => !own.includes(line)).join('\n');
+  units.forEach((unit, i) => {
+    if (text === '') text = unit.text;
+    else text += unit.kind === 'sentence' && i > 0 && units[i - 1].kind === 'sentence' ? ` ${unit.text}` : `\n${unit.text}`;
+  });
+  return text;
+}
+
+function carriedWords(current: TextUnit[], carried: number): number {
+  return current.slice(0, carried).reduce((n, u) => n + countWords(u.text), 0);
 }
 
 /** Tables and OCR output can produce "sentences" of hundreds of words: cut them into target-sized pieces. */
-function splitLongSentence(sentences: string[], targetWords: number): string[] {
-  const out: string[] = [];
-  for (const sentence of sentences) {
-    const words = sentence.split(' ');
+function splitLongSentences(units: TextUnit[], targetWords: number): TextUnit[] {
+  const out: TextUnit[] = [];
+  for (const unit of units) {
+    const words = unit.text.split(' ');
     if (words.length <= targetWords) {
-      out.push(sentence);
+      out.push(unit);
       continue;
     }
-    for (let i = 0; i < words.length; i += targetWords) out.push(words.slice(i, i + targetWords).join(' '));
+    for (let i = 0; i < words.length; i += targetWords) out.push({ kind: 'sentence', text: words.slice(i, i + targetWords).join(' ') });
   }
   return out;
 }

@@ -12,6 +12,7 @@ import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js
 import { streamAnswer } from '../rag/answer-stream.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { reciprocalRankFusion } from '../rag/fusion.js';
+import { lexicalQuery } from '../rag/query-terms.js';
 
 export interface AskQuestionDeps {
   sessions: SessionRepo;
@@ -140,7 +141,8 @@ export class AskQuestion {
         .map((index) =>
           this.searchVisible(index, {
             sessionId: input.sessionId,
-            text: query,
+            // Lexical indexes match words: they get the question in the documents' wording (fiscal years, statement terms).
+            text: index.kind === 'lexical' ? lexicalQuery(query) : query,
             embedding,
             filters,
             limit: this.settings.candidates,

@@ -57,6 +57,37 @@ describe('ExtractiveAnswerer', () => {
     expect(ranked[0].text).to.include('1803');
   });
 
+  it('answers a figure question with the table row naming it, under its column header, the asked year first', async () => {
+    const statement = [
+      'Consolidated Statement of Cash Flows',
+      '(Millions) 2018 2017 2016',
+      'Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)',
+      'Proceeds from sale of PP&E and other assets 262 49 58',
+    ].join('\n');
+    const contexts = [
+      passage('1', 'Capital spending is discussed in the liquidity section of this report.', 'annual.pdf', 30, 2),
+      passage('2', statement, 'annual.pdf', 60, 1),
+    ];
+    const answer = await answerer.answer({ question: 'What is the FY2018 capital expenditure amount (in USD millions)?', contexts, history: [] });
+    expect(answer.text.startsWith('2018: (1,577) — ')).to.equal(true);
+    expect(quotes(answer.text)[0]).to.equal('(Millions) 2018 2017 2016 … Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)');
+    expect(answer.text).to.match(/\[1\] annual\.pdf, page 60/);
+  });
+
+  it('does not quote a row for a figure the table does not hold', async () => {
+    const contexts = [passage('1', '(Millions) 2018 2017\nProceeds from sale of PP&E and other assets 262 49\nTotal assets $ 59,268 $ 55,556')];
+    const answer = await answerer.answer({ question: 'How much did the harbour committee spend on boats?', contexts, history: [] });
+    expect(answer.text).to.equal(NOT_FOUND_TEXT);
+  });
+
+  it('answers a question that is not about a figure from sentences, even next to a table', async () => {
+    const contexts = [passage('1', 'Purchases of equipment 1,577 1,373\nThe company buys equipment to expand its plants in Asia.')];
+    const request = { question: 'Why does the company buy equipment?', contexts, history: [] };
+    expect(answerer.rankSentences(request)[0].text).to.equal('The company buys equipment to expand its plants in Asia.');
+    const answer = await answerer.answer(request);
+    expect(answer.text).to.include('The company buys equipment to expand its plants in Asia.').and.not.match(/^\d{4}: /);
+  });
+
   it('says plainly that the documents do not hold the answer when nothing matches', async () => {
     const contexts = [passage('1', 'Bananas are rich in potassium. They ripen in paper bags.')];
     const answer = await answerer.answer({ question: 'What is the boiling point of mercury?', contexts, history: [] });

@@ -1,0 +1,80 @@
+/**
+ * The FinanceBench section of the quality benchmark: one session per filing, each filing uploaded and ingested over
+ * HTTP, each question asked in its filing's session. Measures whether a cited source names an evidence page (±1),
+ * and for figure questions (bench/figures.ts) whether the answer carries the gold figure.
+ */
+import fs from 'node:fs';
+import type { ApiClient } from '../test/support/api-client.js';
+import { answerBody } from './metrics.js';
+import { carriesFigure, goldFigure, isFigureQuestion } from './figures.js';
+import { filingPath, readFinanceQuestions, type FinancePart, type FinanceQuestion } from './financebench-data.js';
+
+export interface FinanceResult {
+  part: FinancePart;
+  filings: number;
+  pages: number;
+  ingestSeconds: number;
+  questions: number;
+  evidencePageHit: number;
+  figureQuestions: number;
+  figureCarried: number;
+  perQuestion: { id: string; pageHit: boolean; figure?: boolean; cited: number[]; evidence: number[] }[];
+}
+
+/** A filing takes minutes on a loaded machine; the whole part is queued at once. */
+const INGEST_TIMEOUT_MS = 3_600_000;
+
+export async function runFinanceBench(api: ApiClient, part: FinancePart): Promise<FinanceResult> {
+  const questions = readFinanceQuestions(part);
+  const docs = [...new Set(questions.map((q) => q.doc))];
+  const started = Date.now();
+  const sessions = new Map<string, { sessionId: string; jobId: string }>();
+  for (const doc of docs) {
+    const sessionId = await api.createSession(`FinanceBench ${doc}`);
+    const { jobId } = await api.uploadAndIngest(sessionId, doc, new Uint8Array(fs.readFileSync(filingPath(doc))), 'application/pdf');
+    sessions.set(doc, { sessionId, jobId });
+  }
+  const jobs = await Promise.all([...sessions.values()].map(({ jobId }) => api.waitForJob(jobId, INGEST_TIMEOUT_MS)));
+  const failed = jobs.filter((j) => j.status !== 'completed');
+  if (failed.length > 0) throw new Error(`FinanceBench ingestion failed: ${JSON.stringify(failed)}`);
+  const ingestSeconds = (Date.now() - started) / 1000;
+
+  const perQuestion: FinanceResult['perQuestion'] = [];
+  for (const q of questions) {
+    const res = await api.ask(sessions.get(q.doc)!.sessionId, q.question);
+    if (res.status !== 200) throw new Error(`chat: ${res.status} ${res.text}`);
+    perQuestion.push(score(q, res.body.data, res.body.sources ?? []));
+  }
+  const figures = perQuestion.filter((r) => r.figure !== undefined);
+  return {
+    part,
+    filings: docs.length,
+    pages: jobs.reduce((n, j) => n + j.pages, 0),
+    ingestSeconds: Number(ingestSeconds.toFixed(1)),
+    questions: questions.length,
+    evidencePageHit: ratio(perQuestion.filter((r) => r.pageHit).length, perQuestion.length),
+    figureQuestions: figures.length,
+    figureCarried: ratio(figures.filter((r) => r.figure).length, figures.length),
+    perQuestion,
+  };
+}
+
+export function score(q: FinanceQuestion, answer: string, sources: { page: number }[]): FinanceResult['perQuestion'][number] {
+  const evidence = [...new Set(q.evidence.map((e) => e.page))];
+  const cited = sources.map((s) => s.page);
+  const pageHit = cited.some((page) => evidence.some((e) => Math.abs(page - e) <= 1));
+  const gold = isFigureQuestion(q) ? goldFigure(q.answer) : undefined;
+  return { id: q.id, pageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), q.answer), cited, evidence };
+}
+
+function ratio(n: number, of: number): number {
+  return of === 0 ? 0 : Number((n / of).toFixed(3));
+}
+
+export function printFinanceResult(r: FinanceResult, target: { pageHit: number; figure: number }, use: string): void {
+  const verdict = (value: number, goal: number) => `target ≥ ${goal}: ${value >= goal ? 'met' : 'NOT met'}`;
+  console.log(`\nFinanceBench, ${r.part} part (${use})`);
+  console.log(`  ${r.filings} filings, ${r.pages} pages ingested in ${r.ingestSeconds} s, ${r.questions} questions`);
+  console.log(`  evidence page among cited sources (±1)  ${r.evidencePageHit.toFixed(3)}  (${verdict(r.evidencePageHit, target.pageHit)})`);
+  console.log(`  figure questions carrying the figure    ${r.figureCarried.toFixed(3)} of ${r.figureQuestions}  (${verdict(r.figureCarried, target.figure)})`);
+}

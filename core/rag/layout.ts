@@ -1,0 +1,83 @@
+/**
+ * The structure of extracted text, line by line: the PDF text layer gives one line per visual line, so a financial
+ * table arrives as one line per row ("Total current assets 29,505 28,120"), its column header as a line of years
+ * ("(Millions) 2018 2017 2016") and a statement title as a short title-case line ("CONSOLIDATED BALANCE SHEETS").
+ * Chunking keeps those lines whole (a row is never glued to the next one into a 150-word "sentence") and carries
+ * the section title and column header into each chunk; the answerer quotes rows with their header.
+ */
+import { splitSentences, STOPWORDS } from './text.js';
+
+export type UnitKind = 'sentence' | 'row' | 'columns' | 'heading';
+
+export interface TextUnit {
+  kind: UnitKind;
+  text: string;
+}
+
+/** One whitespace-separated table cell: 1,577 · (1,577) · $ · $5,363 · 30.8% · 0.55 · — (nil). */
+const CELL = /^(?:\$|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[—–-])$/;
+const YEAR = /\b(?:19|20)\d\d\b/g;
+
+
+/** A line of years naming the columns of the table below it: "Year Ended December 31, 2017 2018 2019". */
+export function isColumnHeader(line: string): boolean {
+  const years = line.match(YEAR)?.length ?? 0;
+  if (years < 2 || line.split(/\s+/).length > 14) return false;
+  // Figures other than years and day numbers ("December 31,") make it a row, not a header.
+  return !/\d{1,3},\d{3}|\d\.\d|\$/.test(line);
+}
+
+/** A table row: a label followed by figures, or figures only (a row whose label wrapped onto the line before). */
+export function isTableRow(line: string): boolean {
+  if (isColumnHeader(line)) return false;
+  // Lines reach here with single spaces (splitUnits), so splitting on ' ' is a token split, linear in the line.
+  const tokens = line.split(' ');
+  let start = tokens.length;
+  while (start > 0 && CELL.test(tokens[start - 1])) start--;
+  if (start === tokens.length) return false;
+  const label = tokens.slice(0, start).join(' ');
+  if (label.endsWith('.')) return false; // a sentence that happens to end in a number
+  const cells = tokens.slice(start);
+  const numeric = cells.filter((c) => /\d/.test(c));
+  if (numeric.length >= 2) return true;
+  // One figure: a row only when it looks like an amount and the label is short ("Total assets $ 59,268").
+  return numeric.length === 1 && /[,$()%]/.test(cells.join(' ')) && label.split(' ').length <= 10;
+}
+
+/** A heading: a short line in title case or capitals, not ending like a sentence or a label ("Assets:"). */
+export function isHeading(line: string): boolean {
+  const words = line.split(/\s+/).filter(Boolean);
+  if (words.length === 0 || words.length > 10 || /[.,;:]$/.test(line) || !/\p{L}{3}/u.test(line)) return false;
+  if (isTableRow(line) || isColumnHeader(line)) return false;
+  const significant = words.filter((w) => /^\p{L}{4,}/u.test(w) && !STOPWORDS.has(w.toLowerCase()));
+  if (significant.length === 0) return false;
+  return significant.every((w) => /^\p{Lu}/u.test(w));
+}
+
+/**
+ * A block of lines (a paragraph) as units: table rows, column headers and headings one per line, the prose between
+ * them split into sentences. A title-case line counts as a heading only where a sentence could not be running on
+ * (at the block's start or after a sentence end, a row or another heading), so a wrapped line of prose stays prose.
+ */
+export function splitUnits(block: string): TextUnit[] {
+  const units: TextUnit[] = [];
+  let prose: string[] = [];
+  const flush = () => {
+    for (const sentence of splitSentences(prose.join(' '))) units.push({ kind: 'sentence', text: sentence });
+    prose = [];
+  };
+  for (const raw of block.split('\n')) {
+    const line = raw.replace(/\s+/g, ' ').trim();
+    if (!line) continue;
+    const afterBreak = prose.length === 0 || /[.!?:;]["'”’)]?$/.test(prose[prose.length - 1]);
+    const kind: UnitKind | undefined = isColumnHeader(line) ? 'columns' : isTableRow(line) ? 'row' : afterBreak && isHeading(line) ? 'heading' : undefined;
+    if (!kind) {
+      prose.push(line);
+      continue;
+    }
+    flush();
+    units.push({ kind, text: line });
+  }
+  flush();
+  return units;
+}

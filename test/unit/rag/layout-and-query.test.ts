@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { chunkPages } from '../../../core/rag/chunking.js';
+import { isColumnHeader, isHeading, isTableRow, splitUnits } from '../../../core/rag/layout.js';
+import { lexicalQuery, lineItemQuery } from '../../../core/rag/query-terms.js';
+
+/** A cash-flow statement as the PDF text layer gives it: one line per visual line. */
+const STATEMENT = [
+  'Acme Company and Subsidiaries',
+  'Consolidated Statement of Cash Flows',
+  'Years ended December 31',
+  '(Millions) 2018 2017 2016',
+  'Cash Flows from Investing Activities',
+  'Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)',
+  'Proceeds from sale of PP&E and other assets 262 49 58',
+  'Net cash provided by operating activities $ 6,439 $ 6,240 $ 6,662',
+].join('\n');
+
+describe('layout of extracted lines', () => {
+  it('tells table rows, column headers and headings from prose', () => {
+    expect(isTableRow('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)')).to.equal(true);
+    expect(isTableRow('Total assets $ 59,268')).to.equal(true);
+    expect(isTableRow('The company was founded in 1902 and grew.')).to.equal(false);
+    expect(isTableRow('sales grew in 2018 compared to 2017')).to.equal(false);
+    expect(isColumnHeader('Year Ended December 31, 2017 2018 2019')).to.equal(true);
+    expect(isColumnHeader('Total current assets 29,505 28,120')).to.equal(false);
+    expect(isHeading('CONSOLIDATED BALANCE SHEETS')).to.equal(true);
+    expect(isHeading('Cash Flows from Investing Activities')).to.equal(true);
+    expect(isHeading('of the company and its subsidiaries')).to.equal(false);
+  });
+
+  it('keeps each row as one unit and splits the prose between them into sentences', () => {
+    const units = splitUnits(`${STATEMENT}\nThe table shows cash flows. Amounts are in millions.`);
+    expect(units.map((u) => u.kind)).to.deep.equal([
+      'heading', 'heading', 'sentence', 'columns', 'heading', 'row', 'row', 'row', 'sentence', 'sentence',
+    ]);
+    expect(units[5].text).to.equal('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)');
+  });
+
+  it('keeps a wrapped line of prose inside its sentence', () => {
+    const units = splitUnits('The board met twice in the year and approved the\nAnnual Report Of The Group\nafter a long debate.');
+    expect(units).to.deep.equal([{ kind: 'sentence', text: 'The board met twice in the year and approved the Annual Report Of The Group after a long debate.' }]);
+  });
+});
+
+describe('chunkPages with structure', () => {
+  it('puts rows on lines of their own and carries the title and column header to the next page', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `Line item number ${i} ${1000 + i} ${2000 + i} ${3000 + i}`).join('\n');
+    const chunks = chunkPages([
+      { page: 1, text: `${STATEMENT}\n${rows}`, method: 'text' },
+      { page: 2, text: 'Repayment of debt (1,034) (962) (992)\nDividends paid to shareholders (3,193) (2,803) (2,678)', method: 'text' },
+    ]);
+    expect(chunks[0].text.split('\n')).to.include('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)');
+    // A later chunk of page 1 and the chunk of page 2 start with the statement's title and years.
+    for (const chunk of [chunks[1], chunks.find((c) => c.page === 2)!]) {
+      const [title, columns] = chunk.text.split('\n');
+      expect(title).to.equal('Acme Company and Subsidiaries Consolidated Statement of Cash Flows');
+      expect(columns).to.equal('(Millions) 2018 2017 2016');
+    }
+    expect(chunks.find((c) => c.page === 2)!.text).to.include('Dividends paid to shareholders (3,193) (2,803) (2,678)');
+  });
+
+  it('does not repeat a title the chunk already starts with', () => {
+    const [first] = chunkPages([{ page: 1, text: STATEMENT, method: 'text' }]);
+    expect(first.text.match(/Consolidated Statement of Cash Flows/g)).to.have.length(1);
+  });
+});
+
+describe('lexicalQuery', () => {
+  it('writes fiscal years as the filings do and adds the statements\' wording for analyst terms', () => {
+    const q = lexicalQuery('What is the FY2018 capital expenditure (in USD millions) from the cash flow statement? Round to two decimal places.');
+    expect(q).to.include(' 2018 ').and.not.include('fy2018');
+    expect(q).to.include('purchases property plant equipment');
+    expect(q).to.include('consolidated statements of cash flows');
+    expect(q).not.to.match(/\b(usd|round|decimal)\b/);
+    expect(lexicalQuery('What is FY18 COGS?')).to.include(' 2018 ').and.include('cost of revenue');
+  });
+
+  it('leaves a question without such terms as it was, lower-cased', () => {
+    expect(lexicalQuery('When was the treaty of Warsaw signed?')).to.equal('when was the treaty of warsaw signed?');
+  });
+
+  it('leaves statement titles out of the wording used to match rows', () => {
+    expect(lineItemQuery('Total debt in the balance sheet')).to.include('long-term debt').and.not.include('consolidated balance sheets');
+  });
+});
