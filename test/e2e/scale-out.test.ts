@@ -169,6 +169,7 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
 
       expect(job, JSON.stringify(job)).to.include({ status: 'completed', pages: SCAN_PAGES.length });
       expect(survivor.running, 'the other worker still runs').to.equal(true);
+      expect(childProcesses(EXTRACTION_CHILD), 'extraction processes of a serve instance').to.deep.equal([]);
       const [{ attempts }] = await queryRecords(a, 'SELECT attempts FROM ingest_jobs WHERE id = ?', jobId);
       expect(attempts, 'runs of the job: the killed one and the one that finished').to.equal(2);
       // No duplicates: one row per chunk id and ordinal in PostgreSQL, as many as the job counts, and as many in Chroma.
