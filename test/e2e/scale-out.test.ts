@@ -56,6 +56,7 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
     const extractionPids = new Set<number>();
     /** A short lease, so that a dead worker's job comes back within seconds (lease + maintenance + retry delay). */
     const queueEnv = { ROLE: 'serve', QUEUE_LEASE_SECONDS: '3', QUEUE_POLL_INTERVAL_MS: '200' };
+    let scan: Uint8Array;
 
     const extractionChildrenOf = (worker: ServiceProcess) => {
       const pids = childProcesses(EXTRACTION_CHILD, worker.pid);
@@ -65,6 +66,9 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
 
     before(async function () {
       this.timeout(180_000);
+      // Rendered before any request: it blocks this process, whose serve instances would then close idle keep-alive
+      // connections just as the client reuses them (ECONNRESET).
+      scan = await scannedPdf(SCAN_PAGES);
       stack = scaledStack();
       databaseUrl = await sharedPostgresCluster().createDatabase('scale_out');
       // A first (it starts the dependencies and migrates the database), then B and the workers together.
@@ -104,8 +108,13 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
     const earlier = { sessionId: '', jobId: '', chunks: 0, history: [] as unknown[] };
     const ACME_QUESTION = 'How much does an international wire transfer cost at Acme Bank?';
 
+    /** The job's chunks in PostgreSQL: how many, distinct ids and ordinals, and the pages they cite. */
     const chunkRows = async (jobId: string) =>
-      (await queryRecords(a, 'SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids, count(DISTINCT ordinal)::int AS ordinals FROM chunks WHERE job_id = ?', jobId))[0] as { n: number; ids: number; ordinals: number };
+      (await queryRecords(
+        a,
+        'SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids, count(DISTINCT ordinal)::int AS ordinals, count(DISTINCT page)::int AS pages FROM chunks WHERE job_id = ?',
+        jobId,
+      ))[0] as { n: number; ids: number; ordinals: number; pages: number };
 
     it('upload and ingest through A, a worker runs the job, ask through B, history the same from both', async () => {
       const aliceA = await a.as('alice');
@@ -136,7 +145,7 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
       const bobB = await b.as('bob');
       const bobA = await a.as('bob');
       const sessionId = await bobB.createSession('ledger');
-      const { jobId } = await bobB.uploadAndIngest(sessionId, 'ledger-scan.pdf', await scannedPdf(SCAN_PAGES), 'application/pdf');
+      const { jobId } = await bobB.uploadAndIngest(sessionId, 'ledger-scan.pdf', scan, 'application/pdf');
       await until(async () => ((await jobOf(bobA, jobId)).stage === 'extracting' ? true : undefined), 'the scanned document to be extracted', 90_000);
 
       // The worker holding the job is the one whose extraction process is busy (nothing else is being read).
@@ -173,7 +182,8 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
       const [{ attempts }] = await queryRecords(a, 'SELECT attempts FROM ingest_jobs WHERE id = ?', jobId);
       expect(attempts, 'runs of the job: the killed one and the one that finished').to.equal(2);
       // No duplicates: one row per chunk id and ordinal in PostgreSQL, as many as the job counts, and as many in Chroma.
-      expect(await chunkRows(jobId)).to.deep.equal({ n: job.chunks, ids: job.chunks, ordinals: job.chunks });
+      // Nothing lost: chunks never cross a page, so every page of the scan has its own.
+      expect(await chunkRows(jobId)).to.deep.equal({ n: job.chunks, ids: job.chunks, ordinals: job.chunks, pages: SCAN_PAGES.length });
       expect(await stack.vectorRecordCount({ jobId })).to.equal(job.chunks);
       expect(await stack.vectorRecordCount({ sessionId })).to.equal(job.chunks);
 
@@ -188,7 +198,7 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
       const aliceA = await a.as('alice');
       const aliceB = await b.as('alice');
       expect(await jobOf(aliceB, earlier.jobId)).to.include({ status: 'completed', chunks: earlier.chunks });
-      expect(await chunkRows(earlier.jobId)).to.deep.equal({ n: earlier.chunks, ids: earlier.chunks, ordinals: earlier.chunks });
+      expect(await chunkRows(earlier.jobId)).to.deep.equal({ n: earlier.chunks, ids: earlier.chunks, ordinals: earlier.chunks, pages: 2 });
       expect(await stack.vectorRecordCount({ jobId: earlier.jobId })).to.equal(earlier.chunks);
       for (const api of [aliceA, aliceB]) expect((await api.get(`/api/v1/chat/history/${earlier.sessionId}`)).body.data).to.deep.equal(earlier.history);
       const again = await aliceA.ask(earlier.sessionId, ACME_QUESTION);
