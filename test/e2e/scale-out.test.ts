@@ -97,6 +97,7 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
 
     after(async function () {
       this.timeout(120_000);
+      for (const worker of workers) if (worker.running) extractionChildrenOf(worker); // orphaned by the kill below
       await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
       for (const pid of extractionPids) if (isLiveExtractionChild(pid)) process.kill(pid, 'SIGKILL');
       await stack?.close();
