@@ -25,7 +25,8 @@ export interface Stack {
   readonly answerer: 'extractive' | 'generative';
   /**
    * Starts a service on this configuration (fresh DATA_DIR), its dependencies too on the first call; `env` is added
-   * to the stack's own. Each call starts one more service on the same dependencies.
+   * to the stack's own. Each call starts one more service on the same dependencies (on the scaled stack, on a new
+   * database unless `env` names one in DATABASE_URL).
    */
   start(env?: Record<string, string>): Promise<TestService>;
   /** What every upload URL of `service` starts with: the app's /uploads route, or the bucket at MINIO_PUBLIC_URL. */
@@ -184,7 +185,8 @@ export function productionStack(options: { postgres?: boolean } = {}): Productio
         OLLAMA_CHAT_MODEL: CHAT_MODEL,
         OLLAMA_EMBED_MODEL: EMBED_MODEL,
         OLLAMA_TIMEOUT_MS: '10000',
-        ...(options.postgres ? { DATABASE_URL: await newDatabase() } : {}),
+        // A DATABASE_URL given in `env` puts several services on one database (scale-out); else each gets its own.
+        ...(options.postgres && !env.DATABASE_URL ? { DATABASE_URL: await newDatabase() } : {}),
         ...env,
       });
       services.push(service);
