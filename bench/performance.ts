@@ -13,6 +13,7 @@ import { TOKENS } from '../server/tokens.js';
 import { SHARED_DATA } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
 import { percentile } from './metrics.js';
+import { treeRss } from './process-tree.js';
 
 const TARGETS = { healthP95Ms: 50, textPagesPerSecond: 20, peakRssMb: 1024, historyPageP95Ms: 20 };
 
@@ -82,32 +83,6 @@ async function main(): Promise<void> {
   } finally {
     await test.close();
   }
-}
-
-/** Resident memory of a process and all its descendants (Linux /proc), in bytes. */
-function treeRss(root: number): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
-      const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
-      rss.set(Number(entry), kb * 1024);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  let total = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    total += rss.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
 }
 
 main().catch((error) => {

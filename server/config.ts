@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import { DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS } from '../adapters/extraction/index.js';
 
 /** Everything the service can be told, decided once at start. The only module that reads process.env. */
 export interface Config {
@@ -17,6 +18,19 @@ export interface Config {
   /** Documents processed at once; extraction itself runs in `extractionWorkers` child processes. */
   ingestConcurrency: number;
   extractionWorkers: number;
+  /** Limits of document extraction; a document that hits one fails with a reason naming it (or loses OCR'd pages). */
+  extraction: ExtractionLimits;
+}
+
+export interface ExtractionLimits {
+  maxPages: number;
+  maxOcrPages: number;
+  pageTimeoutMs: number;
+  msPerPage: number;
+  maxPdfImagePixels: number;
+  maxMemoryMb: number;
+  recycleAfterPages: number;
+  idleMs: number;
 }
 
 export class ConfigError extends Error {
@@ -37,6 +51,12 @@ export const DEFAULTS = {
   ollamaChatModel: 'llama3.2:3b',
   ollamaEmbedModel: 'nomic-embed-text',
   ollamaTimeoutMs: 120_000,
+  extraction: {
+    maxPages: DEFAULT_EXTRACTION_SETTINGS.maxPages,
+    maxOcrPages: DEFAULT_EXTRACTION_SETTINGS.maxOcrPages,
+    maxPdfImagePixels: DEFAULT_EXTRACTION_SETTINGS.maxPdfImagePixels,
+    ...DEFAULT_PROCESS_LIMITS,
+  } satisfies ExtractionLimits,
 };
 
 /** The variables the service reads; the compose file and .env.example may set only these. */
@@ -45,6 +65,8 @@ export const CONFIG_VARIABLES = [
   'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'MINIO_BUCKET', 'MINIO_PUBLIC_URL',
   'CHROMA_URL', 'CHROMA_COLLECTION', 'OLLAMA_URL', 'OLLAMA_CHAT_MODEL', 'OLLAMA_EMBED_MODEL', 'OLLAMA_TIMEOUT_MS',
   'INGEST_CONCURRENCY', 'EXTRACTION_WORKERS',
+  'MAX_DOCUMENT_PAGES', 'MAX_OCR_PAGES', 'EXTRACTION_PAGE_TIMEOUT_MS', 'EXTRACTION_MS_PER_PAGE', 'PDF_MAX_IMAGE_PIXELS',
+  'EXTRACTION_MAX_MEMORY_MB', 'EXTRACTION_RECYCLE_PAGES', 'EXTRACTION_IDLE_MS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -153,5 +175,20 @@ export function loadConfig(env: Env = process.env): Config {
     models,
     ingestConcurrency: read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!,
     extractionWorkers: read(env, 'EXTRACTION_WORKERS', positiveInt(8), 1)!,
+    extraction: readExtractionLimits(env),
+  };
+}
+
+function readExtractionLimits(env: Env): ExtractionLimits {
+  const d = DEFAULTS.extraction;
+  return {
+    maxPages: read(env, 'MAX_DOCUMENT_PAGES', positiveInt(1_000_000), d.maxPages)!,
+    maxOcrPages: read(env, 'MAX_OCR_PAGES', positiveInt(1_000_000), d.maxOcrPages)!,
+    pageTimeoutMs: read(env, 'EXTRACTION_PAGE_TIMEOUT_MS', positiveInt(86_400_000), d.pageTimeoutMs)!,
+    msPerPage: read(env, 'EXTRACTION_MS_PER_PAGE', positiveInt(3_600_000), d.msPerPage)!,
+    maxPdfImagePixels: read(env, 'PDF_MAX_IMAGE_PIXELS', positiveInt(1_000_000_000), d.maxPdfImagePixels)!,
+    maxMemoryMb: read(env, 'EXTRACTION_MAX_MEMORY_MB', v.pipe(positiveInt(65_536), v.minValue(128, 'must be at least 128')), d.maxMemoryMb)!,
+    recycleAfterPages: read(env, 'EXTRACTION_RECYCLE_PAGES', positiveInt(10_000_000), d.recycleAfterPages)!,
+    idleMs: read(env, 'EXTRACTION_IDLE_MS', positiveInt(86_400_000), d.idleMs)!,
   };
 }

@@ -88,7 +88,7 @@ export function buildContainer(config: Config, options: { logger?: Logger } = {}
     c.bind<Llm>(TOKENS.Llm).toConstantValue(new ExtractiveAnswerer());
   }
 
-  c.bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue(() => new ChildProcessDocumentReader({ poolSize: config.extractionWorkers }));
+  c.bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue(() => new ChildProcessDocumentReader({ poolSize: config.extractionWorkers, ...config.extraction }));
 
   c.bind<JobQueue>(TOKENS.JobQueue).toDynamicValue(
     (ctx) =>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import { ReadCancelledError, UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
 
@@ -23,7 +23,8 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a 
 /**
  * What every DocumentReader must do (core/ports/document-reader.ts): pages numbered from 1 in order with their text,
  * an image as page 1, progress as fractions 0..1 ending at 1, image/jpg taken as image/jpeg, and an
- * UnprocessableDocumentError for empty bytes and for content whose magic bytes contradict the declared type.
+ * UnprocessableDocumentError for empty bytes and for content whose magic bytes contradict the declared type, and a
+ * ReadCancelledError for a read whose signal is aborted.
  */
 export function documentReaderContract(
   name: string,
@@ -49,7 +50,7 @@ export function documentReaderContract(
       expect(pages.map((p) => p.page)).to.deep.equal(Array.from({ length: pdf.pages }, (_, i) => i + 1));
       for (const page of pages) {
         expect(page.text).to.be.a('string');
-        expect(page.method).to.be.oneOf(['text', 'ocr']);
+        expect(page.method).to.be.oneOf(['text', 'ocr', 'ocr-skipped']);
       }
       for (const [n, phrases] of Object.entries(pdf.textOnPage)) expectText(pages[Number(n) - 1]!, phrases);
     });
@@ -95,6 +96,16 @@ export function documentReaderContract(
         const error = await rejection(reader.read({ bytes: new Uint8Array(0), contentType }));
         expect(error, contentType).to.be.instanceOf(UnprocessableDocumentError);
       }
+    });
+
+    it('an aborted read rejects with ReadCancelledError', async function () {
+      for (const [bytes, contentType] of [[pdf.bytes, 'application/pdf'], [jpeg.bytes, 'image/jpeg']] as const) {
+        const error = await rejection(reader.read({ bytes, contentType, signal: AbortSignal.abort() }));
+        expect(error, contentType).to.be.instanceOf(ReadCancelledError);
+      }
+      // A signal that is never aborted changes nothing.
+      const pages = await reader.read({ bytes: pdf.bytes, contentType: 'application/pdf', signal: new AbortController().signal });
+      expect(pages).to.have.length(pdf.pages);
     });
   });
 }

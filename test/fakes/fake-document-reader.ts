@@ -1,4 +1,4 @@
-import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import { ReadCancelledError, UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentReader, ReadDocumentRequest } from '../../core/ports/document-reader.js';
 
@@ -23,6 +23,7 @@ export class FakeDocumentReader implements DocumentReader {
 
   async read(request: ReadDocumentRequest): Promise<ExtractedPage[]> {
     this.calls += 1;
+    if (request.signal?.aborted) throw new ReadCancelledError();
     if (this.failWith) throw this.failWith;
     const declared = request.contentType.split(';')[0].trim().toLowerCase();
     if (declared !== 'application/pdf' && declared !== 'image/jpeg' && declared !== 'image/jpg') {

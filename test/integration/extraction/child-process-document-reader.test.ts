@@ -1,14 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
 import type { ExtractedPage } from '../../../core/domain/model.js';
-import {
-  ExtractionTimeoutError,
-  ExtractionWorkerCrashedError,
-  ChildProcessDocumentReader,
-} from '../../../adapters/extraction/index.js';
+import { ExtractionWorkerCrashedError, ChildProcessDocumentReader } from '../../../adapters/extraction/index.js';
+import { childPids, isAlive, rejection } from '../../support/extraction-processes.js';
 import {
   listData,
   maxEventLoopLag,
@@ -19,16 +15,6 @@ import {
 
 const PDF = 'application/pdf';
 const JPEG = 'image/jpeg';
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(Error);
-    return error as Error;
-  }
-  expect.fail('expected the promise to reject');
-}
 
 function allText(pages: ExtractedPage[]): string {
   return pages.map((page) => page.text).join('\n');
@@ -112,7 +98,7 @@ describe('ChildProcessDocumentReader (real documents)', function () {
       const pages = await reader.read({ bytes: await doc.save(), contentType: PDF });
       expect(pages).to.have.length(2);
       expect(pages[0]).to.deep.equal({ page: 1, method: 'text', text: 'A page with enough text to skip OCR.' });
-      expect(pages[1]).to.deep.equal({ page: 2, method: 'ocr', text: '' });
+      expect(pages[1]).to.deep.equal({ page: 2, method: 'text', text: '' }); // nothing drawn: not rendered, not OCR'd
     });
   });
 
@@ -263,30 +249,6 @@ describe('ChildProcessDocumentReader (real documents)', function () {
 describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
   this.timeout(60_000);
 
-  it('times out a long document, kills its child process, and keeps working with a new one', async () => {
-    const reader = new ChildProcessDocumentReader({ timeoutMs: 5_000 });
-    try {
-      // Warm up: the first document also pays for starting the child.
-      expect(await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF })).to.have.length(1);
-
-      // Twelve scanned pages need far more than 5 s of OCR.
-      const scan = await PDFDocument.load(readData('pdfs/scanned-huckfinn-p22.pdf'));
-      const long = await PDFDocument.create();
-      for (const page of await long.copyPages(scan, Array(12).fill(0))) long.addPage(page);
-      const started = Date.now();
-      const error = await rejection(reader.read({ bytes: await long.save(), contentType: PDF }));
-      expect(error).to.be.instanceOf(ExtractionTimeoutError);
-      expect(error).to.be.instanceOf(UnprocessableDocumentError);
-      expect(error.message).to.match(/took longer than 5 seconds/);
-      expect(Date.now() - started).to.be.below(10_000);
-
-      const pages = await reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG });
-      expect(pages[0].text).to.include('Tesseract.js');
-    } finally {
-      await reader.close();
-    }
-  });
-
   it('survives a hard crash of a child (SIGSEGV), rejects only that document, and replaces the child', async () => {
     const marker = 'CRASH-THE-EXTRACTION-CHILD';
     const reader = new ChildProcessDocumentReader({ crashOnMarkerForTests: marker });
@@ -317,7 +279,7 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
 
   it('rejects documents whose child crashes, and replaces the child', async () => {
     // A 4 MB heap cannot even load the extraction code: a deterministic out-of-memory crash on every start.
-    const reader = new ChildProcessDocumentReader({ maxOldSpaceSizeMb: 4 });
+    const reader = new ChildProcessDocumentReader({ maxMemoryMb: 4 });
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         const error = await rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF }));
@@ -373,18 +335,3 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
     expect((await rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF }))).message).to.match(/closed/);
   });
 });
-
-/** Our extraction children (found by their entry file in the command line). */
-function childPids(): number[] {
-  const out = spawnSync('pgrep', ['-P', String(process.pid), '-f', 'extraction-worker'], { encoding: 'utf8' }).stdout;
-  return out.split('\n').filter(Boolean).map(Number);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
