@@ -6,7 +6,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
-import { countWordCharacters, markParagraphBreaks, normalizeExtractedText, removeRunningHeaders } from './normalize-text.js';
+import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
 import { hasDarkPixels, hasInk, renderForOcr } from './pdf-page-raster.js';
 import { decodeJpeg, toOcrImage } from './raster.js';
@@ -31,6 +31,8 @@ export interface ExtractionSettings {
 export interface ExtractionEvents {
   /** The document is open and has `pages` pages (before any page is read). */
   onStart?(pages: number): void;
+  /** A page is read (in order, once each): it is passed on at once, so no process holds a long document's text twice. */
+  onPage(page: ExtractedPage): void;
   /** `fraction` of the work is done, `pagesDone` pages are finished. */
   onProgress(fraction: number, pagesDone: number): void;
   /** Called between two pages: true when pdf.js's caches should be dropped (the process grew large). */
@@ -59,17 +61,30 @@ export class DocumentExtractor {
 
   constructor(private readonly settings: ExtractionSettings) {}
 
-  async extract(bytes: Uint8Array, kind: DocumentKind, events: ExtractionEvents): Promise<ExtractedPage[]> {
+  /**
+   * Reads the document page by page into events.onPage. The text of the pages still carries running headers and
+   * footers: removeRunningHeaders() needs all pages, so whoever collects them applies it.
+   */
+  async extract(bytes: Uint8Array, kind: DocumentKind, events: ExtractionEvents): Promise<void> {
     events.onProgress(0, 0);
-    const pages = kind === 'pdf' ? await this.readPdf(bytes, events) : await this.readJpeg(bytes, events);
-    if (!pages.some((page) => countWordCharacters(page.text) > 0)) {
-      const skipped = pages.filter((page) => page.method === 'ocr-skipped').length;
+    let withText = 0;
+    let skipped = 0;
+    const tally: ExtractionEvents = {
+      ...events,
+      onPage: (page) => {
+        if (countWordCharacters(page.text) > 0) withText++;
+        if (page.method === 'ocr-skipped') skipped++;
+        events.onPage(page);
+      },
+    };
+    if (kind === 'pdf') await this.readPdf(bytes, tally);
+    else await this.readJpeg(bytes, tally);
+    if (withText === 0) {
       throw new UnprocessableDocumentError(
         skipped === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${this.settings.maxOcrPages} scanned pages; ` +
           `${skipped} more were not OCR'd (at most ${this.settings.maxOcrPages} per document, MAX_OCR_PAGES)`,
       );
     }
-    return pages;
   }
 
   close(): Promise<void> {
@@ -81,7 +96,7 @@ export class DocumentExtractor {
    * page's data is released after it (page.cleanup()); pdf.js's document-wide caches are dropped every few hundred
    * pages or when the process grows large, so memory stays flat however long the document is.
    */
-  private async readPdf(bytes: Uint8Array, events: ExtractionEvents): Promise<ExtractedPage[]> {
+  private async readPdf(bytes: Uint8Array, events: ExtractionEvents): Promise<void> {
     const { maxPages, maxOcrPages, minTextCharsPerPage, maxPdfImagePixels } = this.settings;
     const parser = new PDFParse({ data: bytes, ...pdfjsAssets(), isEvalSupported: false, maxImageSize: maxPdfImagePixels });
     try {
@@ -89,7 +104,6 @@ export class DocumentExtractor {
       const total = doc.numPages;
       if (total > maxPages) throw new UnprocessableDocumentError(tooManyPagesMessage(total, maxPages));
       events.onStart?.(total);
-      const pages: ExtractedPage[] = [];
       let ocrPages = 0;
       for (let num = 1; num <= total; num++) {
         const result = await parser.getText({ partial: [num] }); // pdf-parse's own page text layout; cleans the page up
@@ -117,12 +131,10 @@ export class DocumentExtractor {
             page.cleanup();
           }
         }
-        pages.push({ page: num, text, method });
+        events.onPage({ page: num, text, method });
         events.onProgress(num / total, num);
         if (num % CLEANUP_EVERY_PAGES === 0 || events.shouldCleanUp?.()) await doc.cleanup();
       }
-      const cleaned = removeRunningHeaders(pages.map((p) => p.text));
-      return pages.map((p, i) => ({ ...p, text: cleaned[i] }));
     } catch (error) {
       throw toPdfError(error);
     } finally {
@@ -137,7 +149,7 @@ export class DocumentExtractor {
     return normalizeExtractedText(await this.ocr.recognize(image.pgm, 'auto', onProgress));
   }
 
-  private async readJpeg(bytes: Uint8Array, events: ExtractionEvents): Promise<ExtractedPage[]> {
+  private async readJpeg(bytes: Uint8Array, events: ExtractionEvents): Promise<void> {
     const { width, height, orientation } = readJpegHeader(bytes);
     if (!width || !height) throw new UnprocessableDocumentError(MESSAGES.invalidImage);
     if (width * height > MAX_JPEG_PIXELS) {
@@ -155,8 +167,8 @@ export class DocumentExtractor {
     // Photos are mostly single pages, receipts and forms: one block keeps "label ... amount" lines together.
     events.onStart?.(1);
     const text = normalizeExtractedText(await this.ocr.recognize(image.pgm, 'block', (fraction) => events.onProgress(fraction, 0)));
+    events.onPage({ page: 1, text, method: 'ocr' });
     events.onProgress(1, 1);
-    return [{ page: 1, text, method: 'ocr' }];
   }
 }
 

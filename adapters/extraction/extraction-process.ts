@@ -5,6 +5,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCrashedError } from './errors.js';
+import { removeRunningHeaders } from './normalize-text.js';
 import type { WorkerReply, WorkerStartData } from './protocol.js';
 import { workerEntry } from './worker-entry.js';
 
@@ -16,7 +17,7 @@ export interface ProcessLimits {
   msPerPage: number;
   /** Resident size above which the child is killed and its document fails; also its V8 heap limit. */
   maxMemoryMb: number;
-  /** After this many pages, the child is replaced once its document is done (a fresh heap, no fragmentation). */
+  /** After this many pages (or a document that left it above maxMemoryMb / 4), the child is replaced once its document is done. */
   recycleAfterPages: number;
   /** An idle child exits after this long; the next document starts a new one. */
   idleMs: number;
@@ -53,6 +54,8 @@ export class ExtractionProcess {
   private file?: string;
   /** Why the child is going away: the document in flight is rejected with it on exit. Also: no new document. */
   private failure?: Error;
+  /** Pages of the current document received so far. */
+  private pages: ExtractedPage[] = [];
   private pagesRead = 0;
   private lastRssMb = 0;
   private pagesDone = 0;
@@ -145,6 +148,7 @@ export class ExtractionProcess {
     const task = this.task!;
     this.startedAt = Date.now();
     this.pagesDone = 0;
+    this.pages = [];
     this.armPageTimer();
     // Opening the document counts as its first page until the child says how many pages it has.
     this.child.send({ id: task.id, kind: task.kind, file: this.file! }, undefined, undefined, (error) => {
@@ -170,6 +174,7 @@ export class ExtractionProcess {
       return;
     }
     if (reply.type === 'progress') {
+      for (const page of reply.pages) this.pages.push(page);
       if (reply.pagesDone > this.pagesDone) {
         this.pagesRead += reply.pagesDone - this.pagesDone;
         this.pagesDone = reply.pagesDone;
@@ -178,10 +183,12 @@ export class ExtractionProcess {
       task.onProgress(reply.fraction);
       return;
     }
+    const pages = this.pages;
     this.release();
     if (reply.type === 'result') {
+      const cleaned = removeRunningHeaders(pages.map((page) => page.text));
       task.onProgress(1);
-      task.resolve(reply.pages);
+      task.resolve(pages.map((page, i) => ({ ...page, text: cleaned[i] })));
     } else if (reply.unprocessable) {
       task.reject(new UnprocessableDocumentError(reply.message));
     } else {
@@ -189,8 +196,9 @@ export class ExtractionProcess {
       if (reply.stack) error.stack = reply.stack; // where it failed inside the child
       task.reject(error);
     }
-    // A worn or grown child is replaced before its next document; a healthy one waits (for a while) for more.
-    if (this.pagesRead >= this.limits.recycleAfterPages || this.lastRssMb > this.limits.maxMemoryMb / 2) {
+    // A worn or grown child is replaced (its memory freed while the server indexes what it read); a lean one waits,
+    // for a while, for more.
+    if (this.pagesRead >= this.limits.recycleAfterPages || this.lastRssMb > this.limits.maxMemoryMb / 4) {
       this.stop(new Error('The extraction process was recycled'));
     } else {
       this.armIdleTimer();
@@ -223,6 +231,7 @@ export class ExtractionProcess {
     clearTimeout(this.pageTimer);
     clearTimeout(this.documentTimer);
     this.task = undefined;
+    this.pages = [];
     if (this.file) fs.rm(this.file, { force: true }, () => {});
     this.file = undefined;
     setRef(this.child, false);

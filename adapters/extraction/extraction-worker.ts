@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import type { ExtractedPage } from '../../core/domain/model.js';
 import { DocumentExtractor } from './document-extractor.js';
 import type { ExtractionJob, WorkerReply, WorkerStartData } from './protocol.js';
 
@@ -29,13 +30,15 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
   let reportedFraction = -1; // so that 0 ("started") is sent too
   let reportedPages = 0;
   let reportedAt = 0;
+  let pages: ExtractedPage[] = []; // read since the last progress message
   try {
     // One copy of the document in this process, read from the file the parent wrote (a view, not a second copy).
     const data = fs.readFileSync(file);
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     if (crashOnMarker && data.includes(crashOnMarker)) process.kill(process.pid, 'SIGSEGV'); // test-only: a native crash
-    const pages = await extractor.extract(bytes, kind, {
-      onStart: (pages) => reply({ id, type: 'started', pages, rssMb: rssMb() }),
+    await extractor.extract(bytes, kind, {
+      onStart: (pageCount) => reply({ id, type: 'started', pages: pageCount, rssMb: rssMb() }),
+      onPage: (page) => pages.push(page),
       onProgress: (fraction, pagesDone) => {
         const now = Date.now();
         const newPages = pagesDone > reportedPages && now - reportedAt >= PROGRESS_INTERVAL_MS;
@@ -43,12 +46,13 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
           reportedFraction = fraction;
           reportedPages = pagesDone;
           reportedAt = now;
-          reply({ id, type: 'progress', fraction: Math.min(1, fraction), pagesDone, rssMb: rssMb() });
+          reply({ id, type: 'progress', fraction: Math.min(1, fraction), pagesDone, pages, rssMb: rssMb() });
+          pages = [];
         }
       },
       shouldCleanUp: () => rssMb() > cleanupAboveRssMb,
     });
-    reply({ id, type: 'result', pages, rssMb: rssMb() });
+    reply({ id, type: 'result', rssMb: rssMb() });
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
     reply({

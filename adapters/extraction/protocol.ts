@@ -29,8 +29,9 @@ export type WorkerReply =
   | { type: 'ready' }
   /** The document is open: its page count sets its time budget. */
   | { id: number; type: 'started'; pages: number; rssMb: number }
-  /** `pagesDone` pages are finished; `rssMb` is the child's resident size now. */
-  | { id: number; type: 'progress'; fraction: number; pagesDone: number; rssMb: number }
-  | { id: number; type: 'result'; pages: ExtractedPage[]; rssMb: number }
+  /** `pagesDone` pages are finished, `pages` are those read since the last message; `rssMb` is the child's size now. */
+  | { id: number; type: 'progress'; fraction: number; pagesDone: number; pages: ExtractedPage[]; rssMb: number }
+  /** The document is read to its end: every page was sent with the progress messages before. */
+  | { id: number; type: 'result'; rssMb: number }
   /** Errors are sent as data: class identity does not survive serialization. */
   | { id: number; type: 'error'; unprocessable: boolean; message: string; stack?: string };
