@@ -2,6 +2,11 @@ import fs from 'node:fs';
 
 /** Resident memory of a process and all its descendants (Linux /proc), in bytes. */
 export function treeRss(root: number): number {
+  return treeRssParts(root).total;
+}
+
+/** Resident memory of a process (`root`) and of all its descendants together, in bytes. */
+export function treeRssParts(root: number): { total: number; root: number; descendants: number } {
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
@@ -23,12 +28,16 @@ export function treeRss(root: number): number {
     total += rss.get(pid) ?? 0;
     stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  const own = rss.get(root) ?? 0;
+  return { total, root: own, descendants: total - own };
 }
 
-/** Samples treeRss(root) every `intervalMs` and keeps the highest value since the last reset. */
+/** Samples treeRss(root) every `intervalMs` and keeps the highest value since the last reset (and how it splits). */
 export class PeakRssSampler {
   private peak = 0;
+  private peakParts = { root: 0, descendants: 0 };
+  /** At the last reset's peak: the root process and its descendants, in MB. */
+  lastPeakParts = { rootMb: 0, descendantsMb: 0 };
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -39,16 +48,21 @@ export class PeakRssSampler {
   }
 
   sample(): number {
-    const now = treeRss(this.root);
-    this.peak = Math.max(this.peak, now);
-    return now;
+    const now = treeRssParts(this.root);
+    if (now.total > this.peak) {
+      this.peak = now.total;
+      this.peakParts = now;
+    }
+    return now.total;
   }
 
   /** The peak since the previous reset, in MB, then starts a new window. */
   reset(): number {
     this.sample();
     const mb = this.peak / 1024 / 1024;
+    this.lastPeakParts = { rootMb: this.peakParts.root / 1024 / 1024, descendantsMb: this.peakParts.descendants / 1024 / 1024 };
     this.peak = 0;
+    this.peakParts = { root: 0, descendants: 0 };
     return mb;
   }
 

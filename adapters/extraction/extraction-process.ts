@@ -1,13 +1,12 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import type { Socket } from 'node:net';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCrashedError } from './errors.js';
 import { removeRunningHeaders } from './normalize-text.js';
 import type { WorkerReply, WorkerStartData } from './protocol.js';
-import { workerEntry } from './worker-entry.js';
+import { liveChildren, setRef, startChild } from './worker-entry.js';
 
 /** Limits of one extraction process, enforced from the parent (a child stuck in native code cannot police itself). */
 export interface ProcessLimits {
@@ -165,7 +164,7 @@ export class ExtractionProcess {
     }
     const task = this.task;
     if (!task || reply.id !== task.id || this.failure) return;
-    if (reply.type === 'started' || reply.type === 'progress' || reply.type === 'result') this.checkMemory(reply.rssMb);
+    if (reply.type === 'started' || reply.type === 'progress') this.checkMemory(reply.rssMb);
     if (this.failure) return;
     if (reply.type === 'started') {
       const budget = this.limits.pageTimeoutMs + reply.pages * this.limits.msPerPage;
@@ -186,6 +185,7 @@ export class ExtractionProcess {
     const pages = this.pages;
     this.release();
     if (reply.type === 'result') {
+      this.lastRssMb = reply.rssMb; // a document read to its end is answered; its size only decides recycling
       const cleaned = removeRunningHeaders(pages.map((page) => page.text));
       task.onProgress(1);
       task.resolve(pages.map((page, i) => ({ ...page, text: cleaned[i] })));
@@ -238,39 +238,3 @@ export class ExtractionProcess {
     return task;
   }
 }
-
-/**
- * Forks the extraction worker (see workerEntry) with an IPC channel. The parent's execArgv is not inherited (tsx's
- * loader flags, --inspect and the like); only our own flags are given.
- */
-function startChild(startData: WorkerStartData, execArgv: string[]): ChildProcess {
-  return fork(workerEntry(), [JSON.stringify(startData)], {
-    execArgv,
-    serialization: 'advanced',
-    // stdout is shared; stderr is piped (and passed on) so that a crash report can be put into the error.
-    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-  });
-}
-
-/** Whether the child (its process handle, IPC channel and stderr pipe) keeps this process's event loop alive. */
-function setRef(child: ChildProcess, ref: boolean): void {
-  const stderr = child.stderr as Socket | null;
-  if (ref) {
-    child.ref();
-    child.channel?.ref();
-    stderr?.ref();
-  } else {
-    child.unref();
-    child.channel?.unref();
-    stderr?.unref();
-  }
-}
-
-/**
- * Children of every reader, killed when this process exits without close() (e.g. process.exit()). They would exit
- * on their own once their IPC channel closes, but a busy child notices only between two pages.
- */
-const liveChildren = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of liveChildren) child.kill('SIGKILL');
-});

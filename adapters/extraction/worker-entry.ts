@@ -1,8 +1,12 @@
+/** Starting extraction child processes: which file they run (a plain-JS bundle of the worker when running from TypeScript) and how. */
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { WorkerStartData } from './protocol.js';
 
 let bundled: string | undefined;
 
@@ -14,7 +18,7 @@ let bundled: string | undefined;
  * child and seconds of start-up. Libraries stay external (loaded from node_modules as they are, through a symlink
  * next to the bundle).
  */
-export function workerEntry(): string {
+function workerEntry(): string {
   if (!import.meta.url.endsWith('.ts')) return fileURLToPath(new URL('./extraction-worker.js', import.meta.url));
   if (bundled && fs.existsSync(bundled)) return bundled;
   const require = createRequire(import.meta.url);
@@ -40,3 +44,39 @@ export function workerEntry(): string {
   bundled = outfile;
   return outfile;
 }
+
+/**
+ * Forks the extraction worker (see workerEntry) with an IPC channel. The parent's execArgv is not inherited (tsx's
+ * loader flags, --inspect and the like); only our own flags are given.
+ */
+export function startChild(startData: WorkerStartData, execArgv: string[]): ChildProcess {
+  return fork(workerEntry(), [JSON.stringify(startData)], {
+    execArgv,
+    serialization: 'advanced',
+    // stdout is shared; stderr is piped (and passed on) so that a crash report can be put into the error.
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+}
+
+/** Whether the child (its process handle, IPC channel and stderr pipe) keeps this process's event loop alive. */
+export function setRef(child: ChildProcess, ref: boolean): void {
+  const stderr = child.stderr as Socket | null;
+  if (ref) {
+    child.ref();
+    child.channel?.ref();
+    stderr?.ref();
+  } else {
+    child.unref();
+    child.channel?.unref();
+    stderr?.unref();
+  }
+}
+
+/**
+ * Children of every reader, killed when this process exits without close() (e.g. process.exit()). They would exit
+ * on their own once their IPC channel closes, but a busy child notices only between two pages.
+ */
+export const liveChildren = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of liveChildren) child.kill('SIGKILL');
+});
