@@ -10,7 +10,7 @@ import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from
 import { OcrEngine } from './ocr-engine.js';
 import { hasDarkPixels, hasInk, renderForOcr } from './pdf-page-raster.js';
 import { decodeJpeg, toOcrImage } from './raster.js';
-import { tooManyPagesMessage } from './errors.js';
+import { LIMIT_VARIABLES, tooManyPagesMessage } from './errors.js';
 
 export interface ExtractionSettings {
   /** Resolution at which PDF pages without a text layer are rendered for OCR. */
@@ -82,7 +82,7 @@ export class DocumentExtractor {
     if (withText === 0) {
       throw new UnprocessableDocumentError(
         skipped === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${this.settings.maxOcrPages} scanned pages; ` +
-          `${skipped} more were not OCR'd (at most ${this.settings.maxOcrPages} per document, MAX_OCR_PAGES)`,
+          `${skipped} more were not OCR'd (at most ${this.settings.maxOcrPages} per document, ${LIMIT_VARIABLES.maxOcrPages})`,
       );
     }
   }

@@ -112,10 +112,6 @@ export class ExtractionProcess {
     return !this.task && !this.failure;
   }
 
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
   run(task: DocumentTask): void {
     clearTimeout(this.idleTimer);
     this.task = task;

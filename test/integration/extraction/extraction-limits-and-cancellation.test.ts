@@ -98,6 +98,22 @@ describe('ChildProcessDocumentReader (limits)', function () {
     }
   });
 
+  it('says when a document without text had scanned pages past the OCR limit', async () => {
+    // Drawn shapes without any text: the first page is OCR'd (and reads nothing), the next two are skipped.
+    const doc = await PDFDocument.create();
+    for (let i = 0; i < 3; i++) doc.addPage([300, 300]).drawRectangle({ x: 50, y: 50, width: 200, height: 120 });
+    const reader = new ChildProcessDocumentReader({ maxOcrPages: 1 });
+    try {
+      const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
+      expect(error).to.be.instanceOf(UnprocessableDocumentError);
+      expect(error.message).to.equal(
+        "The document contains no readable text in its first 1 scanned pages; 2 more were not OCR'd (at most 1 per document, MAX_OCR_PAGES)",
+      );
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('ends a document of only blank pages quickly, as having no readable text', async () => {
     const doc = await PDFDocument.create();
     for (let i = 0; i < 2_000; i++) doc.addPage([595, 842]);
