@@ -37,6 +37,8 @@ export interface ExtractionEvents {
   onProgress(fraction: number, pagesDone: number): void;
   /** Called between two pages: true when pdf.js's caches should be dropped (the process grew large). */
   shouldCleanUp?(): boolean;
+  /** pdf.js's caches were just dropped: a good moment to collect garbage. */
+  onCleanedUp?(): void;
 }
 
 export const MESSAGES = {
@@ -133,7 +135,10 @@ export class DocumentExtractor {
         }
         events.onPage({ page: num, text, method });
         events.onProgress(num / total, num);
-        if (num % CLEANUP_EVERY_PAGES === 0 || events.shouldCleanUp?.()) await doc.cleanup();
+        if (num % CLEANUP_EVERY_PAGES === 0 || events.shouldCleanUp?.()) {
+          await doc.cleanup();
+          events.onCleanedUp?.();
+        }
       }
     } catch (error) {
       throw toPdfError(error);

@@ -70,7 +70,7 @@ export class ExtractionProcess {
     private readonly limits: ProcessLimits,
     private readonly events: { onFree(process: ExtractionProcess): void; onExit(process: ExtractionProcess): void },
   ) {
-    this.child = startChild(startData, [`--max-old-space-size=${limits.maxMemoryMb}`]);
+    this.child = startChild(startData, [`--max-old-space-size=${limits.maxMemoryMb}`, '--expose-gc']);
     liveChildren.add(this.child);
     setRef(this.child, false);
     let markExited!: () => void;

@@ -51,6 +51,9 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
         }
       },
       shouldCleanUp: () => rssMb() > cleanupAboveRssMb,
+      // A full collection right after pdf.js let go of its caches: V8 alone lets the heap grow far past what is live
+      // (measured on 5,000 text pages: peak 240 MB instead of 400 MB, same time). --expose-gc is given by the parent.
+      onCleanedUp: () => (globalThis as { gc?: () => void }).gc?.(),
     });
     reply({ id, type: 'result', rssMb: rssMb() });
   } catch (error) {
