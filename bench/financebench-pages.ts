@@ -16,7 +16,8 @@ const CACHE_DIR = path.join(os.tmpdir(), 'financebench-pages');
 export async function filingPages(doc: string, extractor: () => DocumentExtractor): Promise<ExtractedPage[]> {
   const cached = path.join(CACHE_DIR, `${doc}.json`);
   if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8')) as ExtractedPage[];
-  const pages = await extractor().extract(new Uint8Array(fs.readFileSync(filingPath(doc))), 'pdf', () => {});
+  const pages: ExtractedPage[] = [];
+  await extractor().extract(new Uint8Array(fs.readFileSync(filingPath(doc))), 'pdf', { onPage: (page) => void pages.push(page), onProgress: () => {} });
   fs.mkdirSync(CACHE_DIR, { recursive: true });
   fs.writeFileSync(cached, JSON.stringify(pages));
   return pages;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import * as v from 'valibot';
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger.js';
+import { DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS } from '../adapters/extraction/index.js';
 
 /** Everything the service can be told, decided once at start. The only module that reads process.env. */
 export interface Config {
@@ -36,6 +37,8 @@ export interface Config {
   uploadSweepIntervalMs: number;
   /** The least severe log level written (pino's names). */
   logLevel: LogLevel;
+  /** Limits of document extraction; a document that hits one fails with a reason naming it (or loses OCR'd pages). */
+  extraction: ExtractionLimits;
   /** Limits on what one client can hold or cost (README "Security"). */
   http: HttpLimits;
 }
@@ -55,6 +58,18 @@ export interface HttpLimits {
   authFailuresPerMinute: number;
   /** Take the client address from the last X-Forwarded-For entry (a reverse proxy in front), not the socket. */
   trustProxy: boolean;
+}
+
+
+export interface ExtractionLimits {
+  maxPages: number;
+  maxOcrPages: number;
+  pageTimeoutMs: number;
+  msPerPage: number;
+  maxPdfImagePixels: number;
+  maxMemoryMb: number;
+  recycleAfterPages: number;
+  idleMs: number;
 }
 
 export class ConfigError extends Error {
@@ -88,6 +103,12 @@ export const DEFAULTS = {
   userStorageQuotaBytes: 1_073_741_824,
   maxPendingUploads: 20,
   uploadSweepIntervalMs: 600_000,
+  extraction: {
+    maxPages: DEFAULT_EXTRACTION_SETTINGS.maxPages,
+    maxOcrPages: DEFAULT_EXTRACTION_SETTINGS.maxOcrPages,
+    maxPdfImagePixels: DEFAULT_EXTRACTION_SETTINGS.maxPdfImagePixels,
+    ...DEFAULT_PROCESS_LIMITS,
+  } satisfies ExtractionLimits,
 };
 
 /** The variables the service reads; the compose file and .env.example may set only these. */
@@ -100,6 +121,8 @@ export const CONFIG_VARIABLES = [
   'SUPABASE_REFUSAL_CACHE_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS',
   'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE', 'TRUST_PROXY',
   'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
+  'MAX_DOCUMENT_PAGES', 'MAX_OCR_PAGES', 'EXTRACTION_PAGE_TIMEOUT_MS', 'EXTRACTION_MS_PER_PAGE', 'PDF_MAX_IMAGE_PIXELS',
+  'EXTRACTION_MAX_MEMORY_MB', 'EXTRACTION_RECYCLE_PAGES', 'EXTRACTION_IDLE_MS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -272,5 +295,20 @@ export function loadConfig(env: Env = process.env): Config {
     },
     // At most a day, so a sweep cannot be configured away by accident.
     uploadSweepIntervalMs: read(env, 'UPLOAD_SWEEP_INTERVAL_MS', positiveInt(86_400_000), DEFAULTS.uploadSweepIntervalMs)!,
+    extraction: readExtractionLimits(env),
+  };
+}
+
+function readExtractionLimits(env: Env): ExtractionLimits {
+  const d = DEFAULTS.extraction;
+  return {
+    maxPages: read(env, 'MAX_DOCUMENT_PAGES', positiveInt(1_000_000), d.maxPages)!,
+    maxOcrPages: read(env, 'MAX_OCR_PAGES', positiveInt(1_000_000), d.maxOcrPages)!,
+    pageTimeoutMs: read(env, 'EXTRACTION_PAGE_TIMEOUT_MS', positiveInt(86_400_000), d.pageTimeoutMs)!,
+    msPerPage: read(env, 'EXTRACTION_MS_PER_PAGE', positiveInt(3_600_000), d.msPerPage)!,
+    maxPdfImagePixels: read(env, 'PDF_MAX_IMAGE_PIXELS', positiveInt(1_000_000_000), d.maxPdfImagePixels)!,
+    maxMemoryMb: read(env, 'EXTRACTION_MAX_MEMORY_MB', v.pipe(positiveInt(65_536), v.minValue(128, 'must be at least 128')), d.maxMemoryMb)!,
+    recycleAfterPages: read(env, 'EXTRACTION_RECYCLE_PAGES', positiveInt(10_000_000), d.recycleAfterPages)!,
+    idleMs: read(env, 'EXTRACTION_IDLE_MS', positiveInt(86_400_000), d.idleMs)!,
   };
 }

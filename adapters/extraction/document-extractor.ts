@@ -1,13 +1,16 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { PDFParse } from 'pdf-parse';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
-import { countWordCharacters, markParagraphBreaks, normalizeExtractedText, removeRunningHeaders } from './normalize-text.js';
+import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
-import { decodeJpeg, decodeRenderedPng, toOcrImage } from './raster.js';
+import { hasDarkPixels, hasInk, renderForOcr } from './pdf-page-raster.js';
+import { decodeJpeg, toOcrImage } from './raster.js';
+import { LIMIT_VARIABLES, tooManyPagesMessage } from './errors.js';
 
 export interface ExtractionSettings {
   /** Resolution at which PDF pages without a text layer are rendered for OCR. */
@@ -16,6 +19,26 @@ export interface ExtractionSettings {
   maxImagePixels: number;
   /** A PDF page whose text layer has fewer letters and digits than this is OCR'd (scans, scans with a stamp). */
   minTextCharsPerPage: number;
+  /** A PDF with more pages is refused (MAX_DOCUMENT_PAGES). */
+  maxPages: number;
+  /** Pages OCR'd per document; later pages that need OCR come back as 'ocr-skipped', empty (MAX_OCR_PAGES). */
+  maxOcrPages: number;
+  /** pdf.js maxImageSize: images in a PDF with more pixels are left out instead of decoded (PDF_MAX_IMAGE_PIXELS). */
+  maxPdfImagePixels: number;
+}
+
+/** What the extraction process hears from a document as it goes. */
+export interface ExtractionEvents {
+  /** The document is open and has `pages` pages (before any page is read). */
+  onStart?(pages: number): void;
+  /** A page is read (in order, once each): it is passed on at once, so no process holds a long document's text twice. */
+  onPage(page: ExtractedPage): void;
+  /** `fraction` of the work is done, `pagesDone` pages are finished. */
+  onProgress(fraction: number, pagesDone: number): void;
+  /** Called between two pages: true when pdf.js's caches should be dropped (the process grew large). */
+  shouldCleanUp?(): boolean;
+  /** pdf.js's caches were just dropped: a good moment to collect garbage. */
+  onCleanedUp?(): void;
 }
 
 export const MESSAGES = {
@@ -24,6 +47,9 @@ export const MESSAGES = {
   invalidImage: 'The image could not be decoded (it is damaged or truncated)',
   noText: 'The document contains no readable text',
 } as const;
+
+/** pdf.js's caches (fonts, images, parsed pages) are dropped this often even when the process is small. */
+const CLEANUP_EVERY_PAGES = 250;
 
 /** Decoding needs several bytes per pixel at once; 50 MP covers full-resolution phone photos. */
 const MAX_JPEG_PIXELS = 50_000_000;
@@ -37,41 +63,83 @@ export class DocumentExtractor {
 
   constructor(private readonly settings: ExtractionSettings) {}
 
-  async extract(bytes: Uint8Array, kind: DocumentKind, onProgress: (fraction: number) => void): Promise<ExtractedPage[]> {
-    onProgress(0);
-    const pages = kind === 'pdf' ? await this.readPdf(bytes, onProgress) : await this.readJpeg(bytes, onProgress);
-    if (!pages.some((page) => countWordCharacters(page.text) > 0)) throw new UnprocessableDocumentError(MESSAGES.noText);
-    return pages;
+  /**
+   * Reads the document page by page into events.onPage. The text of the pages still carries running headers and
+   * footers: removeRunningHeaders() needs all pages, so whoever collects them applies it.
+   */
+  async extract(bytes: Uint8Array, kind: DocumentKind, events: ExtractionEvents): Promise<void> {
+    events.onProgress(0, 0);
+    let withText = 0;
+    let skipped = 0;
+    const tally: ExtractionEvents = {
+      ...events,
+      onPage: (page) => {
+        if (countWordCharacters(page.text) > 0) withText++;
+        if (page.method === 'ocr-skipped') skipped++;
+        events.onPage(page);
+      },
+    };
+    if (kind === 'pdf') await this.readPdf(bytes, tally);
+    else await this.readJpeg(bytes, tally);
+    if (withText === 0) {
+      throw new UnprocessableDocumentError(
+        skipped === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${this.settings.maxOcrPages} scanned pages; ` +
+          `${skipped} more were not OCR'd (at most ${this.settings.maxOcrPages} per document, ${LIMIT_VARIABLES.maxOcrPages})`,
+      );
+    }
   }
 
   close(): Promise<void> {
     return this.ocr.terminate();
   }
 
-  private async readPdf(bytes: Uint8Array, onProgress: (fraction: number) => void): Promise<ExtractedPage[]> {
-    const parser = new PDFParse({ data: bytes, ...pdfjsAssets(), isEvalSupported: false });
+  /**
+   * Page by page: each page's text layer, and OCR only where it has too little text and something is drawn. Each
+   * page's data is released after it (page.cleanup()); pdf.js's document-wide caches are dropped every few hundred
+   * pages or when the process grows large, so memory stays flat however long the document is.
+   */
+  private async readPdf(bytes: Uint8Array, events: ExtractionEvents): Promise<void> {
+    const { maxPages, maxOcrPages, minTextCharsPerPage, maxPdfImagePixels } = this.settings;
+    const parser = new PDFParse({ data: bytes, ...pdfjsAssets(), isEvalSupported: false, maxImageSize: maxPdfImagePixels });
     try {
-      const pages: ExtractedPage[] = [];
-      // Page by page (the document is parsed once and cached by the parser) so progress can be reported.
-      for (let num = 1, total = 1; num <= total; num++) {
-        const result = await parser.getText({ partial: [num] });
-        total = result.total;
-        if (total === 0) break;
+      const doc = await openDocument(parser);
+      const total = doc.numPages;
+      if (total > maxPages) throw new UnprocessableDocumentError(tooManyPagesMessage(total, maxPages));
+      events.onStart?.(total);
+      let ocrPages = 0;
+      for (let num = 1; num <= total; num++) {
+        const result = await parser.getText({ partial: [num] }); // pdf-parse's own page text layout; cleans the page up
         let text = markParagraphBreaks(normalizeExtractedText(result.pages[0]?.text ?? ''));
         let method: ExtractedPage['method'] = 'text';
-        if (countWordCharacters(text) < this.settings.minTextCharsPerPage) {
-          const ocrText = await this.ocrPdfPage(parser, num, (sub) => onProgress((num - 1 + sub) / total));
-          // Keep the text layer when OCR finds less (a blank page with a page number, a non-Latin script).
-          if (countWordCharacters(ocrText) >= countWordCharacters(text)) {
-            text = ocrText;
-            method = 'ocr';
+        if (countWordCharacters(text) < minTextCharsPerPage) {
+          const page = await doc.getPage(num);
+          try {
+            // A page with nothing drawn is blank: its (short) text layer is all there is.
+            if (await hasInk(page)) {
+              if (ocrPages >= maxOcrPages) {
+                text = '';
+                method = 'ocr-skipped';
+              } else {
+                ocrPages++;
+                const ocrText = await this.ocrPdfPage(page, (sub) => events.onProgress((num - 1 + sub) / total, num - 1));
+                // Keep the text layer when OCR finds less (a blank page with a page number, a non-Latin script).
+                if (countWordCharacters(ocrText) >= countWordCharacters(text)) {
+                  text = ocrText;
+                  method = 'ocr';
+                }
+              }
+            }
+          } finally {
+            page.cleanup();
           }
         }
-        pages.push({ page: num, text, method });
-        onProgress(num / total);
+        events.onPage({ page: num, text, method });
+        events.onProgress(num / total, num);
+        if (num % CLEANUP_EVERY_PAGES === 0 || events.shouldCleanUp?.()) {
+          await doc.cleanup();
+          events.onCleanedUp?.();
+        }
       }
-      const cleaned = removeRunningHeaders(pages.map((p) => p.text));
-      return pages.map((p, i) => ({ ...p, text: cleaned[i] }));
     } catch (error) {
       throw toPdfError(error);
     } finally {
@@ -79,17 +147,14 @@ export class DocumentExtractor {
     }
   }
 
-  private async ocrPdfPage(parser: PDFParse, num: number, onProgress: (fraction: number) => void): Promise<string> {
-    const info = await parser.getInfo({ parsePageInfo: true, partial: [num] });
-    const { width, height } = info.pages[0]; // in points (1/72 inch), rotation applied
-    // Render at renderDpi, but never above maxImagePixels (posters and maps have huge pages).
-    const scale = Math.min(this.settings.renderDpi / 72, Math.sqrt(this.settings.maxImagePixels / (width * height)));
-    const shot = await parser.getScreenshot({ partial: [num], scale, imageDataUrl: false, imageBuffer: true });
-    const image = toOcrImage(await decodeRenderedPng(shot.pages[0].data), 1, this.settings.maxImagePixels);
+  private async ocrPdfPage(page: PDFPageProxy, onProgress: (fraction: number) => void): Promise<string> {
+    const image = await renderForOcr(page, this.settings.renderDpi, this.settings.maxImagePixels);
+    // Drawn, but nothing dark enough to be text (a white rectangle, a faint background): no OCR.
+    if (!hasDarkPixels(image)) return '';
     return normalizeExtractedText(await this.ocr.recognize(image.pgm, 'auto', onProgress));
   }
 
-  private async readJpeg(bytes: Uint8Array, onProgress: (fraction: number) => void): Promise<ExtractedPage[]> {
+  private async readJpeg(bytes: Uint8Array, events: ExtractionEvents): Promise<void> {
     const { width, height, orientation } = readJpegHeader(bytes);
     if (!width || !height) throw new UnprocessableDocumentError(MESSAGES.invalidImage);
     if (width * height > MAX_JPEG_PIXELS) {
@@ -105,9 +170,21 @@ export class DocumentExtractor {
       throw new UnprocessableDocumentError(MESSAGES.invalidImage, { cause: error });
     }
     // Photos are mostly single pages, receipts and forms: one block keeps "label ... amount" lines together.
-    const text = normalizeExtractedText(await this.ocr.recognize(image.pgm, 'block', onProgress));
-    return [{ page: 1, text, method: 'ocr' }];
+    events.onStart?.(1);
+    const text = normalizeExtractedText(await this.ocr.recognize(image.pgm, 'block', (fraction) => events.onProgress(fraction, 0)));
+    events.onPage({ page: 1, text, method: 'ocr' });
+    events.onProgress(1, 1);
   }
+}
+
+/**
+ * The parsed pdf.js document behind pdf-parse (its load() is private in its typings, public at run time): pages are
+ * read one at a time from it, and rendered or cleaned up through it.
+ */
+async function openDocument(parser: PDFParse): Promise<PDFDocumentProxy> {
+  const load = (parser as unknown as { load?: () => Promise<PDFDocumentProxy> }).load;
+  if (typeof load !== 'function') throw new Error('pdf-parse no longer exposes load(); check its version');
+  return load.call(parser);
 }
 
 /** pdf.js errors that describe the document (names survive the library's re-wrapping), in words a user can act on. */

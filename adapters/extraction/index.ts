@@ -1,7 +1,9 @@
 export {
   ChildProcessDocumentReader,
   DEFAULT_EXTRACTION_SETTINGS,
+  DEFAULT_PROCESS_LIMITS,
   type ChildProcessDocumentReaderOptions,
 } from './child-process-document-reader.js';
-export { ExtractionTimeoutError, ExtractionWorkerCrashedError } from './errors.js';
+export { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCrashedError, LIMIT_VARIABLES } from './errors.js';
 export type { ExtractionSettings } from './document-extractor.js';
+export type { ProcessLimits } from './extraction-process.js';

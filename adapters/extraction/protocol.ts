@@ -4,15 +4,15 @@ import type { ExtractionSettings } from './document-extractor.js';
 
 /**
  * Messages between ChildProcessDocumentReader (the server process) and extraction-worker.ts (a forked child
- * process). They travel over the child's IPC channel with 'advanced' serialization (the V8 serializer, like
- * structured clone), so document bytes are sent as a Uint8Array, not as JSON or base64.
+ * process), over the child's IPC channel. Document bytes do not travel in messages: the parent writes them to a
+ * private temporary file and sends its path, so neither side makes a serialized copy of a 40 MB document.
  */
 
 /** Given to the child as its only command-line argument, as JSON. */
 export interface WorkerStartData {
   settings: ExtractionSettings;
-  /** Only when running from TypeScript: the .ts entry that extraction-worker-bootstrap.mjs imports. */
-  entry?: string;
+  /** Above this resident size the child drops pdf.js's caches between two pages. */
+  cleanupAboveRssMb: number;
   /** Test-only (see ChildProcessDocumentReaderOptions.crashOnMarkerForTests): crash hard on a document with this text. */
   crashOnMarker?: string;
 }
@@ -20,14 +20,18 @@ export interface WorkerStartData {
 export interface ExtractionJob {
   id: number;
   kind: DocumentKind;
-  /** Serialized (copied) into the child; arrives there as a Uint8Array or a Buffer. */
-  bytes: Uint8Array;
+  /** A temporary file holding the document; the parent deletes it once the job is answered. */
+  file: string;
 }
 
 export type WorkerReply =
   /** Sent once the child listens for jobs: a job sent earlier could be lost while the child still loads. */
   | { type: 'ready' }
-  | { id: number; type: 'progress'; fraction: number }
-  | { id: number; type: 'result'; pages: ExtractedPage[] }
+  /** The document is open: its page count sets its time budget. */
+  | { id: number; type: 'started'; pages: number; rssMb: number }
+  /** `pagesDone` pages are finished, `pages` are those read since the last message; `rssMb` is the child's size now. */
+  | { id: number; type: 'progress'; fraction: number; pagesDone: number; pages: ExtractedPage[]; rssMb: number }
+  /** The document is read to its end: every page was sent with the progress messages before. */
+  | { id: number; type: 'result'; rssMb: number }
   /** Errors are sent as data: class identity does not survive serialization. */
   | { id: number; type: 'error'; unprocessable: boolean; message: string; stack?: string };

@@ -1,4 +1,4 @@
-import { createCanvas, ImageData, loadImage, type Canvas, type Image } from '@napi-rs/canvas';
+import { createCanvas, ImageData, type Canvas, type Image } from '@napi-rs/canvas';
 import { JpegImage, setVerbosityLevel, VerbosityLevel } from 'pdfjs-dist/legacy/image_decoders/pdf.image_decoders.mjs';
 
 // Truncated photos still decode (the missing part is grey); pdf.js would log a warning for each.
@@ -36,11 +36,6 @@ export function decodeJpeg(jpeg: Uint8Array): Canvas {
   return canvas;
 }
 
-/** Decodes a PNG that we rendered ourselves (a PDF page): trusted input, so the native decoder is fine. */
-export function decodeRenderedPng(png: Uint8Array): Promise<Image> {
-  return loadImage(png);
-}
-
 /**
  * Turns an image upright (EXIF orientation), bounds its size and converts it to greyscale for OCR.
  * Greyscale uses the darkest channel rather than luminance: on the receipt scans in our test data it kept faint
@@ -64,7 +59,11 @@ export function toOcrImage(source: Canvas | Image, orientation: number, maxPixel
   ctx.transform(...orientationMatrix(orientation, source.width, source.height));
   ctx.drawImage(source, 0, 0);
 
-  const rgba = ctx.getImageData(0, 0, width, height).data;
+  return darkestChannelPgm(ctx.getImageData(0, 0, width, height).data, width, height);
+}
+
+/** RGBA pixels to a binary greyscale PGM, each pixel its darkest channel (see toOcrImage). */
+export function darkestChannelPgm(rgba: Uint8ClampedArray, width: number, height: number): OcrImage {
   const header = new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
   const pgm = new Uint8Array(header.length + width * height);
   pgm.set(header);

@@ -50,7 +50,7 @@ export function documentReaderContract(
       expect(pages.map((p) => p.page)).to.deep.equal(Array.from({ length: pdf.pages }, (_, i) => i + 1));
       for (const page of pages) {
         expect(page.text).to.be.a('string');
-        expect(page.method).to.be.oneOf(['text', 'ocr']);
+        expect(page.method).to.be.oneOf(['text', 'ocr', 'ocr-skipped']);
       }
       for (const [n, phrases] of Object.entries(pdf.textOnPage)) expectText(pages[Number(n) - 1]!, phrases);
     });
@@ -126,6 +126,11 @@ export function documentReaderContract(
         const error = await rejection(reader.read({ bytes: new Uint8Array(0), contentType }));
         expect(error, contentType).to.be.instanceOf(UnprocessableDocumentError);
       }
+    });
+
+    it('reads as usual with a signal that is never aborted', async function () {
+      const pages = await reader.read({ bytes: pdf.bytes, contentType: 'application/pdf', signal: new AbortController().signal });
+      expect(pages).to.have.length(pdf.pages);
     });
   });
 }

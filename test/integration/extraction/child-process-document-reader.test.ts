@@ -1,13 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
-import {
-  ExtractionTimeoutError,
-  ExtractionWorkerCrashedError,
-  ChildProcessDocumentReader,
-} from '../../../adapters/extraction/index.js';
+import { ExtractionWorkerCrashedError, ChildProcessDocumentReader } from '../../../adapters/extraction/index.js';
+import { childPids, isAlive } from '../../support/extraction-processes.js';
 import { maxEventLoopLag, wordRecall, withExifOrientation } from '../../support/extraction-fixtures.js';
 import {
   MALFORMED_PDF,
@@ -108,7 +104,7 @@ describe('ChildProcessDocumentReader (generated documents)', function () {
       const pages = await reader.read({ bytes: await doc.save(), contentType: PDF });
       expect(pages).to.have.length(2);
       expect(pages[0]).to.deep.equal({ page: 1, method: 'text', text: 'A page with enough text to skip OCR.' });
-      expect(pages[1]).to.deep.equal({ page: 2, method: 'ocr', text: '' });
+      expect(pages[1]).to.deep.equal({ page: 2, method: 'text', text: '' }); // nothing drawn: not rendered, not OCR'd
     });
   });
 
@@ -236,30 +232,6 @@ describe('ChildProcessDocumentReader (generated documents)', function () {
 describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
   this.timeout(60_000);
 
-  it('times out a long document, kills its child process, and keeps working with a new one', async () => {
-    const reader = new ChildProcessDocumentReader({ timeoutMs: 10_000 });
-    try {
-      // Warm up: the first document also pays for starting the child.
-      expect(await reader.read({ bytes: ONE_PAGE, contentType: PDF })).to.have.length(1);
-
-      // Thirty scanned pages need far more than 10 s of OCR (the limit leaves room for starting the child on a busy machine).
-      const scan = await PDFDocument.load(SCANNED_PAGE);
-      const long = await PDFDocument.create();
-      for (const page of await long.copyPages(scan, Array(30).fill(0))) long.addPage(page);
-      const started = Date.now();
-      const error = await rejection(reader.read({ bytes: await long.save(), contentType: PDF }));
-      expect(error).to.be.instanceOf(ExtractionTimeoutError);
-      expect(error).to.be.instanceOf(UnprocessableDocumentError);
-      expect(error.message).to.match(/took longer than 10 seconds/);
-      expect(Date.now() - started).to.be.below(20_000);
-
-      const pages = await reader.read({ bytes: SIMPLE_JPEG, contentType: JPEG });
-      expect(pages[0].text).to.include('Tesseract.js');
-    } finally {
-      await reader.close();
-    }
-  });
-
   it('survives a hard crash of a child (SIGSEGV), rejects only that document, and replaces the child', async () => {
     const marker = 'CRASH-THE-EXTRACTION-CHILD';
     const reader = new ChildProcessDocumentReader({ crashOnMarkerForTests: marker });
@@ -290,7 +262,7 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
 
   it('rejects documents whose child crashes, and replaces the child', async () => {
     // A 4 MB heap cannot even load the extraction code: a deterministic out-of-memory crash on every start.
-    const reader = new ChildProcessDocumentReader({ maxOldSpaceSizeMb: 4 });
+    const reader = new ChildProcessDocumentReader({ maxMemoryMb: 4 });
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         const error = await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }));
@@ -346,18 +318,3 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
     expect((await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }))).message).to.match(/closed/);
   });
 });
-
-/** Our extraction children (found by their entry file in the command line). */
-function childPids(): number[] {
-  const out = spawnSync('pgrep', ['-P', String(process.pid), '-f', 'extraction-worker'], { encoding: 'utf8' }).stdout;
-  return out.split('\n').filter(Boolean).map(Number);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -105,6 +105,23 @@ describe('configuration', () => {
     expect(configError({ LOG_LEVEL: 'verbose' }).message).to.equal('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")');
   });
 
+  it('reads the extraction limits, with defaults, naming the variable of a wrong value', () => {
+    expect(loadConfig({}).extraction).to.deep.equal({
+      maxPages: 10_000, maxOcrPages: 100, pageTimeoutMs: 120_000, msPerPage: 5_000, maxPdfImagePixels: 50_000_000,
+      maxMemoryMb: 1_024, recycleAfterPages: 5_000, idleMs: 30_000,
+    });
+    const config = loadConfig({ MAX_DOCUMENT_PAGES: '500', MAX_OCR_PAGES: '20', EXTRACTION_IDLE_MS: '1000', EXTRACTION_MAX_MEMORY_MB: '512' });
+    expect(config.extraction).to.deep.include({ maxPages: 500, maxOcrPages: 20, idleMs: 1000, maxMemoryMb: 512 });
+    expect(configError({ MAX_DOCUMENT_PAGES: '0' }).variable).to.equal('MAX_DOCUMENT_PAGES');
+    expect(configError({ MAX_OCR_PAGES: 'many' }).variable).to.equal('MAX_OCR_PAGES');
+    expect(configError({ EXTRACTION_PAGE_TIMEOUT_MS: '-5' }).variable).to.equal('EXTRACTION_PAGE_TIMEOUT_MS');
+    expect(configError({ EXTRACTION_MS_PER_PAGE: '1.5' }).variable).to.equal('EXTRACTION_MS_PER_PAGE');
+    expect(configError({ PDF_MAX_IMAGE_PIXELS: 'x' }).variable).to.equal('PDF_MAX_IMAGE_PIXELS');
+    expect(configError({ EXTRACTION_MAX_MEMORY_MB: '64' }).message).to.equal('EXTRACTION_MAX_MEMORY_MB: must be at least 128 (got "64")');
+    expect(configError({ EXTRACTION_RECYCLE_PAGES: '0' }).variable).to.equal('EXTRACTION_RECYCLE_PAGES');
+    expect(configError({ EXTRACTION_IDLE_MS: 'soon' }).variable).to.equal('EXTRACTION_IDLE_MS');
+  });
+
   it('treats empty values as unset (compose passes empty strings)', () => {
     expect(loadConfig({ SUPABASE_URL: '', SUPABASE_ANON_KEY: '', AUTH_JWT_SECRET: '' }).auth.kind).to.equal('local');
   });

@@ -1,0 +1,82 @@
+/** Starting extraction child processes: which file they run (a plain-JS bundle of the worker when running from TypeScript) and how. */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WorkerStartData } from './protocol.js';
+
+let bundled: string | undefined;
+
+/**
+ * The file an extraction child process runs. Compiled to .js, extraction-worker.js next to this file. Run from
+ * TypeScript (tsx: tests, `npm start`, the Docker image), the worker's own sources are bundled once per server
+ * process into plain JavaScript with esbuild (the one tsx runs on), and the child runs that without tsx: tsx's loader
+ * would otherwise re-transform pdf.js's multi-megabyte modules in every child, costing about 300 MB of memory per
+ * child and seconds of start-up. Libraries stay external (loaded from node_modules as they are, through a symlink
+ * next to the bundle).
+ */
+function workerEntry(): string {
+  if (!import.meta.url.endsWith('.ts')) return fileURLToPath(new URL('./extraction-worker.js', import.meta.url));
+  if (bundled && fs.existsSync(bundled)) return bundled;
+  const require = createRequire(import.meta.url);
+  const { buildSync } = require('esbuild') as typeof import('esbuild');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-extraction-worker-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  // Bare imports in the bundle resolve from its folder: point its node_modules at ours.
+  const pdfParse = require.resolve('pdf-parse');
+  const nodeModules = pdfParse.slice(0, pdfParse.lastIndexOf(`${path.sep}node_modules${path.sep}`) + '/node_modules'.length);
+  fs.symlinkSync(nodeModules, path.join(dir, 'node_modules'), 'dir');
+  const outfile = path.join(dir, 'extraction-worker.mjs');
+  buildSync({
+    entryPoints: [fileURLToPath(new URL('./extraction-worker.ts', import.meta.url))],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'inline', // stack traces from a child point into our sources
+    logLevel: 'error',
+  });
+  bundled = outfile;
+  return outfile;
+}
+
+/**
+ * Forks the extraction worker (see workerEntry) with an IPC channel. The parent's execArgv is not inherited (tsx's
+ * loader flags, --inspect and the like); only our own flags are given.
+ */
+export function startChild(startData: WorkerStartData, execArgv: string[]): ChildProcess {
+  return fork(workerEntry(), [JSON.stringify(startData)], {
+    execArgv,
+    serialization: 'advanced',
+    // stdout is shared; stderr is piped (and passed on) so that a crash report can be put into the error.
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+}
+
+/** Whether the child (its process handle, IPC channel and stderr pipe) keeps this process's event loop alive. */
+export function setRef(child: ChildProcess, ref: boolean): void {
+  const stderr = child.stderr as Socket | null;
+  if (ref) {
+    child.ref();
+    child.channel?.ref();
+    stderr?.ref();
+  } else {
+    child.unref();
+    child.channel?.unref();
+    stderr?.unref();
+  }
+}
+
+/**
+ * Children of every reader, killed when this process exits without close() (e.g. process.exit()). They would exit
+ * on their own once their IPC channel closes, but a busy child notices only between two pages.
+ */
+export const liveChildren = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of liveChildren) child.kill('SIGKILL');
+});

@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { ReadCancelledError, UnprocessableDocumentError } from '../../../core/domain/errors.js';
+import {
+  ChildProcessDocumentReader,
+  ExtractionMemoryLimitError,
+  ExtractionTimeoutError,
+} from '../../../adapters/extraction/index.js';
+import { readData } from '../../support/extraction-fixtures.js';
+import { childPids, eventually, isAlive, rejection, scannedPages } from '../../support/extraction-processes.js';
+
+const PDF = 'application/pdf';
+const JPEG = 'image/jpeg';
+
+/** A text page, then `blank` pages with nothing drawn, then `scanned` copies of a scanned page. */
+async function mixedPdf(blank: number, scanned: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([300, 300]).drawText('A first page with enough text to skip OCR.', { x: 20, y: 150, size: 10, font });
+  for (let i = 0; i < blank; i++) doc.addPage([595, 842]);
+  const scan = await PDFDocument.load(await scannedPages(1));
+  for (const page of await doc.copyPages(scan, Array(scanned).fill(0))) doc.addPage(page);
+  return doc.save();
+}
+
+/** Temporary document files the readers of this process left behind. */
+function leftoverDocumentFiles(): string[] {
+  return fs
+    .readdirSync(os.tmpdir())
+    .filter((name) => name.startsWith(`doc-chat-extraction-${process.pid}-`))
+    .flatMap((dir) => fs.readdirSync(path.join(os.tmpdir(), dir)));
+}
+
+describe('ChildProcessDocumentReader (limits)', function () {
+  this.timeout(90_000);
+
+  it('fails a document over its time budget (scaled to its pages), kills its child, and keeps working with a new one', async () => {
+    // 60 scanned pages need far more than 15 s + 60 x 50 ms of OCR; once the OCR engine is up (the photo), no
+    // single page needs 15 s.
+    const reader = new ChildProcessDocumentReader({ pageTimeoutMs: 15_000, msPerPage: 50 });
+    try {
+      await reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG });
+      const error = await rejection(reader.read({ bytes: await scannedPages(60), contentType: PDF }));
+      expect(error).to.be.instanceOf(ExtractionTimeoutError);
+      expect(error).to.be.instanceOf(UnprocessableDocumentError);
+      expect(error.message).to.match(
+        /60 pages took longer than its time budget of 18 seconds \(EXTRACTION_PAGE_TIMEOUT_MS=15000 \+ 60 pages × EXTRACTION_MS_PER_PAGE=50\)/,
+      );
+      expect(childPids(), 'the child was killed').to.have.length(0);
+
+      const pages = await reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG });
+      expect(pages[0].text).to.include('Tesseract.js');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('fails a document whose page takes longer than the page limit', async () => {
+    // Opening a scan and OCR-ing its first page (render at 300 dpi, start the OCR engine) takes well over 300 ms.
+    const reader = new ChildProcessDocumentReader({ pageTimeoutMs: 300, msPerPage: 60_000 });
+    try {
+      const error = await rejection(reader.read({ bytes: readData('pdfs/scanned-huckfinn-p22.pdf'), contentType: PDF }));
+      expect(error).to.be.instanceOf(ExtractionTimeoutError);
+      expect(error.message).to.match(/^Reading page 1 took longer than 300 ms, the limit per page \(EXTRACTION_PAGE_TIMEOUT_MS=300\)/);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('refuses a PDF with more pages than the page limit, naming the limit', async () => {
+    const reader = new ChildProcessDocumentReader({ maxPages: 17 });
+    try {
+      const error = await rejection(reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF }));
+      expect(error).to.be.instanceOf(UnprocessableDocumentError);
+      expect(error.message).to.match(/^The document has 18 pages; the limit is 17 pages per document \(MAX_DOCUMENT_PAGES\)/);
+      expect(await reader.read({ bytes: readData('pdfs/pdflatex-outline.pdf'), contentType: PDF })).to.have.length(4);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('skips blank pages without OCR, and returns scanned pages past the OCR limit as ocr-skipped', async () => {
+    // Were blank pages rendered and OCR'd, 400 of them would take minutes and use up the OCR limit of 1.
+    const reader = new ChildProcessDocumentReader({ maxOcrPages: 1 });
+    try {
+      const pages = await reader.read({ bytes: await mixedPdf(400, 2), contentType: PDF });
+      expect(pages).to.have.length(403);
+      expect(pages[0]).to.include({ page: 1, method: 'text' });
+      expect(pages.slice(1, 401).every((page) => page.method === 'text' && page.text === '')).to.equal(true);
+      expect(pages[401]).to.include({ page: 402, method: 'ocr' });
+      expect(pages[401].text).to.include('tip-toeing');
+      expect(pages[402]).to.deep.equal({ page: 403, method: 'ocr-skipped', text: '' });
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('says when a document without text had scanned pages past the OCR limit', async () => {
+    // Drawn shapes without any text: the first page is OCR'd (and reads nothing), the next two are skipped.
+    const doc = await PDFDocument.create();
+    for (let i = 0; i < 3; i++) doc.addPage([300, 300]).drawRectangle({ x: 50, y: 50, width: 200, height: 120 });
+    const reader = new ChildProcessDocumentReader({ maxOcrPages: 1 });
+    try {
+      const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
+      expect(error).to.be.instanceOf(UnprocessableDocumentError);
+      expect(error.message).to.equal(
+        "The document contains no readable text in its first 1 scanned pages; 2 more were not OCR'd (at most 1 per document, MAX_OCR_PAGES)",
+      );
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('ends a document of only blank pages quickly, as having no readable text', async () => {
+    const doc = await PDFDocument.create();
+    for (let i = 0; i < 2_000; i++) doc.addPage([595, 842]);
+    const reader = new ChildProcessDocumentReader();
+    try {
+      const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
+      expect(error).to.be.instanceOf(UnprocessableDocumentError);
+      expect(error.message).to.equal('The document contains no readable text');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('fails a document whose extraction process grows past the memory limit, naming the limit', async () => {
+    // A child's resident size is well above 60 MB once pdf.js is loaded; its V8 heap stays far below.
+    const reader = new ChildProcessDocumentReader({ maxMemoryMb: 60 });
+    try {
+      const error = await rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF }));
+      expect(error).to.be.instanceOf(ExtractionMemoryLimitError);
+      expect(error.message).to.match(/more than 60 MB of memory, the limit per extraction process \(EXTRACTION_MAX_MEMORY_MB=60\)/);
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
+describe('ChildProcessDocumentReader (cancellation and process lifecycle)', function () {
+  this.timeout(90_000);
+
+  it('rejects at once with ReadCancelledError when the signal is already aborted, without starting a child', async () => {
+    const reader = new ChildProcessDocumentReader();
+    try {
+      const error = await rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF, signal: AbortSignal.abort() }));
+      expect(error).to.be.instanceOf(ReadCancelledError);
+      expect(childPids()).to.have.length(0);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('stops a running extraction when its signal is aborted: the child is killed, the next document gets a new one', async () => {
+    const reader = new ChildProcessDocumentReader();
+    try {
+      const controller = new AbortController();
+      let progressed!: () => void;
+      const running = new Promise<void>((resolve) => (progressed = resolve));
+      const reading = rejection(
+        reader.read({ bytes: await scannedPages(20), contentType: PDF, signal: controller.signal, onProgress: (f) => f > 0 && progressed() }),
+      );
+      await running; // OCR of the first page is under way
+      const [pid] = childPids();
+      expect(pid).to.be.a('number');
+      const aborted = Date.now();
+      controller.abort();
+      expect(await reading).to.be.instanceOf(ReadCancelledError);
+      expect(Date.now() - aborted, 'rejected at once').to.be.below(1_000);
+      await eventually(() => !isAlive(pid), 'the extraction child is gone');
+
+      const pages = await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF });
+      expect(pages[0].text).to.include('Beautiful is better than ugly.');
+      expect(childPids()).to.not.include(pid);
+      await eventually(() => leftoverDocumentFiles().length === 0, 'the temporary document files are deleted');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('never starts a queued document whose signal is aborted, and leaves the running one alone', async () => {
+    const reader = new ChildProcessDocumentReader();
+    try {
+      const controller = new AbortController();
+      const first = reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF });
+      let queuedProgress = 0;
+      const queued = rejection(
+        reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF, signal: controller.signal, onProgress: () => queuedProgress++ }),
+      );
+      controller.abort();
+      expect(await queued).to.be.instanceOf(ReadCancelledError);
+      expect(await first).to.have.length(18);
+      expect(queuedProgress, 'the queued document never started').to.equal(0);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('stops an idle child after idleMs and starts a new one for the next document', async () => {
+    const reader = new ChildProcessDocumentReader({ idleMs: 300 });
+    try {
+      await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF });
+      const [pid] = childPids();
+      expect(pid).to.be.a('number');
+      await eventually(() => !isAlive(pid), 'the idle child exited');
+      expect(await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF })).to.have.length(1);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('replaces a child that has read recycleAfterPages pages once its document is done', async () => {
+    const reader = new ChildProcessDocumentReader({ recycleAfterPages: 10 });
+    try {
+      const progress: number[] = [];
+      const pages = await reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF, onProgress: (f) => progress.push(f) });
+      expect(pages).to.have.length(18); // the document itself is read to its end
+      expect(progress.at(-1)).to.equal(1);
+      await eventually(() => childPids().length === 0, 'the worn child exited');
+      expect(await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF })).to.have.length(1);
+    } finally {
+      await reader.close();
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { expect } from 'chai';
+import { PDFDocument } from 'pdf-lib';
+import { readData } from './extraction-fixtures.js';
+
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(Error);
+    return error as Error;
+  }
+  expect.fail('expected the promise to reject');
+}
+
+/** Our extraction children (found by their entry file in the command line). */
+export function childPids(): number[] {
+  const out = spawnSync('pgrep', ['-P', String(process.pid), '-f', 'extraction-worker'], { encoding: 'utf8' }).stdout;
+  return out.split('\n').filter(Boolean).map(Number);
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `check()` holds, failing after `timeoutMs`. */
+export async function eventually(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) expect.fail(`${what} (still not after ${timeoutMs} ms)`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A PDF of `count` copies of a scanned book page (no text layer: every page needs OCR). */
+export async function scannedPages(count: number): Promise<Uint8Array> {
+  const scan = await PDFDocument.load(readData('pdfs/scanned-huckfinn-p22.pdf'));
+  const doc = await PDFDocument.create();
+  for (const page of await doc.copyPages(scan, Array(count).fill(0))) doc.addPage(page);
+  return doc.save();
+}
