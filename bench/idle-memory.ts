@@ -4,14 +4,14 @@
  * then samples the resident memory of the whole process tree (the server and any child it started) for a few
  * seconds, with no document ingested. Prints the highest sample.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { CONFIG_VARIABLES } from '../server/config.js';
 import { freePort } from '../test/support/free-port.js';
 import { REPO_ROOT } from '../test/support/paths.js';
+import { buildDist, COMPILED_SERVER_ARGS } from './compiled-server.js';
 import { percentile } from './metrics.js';
 import { processTree } from './process-tree.js';
 
@@ -22,21 +22,15 @@ const SAMPLE_EVERY_MS = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function build(): void {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
-}
-
 async function main(): Promise<void> {
-  build();
+  buildDist();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-idle-'));
   const port = await freePort();
   // Embedded defaults whatever the shell sets, and plain node: no loader flags inherited from this process.
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete env[name];
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir });
-  const server = spawn(process.execPath, ['dist/server/main.js'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn(process.execPath, COMPILED_SERVER_ARGS, { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = ''; // the server's log, shown only when it fails
   server.stderr!.on('data', (chunk: Buffer) => (log += chunk));
   try {

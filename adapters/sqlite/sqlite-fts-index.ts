@@ -8,6 +8,9 @@ interface RankedChunkRow extends ChunkRow {
   rank: number;
 }
 
+/** Chunks written per transaction (a few milliseconds each). */
+const WRITE_BATCH = 500;
+
 /** Most distinct query terms sent to FTS5: long pasted questions would otherwise make every query slow. */
 const MAX_QUERY_TERMS = 32;
 
@@ -22,10 +25,16 @@ export class SqliteFtsIndex implements VectorIndex {
 
   async add(chunks: IndexedChunk[]): Promise<void> {
     const write = chunkRowWriter(this.database.raw);
-    // One transaction: a document's chunks become visible together, and a crash leaves none of them.
-    this.database.raw.transaction((batch: IndexedChunk[]) => {
+    const writeBatch = this.database.raw.transaction((batch: IndexedChunk[]) => {
       for (const c of batch) write(toChunkRow(c), c.tags.institution ?? null);
-    })(chunks);
+    });
+    // A transaction per batch, and a turn of the event loop between batches: a 5,000-page report's 15,000 chunks in one
+    // synchronous transaction held every request for seconds. Chunks of an unfinished job are never cited (answers use
+    // completed jobs only), and a job run again first deletes what an earlier run left, so partial batches are harmless.
+    for (let i = 0; i < chunks.length; i += WRITE_BATCH) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      writeBatch(chunks.slice(i, i + WRITE_BATCH));
+    }
   }
 
   async search(query: IndexQuery): Promise<ChunkHit[]> {

@@ -78,4 +78,20 @@ describe('SqliteFtsIndex session scope', () => {
       await database.close();
     }
   });
+
+  it('lets other work run between batches while it writes a long document (it never holds the event loop throughout)', async () => {
+    const database = openSqliteDatabase(path.join(dir, 'batches.db'));
+    try {
+      const index = new SqliteFtsIndex(database);
+      const many = Array.from({ length: 2000 }, (_, i) => chunk('long', i, `paragraph ${i} of a very long annual report`));
+      let ranBeforeTheEnd = false;
+      const adding = index.add(many);
+      setImmediate(() => (ranBeforeTheEnd = true));
+      await adding;
+      expect(ranBeforeTheEnd).to.equal(true);
+      expect(await index.count({ sessionId: 'long' })).to.equal(2000);
+    } finally {
+      await database.close();
+    }
+  });
 });

@@ -1,0 +1,14 @@
+/** The service as production runs it, for benchmarks: dist/ compiled by tsc, started with plain node. */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { REPO_ROOT } from '../test/support/paths.js';
+
+/** Compiles dist/ (tsc -p tsconfig.build.json; incremental, so seconds when little changed). */
+export function buildDist(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
+}
+
+/** Arguments for `node`: the compiled entry point, no loader flags. */
+export const COMPILED_SERVER_ARGS = ['dist/server/main.js'];
