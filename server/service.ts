@@ -9,6 +9,7 @@ import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
 import { localUploadRouter, UPLOAD_PATH_PREFIX } from './http/routes/local-upload.routes.js';
 import { httpServerOptions, limitClients } from './http/client-limits.js';
 import { createHttpApp } from './http/app.js';
+import { errorMiddleware } from './http/errors.js';
 import { metricsRouter } from './http/metrics.js';
 import type { ServiceMetrics } from '../adapters/prometheus/service-metrics.js';
 import Koa from 'koa';
@@ -50,7 +51,7 @@ export async function startService(config: Config, options: { logger?: Logger } 
     // A worker runs ingest jobs only: no HTTP but, with METRICS_PORT, its metrics.
     if (config.role !== 'worker') server = await listen(container, config, logger);
     if (config.metrics.port !== undefined) {
-      const metricsServer = await listenForMetrics(container, config);
+      const metricsServer = await listenForMetrics(container, config, logger);
       metricsUrl = `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}`;
       closeables.push(() => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
     }
@@ -116,8 +117,10 @@ export async function startService(config: Config, options: { logger?: Logger } 
 }
 
 /** GET /metrics alone on METRICS_PORT (same host): how a worker, which has no API, is scraped. */
-async function listenForMetrics(container: Container, config: Config): Promise<Server> {
+async function listenForMetrics(container: Container, config: Config, logger: Logger): Promise<Server> {
   const app = new Koa();
+  // The API's error handling: a request id on every answer, a failed scrape answered and logged as on the API port.
+  app.use(errorMiddleware(logger));
   app.use(metricsRouter(container.get<ServiceMetrics>(TOKENS.Metrics), config.metrics.token).routes());
   const server = createServer(httpServerOptions(config.http), app.callback());
   await new Promise<void>((resolve, reject) => {
