@@ -41,6 +41,11 @@ export interface Config {
   extraction: ExtractionLimits;
   /** Limits on what one client can hold or cost (README "Security"). */
   http: HttpLimits;
+  /**
+   * GET /metrics: on the API port, or on a port of its own (METRICS_PORT; the only way to scrape a worker), public
+   * unless METRICS_TOKEN is set.
+   */
+  metrics: { port?: number; token?: string };
 }
 
 export interface HttpLimits {
@@ -123,6 +128,7 @@ export const CONFIG_VARIABLES = [
   'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
   'MAX_DOCUMENT_PAGES', 'MAX_OCR_PAGES', 'EXTRACTION_PAGE_TIMEOUT_MS', 'EXTRACTION_MS_PER_PAGE', 'PDF_MAX_IMAGE_PIXELS',
   'EXTRACTION_MAX_MEMORY_MB', 'EXTRACTION_RECYCLE_PAGES', 'EXTRACTION_IDLE_MS',
+  'METRICS_PORT', 'METRICS_TOKEN',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -148,7 +154,7 @@ const postgresUrl = v.pipe(
 const collectionName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$/, 'must be 3-63 characters of letters, digits, . _ -'));
 
 /** Variables whose value is a credential: an error names the variable but never repeats the value (logs keep it). */
-const SECRET_VARIABLES = new Set(['AUTH_JWT_SECRET', 'DATABASE_URL', 'MINIO_SECRET_KEY', 'SUPABASE_ANON_KEY']);
+const SECRET_VARIABLES = new Set(['AUTH_JWT_SECRET', 'DATABASE_URL', 'MINIO_SECRET_KEY', 'SUPABASE_ANON_KEY', 'METRICS_TOKEN']);
 
 function read<T>(env: Env, name: string, schema: v.GenericSchema<string, T>, fallback?: T): T | undefined {
   const raw = env[name];
@@ -261,6 +267,10 @@ export function loadConfig(env: Env = process.env): Config {
   };
 
   const ingestConcurrency = read(env, 'INGEST_CONCURRENCY', positiveInt(16), 2)!;
+  const metricsPort = read(env, 'METRICS_PORT', portNumber);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError('METRICS_PORT', 'must differ from PORT; leave it unset to serve /metrics on the API port');
+  }
   return {
     port,
     host,
@@ -295,6 +305,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     // At most a day, so a sweep cannot be configured away by accident.
     uploadSweepIntervalMs: read(env, 'UPLOAD_SWEEP_INTERVAL_MS', positiveInt(86_400_000), DEFAULTS.uploadSweepIntervalMs)!,
+    metrics: {
+      port: metricsPort,
+      token: read(env, 'METRICS_TOKEN', v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+    },
     extraction: readExtractionLimits(env),
   };
 }

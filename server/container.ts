@@ -1,7 +1,10 @@
 import { Container, ContainerModule } from 'inversify';
 import { createDocChat, type DocChat } from '../core/index.js';
 import type { Clock, IdGenerator } from '../core/ports/clock-and-ids.js';
+import type { BlobStore } from '../core/ports/blob-store.js';
+import type { DocumentReader } from '../core/ports/document-reader.js';
 import type { Embedder } from '../core/ports/embedder.js';
+import type { Llm } from '../core/ports/llm.js';
 import type { DependencyProbe } from '../core/ports/health-check.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { VectorIndex } from '../core/ports/vector-index.js';
@@ -13,6 +16,8 @@ import { identityModule } from './modules/identity.module.js';
 import { ingestionModule } from './modules/ingestion.module.js';
 import type { Lifecycle } from './modules/lifecycle.js';
 import { modelsModule } from './modules/models.module.js';
+import { dependencyNames, observabilityModule } from './modules/observability.module.js';
+import { countDependencyErrors, instrumentIndex, instrumentReader, type ServiceMetrics } from '../adapters/prometheus/index.js';
 import { recordsModule } from './modules/records.module.js';
 import { TOKENS } from './tokens.js';
 
@@ -35,6 +40,7 @@ export async function buildContainer(config: Config, options: { logger?: Logger 
     await modelsModule(config),
     await identityModule(config),
     await ingestionModule(config),
+    observabilityModule(),
     useCases(config),
   );
   return c;
@@ -51,25 +57,34 @@ function basics(config: Config, logger: Logger | undefined): ContainerModule {
 
 function useCases(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind<DocChat>(TOKENS.DocChat).toDynamicValue((ctx) =>
-      createDocChat({
+    bind<DocChat>(TOKENS.DocChat).toDynamicValue((ctx) => {
+      // The adapters the use cases get are wrapped to feed the metrics; the core never sees prom-client.
+      const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
+      const names = dependencyNames(config);
+      const counted = <T extends object>(adapter: T, dependency: string): T => countDependencyErrors(adapter, metrics, dependency);
+      const dense = ctx.get<VectorIndex>(TOKENS.DenseIndex, { optional: true });
+      const embedder = ctx.get<Embedder>(TOKENS.Embedder, { optional: true });
+      return createDocChat({
         sessions: ctx.get(TOKENS.SessionRepo),
         chats: ctx.get(TOKENS.ChatRepo),
         jobs: ctx.get(TOKENS.IngestJobRepo),
-        blobs: ctx.get(TOKENS.BlobStore),
+        blobs: counted(ctx.get<BlobStore>(TOKENS.BlobStore), names.blobs),
         uploads: ctx.get(TOKENS.UploadRepo),
         eraser: ctx.get(TOKENS.SessionEraser),
         uploadLimits: config.uploadLimits,
-        indexes: indexesOf(ctx.get<VectorIndex>(TOKENS.LexicalIndex), ctx.get<VectorIndex>(TOKENS.DenseIndex, { optional: true })),
-        reader: ctx.get(TOKENS.DocumentReader),
-        llm: ctx.get(TOKENS.Llm),
-        embedder: ctx.get<Embedder>(TOKENS.Embedder, { optional: true }),
+        indexes: indexesOf(
+          instrumentIndex(ctx.get<VectorIndex>(TOKENS.LexicalIndex), metrics, names.records),
+          dense && instrumentIndex(dense, metrics, names.denseIndex),
+        ),
+        reader: instrumentReader(ctx.get<DocumentReader>(TOKENS.DocumentReader), metrics),
+        llm: counted(ctx.get<Llm>(TOKENS.Llm), names.models),
+        embedder: embedder && counted(embedder, names.models),
         queue: ctx.get(TOKENS.JobQueue),
         ids: ctx.get(TOKENS.Ids),
         clock: ctx.get(TOKENS.Clock),
         logger: ctx.get(TOKENS.Logger),
-      }),
-    );
+      });
+    });
   });
 }
 

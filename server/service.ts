@@ -9,6 +9,10 @@ import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
 import { localUploadRouter, UPLOAD_PATH_PREFIX } from './http/routes/local-upload.routes.js';
 import { httpServerOptions, limitClients } from './http/client-limits.js';
 import { createHttpApp } from './http/app.js';
+import { errorMiddleware } from './http/errors.js';
+import { metricsRouter } from './http/metrics.js';
+import type { ServiceMetrics } from '../adapters/prometheus/service-metrics.js';
+import Koa from 'koa';
 import type { Config } from './config.js';
 import { buildContainer, lifecyclesOf, readinessProbes, TOKENS } from './container.js';
 import type { Lifecycle } from './modules/lifecycle.js';
@@ -16,6 +20,8 @@ import type { Lifecycle } from './modules/lifecycle.js';
 export interface RunningService {
   /** Where the API answers; '' for a worker (ROLE=worker), which does not listen. */
   url: string;
+  /** Where GET /metrics answers when it has a port of its own (METRICS_PORT); else it is under `url`. */
+  metricsUrl?: string;
   server: Server | undefined;
   container: Container;
   docChat: DocChat;
@@ -36,15 +42,22 @@ export async function startService(config: Config, options: { logger?: Logger } 
   const lifecycles = lifecyclesOf(container);
   const started: Lifecycle[] = [];
   let server: Server | undefined;
+  let metricsUrl: string | undefined;
   try {
     for (const lifecycle of lifecycles) {
       await lifecycle.init?.();
       started.push(lifecycle);
     }
-    // A worker runs ingest jobs only: no HTTP at all.
+    // A worker runs ingest jobs only: no HTTP but, with METRICS_PORT, its metrics.
     if (config.role !== 'worker') server = await listen(container, config, logger);
+    if (config.metrics.port !== undefined) {
+      const metricsServer = await listenForMetrics(container, config, logger);
+      metricsUrl = `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}`;
+      closeables.push(() => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
+    }
   } catch (error) {
     // What did start is stopped again, so a failed start leaves no connection, process or lock behind.
+    server?.close();
     for (const lifecycle of started.reverse()) await lifecycle.close?.().catch(() => {});
     throw error;
   }
@@ -86,6 +99,7 @@ export async function startService(config: Config, options: { logger?: Logger } 
   let closing: Promise<void> | undefined;
   return {
     url: port === undefined ? '' : `http://127.0.0.1:${port}`,
+    metricsUrl,
     server,
     container,
     docChat: container.get<DocChat>(TOKENS.DocChat),
@@ -102,6 +116,20 @@ export async function startService(config: Config, options: { logger?: Logger } 
   };
 }
 
+/** GET /metrics alone on METRICS_PORT (same host): how a worker, which has no API, is scraped. */
+async function listenForMetrics(container: Container, config: Config, logger: Logger): Promise<Server> {
+  const app = new Koa();
+  // The API's error handling: a request id on every answer, a failed scrape answered and logged as on the API port.
+  app.use(errorMiddleware(logger));
+  app.use(metricsRouter(container.get<ServiceMetrics>(TOKENS.Metrics), config.metrics.token).routes());
+  const server = createServer(httpServerOptions(config.http), app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.metrics.port, config.host, () => resolve());
+  });
+  return server;
+}
+
 /** The HTTP API, with the client limits (short timeouts for the API, the long one for local uploads). */
 async function listen(container: Container, config: Config, logger: Logger): Promise<Server> {
   const blobs = container.get(TOKENS.BlobStore);
@@ -114,6 +142,9 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     extraRouters: blobs instanceof LocalBlobStore ? [localUploadRouter(blobs)] : [],
     authFailuresPerMinute: config.http.authFailuresPerMinute,
     trustProxy: config.http.trustProxy,
+    metrics: container.get<ServiceMetrics>(TOKENS.Metrics),
+    metricsOnApp: config.metrics.port === undefined,
+    metricsToken: config.metrics.token,
   });
   const server = createServer(httpServerOptions(config.http), app.callback());
   limitClients(server, config.http, {

@@ -24,4 +24,6 @@ export const TOKENS = {
   IdentityVerifier: Symbol.for('IdentityVerifier'),
   JobQueue: Symbol.for('JobQueue'),
   DocChat: Symbol.for('DocChat'),
+  /** This process's Prometheus series (adapters/prometheus), served at GET /metrics. */
+  Metrics: Symbol.for('Metrics'),
 } as const;

@@ -46,12 +46,14 @@ export function instrumentReader(reader: DocumentReader, metrics: ServiceMetrics
 
 /**
  * Wraps every method of an adapter so that an UpstreamUnavailableError (the dependency did not answer) is counted
- * under `dependency`; results and errors pass through unchanged.
+ * under `dependency`; results and errors pass through unchanged. Only returned promises are watched: a method that
+ * returns anything else (an async generator such as Llm.answerStream, a plain value) hands it back untouched.
  */
 export function countDependencyErrors<T extends object>(adapter: T, metrics: ServiceMetrics, dependency: string): T {
   return new Proxy(adapter, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
+    // Read on the adapter itself, not the proxy: a getter may use the adapter's private fields.
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const result = (value as (...a: unknown[]) => unknown).apply(target, args);

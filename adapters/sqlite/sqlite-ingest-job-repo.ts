@@ -125,6 +125,16 @@ export class SqliteIngestJobRepo implements IngestJobRepo {
     const result = await this.db.deleteFrom('ingest_jobs').where('session_id', '=', sessionId).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+
+  async countByStatus(): Promise<Partial<Record<IngestStatus, number>>> {
+    const rows = await this.db
+      .selectFrom('ingest_jobs')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .groupBy('status')
+      .execute();
+    // PostgreSQL's count is a bigint, which pg returns as a string.
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
 }
 
 function toJob(row: IngestJobsTable): IngestJob {

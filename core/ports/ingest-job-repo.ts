@@ -1,4 +1,4 @@
-import type { IngestJob } from '../domain/model.js';
+import type { IngestJob, IngestStatus } from '../domain/model.js';
 
 export type IngestJobPatch = Partial<
   Pick<
@@ -26,4 +26,6 @@ export interface IngestJobRepo {
   /** The user's job for this key that is queued or processing, if any. */
   findActiveByKey(userId: string, key: string): Promise<IngestJob | null>;
   deleteBySession(sessionId: string): Promise<number>;
+  /** How many jobs (of every session) are in each status, in one query; a status without jobs may be left out. */
+  countByStatus(): Promise<Partial<Record<IngestStatus, number>>>;
 }

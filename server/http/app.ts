@@ -14,6 +14,8 @@ import { requestLog, type RequestLogger } from './request-log.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
 import { openApiRoutes } from './routes/openapi.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
+import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
+import { httpMetrics, metricsRouter } from './metrics.js';
 
 export const API_PREFIX = '/api/v1';
 export const JSON_BODY_LIMIT = '1mb';
@@ -34,6 +36,12 @@ export interface HttpAppDeps {
   authFailuresPerMinute?: number;
   /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry (the proxy's own), else the socket's. */
   trustProxy?: boolean;
+  /** Request durations are recorded here and served at GET /metrics (unless `metricsOnApp` is false); none when unset. */
+  metrics?: ServiceMetrics;
+  /** Serve GET /metrics on this app (default); false when it has a port of its own (METRICS_PORT). */
+  metricsOnApp?: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */
+  metricsToken?: string;
 }
 
 /** Builds the Koa app; listening is the caller's business (server/main.ts, tests). */
@@ -49,6 +57,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     deps.logger.error('unhandled HTTP error', { error: `${error.name}: ${error.message}` });
   });
   app.use(requestLog(deps.logger));
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(errorMiddleware(deps.logger));
   app.use(
     cors({
@@ -60,6 +69,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     }),
   );
   for (const router of deps.extraRouters ?? []) app.use(router.routes());
+  if (deps.metrics && deps.metricsOnApp !== false) app.use(metricsRouter(deps.metrics, deps.metricsToken).routes());
 
   const publicApi = healthRoutes(deps.probes, deps.logger);
   publicApi.prefix(API_PREFIX);

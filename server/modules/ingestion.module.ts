@@ -1,11 +1,14 @@
 import { ContainerModule } from 'inversify';
 import type { DocChat } from '../../core/index.js';
+import type { Clock } from '../../core/ports/clock-and-ids.js';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
+import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
 import type { JobHandler, JobQueue } from '../../core/ports/job-queue.js';
 import type { Logger } from '../../core/ports/logger.js';
 import { ChildProcessDocumentReader } from '../../adapters/extraction/child-process-document-reader.js';
 import { InProcessJobQueue } from '../../adapters/in-process-queue/in-process-job-queue.js';
 import type { PostgresDatabase } from '../../adapters/postgres/database.js';
+import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
 import type { Config } from '../config.js';
 import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -26,8 +29,11 @@ export async function ingestionModule(config: Config): Promise<ContainerModule> 
       close: () => ctx.get<ChildProcessDocumentReader>(TOKENS.DocumentReader).close(),
     }));
     // Resolved per job, not at bind time: the queue and the use cases need each other.
-    const handlerOf = (ctx: { get<T>(token: symbol): T }): JobHandler => (jobId, signal) =>
-      ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal);
+    const handlerOf = (ctx: { get<T>(token: symbol): T }): JobHandler => async (jobId, signal) => {
+      // A metric must never keep a job from running: a failed look-up only loses this observation.
+      await observeQueueWait(ctx, jobId).catch(() => undefined);
+      return ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal);
+    };
     const limits = { concurrency: config.ingestConcurrency, perUser: config.ingestPerUserConcurrency };
     bind<JobQueue>(TOKENS.JobQueue).toDynamicValue((ctx) =>
       shared
@@ -59,4 +65,15 @@ export async function ingestionModule(config: Config): Promise<ContainerModule> 
       };
     });
   });
+}
+
+/**
+ * doc_chat_ingest_queue_wait_seconds: from the job's creation to a worker taking it up. Only for a job still queued:
+ * one resumed or retried after a run has waited for other reasons (a restart, a backoff), not for the queue.
+ */
+async function observeQueueWait(ctx: { get<T>(token: symbol): T }, jobId: string): Promise<void> {
+  const job = await ctx.get<IngestJobRepo>(TOKENS.IngestJobRepo).findById(jobId);
+  if (job?.status !== 'queued' || job.attempts) return;
+  const waited = ctx.get<Clock>(TOKENS.Clock).now().getTime() - Date.parse(job.createdAt);
+  ctx.get<ServiceMetrics>(TOKENS.Metrics).queueWait.observe(Math.max(0, waited) / 1000);
 }

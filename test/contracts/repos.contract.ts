@@ -197,6 +197,17 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.jobs.listByKey('other.pdf')).to.deep.equal([]);
       });
 
+      it('counts jobs of every session by status', async () => {
+        expect(await s.jobs.countByStatus()).to.satisfy((counts: Record<string, number>) => Object.values(counts).every((n) => n === 0));
+        await s.jobs.create(job('j1', 's1'));
+        await s.jobs.create(job('j2', 's2', { status: 'processing' }));
+        await s.jobs.create(job('j3', 's1', { status: 'completed' }));
+        await s.jobs.create(job('j4', 's2', { status: 'completed' }));
+        await s.jobs.create(job('j5', 's2', { status: 'failed', error: 'bad' }));
+        await s.jobs.update('j1', { status: 'completed' });
+        expect(await s.jobs.countByStatus()).to.deep.equal({ processing: 1, completed: 3, failed: 1 });
+      });
+
       it('deletes a session’s jobs only', async () => {
         await s.jobs.create(job('j1', 's1'));
         await s.jobs.create(job('j2', 's2'));

@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import { expect } from 'chai';
 import type { LocalBlobStore } from '../../adapters/local-blob/local-blob-store.js';
 import { UnauthenticatedError } from '../../core/domain/errors.js';
+import { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
 import { createHttpApp } from '../../server/http/app.js';
 import { openApiDocument } from '../../server/http/openapi/document.js';
 import { localUploadRouter } from '../../server/http/routes/local-upload.routes.js';
@@ -67,6 +68,7 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
     const app = createHttpApp({
       docChat: fx.docChat, identity: { verify: async () => ({ userId: 'x' }) }, probes: [], corsOrigins: '*',
       logger: new RecordingLogger(), extraRouters: [localUploadRouter({} as LocalBlobStore)],
+      metrics: new ServiceMetrics(async () => ({}), { processMetrics: false }),
     });
     const routers = app.middleware.map((m) => (m as { router?: Router }).router).filter((r): r is Router => r !== undefined);
     const registered = routers.flatMap((router) =>

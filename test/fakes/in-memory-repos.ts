@@ -1,5 +1,5 @@
 import { IngestAlreadyActiveError } from '../../core/domain/errors.js';
-import type { ChatMessage, IngestJob, Session } from '../../core/domain/model.js';
+import type { ChatMessage, IngestJob, IngestStatus, Session } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
 import type { ErasedUploads, SessionEraser } from '../../core/ports/session-eraser.js';
@@ -100,6 +100,12 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
 
   async listUnfinished(): Promise<IngestJob[]> {
     return this.sorted().filter((j) => j.status === 'queued' || j.status === 'processing');
+  }
+
+  async countByStatus(): Promise<Partial<Record<IngestStatus, number>>> {
+    const counts: Partial<Record<IngestStatus, number>> = {};
+    for (const j of this.rows.values()) counts[j.status] = (counts[j.status] ?? 0) + 1;
+    return counts;
   }
 
   async listBySession(sessionId: string): Promise<IngestJob[]> {

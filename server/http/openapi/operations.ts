@@ -87,6 +87,19 @@ export const API_OPERATIONS: ApiOperation[] = [
     responses: { 200: json('The OpenAPI document', r.OpenApiJson) },
   },
   {
+    method: 'get', path: '/metrics', operationId: 'metrics', public: true,
+    summary: 'Prometheus metrics of this instance (text exposition format)',
+    description:
+      'Request durations by route pattern and status, ingest jobs by state, queue wait, extraction time, pages ' +
+      'extracted, index search time, dependency errors and process metrics. Needs no API token; with METRICS_TOKEN ' +
+      'set, only `Authorization: Bearer <METRICS_TOKEN>`. With METRICS_PORT set it is served on that port instead.',
+    responses: {
+      200: { description: 'The series, in Prometheus’ text format (version 0.0.4)', text: v.pipe(v.string(), v.minLength(1)) },
+      401: json('METRICS_TOKEN is set and the request does not carry it', r.Unauthorized),
+      500: json('A series could not be collected (e.g. the records database did not answer)', r.ErrorMessage),
+    },
+  },
+  {
     method: 'get', path: '/api/v1/session/', operationId: 'listSessions', summary: 'List the caller’s sessions',
     responses: { 200: json('A bare array of the caller’s sessions', r.SessionList), 500: FAILED, 503: UNAVAILABLE },
   },

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { UnprocessableDocumentError, UpstreamUnavailableError } from '../../../core/domain/errors.js';
 import { countDependencyErrors, instrumentIndex, instrumentReader } from '../../../adapters/prometheus/instrumented-ports.js';
 import { ServiceMetrics } from '../../../adapters/prometheus/service-metrics.js';
+import type { Answer, AnswerRequest, Llm } from '../../../core/ports/llm.js';
 import { FakeDocumentReader } from '../../fakes/fake-document-reader.js';
 import { FlakyVectorIndex } from '../../fakes/flaky-vector-index.js';
 
@@ -75,6 +76,42 @@ describe('ServiceMetrics and instrumented ports', () => {
     expect(adapter.calls).to.equal(1); // `this` is the adapter itself
     const text = await metrics.scrape();
     expect(valueOf(text, 'doc_chat_dependency_errors_total{dependency="object storage (MinIO)"}')).to.equal(1);
+  });
+
+  it('hands a streamed answer (an async generator) through untouched, and keeps an absent stream absent', async () => {
+    const metrics = new ServiceMetrics(async () => ({}), { processMetrics: false });
+    /** A model that streams, with private state behind a getter (read on the adapter, not on the proxy). */
+    class StreamingLlm implements Llm {
+      #calls = 0;
+      get calls(): number {
+        return this.#calls;
+      }
+      async answer(): Promise<Answer> {
+        this.#calls += 1;
+        return { text: 'whole', usedRefs: [] };
+      }
+      async *answerStream(request: AnswerRequest, signal: AbortSignal): AsyncGenerator<string, Answer, undefined> {
+        this.#calls += 1;
+        for (const piece of ['Glaciers ', 'carve ', request.question]) {
+          if (signal.aborted) throw new UpstreamUnavailableError('chat model (Ollama)', 'aborted');
+          yield piece;
+        }
+        return { text: `Glaciers carve ${request.question}`, usedRefs: ['1'] };
+      }
+    }
+    const llm = countDependencyErrors<Llm>(new StreamingLlm(), metrics, 'ollama');
+    const stream = llm.answerStream!({ question: 'valleys.', contexts: [], history: [] }, new AbortController().signal);
+    const pieces: string[] = [];
+    let step = await stream.next();
+    for (; !step.done; step = await stream.next()) pieces.push(step.value);
+    expect(pieces).to.deep.equal(['Glaciers ', 'carve ', 'valleys.']);
+    expect(step.value).to.deep.equal({ text: 'Glaciers carve valleys.', usedRefs: ['1'] });
+    expect((await llm.answer({ question: 'q', contexts: [], history: [] })).text).to.equal('whole');
+    expect((llm as StreamingLlm).calls).to.equal(2);
+    // Without answerStream the core must still see none, and fall back to sentences of the whole answer.
+    const plain = countDependencyErrors<Llm>({ answer: async () => ({ text: 'x', usedRefs: [] }) }, metrics, 'ollama');
+    expect(plain.answerStream).to.equal(undefined);
+    expect('answerStream' in plain).to.equal(false);
   });
 
   it('serves process metrics too unless asked not to', async () => {

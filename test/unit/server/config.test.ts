@@ -122,6 +122,18 @@ describe('configuration', () => {
     expect(configError({ EXTRACTION_IDLE_MS: 'soon' }).variable).to.equal('EXTRACTION_IDLE_MS');
   });
 
+  it('serves /metrics on the API port and publicly by default; METRICS_PORT and METRICS_TOKEN change that', () => {
+    expect(loadConfig({}).metrics).to.deep.equal({ port: undefined, token: undefined });
+    const token = 'scrape-token-0123456789';
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: token }).metrics).to.deep.equal({ port: 9464, token });
+    expect(configError({ METRICS_PORT: 'nine' }).variable).to.equal('METRICS_PORT');
+    expect(configError({ PORT: '3000', METRICS_PORT: '3000' }).message).to.match(/^METRICS_PORT: must differ from PORT/);
+    // A secret: the error names the rule, never the value.
+    const short = configError({ METRICS_TOKEN: 'tiny-secret' });
+    expect(short.variable).to.equal('METRICS_TOKEN');
+    expect(short.message).to.not.include('tiny-secret');
+  });
+
   it('treats empty values as unset (compose passes empty strings)', () => {
     expect(loadConfig({ SUPABASE_URL: '', SUPABASE_ANON_KEY: '', AUTH_JWT_SECRET: '' }).auth.kind).to.equal('local');
   });
