@@ -261,6 +261,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (role !== 'all' && records.kind !== 'postgres') {
     throw new ConfigError('ROLE', `"${role}" needs DATABASE_URL: the processes share their ingest queue in PostgreSQL`);
   }
+  // A worker reads the files a serve instance received: they must be in shared storage, not on one process's disk.
+  if (role !== 'all' && blobs.kind !== 'minio') {
+    throw new ConfigError('MINIO_ENDPOINT', `must be set with ROLE=${role}: workers read uploaded files from shared object storage`);
+  }
   const queue = {
     pollIntervalMs: read(env, 'QUEUE_POLL_INTERVAL_MS', positiveInt(60_000), DEFAULTS.queuePollIntervalMs)!,
     leaseSeconds: read(env, 'QUEUE_LEASE_SECONDS', positiveInt(3600), DEFAULTS.queueLeaseSeconds)!,

@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { PDFDocument } from 'pdf-lib';
+import { childProcesses } from './child-processes.js';
 import { readData } from './extraction-fixtures.js';
 
+/** The error a promise rejects with (fails the test if it resolves). */
 export async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {
     await promise;
@@ -15,8 +16,7 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
 
 /** Our extraction children (found by their entry file in the command line). */
 export function childPids(): number[] {
-  const out = spawnSync('pgrep', ['-P', String(process.pid), '-f', 'extraction-worker'], { encoding: 'utf8' }).stdout;
-  return out.split('\n').filter(Boolean).map(Number);
+  return childProcesses('extraction-worker');
 }
 
 export function isAlive(pid: number): boolean {

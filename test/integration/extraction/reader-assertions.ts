@@ -1,16 +1,7 @@
 import { expect } from 'chai';
 import type { ExtractedPage } from '../../../core/domain/model.js';
 
-/** The error a promise rejects with (fails the test if it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(Error);
-    return error as Error;
-  }
-  expect.fail('expected the promise to reject');
-}
+export { rejection } from '../../support/extraction-processes.js';
 
 export function allText(pages: ExtractedPage[]): string {
   return pages.map((page) => page.text).join('\n');

@@ -154,7 +154,9 @@ describe('configuration', () => {
 
   it('runs both roles by default; serve and worker alone need the shared database', () => {
     expect(loadConfig({}).role).to.equal('all');
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker' }).role).to.equal('worker');
+    const minio = { MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: 'k', MINIO_SECRET_KEY: 'secret-key' };
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker', ...minio }).role).to.equal('worker');
+    expect(configError({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker' }).message).to.match(/^MINIO_ENDPOINT: must be set with ROLE=worker/);
     expect(configError({ ROLE: 'serve' }).message).to.match(/^ROLE: "serve" needs DATABASE_URL/);
     expect(configError({ DATABASE_URL: 'postgres://db/x', ROLE: 'both' }).variable).to.equal('ROLE');
     expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).queue).to.deep.equal({ pollIntervalMs: 1000, leaseSeconds: 60 });
