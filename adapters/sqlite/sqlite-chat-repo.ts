@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatRole, Source } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
-import type { Db } from './database.js';
+import { sql, type Db } from './database.js';
 
 export class SqliteChatRepo implements ChatRepo {
   constructor(private readonly db: Db) {}
@@ -17,7 +17,7 @@ export class SqliteChatRepo implements ChatRepo {
       .selectAll()
       .where('session_id', '=', sessionId)
       .orderBy('seq')
-      .limit(limit)
+      .limit(literalLimit(limit))
       .offset(offset)
       .execute();
     return rows.map(fromRow);
@@ -29,7 +29,7 @@ export class SqliteChatRepo implements ChatRepo {
       .selectAll()
       .where('session_id', '=', sessionId)
       .orderBy('seq', 'desc')
-      .limit(limit)
+      .limit(literalLimit(limit))
       .execute();
     return rows.reverse().map(fromRow);
   }
@@ -38,6 +38,15 @@ export class SqliteChatRepo implements ChatRepo {
     const result = await this.db.deleteFrom('chat_messages').where('session_id', '=', sessionId).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/**
+ * The page size written into the SQL rather than bound: SQLite plans with a bound LIMIT's value, so it prepares a
+ * statement with one again every time it runs (the statement cache would save nothing). Callers pass a few constants.
+ */
+function literalLimit(limit: number) {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a whole number ≥ 0, not ${limit}`);
+  return sql.lit(limit);
 }
 
 function toRow(m: ChatMessage) {

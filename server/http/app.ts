@@ -1,5 +1,5 @@
 import cors from '@koa/cors';
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { DocChat } from '../../core/index.js';
@@ -19,6 +19,7 @@ import { httpMetrics, metricsRouter } from './metrics.js';
 
 export const API_PREFIX = '/api/v1';
 export const JSON_BODY_LIMIT = '1mb';
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The one rule for "under the API": the routers match paths case-insensitively, so the auth gate must too. */
 const UNDER_API = new RegExp(`^${API_PREFIX}(/|$)`, 'i');
@@ -71,13 +72,11 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   for (const router of deps.extraRouters ?? []) app.use(router.routes());
   if (deps.metrics && deps.metricsOnApp !== false) app.use(metricsRouter(deps.metrics, deps.metricsToken).routes());
 
-  const publicApi = healthRoutes(deps.probes, deps.logger);
+  // One router per side of the auth gate, each matching a request once (its nested routers' routes are copied in).
+  // The OpenAPI document is public too.
+  const publicApi = new Router().use(healthRoutes(deps.probes, deps.logger).routes(), openApiRoutes().routes());
   publicApi.prefix(API_PREFIX);
   app.use(publicApi.routes());
-  // The OpenAPI document is public too.
-  const contract = openApiRoutes();
-  contract.prefix(API_PREFIX);
-  app.use(contract.routes());
 
   // Everything else under the prefix needs a token, known route or not (an unknown route says 401 before 404).
   const limit = deps.authFailuresPerMinute ? new AuthFailureLimit(deps.authFailuresPerMinute) : undefined;
@@ -88,12 +87,12 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   app.use(async (ctx: Context, next: Next) => {
     if (!isApiPath(ctx.path)) return next();
     if (ctx.method === 'OPTIONS') return next();
-    await auth(ctx, () => parseJson(ctx, next));
+    // koa-body reads POST, PUT and PATCH bodies only (its default parsedMethods): other requests need not enter it.
+    await auth(ctx, () => (BODY_METHODS.has(ctx.method) ? parseJson(ctx, next) : next()));
   });
-  for (const router of [sessionRoutes(deps.docChat), chatRoutes(deps.docChat, deps.logger), ingestRoutes(deps.docChat)]) {
-    router.prefix(API_PREFIX);
-    app.use(router.routes());
-  }
+  const api = new Router().use(sessionRoutes(deps.docChat).routes(), chatRoutes(deps.docChat, deps.logger).routes(), ingestRoutes(deps.docChat).routes());
+  api.prefix(API_PREFIX);
+  app.use(api.routes());
   return app;
 }
 

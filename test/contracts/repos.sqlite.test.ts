@@ -47,6 +47,33 @@ describe('SQLite database', () => {
     }
   });
 
+  it('gives kysely the rows better-sqlite3 would build: names in column order, a later duplicate name winning, every type', async () => {
+    const database = openSqliteDatabase(':memory:');
+    try {
+      const sessions = new SqliteSessionRepo(database.db);
+      await sessions.create({ id: 's1', label: 'first', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
+      await sessions.create({ id: 's2', label: 'second', userId: 'u', createdAt: '2026-01-02T00:00:00.000Z' });
+      const query = sql<Record<string, unknown>>`SELECT s.*, 'x' AS "2", s.label AS id, NULL AS missing, 1.5 AS real,
+        x'00ff' AS blob, ${'echo'} AS echoed FROM sessions AS s WHERE s.user_id = ${'u'} ORDER BY s.id`;
+      const { sql: text, parameters } = query.compile(database.db);
+      const expected = database.raw.prepare(text).all(...parameters) as Record<string, unknown>[];
+      const { rows } = await query.execute(database.db);
+      expect(rows).to.have.length(2);
+      expect(rows).to.deep.equal(expected);
+      expect(rows.map((row) => Object.keys(row))).to.deep.equal(expected.map((row) => Object.keys(row)));
+      expect(rows[0]).to.include({ id: 'first', missing: null, real: 1.5 }); // the later "id" won
+      const streamed: unknown[] = [];
+      for await (const row of database.db.selectFrom('sessions').select(['label', 'id']).orderBy('id').stream()) streamed.push(row);
+      expect(streamed).to.deep.equal([{ label: 'first', id: 's1' }, { label: 'second', id: 's2' }]);
+      const renamed = await sessions.rename('s2', 'renamed'); // UPDATE … RETURNING: a reader statement that writes
+      expect(renamed).to.include({ id: 's2', label: 'renamed' });
+      expect(await sessions.delete('s1')).to.equal(true); // a plain write: run(), its change count
+      expect(await sessions.delete('s1')).to.equal(false);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('creates the database, its WAL and shared memory owner-only, in an owner-only folder', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-modes-'));
     try {

@@ -239,6 +239,15 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
       expect((await fx.sessions.findById(session.id))?.label).to.equal('keep');
     });
 
+    it('bodies are read on POST, PUT and PATCH only: a malformed JSON body on DELETE is ignored, not refused', async () => {
+      const session = await fx.docChat.createSession.execute({ userId: 'alice', label: 'keep' });
+      const json = { 'Content-Type': 'application/json' };
+      const cleared = await alice.request('DELETE', `/api/v1/chat/${session.id}`, '{"unterminated', json);
+      expect(cleared.status, cleared.text).to.equal(204);
+      const renamed = await alice.request('PATCH', `/api/v1/session/${session.id}`, '{"unterminated', json);
+      expect(renamed.status).to.equal(400);
+    });
+
     it('a body the parser cannot decode (unsupported Content-Encoding, a status-only error) is still the client’s: 400', async () => {
       const res = await alice.request('POST', '/api/v1/session/', '{"label":"x"}', { 'Content-Type': 'application/json', 'Content-Encoding': 'compress' });
       expect(res.status, res.text).to.equal(400);
