@@ -27,10 +27,21 @@ export interface DraftChunk {
  * "balance sheet" or "2018" find a row on the second page of a statement, and a quoted row keeps its column years.
  */
 export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DEFAULT_CHUNKING): DraftChunk[] {
-  const chunks: DraftChunk[] = [];
+  const chunker = pageChunker(options);
+  return pages.flatMap((page) => chunker(page));
+}
+
+/**
+ * Chunks a document a page at a time, in page order, with the same result as chunkPages: a long document's caller can
+ * give the event loop a turn between pages (5,000 pages take most of a second). What carries over between pages is
+ * the section (a statement running over two pages keeps its title and column years) and the chunk ordinal.
+ */
+export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page: ExtractedPage) => DraftChunk[] {
+  let ordinal = 0;
   /** The page's title (headings above its first table), a sub-heading since, and the table's column header. */
   const section: { title?: string; heading?: string; columns?: string } = {};
-  for (const page of pages) {
+  return (page) => {
+    const chunks: DraftChunk[] = [];
     const paragraphs = page.text
       .split(/\n\s*\n/)
       .map((p) => p.trim())
@@ -47,7 +58,7 @@ export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DE
     let carried = 0;
     let context: string[] = [];
     const emit = () => {
-      if (current.length > carried) chunks.push({ page: page.page, ordinal: chunks.length, text: render(context, current) });
+      if (current.length > carried) chunks.push({ page: page.page, ordinal: ordinal++, text: render(context, current) });
     };
     const reset = (keep: TextUnit[] = [], keepWords = 0) => {
       current = keep;
@@ -85,8 +96,8 @@ export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DE
       }
     }
     emit();
-  }
-  return chunks;
+    return chunks;
+  };
 }
 
 /** The headings above the page's first table row or column header, joined ("3M Company … Statement of Cash Flows"). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, JobStoppedError, NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
-import type { Chunk, IngestJob, IngestStage } from '../domain/model.js';
+import type { Chunk, ExtractedPage, IngestJob, IngestStage } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
@@ -10,7 +10,7 @@ import type { IngestJobPatch, IngestJobRepo } from '../ports/ingest-job-repo.js'
 import type { Logger } from '../ports/logger.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
 import type { IndexedChunk, VectorIndex } from '../ports/vector-index.js';
-import { chunkPages, DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
+import { DEFAULT_CHUNKING, pageChunker, type ChunkingOptions, type DraftChunk } from '../rag/chunking.js';
 import { describe, internalFailure, noReadableText, userFacingReason } from './ingest-failure-reasons.js';
 
 export interface RunIngestionDeps {
@@ -150,7 +150,7 @@ export class RunIngestion {
     signal.throwIfAborted();
     if (!(await progress('chunking', 0.7, true))) return;
     const ocrSkippedPages = pages.filter((p) => p.method === 'ocr-skipped').length;
-    const drafts = chunkPages(pages.filter((p) => p.method !== 'ocr-skipped'), this.deps.chunking ?? DEFAULT_CHUNKING);
+    const drafts = await chunkWithPauses(pages.filter((p) => p.method !== 'ocr-skipped'), this.deps.chunking ?? DEFAULT_CHUNKING);
     if (drafts.length === 0) throw noReadableText(pages, ocrSkippedPages);
     const chunks: IndexedChunk[] = drafts.map((d): Chunk => ({
       id: `${job.id}:${d.ordinal}`,
@@ -294,4 +294,17 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Pages chunked between two turns of the event loop: chunking 5,000 pages at once held every request for a second. */
+const CHUNKING_PAGES_PER_TURN = 100;
+
+async function chunkWithPauses(pages: ExtractedPage[], options: ChunkingOptions): Promise<DraftChunk[]> {
+  const chunker = pageChunker(options);
+  const drafts: DraftChunk[] = [];
+  for (const [i, page] of pages.entries()) {
+    if (i > 0 && i % CHUNKING_PAGES_PER_TURN === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    drafts.push(...chunker(page));
+  }
+  return drafts;
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chunkPages } from '../../../core/rag/chunking.js';
+import { chunkPages, DEFAULT_CHUNKING, pageChunker } from '../../../core/rag/chunking.js';
 import { reciprocalRankFusion } from '../../../core/rag/fusion.js';
 import { excerptFor, packContexts, toSources } from '../../../core/rag/context.js';
 import { countWords, splitSentences, truncateWords } from '../../../core/rag/text.js';
@@ -107,5 +107,19 @@ describe('packContexts and toSources', () => {
 
   it('truncates at a word boundary', () => {
     expect(truncateWords('alpha beta gamma delta', 12)).to.equal('alpha beta…');
+  });
+});
+
+describe('pageChunker', () => {
+  it('chunks page by page exactly as chunkPages does, ordinals and carried sections included', () => {
+    const pages = [
+      { page: 1, method: 'text' as const, text: 'Consolidated Statement of Cash Flows\n\n2019 2018\nPurchases of property 1,200 1,100\nDepreciation 300 280' },
+      { page: 2, method: 'text' as const, text: 'Proceeds from sales 50 40\nNet cash used 900 800' },
+      { page: 3, method: 'text' as const, text: 'Notes\n\n' + 'The company leases offices in several cities under long-term agreements. '.repeat(30) },
+    ];
+    const chunker = pageChunker(DEFAULT_CHUNKING);
+    const byPage = pages.flatMap((page) => chunker(page));
+    expect(byPage).to.deep.equal(chunkPages(pages, DEFAULT_CHUNKING));
+    expect(byPage.map((c) => c.ordinal)).to.deep.equal(byPage.map((_, i) => i));
   });
 });
