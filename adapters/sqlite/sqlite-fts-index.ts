@@ -9,7 +9,7 @@ interface RankedChunkRow extends ChunkRow {
 }
 
 /** Chunks written per transaction (a few milliseconds each). */
-const WRITE_BATCH = 500;
+const WRITE_BATCH = 50;
 
 /** Most distinct query terms sent to FTS5: long pasted questions would otherwise make every query slow. */
 const MAX_QUERY_TERMS = 32;

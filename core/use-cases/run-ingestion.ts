@@ -297,13 +297,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Pages chunked between two turns of the event loop: chunking 5,000 pages at once held every request for a second. */
-const CHUNKING_PAGES_PER_TURN = 100;
+const CHUNKING_PAGES_PER_TURN = 10;
 
 async function chunkWithPauses(pages: ExtractedPage[], options: ChunkingOptions): Promise<DraftChunk[]> {
   const chunker = pageChunker(options);
   const drafts: DraftChunk[] = [];
   for (const [i, page] of pages.entries()) {
-    if (i > 0 && i % CHUNKING_PAGES_PER_TURN === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (i > 0 && i % CHUNKING_PAGES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     drafts.push(...chunker(page));
   }
   return drafts;
