@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { PDFDocument } from 'pdf-lib';
 import { childProcesses } from './child-processes.js';
-import { readData } from './extraction-fixtures.js';
+import { scannedPdf } from './generated-documents.js';
+
+const SCAN_LINES = ['Huckleberry Finn went tip-toeing along a path', 'amongst the trees back towards the end of', "the widow's garden."];
 
 /** The error a promise rejects with (fails the test if it resolves). */
 export async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -37,9 +39,9 @@ export async function eventually(check: () => boolean, what: string, timeoutMs =
   }
 }
 
-/** A PDF of `count` copies of a scanned book page (no text layer: every page needs OCR). */
+/** A PDF of `count` copies of a generated scanned page (no text layer: every page needs OCR). */
 export async function scannedPages(count: number): Promise<Uint8Array> {
-  const scan = await PDFDocument.load(readData('pdfs/scanned-huckfinn-p22.pdf'));
+  const scan = await PDFDocument.load(await scannedPdf([SCAN_LINES]));
   const doc = await PDFDocument.create();
   for (const page of await doc.copyPages(scan, Array(count).fill(0))) doc.addPage(page);
   return doc.save();

@@ -9,11 +9,19 @@ import {
   ExtractionMemoryLimitError,
   ExtractionTimeoutError,
 } from '../../../adapters/extraction/index.js';
-import { readData } from '../../support/extraction-fixtures.js';
+import { pagedTextPdf, textJpeg } from '../../support/generated-documents.js';
 import { childPids, eventually, isAlive, rejection, scannedPages } from '../../support/extraction-processes.js';
 
 const PDF = 'application/pdf';
 const JPEG = 'image/jpeg';
+
+// Documents generated here, so this suite runs on a lone clone too.
+const PHOTO = textJpeg(['Tesseract.js'], { width: 320, height: 180, fontSize: 36, margin: 40 });
+const textPages = (count: number) =>
+  pagedTextPdf(Array.from({ length: count }, (_, i) => [`Page ${i + 1} of a generated report.`, 'It has a text layer, so no OCR is needed.']));
+const ONE_PAGE = await textPages(1);
+const FOUR_PAGES = await textPages(4);
+const EIGHTEEN_PAGES = await textPages(18);
 
 /** A text page, then `blank` pages with nothing drawn, then `scanned` copies of a scanned page. */
 async function mixedPdf(blank: number, scanned: number): Promise<Uint8Array> {
@@ -38,20 +46,20 @@ describe('ChildProcessDocumentReader (limits)', function () {
   this.timeout(90_000);
 
   it('fails a document over its time budget (scaled to its pages), kills its child, and keeps working with a new one', async () => {
-    // 60 scanned pages need far more than 15 s + 60 x 50 ms of OCR; once the OCR engine is up (the photo), no
+    // 100 scanned pages need far more than 15 s + 100 x 50 ms of OCR; once the OCR engine is up (the photo), no
     // single page needs 15 s.
     const reader = new ChildProcessDocumentReader({ pageTimeoutMs: 15_000, msPerPage: 50 });
     try {
-      await reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG });
-      const error = await rejection(reader.read({ bytes: await scannedPages(60), contentType: PDF }));
+      await reader.read({ bytes: PHOTO, contentType: JPEG });
+      const error = await rejection(reader.read({ bytes: await scannedPages(100), contentType: PDF }));
       expect(error).to.be.instanceOf(ExtractionTimeoutError);
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.match(
-        /60 pages took longer than its time budget of 18 seconds \(EXTRACTION_PAGE_TIMEOUT_MS=15000 \+ 60 pages × EXTRACTION_MS_PER_PAGE=50\)/,
+        /100 pages took longer than its time budget of 20 seconds \(EXTRACTION_PAGE_TIMEOUT_MS=15000 \+ 100 pages × EXTRACTION_MS_PER_PAGE=50\)/,
       );
       expect(childPids(), 'the child was killed').to.have.length(0);
 
-      const pages = await reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG });
+      const pages = await reader.read({ bytes: PHOTO, contentType: JPEG });
       expect(pages[0].text).to.include('Tesseract.js');
     } finally {
       await reader.close();
@@ -62,7 +70,7 @@ describe('ChildProcessDocumentReader (limits)', function () {
     // Opening a scan and OCR-ing its first page (render at 300 dpi, start the OCR engine) takes well over 300 ms.
     const reader = new ChildProcessDocumentReader({ pageTimeoutMs: 300, msPerPage: 60_000 });
     try {
-      const error = await rejection(reader.read({ bytes: readData('pdfs/scanned-huckfinn-p22.pdf'), contentType: PDF }));
+      const error = await rejection(reader.read({ bytes: await scannedPages(1), contentType: PDF }));
       expect(error).to.be.instanceOf(ExtractionTimeoutError);
       expect(error.message).to.match(/^Reading page 1 took longer than 300 ms, the limit per page \(EXTRACTION_PAGE_TIMEOUT_MS=300\)/);
     } finally {
@@ -73,10 +81,10 @@ describe('ChildProcessDocumentReader (limits)', function () {
   it('refuses a PDF with more pages than the page limit, naming the limit', async () => {
     const reader = new ChildProcessDocumentReader({ maxPages: 17 });
     try {
-      const error = await rejection(reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF }));
+      const error = await rejection(reader.read({ bytes: EIGHTEEN_PAGES, contentType: PDF }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.match(/^The document has 18 pages; the limit is 17 pages per document \(MAX_DOCUMENT_PAGES\)/);
-      expect(await reader.read({ bytes: readData('pdfs/pdflatex-outline.pdf'), contentType: PDF })).to.have.length(4);
+      expect(await reader.read({ bytes: FOUR_PAGES, contentType: PDF })).to.have.length(4);
     } finally {
       await reader.close();
     }
@@ -131,7 +139,7 @@ describe('ChildProcessDocumentReader (limits)', function () {
     // A child's resident size is well above 60 MB once pdf.js is loaded; its V8 heap stays far below.
     const reader = new ChildProcessDocumentReader({ maxMemoryMb: 60 });
     try {
-      const error = await rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF }));
+      const error = await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }));
       expect(error).to.be.instanceOf(ExtractionMemoryLimitError);
       expect(error.message).to.match(/more than 60 MB of memory, the limit per extraction process \(EXTRACTION_MAX_MEMORY_MB=60\)/);
     } finally {
@@ -146,7 +154,7 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
   it('rejects at once with ReadCancelledError when the signal is already aborted, without starting a child', async () => {
     const reader = new ChildProcessDocumentReader();
     try {
-      const error = await rejection(reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF, signal: AbortSignal.abort() }));
+      const error = await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF, signal: AbortSignal.abort() }));
       expect(error).to.be.instanceOf(ReadCancelledError);
       expect(childPids()).to.have.length(0);
     } finally {
@@ -172,8 +180,8 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
       expect(Date.now() - aborted, 'rejected at once').to.be.below(1_000);
       await eventually(() => !isAlive(pid), 'the extraction child is gone');
 
-      const pages = await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF });
-      expect(pages[0].text).to.include('Beautiful is better than ugly.');
+      const pages = await reader.read({ bytes: ONE_PAGE, contentType: PDF });
+      expect(pages[0].text).to.include('Page 1 of a generated report.');
       expect(childPids()).to.not.include(pid);
       await eventually(() => leftoverDocumentFiles().length === 0, 'the temporary document files are deleted');
     } finally {
@@ -185,10 +193,10 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
     const reader = new ChildProcessDocumentReader();
     try {
       const controller = new AbortController();
-      const first = reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF });
+      const first = reader.read({ bytes: EIGHTEEN_PAGES, contentType: PDF });
       let queuedProgress = 0;
       const queued = rejection(
-        reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF, signal: controller.signal, onProgress: () => queuedProgress++ }),
+        reader.read({ bytes: ONE_PAGE, contentType: PDF, signal: controller.signal, onProgress: () => queuedProgress++ }),
       );
       controller.abort();
       expect(await queued).to.be.instanceOf(ReadCancelledError);
@@ -202,11 +210,11 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
   it('stops an idle child after idleMs and starts a new one for the next document', async () => {
     const reader = new ChildProcessDocumentReader({ idleMs: 300 });
     try {
-      await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF });
+      await reader.read({ bytes: ONE_PAGE, contentType: PDF });
       const [pid] = childPids();
       expect(pid).to.be.a('number');
       await eventually(() => !isAlive(pid), 'the idle child exited');
-      expect(await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF })).to.have.length(1);
+      expect(await reader.read({ bytes: ONE_PAGE, contentType: PDF })).to.have.length(1);
     } finally {
       await reader.close();
     }
@@ -216,11 +224,11 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
     const reader = new ChildProcessDocumentReader({ recycleAfterPages: 10 });
     try {
       const progress: number[] = [];
-      const pages = await reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF, onProgress: (f) => progress.push(f) });
+      const pages = await reader.read({ bytes: EIGHTEEN_PAGES, contentType: PDF, onProgress: (f) => progress.push(f) });
       expect(pages).to.have.length(18); // the document itself is read to its end
       expect(progress.at(-1)).to.equal(1);
       await eventually(() => childPids().length === 0, 'the worn child exited');
-      expect(await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF })).to.have.length(1);
+      expect(await reader.read({ bytes: ONE_PAGE, contentType: PDF })).to.have.length(1);
     } finally {
       await reader.close();
     }
