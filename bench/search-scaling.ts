@@ -34,6 +34,8 @@ interface Figures {
 
 /** The store behind one backend: copy a session's chunks into other sessions, count, and run raw queries. */
 interface Store {
+  /** Fresh planner statistics (PostgreSQL plans the first queries on an empty table's statistics otherwise). */
+  analyze(): Promise<void>;
   count(): Promise<number>;
   copySession(sessionId: string, from: number, to: number): Promise<void>;
 }
@@ -121,10 +123,11 @@ async function measure(
     };
     // The median of three rounds' p95: one round is at the mercy of whatever else the machine does meanwhile.
     const chatP95 = async () => percentile([await roundP95(), await roundP95(), await roundP95()], 50);
+    const store = storeOf(t);
+    await store.analyze();
     await roundP95(); // warm-up: statement caches, page cache
     const aloneP95 = await chatP95();
 
-    const store = storeOf(t);
     await store.copySession(sessionId, 1, OTHER_SESSIONS);
     const storeAfterCopies = await store.count();
     await roundP95();
@@ -155,6 +158,9 @@ async function measure(
 function sqliteStore(t: TestService): Store {
   const database = t.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase);
   return {
+    async analyze() {
+      database.raw.exec('ANALYZE');
+    },
     async count() {
       return (database.raw.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
     },
@@ -174,6 +180,9 @@ function sqliteStore(t: TestService): Store {
 function postgresStore(t: TestService): Store {
   const { pool } = t.service.container.get<PostgresDatabase>(TOKENS.PostgresDatabase);
   return {
+    async analyze() {
+      await pool.query('ANALYZE');
+    },
     async count() {
       return (await pool.query('SELECT count(*)::int AS n FROM chunks')).rows[0].n as number;
     },
