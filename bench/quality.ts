@@ -7,7 +7,8 @@
  *
  * FinanceBench: the filings of the companies in FINANCEBENCH_SPLIT (bench/financebench-data.ts), one session per
  * filing. The tune part is what chunking, retrieval and the answerer were tuned on; the held-out part is the reported
- * one. BENCH_FINANCEBENCH_PART=tune|heldout|both|none picks what runs (default both; ingesting takes minutes).
+ * one. BENCH_FINANCEBENCH_PART=tune|heldout|both|none picks what runs (default both; ingesting takes minutes);
+ * BENCH_SQUAD=skip leaves the SQuAD section out (and its targets unchecked), for a FinanceBench-only run.
  *
  * Exit code 1 when a target is not met on the reported (held-out) sets.
  */
@@ -25,11 +26,13 @@ import type { FinancePart } from './financebench-data.js';
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? Infinity);
 const SEED = 42;
 const FINANCE_PART = process.env.BENCH_FINANCEBENCH_PART ?? 'both';
+const SQUAD = process.env.BENCH_SQUAD ?? 'run';
 const TARGET = { containment: 0.88, hit5: 0.95, pageHit: 0.7, figure: 0.5 };
 
 async function main(): Promise<void> {
   exitUnlessCorpus('The quality bench (SQuAD and FinanceBench questions)');
   if (!['tune', 'heldout', 'both', 'none'].includes(FINANCE_PART)) throw new Error('BENCH_FINANCEBENCH_PART must be tune, heldout, both or none');
+  if (!['run', 'skip'].includes(SQUAD)) throw new Error('BENCH_SQUAD must be run or skip');
   const financeParts: FinancePart[] = FINANCE_PART === 'both' ? ['tune', 'heldout'] : FINANCE_PART === 'none' ? [] : [FINANCE_PART as FinancePart];
   const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MINIO|CHROMA|OLLAMA)_/.test(k))) as Record<string, string>;
   const configuration = Object.keys(passthrough).length ? Object.keys(passthrough).join(',') : 'embedded defaults';
@@ -37,25 +40,27 @@ async function main(): Promise<void> {
   let met = true;
   try {
     const api = await test.as('bench-user');
-    const squad = await squadSection(api);
+    const squad = SQUAD === 'run' ? await squadSection(api) : undefined;
     const finance: FinanceResult[] = [];
     for (const part of financeParts) finance.push(await runFinanceBench(api, part));
 
-    console.log('Sample SQuAD misses:\n' + squad.misses.join('\n\n'));
     console.log(`\nquality benchmark (${configuration})`);
-    console.log(`\nSQuAD, questions of the ${squad.articles} held-out articles (weights fitted on the other ${squad.trainArticles})`);
-    console.log(`  ingested ${squad.documents} PDFs, ${squad.pages} pages, ${squad.chunks} chunks in ${squad.ingestSeconds} s; ${squad.questions} questions`);
-    console.log(`  answer containment  ${squad.containment.toFixed(3)}  (target ≥ ${TARGET.containment}: ${squad.containment >= TARGET.containment ? 'met' : 'NOT met'})`);
-    console.log(`  source hit@5        ${squad.hit5.toFixed(3)}  (target ≥ ${TARGET.hit5}: ${squad.hit5 >= TARGET.hit5 ? 'met' : 'NOT met'})`);
-    console.log(`  chat latency        p50 ${squad.latencyMs.p50} ms, p95 ${squad.latencyMs.p95} ms`);
-    met = squad.containment >= TARGET.containment && squad.hit5 >= TARGET.hit5;
+    if (squad) {
+      console.log('Sample SQuAD misses:\n' + squad.misses.join('\n\n'));
+      console.log(`\nSQuAD, questions of the ${squad.articles} held-out articles (weights fitted on the other ${squad.trainArticles})`);
+      console.log(`  ingested ${squad.documents} PDFs, ${squad.pages} pages, ${squad.chunks} chunks in ${squad.ingestSeconds} s; ${squad.questions} questions`);
+      console.log(`  answer containment  ${squad.containment.toFixed(3)}  (target ≥ ${TARGET.containment}: ${squad.containment >= TARGET.containment ? 'met' : 'NOT met'})`);
+      console.log(`  source hit@5        ${squad.hit5.toFixed(3)}  (target ≥ ${TARGET.hit5}: ${squad.hit5 >= TARGET.hit5 ? 'met' : 'NOT met'})`);
+      console.log(`  chat latency        p50 ${squad.latencyMs.p50} ms, p95 ${squad.latencyMs.p95} ms`);
+      met = squad.containment >= TARGET.containment && squad.hit5 >= TARGET.hit5;
+    } else console.log('\nSQuAD skipped (BENCH_SQUAD=skip)');
     for (const r of finance) {
       const use = r.part === 'tune' ? 'looked at while tuning: not a reported figure' : 'held out while tuning: the reported figure';
       printFinanceResult(r, { pageHit: TARGET.pageHit, figure: TARGET.figure }, use);
       if (r.part === 'heldout') met &&= r.evidencePageHit >= TARGET.pageHit && r.figureCarried >= TARGET.figure;
     }
     fs.mkdirSync(path.join(REPO_ROOT, '.bench-tmp'), { recursive: true });
-    fs.writeFileSync(path.join(REPO_ROOT, '.bench-tmp/quality.json'), JSON.stringify({ configuration, squad: { ...squad, misses: undefined }, finance }, null, 2));
+    fs.writeFileSync(path.join(REPO_ROOT, '.bench-tmp/quality.json'), JSON.stringify({ configuration, squad: squad && { ...squad, misses: undefined }, finance }, null, 2));
     if (!met) process.exitCode = 1;
   } finally {
     await test.close();

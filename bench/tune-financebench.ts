@@ -14,6 +14,8 @@ import { chunkPages } from '../core/rag/chunking.js';
 import { packContexts, toSources } from '../core/rag/context.js';
 import { DEFAULT_RETRIEVAL } from '../core/use-cases/ask-question.js';
 import { lexicalQuery } from '../core/rag/query-terms.js';
+import { lineItemSearches } from '../core/rag/financial-metrics.js';
+import { withPinned } from '../core/rag/fusion.js';
 import { score } from './financebench.js';
 import { readFinanceQuestions } from './financebench-data.js';
 import { filingPages, lazyExtractor } from './financebench-pages.js';
@@ -35,7 +37,9 @@ try {
       id: `${doc}:${d.ordinal}`, sessionId, jobId: doc, filename: doc, page: d.page, ordinal: d.ordinal, text: d.text, tags: {},
     })));
     for (const q of questions.filter((x) => x.doc === doc)) {
-      const found = await index.search({ sessionId, text: lexicalQuery(q.question), limit: DEFAULT_RETRIEVAL.candidates });
+      const search = (text: string) => index.search({ sessionId, text, limit: DEFAULT_RETRIEVAL.candidates });
+      const items = await Promise.all(lineItemSearches(q.question).map(async (s) => s.holding(await index.search({ sessionId, text: s.text, limit: 50 }))));
+      const found = withPinned(items.flatMap((hits) => hits.slice(0, 1)), await search(lexicalQuery(q.question)), DEFAULT_RETRIEVAL.candidates);
       const packed = packContexts(found, DEFAULT_RETRIEVAL.passages, DEFAULT_RETRIEVAL.contextChars);
       const answer = await answerer.answer({ question: q.question, contexts: packed.passages, history: [] });
       const sources = answer.usedRefs.length > 0 ? toSources(packed, answer.usedRefs, DEFAULT_RETRIEVAL.sources, q.question) : [];

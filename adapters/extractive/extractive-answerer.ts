@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import type { Answer, AnswerRequest, ContextPassage, Llm } from '../../core/ports/llm.js';
 import { splitUnits, type UnitKind } from '../../core/rag/layout.js';
 import { asksForFigure, bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
+import { computedFigureAnswer } from './computed-figure.js';
 import { contentTokens, countWords, wordTokens } from '../../core/rag/text.js';
 
 export const NOT_FOUND_TEXT = 'I could not find this in your documents.';
@@ -37,6 +38,9 @@ export interface Candidate {
  */
 export class ExtractiveAnswerer implements Llm {
   async answer(request: AnswerRequest): Promise<Answer> {
+    // A figure to compute (a ratio, a margin, an average over years) is answered from the statement rows it needs.
+    const computed = computedFigureAnswer(request);
+    if (computed) return computed;
     const all = this.scoredCandidates(request, SENTENCE_WEIGHTS);
     const ranked = rankedOf(all);
     // A figure question is answered by the table row naming it, quoted under its column header.

@@ -1,5 +1,5 @@
 import type { ExtractedPage } from '../domain/model.js';
-import { splitUnits, type TextUnit } from './layout.js';
+import { inferredColumns, isTableLine, splitUnits, type TextUnit } from './layout.js';
 import { countWords } from './text.js';
 
 export interface ChunkingOptions {
@@ -52,6 +52,8 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
     const title = pageTitle(paragraphs.flat());
     if (title) Object.assign(section, { title, heading: undefined, columns: undefined });
     let seenTable = false;
+    /** Units since the last row or column header: a header broken over lines is read from them (inferredColumns). */
+    let sinceTable: TextUnit[] = [];
     let current: TextUnit[] = [];
     let words = 0;
     /** Units already emitted in a chunk that `current` repeats as overlap. */
@@ -68,6 +70,10 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
     for (const paragraph of paragraphs) {
       for (const unit of paragraph) {
         if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
+        if (isTableLine(unit)) {
+          if (unit.kind === 'row' && !section.columns) section.columns = inferredColumns(sinceTable, unit.text);
+          sinceTable = [];
+        } else sinceTable.push(unit);
         if (unit.kind === 'heading' && seenTable) {
           // A new part of the page: what came before is a chunk of its own once it says enough.
           if (words - carriedWords(current, carried) >= options.targetWords / 4) emit(), reset();

@@ -20,3 +20,20 @@ export function reciprocalRankFusion(lists: ChunkHit[][], limit: number): ChunkH
   }
   return [...fused.values()].sort((a, b) => b.score - a.score).slice(0, limit);
 }
+
+/**
+ * `pinned` hits first (each once, scored as the best ranked hit so no passage looks weaker for it), then the ranked
+ * ones not pinned, `limit` in all: passages a computation needs (core/rag/financial-metrics.ts) are kept whatever
+ * the fusion made of them.
+ */
+export function withPinned(pinned: ChunkHit[], ranked: ChunkHit[], limit: number): ChunkHit[] {
+  const top = Math.max(0, ...ranked.map((h) => h.score), ...pinned.map((h) => h.score));
+  const seen = new Set<string>();
+  const out: ChunkHit[] = [];
+  for (const hit of [...pinned.map((h) => ({ ...h, score: top })), ...ranked]) {
+    if (seen.has(hit.chunk.id)) continue;
+    seen.add(hit.chunk.id);
+    out.push(hit);
+  }
+  return out.slice(0, limit);
+}

@@ -44,6 +44,30 @@ export function isTableRow(line: string): boolean {
   return numeric.length === 1 && /[,$()%]/.test(cells.join(' ')) && label.split(' ').length <= 10;
 }
 
+/** A table row's label and the figures ending it ("$" signs dropped): "Total assets $ 59,268 $ 55,556". */
+export function splitRow(row: string): { label: string; cells: string[] } {
+  const tokens = row.split(' ');
+  let start = tokens.length;
+  while (start > 0 && CELL.test(tokens[start - 1])) start--;
+  return { label: tokens.slice(0, start).join(' '), cells: tokens.slice(start).filter((t) => t !== '$') };
+}
+
+/** A column header, or a row with two figures or more (not a broken date line such as "August 29," read as a row). */
+export function isTableLine(unit: TextUnit): boolean {
+  return unit.kind === 'columns' || (unit.kind === 'row' && splitRow(unit.text).cells.length >= 2);
+}
+
+/**
+ * A column header the text layer broke over lines ("August 29," / "2021 August 30," / "2020 ASSETS"): the years of the
+ * short lines just above a table's first row, as a line of years, when there are as many as the row has figures.
+ */
+export function inferredColumns(above: TextUnit[], firstRow: string): string | undefined {
+  const lines: string[] = [];
+  for (let i = above.length - 1; i >= 0 && lines.length < 6 && above[i].text.split(' ').length <= 16; i--) lines.unshift(above[i].text);
+  const years = [...new Set(lines.join(' ').match(YEAR) ?? [])];
+  return years.length >= 2 && years.length === splitRow(firstRow).cells.length ? years.join(' ') : undefined;
+}
+
 /** A heading: a short line in title case or capitals, not ending like a sentence or a label ("Assets:"). */
 export function isHeading(line: string): boolean {
   const words = line.split(/\s+/).filter(Boolean);

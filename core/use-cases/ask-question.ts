@@ -11,8 +11,9 @@ import type { SessionRepo } from '../ports/session-repo.js';
 import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { streamAnswer } from '../rag/answer-stream.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
-import { reciprocalRankFusion } from '../rag/fusion.js';
+import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { lexicalQuery } from '../rag/query-terms.js';
+import { lineItemSearches } from '../rag/financial-metrics.js';
 
 export interface AskQuestionDeps {
   sessions: SessionRepo;
@@ -51,6 +52,8 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
 export const MAX_QUESTION_CHARS = 4000;
 /** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
 const MAX_CANDIDATES = 1000;
+/** Hits read per line item of a computed figure: the statement row is often below notes that discuss the item. */
+const ITEM_CANDIDATES = 50;
 
 export interface AskQuestionInput {
   userId: string;
@@ -149,7 +152,11 @@ export class AskQuestion {
           }, visible),
         ),
     );
-    const fused = reciprocalRankFusion(lists, this.settings.candidates);
+    // A figure computed from several statement lines (a ratio, a margin): each line's rows are searched for too.
+    const lexical = indexes.filter((index) => index.kind === 'lexical');
+    const itemHits = await Promise.all(lineItemSearches(query).flatMap((search) => lexical.map(async (index) =>
+      search.holding(await this.searchVisible(index, { sessionId: input.sessionId, text: search.text, filters, limit: ITEM_CANDIDATES }, visible)))));
+    const fused = withPinned(itemHits.flatMap((hits) => hits.slice(0, 1)), reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
     return { request: { question, contexts: packed.passages, history }, packed, query };
   }

@@ -1,3 +1,4 @@
+import { ReadCancelledError } from '../../../core/domain/errors.js';
 import { expect } from 'chai';
 import { ExtractiveAnswerer, NOT_FOUND_TEXT } from '../../../adapters/extractive/extractive-answerer.js';
 import { AskQuestion } from '../../../core/use-cases/ask-question.js';
@@ -47,6 +48,23 @@ describe('Chat cites only chunks of completed jobs', () => {
     expect(orphan.answer).to.equal(NOT_FOUND_TEXT);
     const fruit = await ask(f, bananas.session.id, 'Which fruit is rich in potassium?');
     expect(fruit.sources.map((s) => s.ingestId)).to.deep.equal([bananas.job.id]);
+  });
+
+  it('stops reading a document whose chunks an index refuses, and fails it naming that index', async () => {
+    const chroma = new FlakyVectorIndex({ kind: 'lexical' }, 'Chroma');
+    const f = coreFixture({ indexes: [chroma] });
+    const { job } = await f.sessionWithUpload('u1', 'Bananas are yellow fruit rich in potassium.', 'bananas.pdf');
+    let readOutcome: unknown;
+    const read = f.reader.read.bind(f.reader);
+    f.reader.read = (request) => read(request).catch((error: unknown) => {
+      readOutcome = error;
+      throw error;
+    });
+    chroma.down = true; // from the start: the index cannot even drop what an earlier run left
+    f.reader.beforeAnswer = () => new Promise((resolve) => setTimeout(resolve, 20)); // still reading when it fails
+    await f.drain();
+    expect(readOutcome, 'the reader was stopped').to.be.instanceOf(ReadCancelledError);
+    expect((await f.jobs.findById(job.id))?.error).to.match(/unavailable.*Chroma/);
   });
 
   it('does not cite a job still being indexed, though one index already holds its chunks; cites it once completed', async () => {
@@ -107,7 +125,7 @@ describe('RunIngestion cleanup after a failure', () => {
     // An earlier run indexed everywhere and stopped before completing; the rerun meets an outage mid-add.
     await f.jobs.update(job.id, { status: 'processing', stage: 'indexing' });
     first.goDownAfter = 1;
-    second.down = true;
+    first.beforeAdd = async () => void (second.down = true); // both go down once indexing has begun
     await f.docChat.runIngestion.execute(job.id);
 
     expect(await f.jobs.findById(job.id)).to.include({ status: 'failed' });
