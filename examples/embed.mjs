@@ -9,9 +9,8 @@ import { ChildProcessDocumentReader } from 'doc-chat/adapters/extraction';
 import { ExtractiveAnswerer } from 'doc-chat/adapters/extractive';
 import { InProcessJobQueue } from 'doc-chat/adapters/in-process-queue';
 import { LocalBlobStore } from 'doc-chat/adapters/local-blob';
-import {
-  openSqliteDatabase, SqliteChatRepo, SqliteFtsIndex, SqliteIngestJobRepo, SqliteSessionEraser, SqliteSessionRepo, SqliteUploadRepo,
-} from 'doc-chat/adapters/sqlite';
+import { KyselyChatRepo, KyselyIngestJobRepo, KyselySessionRepo } from 'doc-chat/adapters/kysely';
+import { openSqliteDatabase, SqliteFtsIndex, SqliteSessionEraser, SqliteUploadRepo } from 'doc-chat/adapters/sqlite';
 import { PinoLogger, RandomUuidGenerator, SystemClock } from 'doc-chat/adapters/system';
 
 const [file, question, dataDir = 'doc-chat-data'] = process.argv.slice(2);
@@ -30,9 +29,9 @@ const reader = new ChildProcessDocumentReader();
 const logger = new PinoLogger({ level: 'warn' });
 const queue = new InProcessJobQueue((jobId, signal) => docChat.runIngestion.execute(jobId, signal), { concurrency: 1 }, logger);
 const docChat = createDocChat({
-  sessions: new SqliteSessionRepo(database.db),
-  chats: new SqliteChatRepo(database.db),
-  jobs: new SqliteIngestJobRepo(database.db),
+  sessions: new KyselySessionRepo(database.db),
+  chats: new KyselyChatRepo(database.db),
+  jobs: new KyselyIngestJobRepo(database.db),
   uploads: new SqliteUploadRepo(database),
   eraser: new SqliteSessionEraser(database),
   blobs,

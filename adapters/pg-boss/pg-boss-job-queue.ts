@@ -158,8 +158,8 @@ export class PgBossJobQueue implements JobQueue {
   private command(what: string, jobId: string, run: () => Promise<unknown>): void {
     this.commands = this.commands.then(() => this.ready).then(run).then(
       () => undefined,
-      // No work is lost: an unsent job's record stays queued (ResumeIngestion enqueues it at the next start), and
-      // a job whose cancel failed finds its session gone at its next write and stops.
+      // No work is lost: an unsent job's record stays queued and ResumeIngestion sends it again once it is older than
+      // the lease; a job whose cancel failed finds its session gone at its next write and stops.
       (error) => this.logger.error(`could not ${what} the job in pg-boss`, { jobId, error: String(error) }),
     );
   }

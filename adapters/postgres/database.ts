@@ -1,6 +1,6 @@
 import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
 import pg from 'pg';
-import type { DatabaseSchema } from '../sqlite/database.js';
+import type { DatabaseSchema } from '../kysely/schema.js';
 
 /**
  * The records (sessions, messages, ingest jobs) and the lexical index in PostgreSQL, for deployments that run several

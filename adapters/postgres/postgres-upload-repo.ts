@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ReserveOutcome, UploadLimits, UploadRecord, UploadRepo } from '../../core/ports/upload-repo.js';
-import type { UploadsTable } from '../sqlite/database.js';
+import type { UploadsTable } from '../kysely/schema.js';
 import type { PostgresDatabase } from './database.js';
 
 /**

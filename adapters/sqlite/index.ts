@@ -1,8 +1,8 @@
-/** `doc-chat/adapters/sqlite`: repositories and indexes in one SQLite file (better-sqlite3, FTS5). */
+/**
+ * `doc-chat/adapters/sqlite`: one SQLite file (better-sqlite3) with its FTS5 and dense indexes, upload records and
+ * session eraser. The session, chat and ingest-job repositories on it are doc-chat/adapters/kysely's.
+ */
 export { openSqliteDatabase, type SqliteDatabase } from './database.js';
-export { SqliteSessionRepo } from './sqlite-session-repo.js';
-export { SqliteChatRepo } from './sqlite-chat-repo.js';
-export { SqliteIngestJobRepo } from './sqlite-ingest-job-repo.js';
 export { SqliteFtsIndex } from './sqlite-fts-index.js';
 export { SqliteDenseIndex } from './sqlite-dense-index.js';
 export { SqliteUploadRepo } from './sqlite-upload-repo.js';

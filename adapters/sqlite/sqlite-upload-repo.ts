@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ReserveOutcome, UploadLimits, UploadRecord, UploadRepo } from '../../core/ports/upload-repo.js';
-import type { SqliteDatabase, UploadsTable } from './database.js';
+import type { UploadsTable } from '../kysely/schema.js';
+import type { SqliteDatabase } from './database.js';
 
 /** UploadRepo on SQLite. `reserve` runs its checks and the insert in one synchronous transaction. */
 export class SqliteUploadRepo implements UploadRepo {

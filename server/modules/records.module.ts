@@ -17,13 +17,14 @@ import type { Lifecycle } from './lifecycle.js';
 export async function recordsModule(config: Config): Promise<ContainerModule> {
   if (config.records.kind === 'postgres') return postgresRecords(config.records);
   const sqlite = await import('../../adapters/sqlite/index.js');
+  const kysely = await import('../../adapters/kysely/index.js');
   const file = path.join(config.dataDir, 'doc-chat.sqlite');
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.SqliteDatabase).toDynamicValue(() => sqlite.openSqliteDatabase(file));
     const database = (ctx: { get<T>(token: symbol): T }) => ctx.get<import('../../adapters/sqlite/index.js').SqliteDatabase>(TOKENS.SqliteDatabase);
-    bind<SessionRepo>(TOKENS.SessionRepo).toDynamicValue((ctx) => new sqlite.SqliteSessionRepo(database(ctx).db));
-    bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => new sqlite.SqliteChatRepo(database(ctx).db));
-    bind<IngestJobRepo>(TOKENS.IngestJobRepo).toDynamicValue((ctx) => new sqlite.SqliteIngestJobRepo(database(ctx).db));
+    bind<SessionRepo>(TOKENS.SessionRepo).toDynamicValue((ctx) => new kysely.KyselySessionRepo(database(ctx).db));
+    bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => new kysely.KyselyChatRepo(database(ctx).db));
+    bind<IngestJobRepo>(TOKENS.IngestJobRepo).toDynamicValue((ctx) => new kysely.KyselyIngestJobRepo(database(ctx).db));
     bind<UploadRepo>(TOKENS.UploadRepo).toDynamicValue((ctx) => new sqlite.SqliteUploadRepo(database(ctx)));
     bind<SessionEraser>(TOKENS.SessionEraser).toDynamicValue((ctx) => new sqlite.SqliteSessionEraser(database(ctx)));
     bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => new sqlite.SqliteFtsIndex(database(ctx)));
@@ -37,15 +38,15 @@ export async function recordsModule(config: Config): Promise<ContainerModule> {
 
 async function postgresRecords(records: { url: string; poolSize: number }): Promise<ContainerModule> {
   const postgres = await import('../../adapters/postgres/index.js');
-  // The kysely repositories are dialect-neutral: the SQLite module's classes run on the PostgreSQL schema too.
-  const sqlite = await import('../../adapters/sqlite/index.js');
+  // The kysely repositories are dialect-neutral: the same classes as on SQLite.
+  const kysely = await import('../../adapters/kysely/index.js');
   // Opened (and migrated) before anything is bound: every PostgreSQL adapter needs the handle synchronously.
   const database = await postgres.openPostgresDatabase(records.url, { poolSize: records.poolSize });
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.PostgresDatabase).toConstantValue(database);
-    bind<SessionRepo>(TOKENS.SessionRepo).toConstantValue(new sqlite.SqliteSessionRepo(database.db));
-    bind<ChatRepo>(TOKENS.ChatRepo).toConstantValue(new sqlite.SqliteChatRepo(database.db));
-    bind<IngestJobRepo>(TOKENS.IngestJobRepo).toConstantValue(new sqlite.SqliteIngestJobRepo(database.db));
+    bind<SessionRepo>(TOKENS.SessionRepo).toConstantValue(new kysely.KyselySessionRepo(database.db));
+    bind<ChatRepo>(TOKENS.ChatRepo).toConstantValue(new kysely.KyselyChatRepo(database.db));
+    bind<IngestJobRepo>(TOKENS.IngestJobRepo).toConstantValue(new kysely.KyselyIngestJobRepo(database.db));
     bind<UploadRepo>(TOKENS.UploadRepo).toConstantValue(new postgres.PostgresUploadRepo(database));
     bind<SessionEraser>(TOKENS.SessionEraser).toConstantValue(new postgres.PostgresSessionEraser(database));
     bind<VectorIndex>(TOKENS.LexicalIndex).toConstantValue(new postgres.PostgresLexicalIndex(database));

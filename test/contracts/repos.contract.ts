@@ -92,6 +92,9 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         const third = await s.chats.page('s1', 40, 20);
         expect(third.map((m) => m.id)).to.deep.equal(['s1-m40', 's1-m41', 's1-m42', 's1-m43', 's1-m44', 's1-m45']);
         expect(await s.chats.page('s1', 100, 20)).to.deep.equal([]);
+        // Another page size, between calls with the first: each call gets its own size and offset.
+        expect((await s.chats.page('s1', 3, 4)).map((m) => m.id)).to.deep.equal(['s1-m3', 's1-m4', 's1-m5', 's1-m6']);
+        expect(await s.chats.page('s1', 0, 20)).to.deep.equal(first);
         expect(first[0]).to.include({ role: 'user', content: 'message 0 — ünïcødé ✓', sessionId: 's1' });
       });
 
@@ -100,6 +103,8 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));
         await s.chats.appendExchange(message(2, 's1'), message(3, 's1'));
         expect((await s.chats.recent('s1', 3)).map((m) => m.id)).to.deep.equal(['s1-m1', 's1-m2', 's1-m3']);
+        expect((await s.chats.recent('s1', 1)).map((m) => m.id)).to.deep.equal(['s1-m3']);
+        expect((await s.chats.recent('s2', 3)).map((m) => m.id)).to.deep.equal(['s2-m0', 's2-m1']);
         expect((await s.chats.page('s2', 0, 20)).map((m) => m.id)).to.deep.equal(['s2-m0', 's2-m1']);
       });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { openPostgresDatabase } from '../../adapters/postgres/database.js';
-import { SqliteSessionRepo } from '../../adapters/sqlite/sqlite-session-repo.js';
+import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { postgresRepoSubject } from '../support/postgres-repo-subject.js';
 import { repoContract } from './repos.contract.js';
@@ -18,8 +18,8 @@ describeWithPostgres('Repos on PostgreSQL', () => {
       const url = await cluster.createDatabase('migrations');
       try {
         const [a, b] = await Promise.all([openPostgresDatabase(url), openPostgresDatabase(url)]);
-        await new SqliteSessionRepo(a.db).create({ id: 's', label: 'l', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
-        expect(await new SqliteSessionRepo(b.db).findById('s')).to.include({ label: 'l' });
+        await new KyselySessionRepo(a.db).create({ id: 's', label: 'l', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
+        expect(await new KyselySessionRepo(b.db).findById('s')).to.include({ label: 'l' });
         const { rows } = await a.pool.query('SELECT count(*)::int AS n, count(DISTINCT name)::int AS distinct_names FROM kysely_migration');
         expect(rows[0].n).to.be.greaterThan(0);
         expect(rows[0].n).to.equal(rows[0].distinct_names);

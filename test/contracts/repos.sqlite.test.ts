@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { KyselyChatRepo } from '../../adapters/kysely/kysely-chat-repo.js';
+import { KyselyIngestJobRepo } from '../../adapters/kysely/kysely-ingest-job-repo.js';
+import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { openSqliteDatabase, sql } from '../../adapters/sqlite/database.js';
-import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
-import { SqliteIngestJobRepo } from '../../adapters/sqlite/sqlite-ingest-job-repo.js';
 import { SqliteSessionEraser } from '../../adapters/sqlite/sqlite-session-eraser.js';
-import { SqliteSessionRepo } from '../../adapters/sqlite/sqlite-session-repo.js';
 import { SqliteUploadRepo } from '../../adapters/sqlite/sqlite-upload-repo.js';
 import { repoContract } from './repos.contract.js';
 
@@ -14,9 +14,9 @@ repoContract('SQLite on a temp file', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repos-'));
   const database = openSqliteDatabase(path.join(dir, 'test.sqlite'));
   return {
-    sessions: new SqliteSessionRepo(database.db),
-    chats: new SqliteChatRepo(database.db),
-    jobs: new SqliteIngestJobRepo(database.db),
+    sessions: new KyselySessionRepo(database.db),
+    chats: new KyselyChatRepo(database.db),
+    jobs: new KyselyIngestJobRepo(database.db),
     uploads: new SqliteUploadRepo(database),
     eraser: new SqliteSessionEraser(database),
     // Fails the transaction after the messages are deleted: the rollback must bring them back.
@@ -50,7 +50,7 @@ describe('SQLite database', () => {
   it('gives kysely the rows better-sqlite3 would build: names in column order, a later duplicate name winning, every type', async () => {
     const database = openSqliteDatabase(':memory:');
     try {
-      const sessions = new SqliteSessionRepo(database.db);
+      const sessions = new KyselySessionRepo(database.db);
       await sessions.create({ id: 's1', label: 'first', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
       await sessions.create({ id: 's2', label: 'second', userId: 'u', createdAt: '2026-01-02T00:00:00.000Z' });
       const query = sql<Record<string, unknown>>`SELECT s.*, 'x' AS "2", s.label AS id, NULL AS missing, 1.5 AS real,
@@ -78,7 +78,7 @@ describe('SQLite database', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-modes-'));
     try {
       const database = openSqliteDatabase(path.join(dir, 'data', 'x.sqlite'));
-      await new SqliteSessionRepo(database.db).create({ id: 's', label: 'l', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
+      await new KyselySessionRepo(database.db).create({ id: 's', label: 'l', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
       for (const file of ['x.sqlite', 'x.sqlite-wal', 'x.sqlite-shm']) {
         expect(fs.statSync(path.join(dir, 'data', file)).mode & 0o777, file).to.equal(0o600);
       }
@@ -95,10 +95,10 @@ describe('SQLite database', () => {
     try {
       let database = openSqliteDatabase(file);
       expect(database.raw.pragma('journal_mode', { simple: true })).to.equal('wal');
-      await new SqliteSessionRepo(database.db).create({ id: 's', label: 'l', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
+      await new KyselySessionRepo(database.db).create({ id: 's', label: 'l', userId: 'u', createdAt: '2026-01-01T00:00:00.000Z' });
       await database.close();
       database = openSqliteDatabase(file);
-      expect(await new SqliteSessionRepo(database.db).findById('s')).to.include({ label: 'l' });
+      expect(await new KyselySessionRepo(database.db).findById('s')).to.include({ label: 'l' });
       const migrations = database.raw.prepare('SELECT count(*) AS n FROM schema_migrations').get() as { n: number };
       expect(migrations.n).to.be.greaterThan(0);
       await database.close();
@@ -126,7 +126,7 @@ describe('SQLite database', () => {
       insert.run('other-key', 'u1/b.pdf', 'queued', '2026-01-01T00:00:03.000Z', '2026-01-01T00:00:03.000Z');
       await database.close();
       database = openSqliteDatabase(file);
-      const jobs = new SqliteIngestJobRepo(database.db);
+      const jobs = new KyselyIngestJobRepo(database.db);
       expect(await jobs.findById('older')).to.include({ status: 'processing' }).and.not.have.property('attempts');
       expect(await jobs.findById('younger')).to.include({ status: 'failed', error: 'Another ingest job for the same file was already queued or processing' });
       expect(await jobs.findById('other-key')).to.include({ status: 'queued' });

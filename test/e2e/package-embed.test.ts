@@ -152,14 +152,15 @@ describe('the package from its tarball, installed into another project and run w
     fs.writeFileSync(
       path.join(project, 'contracts.test.mjs'),
       [
-        "import { openSqliteDatabase, SqliteChatRepo, SqliteFtsIndex, SqliteIngestJobRepo, SqliteSessionEraser, SqliteSessionRepo, SqliteUploadRepo } from 'doc-chat/adapters/sqlite';",
+        "import { KyselyChatRepo, KyselyIngestJobRepo, KyselySessionRepo } from 'doc-chat/adapters/kysely';",
+        "import { openSqliteDatabase, SqliteFtsIndex, SqliteSessionEraser, SqliteUploadRepo } from 'doc-chat/adapters/sqlite';",
         "import { repoContract, vectorIndexContract } from 'doc-chat/testing';",
         '',
         "repoContract('my repositories', async () => {",
         "  const database = openSqliteDatabase(':memory:');",
         '  const { db } = database;',
         '  return {',
-        '    sessions: new SqliteSessionRepo(db), chats: new SqliteChatRepo(db), jobs: new SqliteIngestJobRepo(db),',
+        '    sessions: new KyselySessionRepo(db), chats: new KyselyChatRepo(db), jobs: new KyselyIngestJobRepo(db),',
         '    uploads: new SqliteUploadRepo(database), eraser: new SqliteSessionEraser(database),',
         "    breakEraser: () => {",
         "      database.raw.exec(\"CREATE TEMP TRIGGER break_eraser BEFORE DELETE ON ingest_jobs BEGIN SELECT RAISE(FAIL, 'injected'); END\");",

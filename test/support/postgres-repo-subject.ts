@@ -1,9 +1,9 @@
+import { KyselyChatRepo } from '../../adapters/kysely/kysely-chat-repo.js';
+import { KyselyIngestJobRepo } from '../../adapters/kysely/kysely-ingest-job-repo.js';
+import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { openPostgresDatabase } from '../../adapters/postgres/database.js';
 import { PostgresSessionEraser } from '../../adapters/postgres/postgres-session-eraser.js';
 import { PostgresUploadRepo } from '../../adapters/postgres/postgres-upload-repo.js';
-import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
-import { SqliteIngestJobRepo } from '../../adapters/sqlite/sqlite-ingest-job-repo.js';
-import { SqliteSessionRepo } from '../../adapters/sqlite/sqlite-session-repo.js';
 import type { RepoSubject } from '../contracts/repos.contract.js';
 
 /**
@@ -13,10 +13,10 @@ import type { RepoSubject } from '../contracts/repos.contract.js';
 export async function postgresRepoSubject(url: string, drop: () => Promise<void>): Promise<RepoSubject> {
   const database = await openPostgresDatabase(url);
   return {
-    // The kysely repositories are dialect-neutral: the same classes run on the PostgreSQL schema.
-    sessions: new SqliteSessionRepo(database.db),
-    chats: new SqliteChatRepo(database.db),
-    jobs: new SqliteIngestJobRepo(database.db),
+    // The kysely repositories are dialect-neutral: the same classes as on SQLite.
+    sessions: new KyselySessionRepo(database.db),
+    chats: new KyselyChatRepo(database.db),
+    jobs: new KyselyIngestJobRepo(database.db),
     uploads: new PostgresUploadRepo(database),
     eraser: new PostgresSessionEraser(database),
     // Messages are deleted before jobs: a failing job delete proves the transaction undoes what it already did.

@@ -1,7 +1,7 @@
 import { IngestAlreadyActiveError } from '../../core/domain/errors.js';
 import type { IngestJob, IngestStage, IngestStatus } from '../../core/domain/model.js';
 import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
-import type { Db, IngestJobsTable } from './database.js';
+import type { Db, IngestJobsTable } from './schema.js';
 
 /**
  * The partial unique index ingest_jobs_one_active_per_key refused a second active job for a user's key: SQLite says
@@ -14,7 +14,7 @@ function isActiveKeyConflict(error: unknown): boolean {
   return /UNIQUE constraint failed: ingest_jobs\.user_id, ingest_jobs\.blob_key/.test(error.message);
 }
 
-export class SqliteIngestJobRepo implements IngestJobRepo {
+export class KyselyIngestJobRepo implements IngestJobRepo {
   constructor(private readonly db: Db) {}
 
   async create(job: IngestJob): Promise<void> {

@@ -1,9 +1,15 @@
 import type { Session } from '../../core/domain/model.js';
 import type { SessionRepo } from '../../core/ports/session-repo.js';
-import type { Db, SessionsTable } from './database.js';
+import { preparedQuery } from './prepared-query.js';
+import type { Db, SessionsTable } from './schema.js';
 
-export class SqliteSessionRepo implements SessionRepo {
-  constructor(private readonly db: Db) {}
+export class KyselySessionRepo implements SessionRepo {
+  /** Every request about a session reads it (ownership): compiled once. */
+  private readonly byId;
+
+  constructor(private readonly db: Db) {
+    this.byId = preparedQuery(1, (id: string) => db.selectFrom('sessions').selectAll().where('id', '=', id));
+  }
 
   async create(session: Session): Promise<void> {
     await this.db
@@ -13,7 +19,7 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   async findById(id: string): Promise<Session | null> {
-    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = (await this.db.executeQuery(this.byId(id))).rows;
     return row ? toSession(row) : null;
   }
 

@@ -1,8 +1,14 @@
+import { sql, type CompiledQuery, type Selectable } from 'kysely';
 import type { ChatMessage, ChatRole, Source } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
-import { sql, type Db } from './database.js';
+import { preparedQuery } from './prepared-query.js';
+import type { ChatMessagesTable, Db } from './schema.js';
 
-export class SqliteChatRepo implements ChatRepo {
+export class KyselyChatRepo implements ChatRepo {
+  /** The history page and the recent turns, read on every history request and question: compiled once per limit. */
+  private readonly pages = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow>>();
+  private readonly recents = new Map<number, (sessionId: string) => CompiledQuery<ChatMessageRow>>();
+
   constructor(private readonly db: Db) {}
 
   async appendExchange(question: ChatMessage, answer: ChatMessage): Promise<void> {
@@ -12,25 +18,28 @@ export class SqliteChatRepo implements ChatRepo {
   }
 
   async page(sessionId: string, offset: number, limit: number): Promise<ChatMessage[]> {
-    const rows = await this.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('session_id', '=', sessionId)
-      .orderBy('seq')
-      .limit(literalLimit(limit))
-      .offset(offset)
-      .execute();
+    let query = this.pages.get(limit);
+    if (!query) {
+      const literal = literalLimit(limit);
+      query = preparedQuery(2, (session: string, skip: number) =>
+        this.db.selectFrom('chat_messages').selectAll().where('session_id', '=', session).orderBy('seq').limit(literal).offset(skip),
+      );
+      this.pages.set(limit, query);
+    }
+    const { rows } = await this.db.executeQuery(query(sessionId, offset));
     return rows.map(fromRow);
   }
 
   async recent(sessionId: string, limit: number): Promise<ChatMessage[]> {
-    const rows = await this.db
-      .selectFrom('chat_messages')
-      .selectAll()
-      .where('session_id', '=', sessionId)
-      .orderBy('seq', 'desc')
-      .limit(literalLimit(limit))
-      .execute();
+    let query = this.recents.get(limit);
+    if (!query) {
+      const literal = literalLimit(limit);
+      query = preparedQuery(1, (session: string) =>
+        this.db.selectFrom('chat_messages').selectAll().where('session_id', '=', session).orderBy('seq', 'desc').limit(literal),
+      );
+      this.recents.set(limit, query);
+    }
+    const { rows } = await this.db.executeQuery(query(sessionId));
     return rows.reverse().map(fromRow);
   }
 
@@ -60,7 +69,9 @@ function toRow(m: ChatMessage) {
   };
 }
 
-function fromRow(row: { id: string; session_id: string; role: string; content: string; sources_json: string | null; created_at: string }): ChatMessage {
+type ChatMessageRow = Selectable<ChatMessagesTable>;
+
+function fromRow(row: ChatMessageRow): ChatMessage {
   const message: ChatMessage = {
     id: row.id,
     sessionId: row.session_id,
