@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as v from 'valibot';
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger.js';
-import { DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS } from '../adapters/extraction/index.js';
+import { DEFAULT_EXTRACTION_NICENESS, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS } from '../adapters/extraction/index.js';
 
 /** Everything the service can be told, decided once at start. The only module that reads process.env. */
 export interface Config {
@@ -31,6 +31,8 @@ export interface Config {
   ingestPerUserConcurrency: number;
   /** Default: ingestConcurrency, so a document that starts is extracted at once, not behind another user's. */
   extractionWorkers: number;
+  /** How much nicer (lower CPU priority, 0-19) extraction processes run than the service: API requests go first. */
+  extractionNiceness: number;
   /** Per-user limits on uploads (USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS). */
   uploadLimits: { storageQuotaBytes: number; maxPendingUploads: number };
   /** How often uploads never ingested are swept (UPLOAD_SWEEP_INTERVAL_MS). */
@@ -127,7 +129,7 @@ export const CONFIG_VARIABLES = [
   'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE', 'TRUST_PROXY',
   'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
   'MAX_DOCUMENT_PAGES', 'MAX_OCR_PAGES', 'EXTRACTION_PAGE_TIMEOUT_MS', 'EXTRACTION_MS_PER_PAGE', 'PDF_MAX_IMAGE_PIXELS',
-  'EXTRACTION_MAX_MEMORY_MB', 'EXTRACTION_RECYCLE_PAGES', 'EXTRACTION_IDLE_MS',
+  'EXTRACTION_MAX_MEMORY_MB', 'EXTRACTION_RECYCLE_PAGES', 'EXTRACTION_IDLE_MS', 'EXTRACTION_NICENESS',
   'METRICS_PORT', 'METRICS_TOKEN',
 ] as const;
 
@@ -141,6 +143,8 @@ const httpUrl = v.pipe(
 const portNumber = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535, 'must be at most 65535'));
 const positiveInt = (max: number) =>
   v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${max}`));
+const wholeNumber = (max: number) =>
+  v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.maxValue(max, `must be at most ${max}`));
 const flag = v.pipe(
   v.string(),
   v.transform((s) => s.toLowerCase()),
@@ -293,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
     // As many extraction processes as documents in progress: with fewer, a second user's document would wait for the
     // first one's extraction after all, which is what fair scheduling is meant to prevent.
     extractionWorkers: read(env, 'EXTRACTION_WORKERS', positiveInt(16), ingestConcurrency)!,
+    extractionNiceness: read(env, 'EXTRACTION_NICENESS', wholeNumber(19), DEFAULT_EXTRACTION_NICENESS)!,
     logLevel: read(env, 'LOG_LEVEL', v.pipe(v.string(), v.toLowerCase(), v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)), 'info')!,
     http: {
       headersTimeoutMs: read(env, 'HTTP_HEADERS_TIMEOUT_MS', positiveInt(600_000), DEFAULTS.httpHeadersTimeoutMs)!,

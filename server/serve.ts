@@ -1,6 +1,6 @@
 import { PinoLogger } from '../adapters/system/pino-logger.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { startService } from './service.js';
+import { startService, type RunningService } from './service.js';
 
 /**
  * Reads the configuration from the environment, starts the service and stops it on SIGINT/SIGTERM: what `npm start`
@@ -20,14 +20,8 @@ export async function serveFromEnvironment(): Promise<void> {
   const logger = new PinoLogger({ level: config.logLevel });
   try {
     const service = await startService(config, { logger });
-    logger.info('doc-chat listening', {
-      port: config.port,
-      dataDir: config.dataDir,
-      auth: config.auth.kind,
-      blobs: config.blobs.kind,
-      index: config.index.kind,
-      models: config.models.kind,
-    });
+    const { message, fields } = startedLine(config, service);
+    logger.info(message, fields);
     const shutdown = (signal: string) => {
       logger.info('shutting down', { signal });
       service.close().then(() => process.exit(0), () => process.exit(1));
@@ -38,4 +32,24 @@ export async function serveFromEnvironment(): Promise<void> {
     logger.error('failed to start', { error: error instanceof Error ? `${error.message}\n${error.stack}` : String(error) });
     process.exit(1);
   }
+}
+
+/**
+ * What a started process says it is: an instance with the API says where it listens; a worker (ROLE=worker) has no
+ * API, so it says it started and where its metrics are scraped, if anywhere. Ports are the bound ones (0 picks one).
+ */
+function startedLine(config: Config, service: RunningService): { message: string; fields: Record<string, unknown> } {
+  const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
+  const fields = {
+    role: config.role,
+    ...(service.url ? { port: portOf(service.url) } : {}),
+    ...(service.metricsUrl ? { metricsPort: portOf(service.metricsUrl) } : {}),
+    dataDir: config.dataDir,
+    ...(config.role === 'worker' ? {} : { auth: config.auth.kind }), // a worker verifies no token
+    records: config.records.kind,
+    blobs: config.blobs.kind,
+    index: config.index.kind,
+    models: config.models.kind,
+  };
+  return { message: config.role === 'worker' ? 'doc-chat worker started' : 'doc-chat listening', fields };
 }

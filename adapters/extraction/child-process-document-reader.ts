@@ -13,6 +13,11 @@ export interface ChildProcessDocumentReaderOptions extends Partial<ExtractionSet
   /** Child processes, i.e. documents extracted in parallel. Default 1 (OCR is CPU-heavy; leave cores to the API). */
   poolSize?: number;
   /**
+   * The children's CPU niceness, 0-19 (default 10): extraction is background work, so when the machine is busy the
+   * kernel runs the API's requests first and extraction takes what they leave.
+   */
+  niceness?: number;
+  /**
    * TEST ONLY, never set from configuration: a child that receives a document containing this text kills itself
    * with SIGSEGV, like a native crash in @napi-rs/canvas would. Proves the server survives such crashes.
    */
@@ -28,6 +33,8 @@ export const DEFAULT_EXTRACTION_SETTINGS: ExtractionSettings = {
   maxPdfImagePixels: 50_000_000, // A3 at 600 dpi; decoded as RGBA that is already 200 MB
 };
 
+export const DEFAULT_EXTRACTION_NICENESS = 10;
+
 /**
  * Native memory (canvas, the OCR engine's wasm) is part of the limit; V8's heap gets the same ceiling, so that a
  * runaway heap dies early with a clear out-of-memory report.
@@ -41,7 +48,8 @@ export const DEFAULT_PROCESS_LIMITS: ProcessLimits = {
 };
 
 interface Job extends DocumentTask {
-  bytes: Uint8Array;
+  /** Until the child's temporary file holds them. */
+  bytes?: Uint8Array;
   settled: boolean;
   process?: ExtractionProcess;
   /** Unhooks the abort listener. */
@@ -66,8 +74,9 @@ export class ChildProcessDocumentReader implements DocumentReader {
   private closed = false;
 
   constructor(options: ChildProcessDocumentReaderOptions = {}) {
-    const { poolSize = 1, crashOnMarkerForTests, pageTimeoutMs, msPerPage, maxMemoryMb, recycleAfterPages, idleMs, ...settings } = options;
+    const { poolSize = 1, niceness = DEFAULT_EXTRACTION_NICENESS, crashOnMarkerForTests, pageTimeoutMs, msPerPage, maxMemoryMb, recycleAfterPages, idleMs, ...settings } = options;
     if (!Number.isInteger(poolSize) || poolSize < 1) throw new RangeError('poolSize must be a positive integer');
+    if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) throw new RangeError('niceness must be a whole number from 0 to 19');
     this.poolSize = poolSize;
     this.limits = { ...DEFAULT_PROCESS_LIMITS, ...definedOnly({ pageTimeoutMs, msPerPage, maxMemoryMb, recycleAfterPages, idleMs }) };
     for (const [name, value] of Object.entries(this.limits)) {
@@ -77,13 +86,16 @@ export class ChildProcessDocumentReader implements DocumentReader {
     this.startData = {
       settings: merged,
       cleanupAboveRssMb: Math.floor(this.limits.maxMemoryMb / 2),
+      collectAboveRssMb: Math.floor(this.limits.maxMemoryMb / 4),
+      niceness,
       ...(crashOnMarkerForTests ? { crashOnMarker: crashOnMarkerForTests } : {}),
     };
   }
 
   async read(request: ReadDocumentRequest): Promise<ExtractedPage[]> {
     if (this.closed) throw new Error('The document reader is closed');
-    const { signal } = request;
+    // The callbacks are kept, not the request: its bytes must not outlive the temporary file (see writeTempFile).
+    const { signal, onProgress, onPages } = request;
     if (signal?.aborted) throw new ReadCancelledError();
     // Type checks happen here, before queueing: a mismatch is answered at once.
     const kind = resolveDocumentKind(request.bytes, request.contentType);
@@ -98,12 +110,22 @@ export class ChildProcessDocumentReader implements DocumentReader {
         writeFile: () => this.writeTempFile(job),
         // Progress only moves forward; a throwing callback must not break extraction (it runs in an event handler).
         onProgress: (fraction) => {
-          if (job.settled || !request.onProgress || !(fraction > progress)) return;
+          if (job.settled || !onProgress || !(fraction > progress)) return;
           progress = fraction;
           try {
-            request.onProgress(fraction);
+            onProgress(fraction);
           } catch {
             // progress is advisory
+          }
+        },
+        // A caller's failure to take pages stops the document: carrying on would leave pages unaccounted for.
+        onPages: (pages) => {
+          if (job.settled || !onPages) return;
+          try {
+            onPages(pages);
+          } catch (error) {
+            job.process?.cancel(job, error instanceof Error ? error : new Error(String(error)));
+            job.reject(error instanceof Error ? error : new Error(String(error)));
           }
         },
         resolve: (pages) => settle(() => resolve(pages)),
@@ -171,7 +193,8 @@ export class ChildProcessDocumentReader implements DocumentReader {
   private async writeTempFile(job: Job): Promise<string> {
     this.tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-extraction-${process.pid}-`));
     const file = path.join(this.tempDir, `document-${job.id}`);
-    await fs.promises.writeFile(file, job.bytes, { mode: 0o600 });
+    await fs.promises.writeFile(file, job.bytes!, { mode: 0o600 });
+    job.bytes = undefined; // a 40 MB document is not held by the server for the whole extraction
     return file;
   }
 }

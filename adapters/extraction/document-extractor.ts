@@ -74,7 +74,7 @@ export class DocumentExtractor {
     const tally: ExtractionEvents = {
       ...events,
       onPage: (page) => {
-        if (countWordCharacters(page.text) > 0) withText++;
+        if (countWordCharacters(page.text, 1) > 0) withText++;
         if (page.method === 'ocr-skipped') skipped++;
         events.onPage(page);
       },
@@ -106,12 +106,12 @@ export class DocumentExtractor {
       const total = doc.numPages;
       if (total > maxPages) throw new UnprocessableDocumentError(tooManyPagesMessage(total, maxPages));
       events.onStart?.(total);
+      const pageText = pageTextReader(parser, doc);
       let ocrPages = 0;
       for (let num = 1; num <= total; num++) {
-        const result = await parser.getText({ partial: [num] }); // pdf-parse's own page text layout; cleans the page up
-        let text = markParagraphBreaks(normalizeExtractedText(result.pages[0]?.text ?? ''));
+        let text = markParagraphBreaks(normalizeExtractedText(await pageText(num)));
         let method: ExtractedPage['method'] = 'text';
-        if (countWordCharacters(text) < minTextCharsPerPage) {
+        if (countWordCharacters(text, minTextCharsPerPage) < minTextCharsPerPage) {
           const page = await doc.getPage(num);
           try {
             // A page with nothing drawn is blank: its (short) text layer is all there is.
@@ -185,6 +185,25 @@ async function openDocument(parser: PDFParse): Promise<PDFDocumentProxy> {
   const load = (parser as unknown as { load?: () => Promise<PDFDocumentProxy> }).load;
   if (typeof load !== 'function') throw new Error('pdf-parse no longer exposes load(); check its version');
   return load.call(parser);
+}
+
+/**
+ * pdf-parse's own text layout of one page (lines and cell gaps as its getText() makes them), then the page is
+ * cleaned up. getText({ partial: [n] }) does the same but walks every page number of the document to find n: on
+ * 5,000 pages that is 25 million checks. Falls back to it should pdf-parse rename its per-page method.
+ */
+function pageTextReader(parser: PDFParse, doc: PDFDocumentProxy): (num: number) => Promise<string> {
+  type PageText = (page: PDFPageProxy, params: object, total: number) => Promise<string>;
+  const ofPage = (parser as unknown as { getPageText?: PageText }).getPageText;
+  if (typeof ofPage !== 'function') return async (num) => (await parser.getText({ partial: [num] })).pages[0]?.text ?? '';
+  return async (num) => {
+    const page = await doc.getPage(num);
+    try {
+      return await ofPage.call(parser, page, {}, doc.numPages);
+    } finally {
+      page.cleanup();
+    }
+  };
 }
 
 /** pdf.js errors that describe the document (names survive the library's re-wrapping), in words a user can act on. */

@@ -4,7 +4,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCrashedError } from './errors.js';
-import { removeRunningHeaders } from './normalize-text.js';
+import { RunningHeaderRemover } from './running-headers.js';
 import type { WorkerReply, WorkerStartData } from './protocol.js';
 import { liveChildren, setRef, startChild } from './worker-entry.js';
 
@@ -29,6 +29,8 @@ export interface DocumentTask {
   /** Writes the document to a temporary file for the child, resolving to its path. */
   writeFile(): Promise<string>;
   onProgress(fraction: number): void;
+  /** Pages whose text is final (running headers removed), in order, each once, while later pages are read. */
+  onPages(pages: ExtractedPage[]): void;
   resolve(pages: ExtractedPage[]): void;
   reject(error: Error): void;
 }
@@ -53,8 +55,9 @@ export class ExtractionProcess {
   private file?: string;
   /** Why the child is going away: the document in flight is rejected with it on exit. Also: no new document. */
   private failure?: Error;
-  /** Pages of the current document received so far. */
+  /** Pages of the current document received so far (their text final once passed through `headers`). */
   private pages: ExtractedPage[] = [];
+  private headers?: RunningHeaderRemover;
   private pagesRead = 0;
   private lastRssMb = 0;
   private pagesDone = 0;
@@ -146,7 +149,12 @@ export class ExtractionProcess {
     const task = this.task!;
     this.startedAt = Date.now();
     this.pagesDone = 0;
-    this.pages = [];
+    const pages: ExtractedPage[] = (this.pages = []);
+    this.headers = new RunningHeaderRemover((texts, first) => {
+      const final = texts.map((text, i) => ({ ...pages[first + i], text }));
+      final.forEach((page, i) => (pages[first + i] = page));
+      task.onPages(final);
+    });
     this.armPageTimer();
     // Opening the document counts as its first page until the child says how many pages it has.
     this.child.send({ id: task.id, kind: task.kind, file: this.file! }, undefined, undefined, (error) => {
@@ -172,7 +180,10 @@ export class ExtractionProcess {
       return;
     }
     if (reply.type === 'progress') {
-      for (const page of reply.pages) this.pages.push(page);
+      for (const page of reply.pages) {
+        this.pages.push(page);
+        this.headers!.push(page.text);
+      }
       if (reply.pagesDone > this.pagesDone) {
         this.pagesRead += reply.pagesDone - this.pagesDone;
         this.pagesDone = reply.pagesDone;
@@ -182,12 +193,13 @@ export class ExtractionProcess {
       return;
     }
     const pages = this.pages;
+    const headers = this.headers;
     this.release();
     if (reply.type === 'result') {
       this.lastRssMb = reply.rssMb; // a document read to its end is answered; its size only decides recycling
-      const cleaned = removeRunningHeaders(pages.map((page) => page.text));
+      headers!.end();
       task.onProgress(1);
-      task.resolve(pages.map((page, i) => ({ ...page, text: cleaned[i] })));
+      task.resolve(pages);
     } else if (reply.unprocessable) {
       task.reject(new UnprocessableDocumentError(reply.message));
     } else {
@@ -231,6 +243,7 @@ export class ExtractionProcess {
     clearTimeout(this.documentTimer);
     this.task = undefined;
     this.pages = [];
+    this.headers = undefined;
     if (this.file) fs.rm(this.file, { force: true }, () => {});
     this.file = undefined;
     setRef(this.child, false);

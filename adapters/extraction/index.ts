@@ -1,6 +1,7 @@
 export {
   ChildProcessDocumentReader,
   DEFAULT_EXTRACTION_SETTINGS,
+  DEFAULT_EXTRACTION_NICENESS,
   DEFAULT_PROCESS_LIMITS,
   type ChildProcessDocumentReaderOptions,
 } from './child-process-document-reader.js';

@@ -45,33 +45,14 @@ export function markParagraphBreaks(text: string): string {
   return out.join('\n');
 }
 
-/** Letters and digits: what makes a page "have text" (punctuation and rules do not). */
-export function countWordCharacters(text: string): number {
-  return text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
-}
-
 /**
- * Running headers and footers ("Copyright Office Summary … Page 5") repeat on most pages and glue themselves to the
- * first and last sentences of every page. A line among the first or last two of a page whose shape (digits masked)
- * recurs on at least half the pages, and on three or more, is dropped.
+ * Letters and digits: what makes a page "have text" (punctuation and rules do not). Counting stops at `atMost`: the
+ * callers only ask "fewer than 16?" or "any?", and matching every letter of a 5,000-page report made millions of
+ * one-letter strings for the garbage collector.
  */
-export function removeRunningHeaders(pages: string[]): string[] {
-  if (pages.length < 3) return pages;
-  const shape = (line: string) => line.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
-  const edges = (text: string) => {
-    const lines = text.split('\n').filter((l) => l.trim() !== '');
-    return new Set([...lines.slice(0, 2), ...lines.slice(-2)].map(shape).filter((s) => s.length > 0));
-  };
-  const counts = new Map<string, number>();
-  for (const text of pages) for (const s of edges(text)) counts.set(s, (counts.get(s) ?? 0) + 1);
-  const repeated = new Set([...counts].filter(([, n]) => n >= 3 && n >= pages.length / 2).map(([s]) => s));
-  if (repeated.size === 0) return pages;
-  return pages.map((text) => {
-    const lines = text.split('\n');
-    const nonEmpty = lines.map((l, i) => (l.trim() ? i : -1)).filter((i) => i >= 0);
-    const edgeIndexes = new Set([...nonEmpty.slice(0, 2), ...nonEmpty.slice(-2)]);
-    const kept = lines.filter((line, i) => !(edgeIndexes.has(i) && repeated.has(shape(line)))).join('\n').trim();
-    // A page made only of "repeated" lines is a form or a table, not headers: keep it whole.
-    return kept === '' ? text : kept;
-  });
+export function countWordCharacters(text: string, atMost = Infinity): number {
+  const letters = /[\p{L}\p{N}]/gu;
+  let count = 0;
+  while (count < atMost && letters.exec(text) !== null) count++;
+  return count;
 }

@@ -13,6 +13,10 @@ export interface WorkerStartData {
   settings: ExtractionSettings;
   /** Above this resident size the child drops pdf.js's caches between two pages. */
   cleanupAboveRssMb: number;
+  /** After pdf.js dropped its caches, a full garbage collection is forced only above this resident size. */
+  collectAboveRssMb: number;
+  /** CPU niceness the child gives itself at start, before it starts any thread (0 keeps the parent's). */
+  niceness: number;
   /** Test-only (see ChildProcessDocumentReaderOptions.crashOnMarkerForTests): crash hard on a document with this text. */
   crashOnMarker?: string;
 }

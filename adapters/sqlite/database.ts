@@ -1,63 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type Generated, type SqliteStatement } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteStatement } from 'kysely';
+import type { DatabaseSchema, Db } from '../kysely/schema.js';
 import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE } from '../system/private-files.js';
-
-export interface SessionsTable {
-  id: string;
-  label: string;
-  user_id: string;
-  created_at: string;
-}
-
-export interface ChatMessagesTable {
-  /** Insertion order: history pages by it (created_at can tie within a millisecond). */
-  seq: Generated<number>;
-  id: string;
-  session_id: string;
-  role: string;
-  content: string;
-  sources_json: string | null;
-  created_at: string;
-}
-
-export interface IngestJobsTable {
-  id: string;
-  user_id: string;
-  session_id: string;
-  blob_key: string;
-  filename: string;
-  content_type: string;
-  tags_json: string;
-  status: string;
-  stage: string | null;
-  progress: number | null;
-  error: string | null;
-  pages: number | null;
-  chunks: number | null;
-  sha256: string | null;
-  reused_from: string | null;
-  /** Added by migration 003 (default 0). */
-  attempts: number;
-  ocr_skipped_pages: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ChunksTable {
-  /** FTS5 rowid of the chunk's text. */
-  rowid: Generated<number>;
-  id: string;
-  session_id: string;
-  job_id: string;
-  filename: string;
-  page: number;
-  ordinal: number;
-  text: string;
-  tags_json: string;
-  institution: string | null;
-}
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export interface ChunkVectorsTable {
   chunk_id: string;
@@ -68,28 +15,6 @@ export interface ChunkVectorsTable {
   /** Float32 little-endian, L2-normalised. */
   vector: Buffer;
 }
-
-export interface UploadsTable {
-  blob_key: string;
-  user_id: string;
-  content_type: string;
-  declared_size: number;
-  issued_at: string;
-  expires_at: string;
-  ingested_at: string | null;
-  etag: string | null;
-}
-
-export interface DatabaseSchema {
-  uploads: UploadsTable;
-  sessions: SessionsTable;
-  chat_messages: ChatMessagesTable;
-  ingest_jobs: IngestJobsTable;
-  chunks: ChunksTable;
-  chunk_vectors: ChunkVectorsTable;
-}
-
-export type Db = Kysely<DatabaseSchema>;
 
 export interface SqliteDatabase {
   db: Db;
@@ -261,12 +186,22 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   migrate(raw);
+  // Checkpoints run on a thread of their own (see WalCheckpointer), not inside the server's commits.
+  let checkpointer: WalCheckpointer | undefined;
+  if (file !== ':memory:') {
+    raw.pragma('wal_autocheckpoint = 0');
+    raw.pragma('journal_size_limit = 16777216'); // a log grown by a long burst of writes shrinks back once copied
+    checkpointer = new WalCheckpointer(path.resolve(file));
+  }
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return {
     db,
     raw,
-    // Kysely's destroy closes the underlying better-sqlite3 handle too.
-    close: () => db.destroy(),
+    // Kysely's destroy closes the underlying better-sqlite3 handle too (the last connection: it checkpoints).
+    close: async () => {
+      await checkpointer?.close();
+      await db.destroy();
+    },
   };
 }
 

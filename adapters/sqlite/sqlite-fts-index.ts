@@ -1,6 +1,7 @@
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
-import { CHUNK_COLUMNS, chunkRowWriter, toChunk, toChunkRow, type ChunkRow } from './chunk-rows.js';
+import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
+import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
 import type { SqliteDatabase } from './database.js';
 import { tagFilterSql } from './tag-filter-sql.js';
 
@@ -9,7 +10,7 @@ interface RankedChunkRow extends ChunkRow {
 }
 
 /** Chunks written per transaction (a few milliseconds each). */
-const WRITE_BATCH = 50;
+const WRITE_BATCH = 20;
 
 /** Most distinct query terms sent to FTS5: long pasted questions would otherwise make every query slow. */
 const MAX_QUERY_TERMS = 32;
@@ -23,7 +24,8 @@ export class SqliteFtsIndex implements VectorIndex {
 
   constructor(private readonly database: SqliteDatabase) {}
 
-  async add(chunks: IndexedChunk[]): Promise<void> {
+  async add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     const write = chunkRowWriter(this.database.raw);
     const writeBatch = this.database.raw.transaction((batch: IndexedChunk[]) => {
       for (const c of batch) write(toChunkRow(c), c.tags.institution ?? null);
@@ -33,6 +35,7 @@ export class SqliteFtsIndex implements VectorIndex {
     // completed jobs only), and a job run again first deletes what an earlier run left, so partial batches are harmless.
     for (let i = 0; i < chunks.length; i += WRITE_BATCH) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
       writeBatch(chunks.slice(i, i + WRITE_BATCH));
     }
   }

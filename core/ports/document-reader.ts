@@ -7,6 +7,12 @@ export interface ReadDocumentRequest {
   /** Called with 0..1 as pages are done. */
   onProgress?: (fraction: number) => void;
   /**
+   * Called with pages as soon as their text is final, in page order, each page once, all of them before read()
+   * resolves: a caller can chunk and index a long document while its later pages are still being read. read() still
+   * resolves with every page. A reader that cannot tell earlier may call it once, with all pages, at the end.
+   */
+  onPages?: (pages: ExtractedPage[]) => void;
+  /**
    * Aborted when the job is cancelled (its session or job deleted): the reader stops working on this document at
    * once (a running extraction is stopped, a queued one never starts) and read() rejects with ReadCancelledError.
    */

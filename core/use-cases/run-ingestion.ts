@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, JobStoppedError, NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
-import type { Chunk, ExtractedPage, IngestJob, IngestStage } from '../domain/model.js';
+import type { IngestJob, IngestStage } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
@@ -9,8 +9,9 @@ import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobPatch, IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Logger } from '../ports/logger.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
-import type { IndexedChunk, VectorIndex } from '../ports/vector-index.js';
-import { DEFAULT_CHUNKING, pageChunker, type ChunkingOptions, type DraftChunk } from '../rag/chunking.js';
+import type { VectorIndex } from '../ports/vector-index.js';
+import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
+import { PageIndexer } from './page-indexer.js';
 import { describe, internalFailure, noReadableText, userFacingReason } from './ingest-failure-reasons.js';
 
 export interface RunIngestionDeps {
@@ -43,7 +44,6 @@ export const DEFAULT_INGEST_RETRY: IngestRetrySettings = { maxAttempts: 3, backo
 const FAILED_WRITE_TRIES = 5;
 
 const NEVER_ABORTED = new AbortController().signal;
-const EMBED_BATCH = 64;
 /** Progress is written at most this often, so a 117-page document does not cost hundreds of writes. */
 const PROGRESS_INTERVAL_MS = 400;
 
@@ -123,7 +123,7 @@ export class RunIngestion {
     });
     await this.checkUnchanged(job.key);
     if (bytes.length === 0) throw new UnprocessableDocumentError('The uploaded file is empty');
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = await sha256Of(bytes);
 
     const twin = await this.deps.jobs.findCompletedBySha256(job.sessionId, sha256);
     if (twin && twin.id !== job.id && sameTags(twin.tags, job.tags)) {
@@ -140,55 +140,46 @@ export class RunIngestion {
     if (!contentType) throw new UnprocessableDocumentError('The file is neither a PDF nor a JPEG image');
     signal.throwIfAborted();
     if (!(await progress('extracting', 0.05, true))) return;
-    const pages = await reader.read({
-      bytes,
-      contentType,
-      onProgress: (fraction) => void progress('extracting', 0.05 + 0.65 * fraction),
-      signal,
-    });
 
-    signal.throwIfAborted();
-    if (!(await progress('chunking', 0.7, true))) return;
-    const ocrSkippedPages = pages.filter((p) => p.method === 'ocr-skipped').length;
-    const drafts = await chunkWithPauses(pages.filter((p) => p.method !== 'ocr-skipped'), this.deps.chunking ?? DEFAULT_CHUNKING);
-    if (drafts.length === 0) throw noReadableText(pages, ocrSkippedPages);
-    const chunks: IndexedChunk[] = drafts.map((d): Chunk => ({
-      id: `${job.id}:${d.ordinal}`,
-      sessionId: job.sessionId,
-      jobId: job.id,
-      filename: job.filename,
-      page: d.page,
-      ordinal: d.ordinal,
-      text: d.text,
-      tags: job.tags,
-    }));
+    // One signal stops the reader and the indexer: the queue's (cancelled, shutdown) or the job found gone.
+    const run = new AbortController();
+    const stopRun = () => run.abort(signal.reason);
+    signal.addEventListener('abort', stopRun, { once: true });
+    progress.onGone(() => run.abort(new JobStoppedError('cancelled')));
+    const chunking = this.deps.chunking ?? DEFAULT_CHUNKING;
+    const indexer = new PageIndexer(job, { indexes, embedder, chunking }, run.signal, (error) => run.abort(error));
+    try {
+      const pages = await reader.read({
+        bytes,
+        contentType,
+        onPages: (batch) => indexer.push(batch),
+        onProgress: (fraction) => void progress('extracting', 0.05 + 0.85 * fraction),
+        signal: run.signal,
+      });
+      // A reader that handed over no pages (or not all) as it went: the rest are indexed now.
+      if (indexer.pagesSeen < pages.length) indexer.push(pages.slice(indexer.pagesSeen));
+      if (!(await progress(embedder ? 'embedding' : 'indexing', 0.92, true))) return;
+      const chunks = await indexer.finish();
+      if (chunks === 0) throw noReadableText(pages, indexer.ocrSkippedPages);
+      signal.throwIfAborted(); // cancelled while indexing: the caller drops what was just added
 
-    if (embedder) {
-      if (!(await progress('embedding', 0.72, true))) return;
-      for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
-        signal.throwIfAborted();
-        const batch = chunks.slice(i, i + EMBED_BATCH);
-        const vectors = await embedder.embedDocuments(batch.map((c) => c.text));
-        batch.forEach((c, j) => (c.embedding = vectors[j]));
-        await progress('embedding', 0.72 + 0.2 * ((i + batch.length) / chunks.length));
-      }
+      const done = await this.deps.jobs.update(job.id, {
+        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pages.length, chunks,
+        ocrSkippedPages: indexer.ocrSkippedPages > 0 ? indexer.ocrSkippedPages : undefined, updatedAt: this.now(),
+      });
+      // The session was deleted while we worked: what we just indexed belongs to nobody.
+      if (!done) await this.dropChunks(job.id);
+    } catch (error) {
+      // The job was deleted with its session while it ran: nothing to report to, only its chunks to remove.
+      if (progress.gone) return;
+      // An index that failed stopped the reading: its error, not the reader's "cancelled", is what happened.
+      throw indexer.error ?? error;
+    } finally {
+      signal.removeEventListener('abort', stopRun);
+      // Nothing may be written after this run ends: a later dropChunks must find every chunk it added.
+      await indexer.settled();
+      if (progress.gone) await this.dropChunks(job.id);
     }
-
-    signal.throwIfAborted();
-    if (!(await progress('indexing', 0.92, true))) return;
-    for (const index of indexes) {
-      signal.throwIfAborted();
-      await index.deleteByJob(job.id);
-      await index.add(chunks);
-    }
-    signal.throwIfAborted(); // cancelled while indexing: the caller drops what was just added
-
-    const done = await this.deps.jobs.update(job.id, {
-      status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pages.length, chunks: chunks.length,
-      ocrSkippedPages: ocrSkippedPages > 0 ? ocrSkippedPages : undefined, updatedAt: this.now(),
-    });
-    // The session was deleted while we worked: what we just indexed belongs to nobody.
-    if (!done) await this.dropChunks(job.id);
   }
 
   /**
@@ -204,20 +195,26 @@ export class RunIngestion {
 
   /**
    * Returns a function that records stage and progress (throttled unless forced) and tells whether the job still
-   * exists; a job deleted with its session stops the run.
+   * exists; a job deleted with its session stops the run (through onGone).
    */
   private progressWriter(jobId: string) {
     let lastWrite = 0;
-    let alive = true;
-    return async (stage: IngestStage, fraction: number, force = false): Promise<boolean> => {
-      const now = Date.now();
-      if (!alive || (!force && now - lastWrite < PROGRESS_INTERVAL_MS)) return alive;
-      lastWrite = now;
-      const patch: IngestJobPatch = { status: 'processing', stage, progress: Math.min(1, Math.round(fraction * 1000) / 1000), updatedAt: this.now() };
-      alive = (await this.deps.jobs.update(jobId, patch)) !== null;
-      if (!alive) await this.dropChunks(jobId);
-      return alive;
-    };
+    let goneListener: (() => void) | undefined;
+    const write = Object.assign(
+      async (stage: IngestStage, fraction: number, force = false): Promise<boolean> => {
+        const now = Date.now();
+        if (write.gone || (!force && now - lastWrite < PROGRESS_INTERVAL_MS)) return !write.gone;
+        lastWrite = now;
+        const patch: IngestJobPatch = { status: 'processing', stage, progress: Math.min(1, Math.round(fraction * 1000) / 1000), updatedAt: this.now() };
+        if ((await this.deps.jobs.update(jobId, patch)) === null && !write.gone) {
+          write.gone = true;
+          goneListener?.();
+        }
+        return !write.gone;
+      },
+      { gone: false, onGone: (listener: () => void) => void (goneListener = listener) },
+    );
+    return write;
   }
 
   /**
@@ -296,15 +293,14 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Pages chunked between two turns of the event loop: chunking 5,000 pages at once held every request for a second. */
-const CHUNKING_PAGES_PER_TURN = 10;
+/** Bytes hashed between two turns of the event loop: hashing a 40 MB file at once held every request for ~60 ms. */
+const HASH_SLICE = 1 << 20;
 
-async function chunkWithPauses(pages: ExtractedPage[], options: ChunkingOptions): Promise<DraftChunk[]> {
-  const chunker = pageChunker(options);
-  const drafts: DraftChunk[] = [];
-  for (const [i, page] of pages.entries()) {
-    if (i > 0 && i % CHUNKING_PAGES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-    drafts.push(...chunker(page));
+async function sha256Of(bytes: Uint8Array): Promise<string> {
+  const hash = createHash('sha256');
+  for (let i = 0; i < bytes.length; i += HASH_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    hash.update(bytes.subarray(i, i + HASH_SLICE));
   }
-  return drafts;
+  return hash.digest('hex');
 }

@@ -23,7 +23,7 @@ const QUEUE_STOP_GRACE_MS = 5000;
 export async function ingestionModule(config: Config): Promise<ContainerModule> {
   const shared = config.records.kind === 'postgres' ? await import('../../adapters/pg-boss/index.js') : undefined;
   return new ContainerModule(({ bind }) => {
-    bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue(() => new ChildProcessDocumentReader({ poolSize: config.extractionWorkers, ...config.extraction }));
+    bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue(() => new ChildProcessDocumentReader({ poolSize: config.extractionWorkers, niceness: config.extractionNiceness, ...config.extraction }));
     bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
       name: 'text extraction',
       close: () => ctx.get<ChildProcessDocumentReader>(TOKENS.DocumentReader).close(),

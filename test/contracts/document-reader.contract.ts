@@ -55,6 +55,24 @@ export function documentReaderContract(
       for (const [n, phrases] of Object.entries(pdf.textOnPage)) expectText(pages[Number(n) - 1]!, phrases);
     });
 
+    it('hands pages over as they are final: in order, each once, all before read() resolves, as it resolves them', async function () {
+      const handed: ExtractedPage[] = [];
+      let resolved = false;
+      const reading = reader.read({
+        bytes: pdf.bytes,
+        contentType: 'application/pdf',
+        onPages: (batch) => {
+          expect(resolved, 'pages handed over after read() resolved').to.equal(false);
+          handed.push(...batch);
+        },
+      });
+      const pages = await reading.finally(() => (resolved = true));
+      expect(handed).to.deep.equal(pages);
+      const photo: ExtractedPage[] = [];
+      const photoPages = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpeg', onPages: (batch) => photo.push(...batch) });
+      expect(photo).to.deep.equal(photoPages);
+    });
+
     it('reads a JPEG as one page, page 1, with its text', async function () {
       const pages = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpeg' });
       expect(pages).to.have.length(1);

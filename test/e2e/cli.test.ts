@@ -188,7 +188,7 @@ describe('doc-chat command-line client (against a real service, non-TTY output)'
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);
       const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
-      expect(lines[0]).to.include({ level: 30, msg: 'doc-chat listening', port });
+      expect(lines[0]).to.include({ level: 30, msg: 'doc-chat listening', role: 'all', port });
       expect(lines.at(-1)).to.include({ msg: 'shutting down', signal: 'SIGTERM' });
     } finally {
       child.kill('SIGKILL');

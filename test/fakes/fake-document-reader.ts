@@ -45,15 +45,21 @@ export class FakeDocumentReader implements DocumentReader {
       throw new UnprocessableDocumentError(`The file content is not a JPEG image although it was declared as ${declared}`);
     }
     const text = Buffer.from(request.bytes.subarray(isJpeg ? JPEG_MAGIC.length : 0)).toString('utf8');
+    const pages: ExtractedPage[] = isJpeg
+      ? [{ page: 1, text, method: 'ocr' }]
+      : text.split('\f').map((page, i): ExtractedPage =>
+          page === FakeDocumentReader.OCR_SKIPPED_PAGE ? { page: i + 1, text: '', method: 'ocr-skipped' } : { page: i + 1, text: page, method: 'text' },
+        );
+    // Like a real reader, the first half of the pages is handed over while the rest is still "being read".
+    const half = Math.ceil(pages.length / 2);
+    request.onPages?.(pages.slice(0, half));
     request.onProgress?.(0.5);
     stopIfAborted();
     if (this.beforeAnswer) await this.beforeAnswer();
     stopIfAborted();
+    if (pages.length > half) request.onPages?.(pages.slice(half));
     request.onProgress?.(1);
     stopIfAborted();
-    if (isJpeg) return [{ page: 1, text, method: 'ocr' }];
-    return text.split('\f').map((page, i): ExtractedPage =>
-      page === FakeDocumentReader.OCR_SKIPPED_PAGE ? { page: i + 1, text: '', method: 'ocr-skipped' } : { page: i + 1, text: page, method: 'text' },
-    );
+    return pages;
   }
 }

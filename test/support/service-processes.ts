@@ -20,8 +20,8 @@ export interface ServiceProcess {
 
 /**
  * Starts server/main.ts with `env` (added to this process's) and resolves once start-up is over: the service logs
- * "doc-chat listening" at info level when startService resolved, also in a worker, which does not listen. Rejects
- * when the process exits first or `timeoutMs` passes, with its output.
+ * "doc-chat listening" at info level when startService resolved, or "doc-chat worker started" with ROLE=worker (no
+ * API). Rejects when the process exits first or `timeoutMs` passes, with its output.
  */
 export async function startServiceProcess(name: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -35,10 +35,11 @@ export async function startServiceProcess(name: string, env: Record<string, stri
   child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
+  const startedMessage = env.ROLE === 'worker' ? 'doc-chat worker started' : 'doc-chat listening';
   const started = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), timeoutMs);
     const check = () => {
-      if (!output.includes('"msg":"doc-chat listening"')) return;
+      if (!output.includes(`"msg":"${startedMessage}"`)) return;
       clearTimeout(timer);
       child.stdout!.off('data', check);
       resolve(true);

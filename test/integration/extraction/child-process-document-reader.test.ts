@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import os from 'node:os';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
@@ -316,5 +317,27 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
     expect((await running).message).to.match(/closed/);
     expect((await queued).message).to.match(/closed/);
     expect((await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }))).message).to.match(/closed/);
+  });
+});
+
+describe('ChildProcessDocumentReader CPU priority', function () {
+  this.timeout(60_000);
+
+  it('runs its children at the niceness asked above this process (0 keeps it), refusing values outside 0-19', async () => {
+    const mine = os.getPriority();
+    for (const niceness of [7, 0]) {
+      const before = new Set(childPids());
+      const reader = new ChildProcessDocumentReader({ niceness });
+      try {
+        await reader.read({ bytes: ONE_PAGE, contentType: PDF });
+        const started = childPids().filter((pid) => !before.has(pid));
+        expect(started).to.have.length(1);
+        expect(os.getPriority(started[0]), `niceness ${niceness}`).to.equal(Math.min(19, mine + niceness));
+      } finally {
+        await reader.close();
+      }
+    }
+    expect(() => new ChildProcessDocumentReader({ niceness: 20 })).to.throw(RangeError, /0 to 19/);
+    expect(() => new ChildProcessDocumentReader({ niceness: -1 })).to.throw(RangeError, /0 to 19/);
   });
 });

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { readJpegHeader } from '../../../adapters/extraction/jpeg-header.js';
 import { decodeJpeg, toOcrImage, type OcrImage } from '../../../adapters/extraction/raster.js';
-import { markParagraphBreaks, normalizeExtractedText, removeRunningHeaders } from '../../../adapters/extraction/normalize-text.js';
+import { markParagraphBreaks, normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
+import { removeRunningHeaders, RunningHeaderRemover } from '../../../adapters/extraction/running-headers.js';
 import { resolveDocumentKind } from '../../../adapters/extraction/content-type.js';
 import { englishLanguagePath } from '../../../adapters/extraction/ocr-engine.js';
 import { describeWithCorpus } from '../../support/corpus.js';
@@ -166,6 +167,37 @@ describe('removeRunningHeaders', () => {
     const pages = ['Chapter 1\nText one.', 'Chapter 1\nText two.', 'Other\nText three.', 'Other 2\nText four.', 'Else\nText five.', 'More\nText six.', 'Last\nText seven.'];
     expect(removeRunningHeaders(pages)).to.deep.equal(pages);
     expect(removeRunningHeaders(['Same\nA.', 'Same\nB.'])).to.deep.equal(['Same\nA.', 'Same\nB.']);
+  });
+
+  it('judges a long merged document in windows, so each report loses its own header', () => {
+    // Three reports merged, 27, 27 and 26 pages, each with its own header; windows of 2 × 5 + 1 pages.
+    const word = (i: number) => 'alpha bravo charlie delta echo foxtrot golf hotel india juliet'.split(' ')[i % 10];
+    const body = (i: number) => `Body of ${word(i)} ${word(Math.floor(i / 10))}.\nMore on ${word(i * 3)} ${word(Math.floor(i / 10))}.`;
+    const pages = Array.from({ length: 80 }, (_, i) => `Report ${'ABC'[Math.floor(i / 27)]} annual review\n${body(i)}`);
+    const whole = removeRunningHeaders(pages, 1_000);
+    expect(whole[10]).to.equal(pages[10], 'over the whole file neither header is on half the pages');
+    const windowed = removeRunningHeaders(pages, 5);
+    expect(windowed[10]).to.equal(body(10));
+    expect(windowed[70]).to.equal(body(70));
+  });
+
+  it('passes pages on, in order and once each, half a window behind the reading', () => {
+    const released: Array<[number, number]> = [];
+    const texts: string[] = [];
+    const remover = new RunningHeaderRemover((batch, first) => {
+      released.push([first, batch.length]);
+      texts.push(...batch);
+    }, 5);
+    const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar'.split(' ');
+    const pages = Array.from({ length: 30 }, (_, i) => `Header\nBody of ${words[i % 15]} ${words[(i * 7) % 15]}.`);
+    for (const [i, page] of pages.entries()) {
+      remover.push(page);
+      expect(texts.length).to.equal(i + 1 >= 11 ? i + 1 - 5 : 0, `after page ${i + 1}`);
+    }
+    remover.end();
+    expect(texts).to.deep.equal(pages.map((page) => page.replace('Header\n', '')));
+    expect(released[0]).to.deep.equal([0, 6]);
+    expect(released.at(-1)).to.deep.equal([25, 5]);
   });
 });
 

@@ -120,6 +120,9 @@ describe('configuration', () => {
     expect(configError({ EXTRACTION_MAX_MEMORY_MB: '64' }).message).to.equal('EXTRACTION_MAX_MEMORY_MB: must be at least 128 (got "64")');
     expect(configError({ EXTRACTION_RECYCLE_PAGES: '0' }).variable).to.equal('EXTRACTION_RECYCLE_PAGES');
     expect(configError({ EXTRACTION_IDLE_MS: 'soon' }).variable).to.equal('EXTRACTION_IDLE_MS');
+    expect(loadConfig({}).extractionNiceness).to.equal(10);
+    expect(loadConfig({ EXTRACTION_NICENESS: '0' }).extractionNiceness).to.equal(0);
+    expect(configError({ EXTRACTION_NICENESS: '20' }).message).to.equal('EXTRACTION_NICENESS: must be at most 19 (got "20")');
   });
 
   it('serves /metrics on the API port and publicly by default; METRICS_PORT and METRICS_TOKEN change that', () => {

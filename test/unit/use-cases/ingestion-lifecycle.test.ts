@@ -207,7 +207,7 @@ describe('Jobs never stuck (bounded retries)', () => {
 });
 
 describe('ResumeIngestion', () => {
-  it('enqueues every unfinished job at start, and later only the processing ones whose lease expired', async () => {
+  it('enqueues every unfinished job at start, and later only those older than the lease, queued or processing', async () => {
     const f = coreFixture();
     const a = await f.sessionWithUpload('u1', DOC, 'a.pdf');
     const b = await f.sessionWithUpload('u2', `${DOC} b`, 'b.pdf');
@@ -217,14 +217,18 @@ describe('ResumeIngestion', () => {
     expect(await f.docChat.resumeIngestion.execute()).to.equal(2);
     expect(f.queued).to.deep.equal([a.job.id, b.job.id]);
     f.queued.length = 0;
-    // a's run went silent long ago; b is fresh (its heartbeat moved updatedAt just now); d waits its turn.
+    // a's run went silent long ago; b is fresh (its heartbeat moved updatedAt just now); d was queued long ago (its
+    // send may have been lost); e was queued just now; the completed job is never sent again.
     const d = await f.sessionWithUpload('u3', `${DOC} d`, 'd.pdf');
+    const e = await f.sessionWithUpload('u4', `${DOC} e`, 'e.pdf');
     f.queued.length = 0;
     await f.jobs.update(a.job.id, { status: 'processing', updatedAt: '2025-12-31T23:00:00.000Z' });
     await f.jobs.update(b.job.id, { status: 'processing', updatedAt: '2026-01-01T00:00:00.500Z' });
     await f.jobs.update(d.job.id, { updatedAt: '2025-12-31T23:00:00.000Z' });
-    expect(await f.docChat.resumeIngestion.execute({ staleAfterMs: 60_000 })).to.equal(1);
-    expect(f.queued).to.deep.equal([a.job.id]);
+    await f.jobs.update(e.job.id, { updatedAt: '2026-01-01T00:00:00.500Z' });
+    await f.jobs.update(done.job.id, { updatedAt: '2025-12-31T23:00:00.000Z' });
+    expect(await f.docChat.resumeIngestion.execute({ staleAfterMs: 60_000 })).to.equal(2);
+    expect([...f.queued].sort()).to.deep.equal([a.job.id, d.job.id].sort());
   });
 });
 

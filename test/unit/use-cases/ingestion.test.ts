@@ -129,6 +129,44 @@ describe('RunIngestion', () => {
     expect(await f.index.count({ sessionId: first.session.id })).to.equal(2);
   });
 
+  it('indexes the pages a reader hands over while it still reads the rest, every chunk once', async () => {
+    const f = coreFixture();
+    const pages = Array.from({ length: 2_000 }, (_, i) => `Page ${i + 1} of the ledger records entry number ${i + 1}.`);
+    const { job } = await f.sessionWithUpload('u1', pages.join('\f'));
+    let whileReading = 0;
+    f.reader.beforeAnswer = async () => {
+      // The fake hands over the first 1,000 pages, then waits here as if reading the second half.
+      for (let waited = 0; whileReading === 0 && waited < 2_000; waited += 5) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        whileReading = await f.index.count({ jobId: job.id });
+      }
+    };
+    await f.drain();
+    expect(whileReading, 'chunks indexed before the read finished').to.be.within(1, 1_000);
+    const done = await f.jobs.findById(job.id);
+    expect(done).to.include({ status: 'completed', pages: 2_000 });
+    const ordinals = f.index.all().filter((c) => c.jobId === job.id).map((c) => c.ordinal).sort((a, b) => a - b);
+    expect(ordinals).to.deep.equal(Array.from({ length: done!.chunks! }, (_, i) => i));
+  });
+
+  it('leaves none of the chunks it indexed while reading when the session is deleted before the end', async () => {
+    const f = coreFixture();
+    const pages = Array.from({ length: 2_000 }, (_, i) => `Page ${i + 1} of the ledger records entry number ${i + 1}.`);
+    const { job, session } = await f.sessionWithUpload('u1', pages.join('\f'));
+    let indexedBeforeDeletion = 0;
+    f.reader.beforeAnswer = async () => {
+      for (let waited = 0; indexedBeforeDeletion === 0 && waited < 2_000; waited += 5) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        indexedBeforeDeletion = await f.index.count({ jobId: job.id });
+      }
+      await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: session.id });
+    };
+    await f.drain();
+    expect(indexedBeforeDeletion).to.be.above(0);
+    expect(await f.jobs.findById(job.id)).to.equal(null);
+    expect(await f.index.count({ jobId: job.id })).to.equal(0);
+  });
+
   it('drops its chunks when the session is deleted while it runs', async () => {
     const f = coreFixture();
     const { job, session } = await f.sessionWithUpload('u1', DOC);

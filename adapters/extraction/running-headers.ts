@@ -1,0 +1,105 @@
+/**
+ * Running headers and footers ("Copyright Office Summary … Page 5") repeat on most pages and glue themselves to the
+ * first and last sentences of every page. A line among the first or last two of a page whose shape (digits masked)
+ * recurs on at least half the pages of its window, and on three or more, is dropped.
+ *
+ * The window is the whole document up to 2 × HALF_WINDOW + 1 pages; a longer document is judged in windows of that
+ * size around each page (a merged file changes its headers from one report to the next), so pages can be passed on
+ * while later ones are still being read, HALF_WINDOW pages behind the reading.
+ */
+export const HALF_WINDOW = 250;
+
+type Shapes = Set<string>;
+
+export class RunningHeaderRemover {
+  private readonly texts: string[] = [];
+  private readonly edges: Shapes[] = [];
+  /** Shape counts over the window of pages [windowStart, windowEnd). */
+  private readonly counts = new Map<string, number>();
+  private windowStart = 0;
+  private windowEnd = 0;
+  /** Pages before this one were passed on (and their text released). */
+  private released = 0;
+
+  constructor(
+    private readonly onPages: (texts: string[], first: number) => void,
+    private readonly halfWindow = HALF_WINDOW,
+  ) {}
+
+  /** Adds the next page's text; passes on every page whose window is now complete. */
+  push(text: string): void {
+    this.texts.push(text);
+    this.edges.push(edgeShapes(text));
+    // A page's window is complete once halfWindow pages after it are known, or the first full window for the start.
+    const ready = this.texts.length - 1 - this.halfWindow;
+    if (ready >= this.released && this.texts.length >= this.windowSize) this.releaseUpTo(ready + 1, this.texts.length);
+  }
+
+  /** The document is read to its end: passes on the remaining pages. */
+  end(): void {
+    this.releaseUpTo(this.texts.length, this.texts.length);
+  }
+
+  private get windowSize(): number {
+    return 2 * this.halfWindow + 1;
+  }
+
+  private releaseUpTo(end: number, known: number): void {
+    const cleaned: string[] = [];
+    const first = this.released;
+    for (let i = this.released; i < end; i++) {
+      const start = Math.max(0, Math.min(i - this.halfWindow, known - this.windowSize));
+      this.moveWindow(start, Math.min(known, start + this.windowSize));
+      cleaned.push(this.clean(i));
+      this.texts[i] = ''; // passed on: the caller holds it now
+    }
+    this.released = end;
+    if (cleaned.length > 0) this.onPages(cleaned, first);
+  }
+
+  private moveWindow(start: number, end: number): void {
+    for (; this.windowEnd < end; this.windowEnd++) for (const s of this.edges[this.windowEnd]) this.counts.set(s, (this.counts.get(s) ?? 0) + 1);
+    for (; this.windowStart < start; this.windowStart++) {
+      for (const s of this.edges[this.windowStart]) {
+        const n = this.counts.get(s)! - 1;
+        if (n === 0) this.counts.delete(s);
+        else this.counts.set(s, n);
+      }
+    }
+  }
+
+  private clean(i: number): string {
+    const text = this.texts[i];
+    const pages = this.windowEnd - this.windowStart;
+    if (pages < 3) return text;
+    const repeated = (s: string) => {
+      const n = this.counts.get(s) ?? 0;
+      return n >= 3 && n >= pages / 2;
+    };
+    if (![...this.edges[i]].some(repeated)) return text;
+    const lines = text.split('\n');
+    const nonEmpty = lines.map((l, j) => (l.trim() ? j : -1)).filter((j) => j >= 0);
+    const edgeIndexes = new Set([...nonEmpty.slice(0, 2), ...nonEmpty.slice(-2)]);
+    const kept = lines.filter((line, j) => !(edgeIndexes.has(j) && repeated(shape(line)))).join('\n').trim();
+    // A page made only of "repeated" lines is a form or a table, not headers: keep it whole.
+    return kept === '' ? text : kept;
+  }
+}
+
+/** Every page's text with running headers and footers removed (see RunningHeaderRemover). */
+export function removeRunningHeaders(pages: string[], halfWindow = HALF_WINDOW): string[] {
+  const cleaned: string[] = [];
+  const remover = new RunningHeaderRemover((texts) => cleaned.push(...texts), halfWindow);
+  for (const text of pages) remover.push(text);
+  remover.end();
+  return cleaned;
+}
+
+function shape(line: string): string {
+  return line.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+}
+
+function edgeShapes(text: string): Shapes {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  return new Set([...lines.slice(0, 2), ...lines.slice(-2)].map(shape).filter((s) => s.length > 0));
+}

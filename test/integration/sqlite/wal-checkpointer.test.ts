@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSqliteDatabase } from '../../../adapters/sqlite/database.js';
+
+describe('SQLite write-ahead log checkpoints (a thread of their own)', function () {
+  this.timeout(20_000);
+  let dir: string;
+
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-wal-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('copies committed writes into the database file while the server connection only writes', async () => {
+    const file = path.join(dir, 'doc-chat.db');
+    const database = openSqliteDatabase(file);
+    try {
+      expect(database.raw.pragma('wal_autocheckpoint', { simple: true }), 'commits never checkpoint').to.equal(0);
+      const before = fs.statSync(file).size;
+      database.raw.exec('CREATE TABLE filler (body TEXT)');
+      const insert = database.raw.prepare('INSERT INTO filler (body) VALUES (?)');
+      database.raw.transaction(() => {
+        for (let i = 0; i < 2_000; i++) insert.run(`${i} ${'x'.repeat(4_000)}`);
+      })();
+      // ~8 MB went to the log; only the checkpoint thread can move it into the file.
+      for (const deadline = Date.now() + 10_000; fs.statSync(file).size < before + 7_000_000; ) {
+        expect(Date.now(), 'the database file never received the logged writes').to.be.below(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect((database.raw.prepare('SELECT count(*) AS n FROM filler').get() as { n: number }).n).to.equal(2_000);
+    } finally {
+      await database.close();
+    }
+    // Closed: the thread is gone with the connection, and the file opens again with everything in it.
+    const again = openSqliteDatabase(file);
+    try {
+      expect((again.raw.prepare('SELECT count(*) AS n FROM filler').get() as { n: number }).n).to.equal(2_000);
+    } finally {
+      await again.close();
+    }
+  });
+});
