@@ -85,7 +85,8 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
     await this.call('heartbeat', () => this.client.heartbeat());
   }
 
-  async add(chunks: IndexedChunk[]): Promise<void> {
+  async add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     if (chunks.length === 0) return;
     for (const c of chunks) {
       if (!c.embedding || c.embedding.length === 0) {
@@ -97,6 +98,7 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
     const maxBatch = await this.call('max batch size', () => this.client.getMaxBatchSize());
     const size = maxBatch > 0 ? Math.min(this.batchSize, maxBatch) : this.batchSize;
     for (let i = 0; i < latest.length; i += size) {
+      if (i > 0) signal?.throwIfAborted();
       const batch = latest.slice(i, i + size);
       const ids = batch.map((c) => c.id);
       // Upsert merges metadata keys into an existing record's (a tag dropped since would survive): delete first.

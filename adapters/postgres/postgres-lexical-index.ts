@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
-import { toChunk, toChunkRow, type ChunkRow } from '../sqlite/chunk-rows.js';
+import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import type { PostgresDatabase } from './database.js';
 
 /** Most distinct query terms sent to PostgreSQL: long pasted questions would otherwise make every query slow. */
@@ -20,7 +20,8 @@ export class PostgresLexicalIndex implements VectorIndex {
 
   constructor(private readonly database: PostgresDatabase) {}
 
-  async add(chunks: IndexedChunk[]): Promise<void> {
+  async add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     if (chunks.length === 0) return;
     // The same id twice in one call: the last one wins, as a replace would.
     chunks = [...new Map(chunks.map((c) => [c.id, c])).values()];

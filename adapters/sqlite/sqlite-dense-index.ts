@@ -2,7 +2,8 @@ import os from 'node:os';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
-import { CHUNK_COLUMNS, chunkRowWriter, toChunk, toChunkRow, type ChunkRow } from './chunk-rows.js';
+import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
+import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
 import type { ChunkVectorsTable, SqliteDatabase } from './database.js';
 import { tagFilterSql } from './tag-filter-sql.js';
 
@@ -60,7 +61,8 @@ export class SqliteDenseIndex implements VectorIndex {
     };
   }
 
-  async add(chunks: IndexedChunk[]): Promise<void> {
+  async add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     if (chunks.length === 0) return;
     // Validate everything before writing anything.
     const vectors = chunks.map((c) => toBlob(c));

@@ -28,8 +28,12 @@ export interface ChunkHit {
  */
 export interface VectorIndex {
   readonly kind: 'lexical' | 'dense';
-  /** Adding a chunk id that exists replaces it. */
-  add(chunks: IndexedChunk[]): Promise<void>;
+  /**
+   * Adding a chunk id that exists replaces it. Once `signal` is aborted nothing more is written and the call rejects
+   * with its reason (an index that writes in several steps checks it between them), so a cancelled ingestion cannot
+   * add chunks after its session was emptied.
+   */
+  add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void>;
   search(query: IndexQuery): Promise<ChunkHit[]>;
   deleteByJob(jobId: string): Promise<void>;
   deleteBySession(sessionId: string): Promise<void>;

@@ -258,6 +258,16 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       expect(hits[0].chunk.id).to.equal(`${ids.job1}:299`);
     });
 
+    it('an aborted signal stops add: it rejects with the signal’s reason and writes nothing', async function () {
+      const stop = new AbortController();
+      stop.abort(new Error('session deleted'));
+      const c = chunk({ id: `${ids.job1}:0`, sessionId: ids.sessionA, jobId: ids.job1, filename: 'a.pdf', page: 1, ordinal: 0, text: 'late chunk', tags: {} });
+      let thrown: unknown;
+      await index.add([c], stop.signal).catch((error) => (thrown = error));
+      expect((thrown as Error | undefined)?.message).to.equal('session deleted');
+      expect(await index.count({})).to.equal(0);
+    });
+
     it('add([]) does nothing', async function () {
       await index.add([]);
       expect(await index.count({})).to.equal(0);

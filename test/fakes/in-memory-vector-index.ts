@@ -30,7 +30,8 @@ export class InMemoryVectorIndex implements VectorIndex {
     this.kind = options.kind ?? 'lexical';
   }
 
-  async add(chunks: IndexedChunk[]): Promise<void> {
+  async add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     if (this.kind === 'dense') {
       for (const c of chunks) {
         if (!c.embedding || c.embedding.length === 0) {
