@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
 
 /** Resident memory of a process and all its descendants (Linux /proc), in bytes. */
 export function treeRss(root: number): number {
@@ -41,41 +42,60 @@ export function treeRssParts(root: number): { total: number; root: number; desce
   return { total, root: own, descendants: total - own, pids };
 }
 
-/** Samples treeRss(root) every `intervalMs` and keeps the highest value since the last reset (and how it splits). */
+/**
+ * Samples treeRss(root) every `intervalMs` and keeps the highest value since the last reset (and how it splits).
+ * The sampling runs on a worker thread: reading /proc for every process takes 1–9 ms, which on the bench's own event
+ * loop would delay the responses whose latency the bench measures. Peaks are shared through atomics (bytes as BigInt).
+ */
 export class PeakRssSampler {
-  private peak = 0;
-  private peakParts = { root: 0, descendants: 0 };
+  /** [total, root, descendants] of the peak since the last reset, in bytes. */
+  private readonly shared = new BigInt64Array(new SharedArrayBuffer(3 * 8));
   /** At the last reset's peak: the root process and its descendants, in MB. */
   lastPeakParts = { rootMb: 0, descendantsMb: 0 };
-  private readonly timer: NodeJS.Timeout;
+  private readonly worker: Worker;
 
   constructor(
     private readonly root: number,
     intervalMs = 100,
   ) {
-    this.timer = setInterval(() => this.sample(), intervalMs);
+    // The worker runs this module's own (already compiled) functions as plain CommonJS: no TypeScript loader there.
+    const source = `const fs = require('node:fs');\n${treeRssParts}\n${recordPeak}\n` +
+      `const { root, intervalMs, shared } = require('node:worker_threads').workerData;\n` +
+      `setInterval(() => recordPeak(shared, treeRssParts(root)), intervalMs);`;
+    this.worker = new Worker(source, { eval: true, workerData: { root, intervalMs, shared: this.shared } });
+    this.worker.unref();
   }
 
   sample(): number {
     const now = treeRssParts(this.root);
-    if (now.total > this.peak) {
-      this.peak = now.total;
-      this.peakParts = now;
-    }
+    recordPeak(this.shared, now);
     return now.total;
   }
 
   /** The peak since the previous reset, in MB, then starts a new window. */
   reset(): number {
     this.sample();
-    const mb = this.peak / 1024 / 1024;
-    this.lastPeakParts = { rootMb: this.peakParts.root / 1024 / 1024, descendantsMb: this.peakParts.descendants / 1024 / 1024 };
-    this.peak = 0;
-    this.peakParts = { root: 0, descendants: 0 };
-    return mb;
+    // Swapped out one by one: a worker sample landing in between only mixes two samples of the same instant's order.
+    const total = Number(Atomics.exchange(this.shared, 0, 0n));
+    const root = Number(Atomics.exchange(this.shared, 1, 0n));
+    const descendants = Number(Atomics.exchange(this.shared, 2, 0n));
+    this.lastPeakParts = { rootMb: root / 1024 / 1024, descendantsMb: descendants / 1024 / 1024 };
+    return total / 1024 / 1024;
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    void this.worker.terminate();
+  }
+}
+
+function recordPeak(shared: BigInt64Array, now: { total: number; root: number; descendants: number }): void {
+  for (;;) {
+    const peak = Atomics.load(shared, 0);
+    if (BigInt(now.total) <= peak) return;
+    if (Atomics.compareExchange(shared, 0, peak, BigInt(now.total)) === peak) {
+      Atomics.store(shared, 1, BigInt(now.root));
+      Atomics.store(shared, 2, BigInt(now.descendants));
+      return;
+    }
   }
 }
