@@ -107,6 +107,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
         kind,
         bytes: request.bytes,
         settled: false,
+        streamsText: onPages !== undefined,
         writeFile: () => this.writeTempFile(job),
         // Progress only moves forward; a throwing callback must not break extraction (it runs in an event handler).
         onProgress: (fraction) => {

@@ -31,6 +31,8 @@ export interface DocumentTask {
   onProgress(fraction: number): void;
   /** Pages whose text is final (running headers removed), in order, each once, while later pages are read. */
   onPages(pages: ExtractedPage[]): void;
+  /** The caller takes page texts from onPages: the pages resolve() gets then leave their text out (''). */
+  streamsText: boolean;
   resolve(pages: ExtractedPage[]): void;
   reject(error: Error): void;
 }
@@ -152,7 +154,8 @@ export class ExtractionProcess {
     const pages: ExtractedPage[] = (this.pages = []);
     this.headers = new RunningHeaderRemover((texts, first) => {
       const final = texts.map((text, i) => ({ ...pages[first + i], text }));
-      final.forEach((page, i) => (pages[first + i] = page));
+      // A 5,000-page document's text held until its end would grow the server's heap, and every major GC with it.
+      final.forEach((page, i) => (pages[first + i] = task.streamsText ? { ...page, text: '' } : page));
       task.onPages(final);
     });
     this.armPageTimer();

@@ -9,7 +9,8 @@ export interface ReadDocumentRequest {
   /**
    * Called with pages as soon as their text is final, in page order, each page once, all of them before read()
    * resolves: a caller can chunk and index a long document while its later pages are still being read. read() still
-   * resolves with every page. A reader that cannot tell earlier may call it once, with all pages, at the end.
+   * resolves with every page, but may leave out ('') the text of pages it handed over, so that a long document's
+   * text is not held twice. A reader that cannot tell earlier may call it once, with all pages, at the end.
    */
   onPages?: (pages: ExtractedPage[]) => void;
   /**
