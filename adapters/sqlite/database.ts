@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteStatement } from 'kysely';
 import type { DatabaseSchema, Db } from '../kysely/schema.js';
 import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE } from '../system/private-files.js';
+import { ChunkWriteThread } from './chunk-write-thread.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 export interface ChunkVectorsTable {
@@ -20,6 +21,8 @@ export interface SqliteDatabase {
   db: Db;
   /** The raw handle, for FTS5 statements and synchronous transactions kysely cannot express. */
   raw: BetterSqlite3.Database;
+  /** For a database file: the thread that writes chunk rows (see ChunkWriteThread); none in memory. */
+  chunkWriter?: ChunkWriteThread;
   close(): Promise<void>;
 }
 
@@ -188,17 +191,21 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   migrate(raw);
   // Checkpoints run on a thread of their own (see WalCheckpointer), not inside the server's commits.
   let checkpointer: WalCheckpointer | undefined;
+  let chunkWriter: ChunkWriteThread | undefined;
   if (file !== ':memory:') {
     raw.pragma('wal_autocheckpoint = 0');
     raw.pragma('journal_size_limit = 16777216'); // a log grown by a long burst of writes shrinks back once copied
     checkpointer = new WalCheckpointer(path.resolve(file));
+    chunkWriter = new ChunkWriteThread(path.resolve(file));
   }
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return {
     db,
     raw,
+    chunkWriter,
     // Kysely's destroy closes the underlying better-sqlite3 handle too (the last connection: it checkpoints).
     close: async () => {
+      await chunkWriter?.close();
       await checkpointer?.close();
       await db.destroy();
     },

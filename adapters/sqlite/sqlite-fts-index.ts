@@ -26,6 +26,15 @@ export class SqliteFtsIndex implements VectorIndex {
 
   async add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
+    const { chunkWriter } = this.database;
+    if (chunkWriter) {
+      for (let i = 0; i < chunks.length; i += WRITE_BATCH) {
+        const rows = chunks.slice(i, i + WRITE_BATCH).map((c) => ({ ...toChunkRow(c), institution: c.tags.institution ?? null }));
+        if (!(await chunkWriter.write(rows, signal))) signal?.throwIfAborted();
+      }
+      signal?.throwIfAborted();
+      return;
+    }
     const write = chunkRowWriter(this.database.raw);
     const writeBatch = this.database.raw.transaction((batch: IndexedChunk[]) => {
       for (const c of batch) write(toChunkRow(c), c.tags.institution ?? null);

@@ -20,6 +20,12 @@ vectorIndexContract('SqliteFtsIndex (temp-file database)', async () => {
   };
 });
 
+// In memory there is no second connection: rows are written on the server's own thread.
+vectorIndexContract('SqliteFtsIndex (in-memory database)', async () => {
+  const database = openSqliteDatabase(':memory:');
+  return { index: new SqliteFtsIndex(database), cleanup: () => database.close() };
+});
+
 describe('SqliteFtsIndex session scope', () => {
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fts-scope-'))));
