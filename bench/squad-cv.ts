@@ -43,6 +43,8 @@ export function rerankGroups(qs: Question[]): Row[][] {
 /** Ablation: SQUAD_CV_DROP=name,name zeroes those features (re-ranker or answerer) in fitting, so their weight is 0. */
 const DROP = new Set((process.env.SQUAD_CV_DROP ?? '').split(',').filter(Boolean));
 const mask = (names: readonly string[], x: number[]) => x.map((v, i) => (DROP.has(names[i]) ? 0 : v));
+/** SQUAD_CV_RESCORE=1: re-ranked hits carry exp(score - best score) instead of BM25's. */
+const RESCORE = process.env.SQUAD_CV_RESCORE === '1';
 const featureCache = new Map<string, number[][]>();
 function featuresOf(q: Question): number[][] {
   if (!featureCache.has(q.id)) featureCache.set(q.id, rerankFeatures(lexicalQuery(q.question), q.hits).map((x) => mask(RERANK_FEATURES, x)));
@@ -53,7 +55,9 @@ function contextsOf(q: Question, weights: readonly number[] | null) {
   // The same order as core/rag/rerank.ts's rerank, from cached features.
   const x = featuresOf(q);
   const score = (i: number) => x[i].reduce((sum, v, k) => sum + v * weights![k], 0);
-  const hits = weights ? q.hits.map((hit, i) => ({ hit, i, s: score(i) })).sort((a, b) => b.s - a.s || a.i - b.i).map((h) => h.hit) : q.hits;
+  const order = weights ? q.hits.map((hit, i) => ({ hit, i, s: score(i) })).sort((a, b) => b.s - a.s || a.i - b.i) : [];
+  const top = order[0]?.s ?? 0;
+  const hits = !weights ? q.hits : order.map((h) => (RESCORE ? { ...h.hit, score: Math.exp(h.s - top) } : h.hit));
   return packContexts(hits.slice(0, DEFAULT_RETRIEVAL.candidates), DEFAULT_RETRIEVAL.passages, DEFAULT_RETRIEVAL.contextChars);
 }
 

@@ -24,7 +24,7 @@ export const RERANK_FEATURES = [
  * One weight per RERANK_FEATURES entry, fitted by bench/train-answerer.ts (a softmax over each question's pool) on the
  * 16 SQuAD training articles only; re-fit after changing a feature or the chunking.
  */
-export const RERANK_WEIGHTS: readonly number[] = [5.77, 0.46, 0.30, 2.66, 2.53, 3.11, 0.70, 0, 0];
+export const RERANK_WEIGHTS: readonly number[] = [5.33, 0.48, 0.70, 2.27, 2.47, 3.23, 0.72, 0.53, 2.52];
 
 /** The hits re-ordered by the weighted features (best first); scores are left as the index gave them. */
 export function rerank(query: string, hits: ChunkHit[], weights: readonly number[] = RERANK_WEIGHTS): ChunkHit[] {
