@@ -4,7 +4,9 @@
  * other 12 articles and containment and source hit@5 measured on the fold's 4. Decisions (features, L2) are made on
  * these figures; the 8 held-out articles are never read here.
  *
- *   npx tsx bench/squad-cv.ts [hits.json]     (SQUAD_CV_RERANK=off compares against BM25 order)
+ *   npx tsx bench/squad-cv.ts [hits.json]
+ * SQUAD_CV_RERANK=off: BM25 order; SQUAD_CV_DROP=a,b: without those features; RERANK_L2, SENTENCE_L2: other L2;
+ * SQUAD_CV_RESCORE=1: re-ranked hits carry the re-ranker's score.
  */
 import fs from 'node:fs';
 import { ExtractiveAnswerer, SENTENCE_FEATURES } from '../adapters/extractive/extractive-answerer.js';
