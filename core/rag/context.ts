@@ -1,7 +1,7 @@
 import type { Source } from '../domain/model.js';
 import type { ContextPassage } from '../ports/llm.js';
 import type { ChunkHit } from '../ports/vector-index.js';
-import { contentTokens, splitSentences, truncateWords } from './text.js';
+import { splitSentences, termKeys, truncateWords } from './text.js';
 
 export interface PackedContext {
   passages: ContextPassage[];
@@ -54,18 +54,16 @@ export function toSources(packed: PackedContext, usedRefs: string[], limit: numb
 }
 
 /**
- * The part of a chunk a reader should see: the sentence sharing most words with the question, widened with its
- * neighbours up to `maxChars`, with … where text was left out. Words match on their first five letters, a cheap
- * stand-in for stemming ("discriminated" ~ "discriminate").
+ * The part of a chunk a reader should see: the sentence that best matches the question, widened with its neighbours
+ * up to `maxChars`, with … where text was left out. A sentence scores the question's words it holds (matched on
+ * termKey), each weighted by how rare it is among the chunk's sentences (a word in every sentence says nothing about
+ * which one answers), plus the question's word pairs it holds in order (a phrase is stronger evidence than its words).
  */
 export function excerptFor(text: string, question: string, maxChars: number): string {
   const clean = text.replace(/\s+/g, ' ').trim();
   if (clean.length <= maxChars) return clean;
   const sentences = splitSentences(clean);
-  const asked = new Set(contentTokens(question).map((t) => t.slice(0, 5)));
-  const hits = sentences.map((s) => new Set(contentTokens(s).map((t) => t.slice(0, 5)).filter((t) => asked.has(t))).size);
-  let best = hits.indexOf(Math.max(...hits));
-  if (best < 0) best = 0;
+  const best = bestSentence(sentences, question);
   if (sentences[best].length > maxChars) return `${best > 0 ? '… ' : ''}${truncateWords(sentences[best], maxChars)}`;
   let [from, to] = [best, best];
   let length = sentences[best].length;
@@ -76,4 +74,21 @@ export function excerptFor(text: string, question: string, maxChars: number): st
     if (from > 0 && length + 1 + sentences[from - 1].length <= maxChars) length += 1 + sentences[--from].length, (grew = true);
   }
   return `${from > 0 ? '… ' : ''}${sentences.slice(from, to + 1).join(' ')}${to < sentences.length - 1 ? ' …' : ''}`;
+}
+
+/** Index of the sentence matching the question best (see excerptFor); the first on ties, 0 when none matches. */
+export function bestSentence(sentences: string[], question: string): number {
+  const asked = termKeys(question);
+  const unique = new Set(asked);
+  const pairs = new Set(asked.slice(1).map((t, i) => `${asked[i]} ${t}`));
+  const keys = sentences.map((s) => termKeys(s));
+  const sets = keys.map((k) => new Set(k));
+  const rarity = (t: string) => Math.log(1 + sentences.length / (1 + sets.filter((s) => s.has(t)).length));
+  const scores = keys.map((k, i) => {
+    const words = [...unique].reduce((sum, t) => sum + (sets[i].has(t) ? rarity(t) : 0), 0);
+    const phrases = new Set(k.slice(1).map((t, j) => `${k[j]} ${t}`).filter((p) => pairs.has(p))).size;
+    return words + phrases;
+  });
+  const top = Math.max(0, ...scores);
+  return Math.max(0, scores.indexOf(top));
 }

@@ -6,14 +6,15 @@ const ABBREVIATIONS = new Set([
 ]);
 
 /**
- * Splits text into sentences. Good enough for retrieval and quoting: breaks after . ! ? (and closing quotes)
- * followed by whitespace and an upper-case letter, digit or quote, except after common abbreviations and initials.
+ * Splits text into sentences. Good enough for retrieval and quoting: breaks after . ! ? (and closing quotes, and
+ * footnote markers) followed by whitespace and an upper-case letter, digit or quote, except after common abbreviations and initials.
  */
 export function splitSentences(text: string): string[] {
   const normalized = text.replace(/\s+/g, ' ').trim();
   if (!normalized) return [];
   const sentences: string[] = [];
-  const boundary = /([.!?…]+["'”’)\]]*)\s+(?=["'“‘(\[]?[\p{Lu}\p{N}])/gu;
+  // A footnote marker may follow the full stop: "word.[12] Next", or a bare number after a word: "word.12 Next".
+  const boundary = /([.!?…]+["'”’)\]]*(?:\[\d+\])*(?:(?<=\p{Ll}[.!?]["'”’)]?)\d{1,3}(?!\d))?)\s+(?=["'“‘(\[]?[\p{Lu}\p{N}])/gu;
   let start = 0;
   for (const match of normalized.matchAll(boundary)) {
     const end = match.index + match[1].length;
@@ -63,4 +64,24 @@ export function truncateWords(text: string, maxChars: number): string {
   const cut = clean.slice(0, maxChars);
   const lastSpace = cut.lastIndexOf(' ');
   return `${(lastSpace > maxChars * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}
+
+/**
+ * A word's matching key: lower case, diacritics folded, common English inflections cut ("discriminated" and
+ * "discriminates" → "discriminat", "cities" → "citi"), so question and text words meet without a stemming library.
+ */
+export function termKey(word: string): string {
+  const w = word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’]s$/, '');
+  if (w.length <= 4 || /\d/.test(w)) return w;
+  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'edly', 'ed', 'ies', 'es', 'ly', 's', 'e']) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 4 && !(suffix === 's' && w.endsWith('ss'))) {
+      return w.slice(0, w.length - suffix.length).replace(/ie$/, 'i');
+    }
+  }
+  return w;
+}
+
+/** The content words of a text as matching keys (termKey), in order. */
+export function termKeys(text: string): string[] {
+  return contentTokens(text).map(termKey);
 }

@@ -13,6 +13,7 @@ import { streamAnswer } from '../rag/answer-stream.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { lexicalQuery } from '../rag/query-terms.js';
+import { rerank, RERANK_POOL } from '../rag/rerank.js';
 import { lineItemSearches } from '../rag/financial-metrics.js';
 
 export interface AskQuestionDeps {
@@ -148,11 +149,12 @@ export class AskQuestion {
             text: index.kind === 'lexical' ? lexicalQuery(query) : query,
             embedding,
             filters,
-            limit: this.settings.candidates,
-          }, visible),
+            limit: index.kind === 'lexical' ? Math.max(RERANK_POOL, this.settings.candidates) : this.settings.candidates,
+          }, visible).then((hits) => index.kind === 'lexical' ? rerank(lexicalQuery(query), hits).slice(0, this.settings.candidates) : hits),
         ),
     );
     // A figure computed from several statement lines (a ratio, a margin): each line's rows are searched for too.
+    // Lexical hits: a wider pool re-ranked (core/rag/rerank.ts), then the usual number.
     const lexical = indexes.filter((index) => index.kind === 'lexical');
     const itemHits = await Promise.all(lineItemSearches(query).flatMap((search) => lexical.map(async (index) =>
       search.holding(await this.searchVisible(index, { sessionId: input.sessionId, text: search.text, filters, limit: ITEM_CANDIDATES }, visible)))));

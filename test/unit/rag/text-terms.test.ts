@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { bestSentence, excerptFor } from '../../../core/rag/context.js';
+import { splitSentences, termKey, termKeys } from '../../../core/rag/text.js';
+
+describe('termKey', () => {
+  it('meets inflected forms of one word on one key', () => {
+    expect(termKey('discriminated')).to.equal(termKey('discriminates'));
+    expect(termKey('discriminate')).to.equal(termKey('discriminated'));
+    expect(termKey('Cities')).to.equal('citi');
+    expect(termKey('nations')).to.equal(termKey('nation'));
+    expect(termKey('classes')).to.equal('class');
+  });
+
+  it('leaves short words, numbers and double-s words alone, folds case, diacritics and possessives', () => {
+    expect(termKey('gas')).to.equal('gas');
+    expect(termKey('1990s')).to.equal('1990s');
+    expect(termKey('class')).to.equal('class');
+    expect(termKey('Poland’s')).to.equal('poland');
+    expect(termKey('Éclairs')).to.equal(termKey('eclair'));
+  });
+
+  it('termKeys drops stopwords and keeps order', () => {
+    expect(termKeys('When were the cities founded?')).to.deep.equal(['citi', 'found']);
+  });
+});
+
+describe('splitSentences with footnote markers', () => {
+  it('ends a sentence after "word.[12]" and "word.12" but not inside a decimal', () => {
+    expect(splitSentences('It rained.[12] Then it snowed.[3][4] It cost 3.12 Million. He came.12 Next day was fine.')).to.deep.equal([
+      'It rained.[12]',
+      'Then it snowed.[3][4]',
+      'It cost 3.12 Million.',
+      'He came.12',
+      'Next day was fine.',
+    ]);
+  });
+});
+
+describe('bestSentence and excerptFor', () => {
+  const sentences = [
+    'The river flows through the city and the city grows.',
+    'In 1596 the king moved the capital to the city of Warsaw.',
+    'The city has many parks.',
+  ];
+
+  it('prefers the sentence with the question’s rarer words and phrases over one repeating common ones', () => {
+    expect(bestSentence(sentences, 'When did the king move the capital to the city?')).to.equal(1);
+    expect(bestSentence(sentences, 'nothing matches here')).to.equal(0);
+  });
+
+  it('centres the excerpt on that sentence, marking what was left out', () => {
+    const text = `${'Filler words about something else entirely. '.repeat(8)}${sentences.join(' ')}`;
+    const excerpt = excerptFor(text, 'When did the king move the capital?', 120);
+    expect(excerpt).to.contain('In 1596 the king moved the capital');
+    expect(excerpt.startsWith('… ')).to.equal(true);
+    expect(excerpt.length).to.be.at.most(124);
+  });
+});
