@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ChromaClient } from 'chromadb';
-import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from 'testcontainers';
+import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { ChromaVectorIndex } from '../../../adapters/chroma/chroma-vector-index.js';
 import { vectorIndexContract } from '../../contracts/vector-index.contract.js';
 import { CHROMA_IMAGE } from '../../support/container-images.js';
+import { skipWithoutContainerRuntime } from '../../support/container-runtime.js';
 
 /** The server image docker-compose.yml also pins; the CHROMA_IMAGE variable overrides it (keep it a 1.x server). */
 const IMAGE = process.env.CHROMA_IMAGE ?? CHROMA_IMAGE;
@@ -15,12 +16,7 @@ describe(`ChromaVectorIndex against the ${IMAGE} container (Testcontainers)`, fu
   let port = 0;
 
   before(async function () {
-    try {
-      await getContainerRuntimeClient();
-    } catch (error) {
-      console.log(`      skipped: no container runtime found (${(error as Error).message}); the chromadb-package server suite covers Chroma here`);
-      this.skip();
-    }
+    await skipWithoutContainerRuntime(this, 'Chroma (the chromadb-package server suite covers Chroma here)');
     container = await new GenericContainer(IMAGE)
       .withExposedPorts(8000)
       .withWaitStrategy(Wait.forHttp('/api/v2/heartbeat', 8000).forStatusCode(200))

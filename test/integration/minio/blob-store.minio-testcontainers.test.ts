@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { MinioBlobStore } from '../../../adapters/minio/minio-blob-store.js';
 import { blobStoreContract } from '../../contracts/blob-store.contract.js';
 import { MINIO_IMAGE } from '../../support/container-images.js';
+import { skipWithoutContainerRuntime } from '../../support/container-runtime.js';
 
 /**
  * The BlobStore contract and the signature checks s3rver cannot do, against a real MinIO server.
@@ -27,14 +28,7 @@ describe('MinioBlobStore against MinIO in a container (Testcontainers)', functio
   this.timeout(180_000);
 
   before(async function () {
-    try {
-      await getContainerRuntimeClient();
-    } catch (error) {
-      console.log(
-        `      (skipped: no container runtime found, so MinIO cannot be started: ${error instanceof Error ? error.message : String(error)})`,
-      );
-      this.skip();
-    }
+    await skipWithoutContainerRuntime(this, 'MinIO');
     container = await new GenericContainer(IMAGE)
       .withCommand(['server', '/data'])
       .withEnvironment({ MINIO_ROOT_USER: ACCESS_KEY, MINIO_ROOT_PASSWORD: SECRET_KEY })

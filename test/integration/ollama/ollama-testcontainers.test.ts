@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { Ollama } from 'ollama';
-import { GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import { OllamaEmbedder } from '../../../adapters/ollama/ollama-embedder.js';
 import { OllamaLlm } from '../../../adapters/ollama/ollama-llm.js';
 import { embedderContract } from '../../contracts/embedder.contract.js';
 import { llmContract } from '../../contracts/llm.contract.js';
 import { OLLAMA_IMAGE } from '../../support/container-images.js';
+import { skipWithoutContainerRuntime } from '../../support/container-runtime.js';
 
 /**
  * The Embedder and Llm contracts against a real Ollama server in a container, with the smallest models that make
@@ -24,14 +25,7 @@ describe('Ollama adapters against Ollama in a container (Testcontainers)', funct
   let host = '';
 
   before(async function () {
-    try {
-      await getContainerRuntimeClient();
-    } catch (error) {
-      console.log(
-        `      (skipped: no container runtime found, so Ollama cannot be started: ${error instanceof Error ? error.message : String(error)})`,
-      );
-      this.skip();
-    }
+    await skipWithoutContainerRuntime(this, 'Ollama');
     container = await new GenericContainer(IMAGE)
       .withExposedPorts(PORT)
       .withWaitStrategy(Wait.forHttp('/api/version', PORT))

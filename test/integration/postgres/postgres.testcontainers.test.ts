@@ -1,4 +1,4 @@
-import { GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import pg from 'pg';
 import { openPostgresDatabase } from '../../../adapters/postgres/database.js';
 import { PostgresLexicalIndex } from '../../../adapters/postgres/postgres-lexical-index.js';
@@ -7,6 +7,7 @@ import { repoContract } from '../../contracts/repos.contract.js';
 import { uploadRepoContract } from '../../contracts/upload-repo.contract.js';
 import { vectorIndexContract } from '../../contracts/vector-index.contract.js';
 import { POSTGRES_IMAGE } from '../../support/container-images.js';
+import { skipWithoutContainerRuntime } from '../../support/container-runtime.js';
 import { postgresRepoSubject } from '../../support/postgres-repo-subject.js';
 
 /**
@@ -41,14 +42,7 @@ describe('PostgreSQL adapters against PostgreSQL in a container (Testcontainers)
   this.timeout(180_000);
 
   before(async function () {
-    try {
-      await getContainerRuntimeClient();
-    } catch (error) {
-      console.log(
-        `      (skipped: no container runtime found, so PostgreSQL cannot be started: ${error instanceof Error ? error.message : String(error)})`,
-      );
-      this.skip();
-    }
+    await skipWithoutContainerRuntime(this, 'PostgreSQL');
     container = await new GenericContainer(IMAGE)
       .withEnvironment({ POSTGRES_PASSWORD: PASSWORD })
       .withExposedPorts(5432)
