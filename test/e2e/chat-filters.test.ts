@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { ApiClient } from '../support/api-client.js';
 import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
 import { textPdf } from '../support/make-pdf.js';
-import { STACKS } from '../support/stacks.js';
+import { CONFORMANCE_STACKS } from '../support/stacks.js';
 import type { TestService } from '../support/test-service.js';
 
 const NOT_FOUND_ANSWER = 'I could not find this in your documents.';
@@ -12,9 +12,10 @@ const INITECH = await textPdf({
   paragraphs: ['Initech Savings charges a monthly maintenance fee of 7 dollars on checking accounts.'],
 });
 
-// Each filter shape of the chat request, checked by the sources it lets through, on the embedded stack (SQLite FTS5)
-// and the production one (SQLite FTS5 + Chroma, fused): three fee schedules, each answering the question.
-for (const makeStack of STACKS) {
+// Each filter shape of the chat request, checked by the sources it lets through, on the embedded stack (SQLite FTS5),
+// the production one (SQLite FTS5 + Chroma, fused) and the scaled one (PostgreSQL's index + Chroma) where PostgreSQL
+// runs: three fee schedules, each answering the question.
+for (const makeStack of CONFORMANCE_STACKS) {
   const stack = makeStack();
 
   describe(`tag filters on questions over HTTP (${stack.name} stack)`, function () {
