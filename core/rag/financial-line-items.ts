@@ -48,7 +48,7 @@ const CONCEPTS: Concept[] = [
   },
   {
     key: 'operating-income', name: 'operating income', statement: 'income', magnitude: false,
-    aliases: /^(unadjusted )?(operating (income|profit|earnings)|income from operations|ebit)$/,
+    aliases: /^(operating (income|profit|earnings)|income from operations|ebit)$/,
     labels: [/^operating (income|profit|earnings)( loss)?$/, /^(income )?(loss )?from operations$/, /^operating loss$/, /^total operating income$/],
     query: 'operating income income from operations',
   },
