@@ -14,7 +14,7 @@ import { RERANK_POOL } from '../core/rag/rerank.js';
 import { TOKENS } from '../server/container.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
-import { articlePdf, ingestArticles, questionsOf, readSquad } from './squad-pdfs.js';
+import { articlePdf, questionsOf, squadSession, readSquad } from './squad-pdfs.js';
 
 exitUnlessCorpus('Dumping SQuAD hits');
 const out = process.argv[2] ?? '.bench-tmp/squad-train-hits.json';
@@ -22,17 +22,9 @@ const squad = readSquad(fs.readFileSync(corpusPath('squad/squad-v1.1-dev-part-a.
 const pdfs = await Promise.all(squad.articles.map((a) => articlePdf(a)));
 const dataDir = process.env.TRAIN_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'squad-hits-'));
 fs.mkdirSync(dataDir, { recursive: true });
-const marker = path.join(dataDir, 'squad-session-id');
 const test = await startTestService({}, dataDir);
 try {
-  let sessionId: string;
-  if (fs.existsSync(marker)) sessionId = fs.readFileSync(marker, 'utf8');
-  else {
-    const api = await test.as('train-user');
-    sessionId = await api.createSession('SQuAD training');
-    await ingestArticles(api, sessionId, squad.articles, pdfs);
-    fs.writeFileSync(marker, sessionId);
-  }
+  const sessionId = await squadSession(test, dataDir, squad.articles, pdfs);
   const index = test.service.container.get<VectorIndex>(TOKENS.LexicalIndex);
   const rows = [];
   for (const q of questionsOf(squad, 'train')) {

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ApiClient } from '../test/support/api-client.js';
+import type { TestService } from '../test/support/test-service.js';
 import { textPdf } from '../test/support/make-pdf.js';
 
 export interface SquadQuestion {
@@ -70,4 +73,18 @@ export async function ingestArticles(api: ApiClient, sessionId: string, articles
   const failed = results.filter((j) => j.status !== 'completed');
   if (failed.length > 0) throw new Error(`ingestion failed: ${JSON.stringify(failed)}`);
   return results;
+}
+
+/**
+ * The session holding every article in the service whose data folder is `dataDir`: ingested on the first run, then
+ * found again through a marker file, so fitting and dumping scripts re-run in seconds on TRAIN_DATA_DIR.
+ */
+export async function squadSession(test: TestService, dataDir: string, articles: SquadArticle[], pdfs: { bytes: Uint8Array }[]): Promise<string> {
+  const marker = path.join(dataDir, 'squad-session-id');
+  if (fs.existsSync(marker)) return fs.readFileSync(marker, 'utf8');
+  const api = await test.as('train-user');
+  const sessionId = await api.createSession('SQuAD training');
+  await ingestArticles(api, sessionId, articles, pdfs);
+  fs.writeFileSync(marker, sessionId);
+  return sessionId;
 }

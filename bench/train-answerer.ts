@@ -24,7 +24,7 @@ import { TOKENS } from '../server/container.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
 import { contains, excerptFromParagraph, normalizeAnswer } from './metrics.js';
-import { articlePdf, ingestArticles, questionsOf, readSquad, type SquadQuestion } from './squad-pdfs.js';
+import { articlePdf, questionsOf, squadSession, readSquad, type SquadQuestion } from './squad-pdfs.js';
 
 const L2 = 0.001;
 
@@ -34,17 +34,9 @@ const pdfs = await Promise.all(squad.articles.map((a) => articlePdf(a)));
 const sanitize = pdfs[0].sanitize;
 const dataDir = process.env.TRAIN_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'train-answerer-'));
 fs.mkdirSync(dataDir, { recursive: true });
-const marker = path.join(dataDir, 'squad-session-id');
 const test = await startTestService({}, dataDir);
 try {
-  let sessionId: string;
-  if (fs.existsSync(marker)) sessionId = fs.readFileSync(marker, 'utf8');
-  else {
-    const api = await test.as('train-user');
-    sessionId = await api.createSession('SQuAD training');
-    await ingestArticles(api, sessionId, squad.articles, pdfs);
-    fs.writeFileSync(marker, sessionId);
-  }
+  const sessionId = await squadSession(test, dataDir, squad.articles, pdfs);
 
   const training = questionsOf(squad, 'train');
   const index = test.service.container.get<VectorIndex>(TOKENS.LexicalIndex);
