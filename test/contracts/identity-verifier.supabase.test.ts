@@ -107,7 +107,7 @@ describe('SupabaseIdentityVerifier specifics', () => {
     expect(await good.check()).to.equal(undefined);
   });
 
-  it('reports an unreachable or failing provider as unavailable, not as a bad token', async () => {
+  it('reports a provider that is unreachable or errs as unavailable, not as a bad token', async () => {
     const verifier = new SupabaseIdentityVerifier({ url: provider.url, anonKey: provider.anonKey });
     provider.forceStatus = 500;
     expect(await verifier.verify(await signLocalToken(SECRET, 'u1')).catch((e) => e)).to.be.instanceOf(UpstreamUnavailableError);

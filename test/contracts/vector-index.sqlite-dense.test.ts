@@ -67,7 +67,7 @@ describe('SqliteDenseIndex specifics', function () {
     }
   });
 
-  it('skips vectors of another dimension (another embedding model) instead of failing', async function () {
+  it('skips vectors of another dimension (another embedding model) instead of throwing', async function () {
     await dense.add([chunk('c-1', 'walrus colony'), { ...chunk('c-2', 'walrus colony'), embedding: [1, 0, 0] }]);
     const hits = await dense.search({ sessionId: 's-1', text: 'walrus', embedding: embedder.embed('walrus'), limit: 5 });
     expect(hits.map((h) => h.chunk.id)).to.deep.equal(['c-1']);

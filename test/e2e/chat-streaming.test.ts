@@ -158,7 +158,7 @@ for (const makeStack of STACKS) {
         expect(t.logger.lines.filter((e) => e.level === 'error').length).to.equal(failuresBefore);
       });
 
-      it('a model failing mid-answer ends the stream with an error event after the deltas, and nothing is stored', async () => {
+      it('a model that fails mid-answer ends the stream with an error event after the deltas, and nothing is stored', async () => {
         ollama().failStreamAfter(3, { error: 'model runner has unexpectedly stopped' }).replyWith(LONG_REPLY);
         const res = await alice.askStream({ sessionId, message: WIRE_QUESTION });
         expect(res.status).to.equal(200);

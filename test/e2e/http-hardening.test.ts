@@ -247,7 +247,7 @@ describe('HTTP hardening', function () {
     });
     after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-    it('names only the failing dependency; the details go to the log', async () => {
+    it('names only the dependency that failed; the details go to the log', async () => {
       const res = await anonymous.get('/api/v1/health/ready');
       expect(res.status).to.equal(503);
       expect(res.body).to.deep.equal({

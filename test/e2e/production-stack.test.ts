@@ -592,7 +592,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
         await stack.restartDependency('chroma', { withoutData: true });
       });
 
-      it('is ready; chat answers from the BM25 index instead of failing; new documents reach Chroma again', async () => {
+      it('is ready; chat answers from the BM25 index instead of erring; new documents reach Chroma again', async () => {
         expect((await readiness()).status).to.equal(200);
         // The service's handle on the collection is stale: it must open (create) the collection again.
         const res = await alice.ask(earlier.sessionId, QUESTION);

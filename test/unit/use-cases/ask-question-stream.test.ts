@@ -106,7 +106,7 @@ describe('AskQuestion.stream', () => {
     expect(f.chats.rows).to.deep.equal([]);
   });
 
-  it('an answerer failing mid-answer ends the events with its error after the pieces sent, and stores nothing', async () => {
+  it('an answerer that fails mid-answer ends the events with its error after the pieces sent, and stores nothing', async () => {
     const llm = new WordStreamingLlm();
     llm.failAfter = 3;
     const f = coreFixture({ llm });
