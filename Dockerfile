@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build stage: compiles native modules (better-sqlite3) and the TypeScript, then keeps production dependencies only.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -17,7 +17,7 @@ COPY test ./test
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: no compiler, runs as the unprivileged "node" user.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
-import WebSocket from 'ws';
 import { UnauthenticatedError, UpstreamUnavailableError } from '../../core/domain/errors.js';
 import type { Identity, IdentityVerifier } from '../../core/ports/identity-verifier.js';
 
@@ -41,9 +40,8 @@ export class SupabaseIdentityVerifier implements IdentityVerifier {
 
   constructor(options: SupabaseIdentityOptions) {
     this.client = createClient(options.url, options.anonKey, {
+      // Realtime (never used here) takes Node's global WebSocket (Node >= 22), so no transport is passed.
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      // Node 20 has no global WebSocket and createClient insists on one; realtime is never used here.
-      realtime: { transport: WebSocket as never },
     });
     this.ttlMs = options.cacheTtlMs ?? 60_000;
     this.refusalTtlMs = options.refusalCacheTtlMs ?? 30_000;

@@ -18,10 +18,10 @@ const QUEUE_STOP_GRACE_MS = 5000;
 
 /**
  * Text extraction (child processes) and the queue that runs ingest jobs fairly across users: in this process by
- * default, or in PostgreSQL (pg-boss) shared by every process with DATABASE_URL, where `serve` processes only enqueue.
+ * default, or in a PostgreSQL table shared by every process with DATABASE_URL, where `serve` processes only enqueue.
  */
 export async function ingestionModule(config: Config): Promise<ContainerModule> {
-  const shared = config.records.kind === 'postgres' ? await import('../../adapters/pg-boss/index.js') : undefined;
+  const shared = config.records.kind === 'postgres' ? await import('../../adapters/postgres-queue/index.js') : undefined;
   return new ContainerModule(({ bind }) => {
     bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue(() => new ChildProcessDocumentReader({ poolSize: config.extractionWorkers, niceness: config.extractionNiceness, ...config.extraction }));
     bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
@@ -37,7 +37,7 @@ export async function ingestionModule(config: Config): Promise<ContainerModule> 
     const limits = { concurrency: config.ingestConcurrency, perUser: config.ingestPerUserConcurrency };
     bind<JobQueue>(TOKENS.JobQueue).toDynamicValue((ctx) =>
       shared
-        ? new shared.PgBossJobQueue(
+        ? new shared.PostgresJobQueue(
             handlerOf(ctx),
             {
               ...limits,

@@ -144,4 +144,16 @@ describe('deployment files agree with the configuration', () => {
     expect(lastStage).to.match(/^USER (?!root)\w+/m);
     expect(lastStage).to.not.match(/g\+\+|make/);
   });
+
+  it('targets one current Node LTS: every image stage, .nvmrc and engines agree, and the running Node satisfies engines', () => {
+    // Node 24 is the LTS the project is tested on (CI installs it); 20 left maintenance in April 2026.
+    const stages = [...read('Dockerfile').matchAll(/^FROM node:(\S+)/gm)].map((m) => m[1]);
+    expect(stages).to.have.length.greaterThanOrEqual(2);
+    for (const tag of stages) expect(tag).to.equal('24-bookworm-slim');
+    expect(read('.nvmrc').trim()).to.equal('24');
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+    expect(engines).to.equal('>=22.12');
+    const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+    expect(major > 22 || (major === 22 && minor >= 12), `running Node ${process.versions.node}`).to.equal(true);
+  });
 });

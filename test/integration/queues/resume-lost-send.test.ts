@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InProcessJobQueue } from '../../../adapters/in-process-queue/in-process-job-queue.js';
 import { KyselyIngestJobRepo } from '../../../adapters/kysely/kysely-ingest-job-repo.js';
-import { PgBossJobQueue } from '../../../adapters/pg-boss/pg-boss-job-queue.js';
+import { PostgresJobQueue } from '../../../adapters/postgres-queue/postgres-job-queue.js';
 import { openPostgresDatabase } from '../../../adapters/postgres/database.js';
 import { openSqliteDatabase } from '../../../adapters/sqlite/database.js';
 import type { IngestJobRepo } from '../../../core/ports/ingest-job-repo.js';
@@ -99,26 +99,26 @@ lostSendSuite('the in-process queue on SQLite', async (run) => {
   };
 });
 
-describeWithPostgres('ResumeIngestion with pg-boss', () => {
-  lostSendSuite('the pg-boss queue on PostgreSQL', async (run) => {
+describeWithPostgres('ResumeIngestion with the PostgreSQL queue', () => {
+  lostSendSuite('the PostgreSQL table queue', async (run) => {
     const cluster = sharedPostgresCluster();
     const url = await cluster.createDatabase('lost_send');
     const database = await openPostgresDatabase(url);
     const logger = new RecordingLogger();
-    const queue = new PgBossJobQueue(run, { pool: database.pool, concurrency: 1, pollIntervalMs: 20 }, logger);
+    const queue = new PostgresJobQueue(run, { pool: database.pool, concurrency: 1, pollIntervalMs: 20 }, logger);
     await queue.start();
     return {
       jobs: new KyselyIngestJobRepo(database.db),
       queue,
       logger,
-      // The database refuses pg-boss's insert (as when it is unreachable for a moment): the queue logs and goes on.
+      // The database refuses the queue's insert (as when it is unreachable for a moment): the queue logs and goes on.
       enqueueLost: async (job) => {
         await database.pool.query(`
           CREATE FUNCTION refuse_send() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$;
-          CREATE TRIGGER refuse_send BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION refuse_send();`);
+          CREATE TRIGGER refuse_send BEFORE INSERT ON doc_chat_queue.job FOR EACH ROW EXECUTE FUNCTION refuse_send();`);
         queue.enqueue(job);
-        await until(() => logger.lines.some((line) => line.message === 'could not enqueue the job in pg-boss'), 'the failed send');
-        await database.pool.query('DROP TRIGGER refuse_send ON pgboss.job; DROP FUNCTION refuse_send();');
+        await until(() => logger.lines.some((line) => line.message === 'could not enqueue the job in the queue table'), 'the failed send');
+        await database.pool.query('DROP TRIGGER refuse_send ON doc_chat_queue.job; DROP FUNCTION refuse_send();');
       },
       close: async () => {
         await queue.stop();

@@ -1,21 +1,20 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { PgBossJobQueue, type PgBossJobQueueOptions } from '../../adapters/pg-boss/pg-boss-job-queue.js';
-import { bossIdOf } from '../../adapters/pg-boss/queue-sql.js';
+import { PostgresJobQueue, type PostgresJobQueueOptions } from '../../adapters/postgres-queue/postgres-job-queue.js';
 import { JobStoppedError } from '../../core/domain/errors.js';
 import type { JobHandler } from '../../core/ports/job-queue.js';
 import { RecordingLogger } from '../fakes/fixed-clock-and-ids.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { jobQueueContract } from './job-queue.contract.js';
 
-describeWithPostgres('JobQueue on pg-boss', () => {
+describeWithPostgres('JobQueue on a PostgreSQL table', () => {
   let url: string;
   let pool: pg.Pool;
   let queues = 0;
 
   before(async function () {
     this.timeout(60_000); // the first suite of the run starts the cluster
-    url = await sharedPostgresCluster().createDatabase('pgboss_contract');
+    url = await sharedPostgresCluster().createDatabase('queue_contract');
     pool = new pg.Pool({ connectionString: url, max: 8 });
     // pool.end() resolves before its clients' sockets are closed; dropping the database then ends them with an error
     // that an idle client re-emits on the pool, uncaught without a listener (as openPostgresDatabase's pool has one).
@@ -27,11 +26,11 @@ describeWithPostgres('JobQueue on pg-boss', () => {
     await sharedPostgresCluster().dropDatabase(url);
   });
 
-  // One database, a fresh pg-boss queue per test; polling is short so that the suite's waits stay small.
+  // One database, a fresh queue name per test; polling is short so that the suite's waits stay small.
   jobQueueContract(
-    'PgBossJobQueue (real PostgreSQL)',
+    'PostgresJobQueue (real PostgreSQL)',
     async (run, limits) => {
-      const queue = new PgBossJobQueue(
+      const queue = new PostgresJobQueue(
         run,
         { pool, ...limits, queueName: `contract-${++queues}`, pollIntervalMs: 20, retryDelaySeconds: 1 },
         new RecordingLogger(),
@@ -42,14 +41,14 @@ describeWithPostgres('JobQueue on pg-boss', () => {
     { timeoutMs: 10_000 },
   );
 
-  describe('PgBossJobQueue', () => {
-    const started: PgBossJobQueue[] = [];
+  describe('PostgresJobQueue', () => {
+    const started: PostgresJobQueue[] = [];
     afterEach(async () => {
       await Promise.all(started.splice(0).map((queue) => queue.stop()));
     });
 
-    async function startQueue(run: JobHandler, options: Partial<PgBossJobQueueOptions> & { queueName: string }): Promise<PgBossJobQueue> {
-      const queue = new PgBossJobQueue(run, { pool, concurrency: 1, pollIntervalMs: 20, retryDelaySeconds: 1, ...options }, new RecordingLogger());
+    async function startQueue(run: JobHandler, options: Partial<PostgresJobQueueOptions> & { queueName: string }): Promise<PostgresJobQueue> {
+      const queue = new PostgresJobQueue(run, { pool, concurrency: 1, pollIntervalMs: 20, retryDelaySeconds: 1, ...options }, new RecordingLogger());
       started.push(queue);
       await queue.start();
       return queue;
@@ -63,9 +62,9 @@ describeWithPostgres('JobQueue on pg-boss', () => {
       }
     }
 
-    /** pg-boss's row of a job. */
+    /** The queue table's row of a job. */
     const row = async (queueName: string, jobId: string) =>
-      (await pool.query<{ state: string; retry_count: number }>('SELECT state, retry_count FROM pgboss.job WHERE name = $1 AND id = $2', [queueName, bossIdOf(jobId)])).rows[0];
+      (await pool.query<{ state: string; retry_count: number }>('SELECT state, retry_count FROM doc_chat_queue.job WHERE name = $1 AND id = $2', [queueName, jobId])).rows[0];
 
     it('runs a job enqueued again after its row completed (ResumeIngestion hands back records left unfinished)', async () => {
       const runs: string[] = [];
@@ -157,11 +156,11 @@ describeWithPostgres('JobQueue on pg-boss', () => {
 
     it('takes jobs as soon as start() is called, sending them once the queue exists; before start() it refuses them', async () => {
       const runs: string[] = [];
-      const queue = new PgBossJobQueue(async (id) => void runs.push(id), { pool, concurrency: 1, queueName: 'early', pollIntervalMs: 20 }, new RecordingLogger());
+      const queue = new PostgresJobQueue(async (id) => void runs.push(id), { pool, concurrency: 1, queueName: 'early', pollIntervalMs: 20 }, new RecordingLogger());
       started.push(queue);
       expect(() => queue.enqueue({ id: 'too-early', userId: 'u' })).to.throw(Error, 'call start() before enqueue');
       const starting = queue.start();
-      queue.enqueue({ id: 'job-1', userId: 'u' }); // pg-boss's schema and the queue are still being created
+      queue.enqueue({ id: 'job-1', userId: 'u' }); // the queue's table is still being created
       await starting;
       await until(() => runs.length === 1, 'the job');
       expect(runs).to.deep.equal(['job-1']);
@@ -182,9 +181,9 @@ describeWithPostgres('JobQueue on pg-boss', () => {
 
     it('refuses settings that are not positive integers', () => {
       const run = async () => {};
-      expect(() => new PgBossJobQueue(run, { pool, concurrency: 0 }, new RecordingLogger())).to.throw(RangeError, 'concurrency');
-      expect(() => new PgBossJobQueue(run, { pool, concurrency: 1, leaseSeconds: 0.5 }, new RecordingLogger())).to.throw(RangeError, 'leaseSeconds');
-      expect(() => new PgBossJobQueue(run, { pool, concurrency: 1, schema: 'x; DROP' }, new RecordingLogger())).to.throw(RangeError, 'schema');
+      expect(() => new PostgresJobQueue(run, { pool, concurrency: 0 }, new RecordingLogger())).to.throw(RangeError, 'concurrency');
+      expect(() => new PostgresJobQueue(run, { pool, concurrency: 1, leaseSeconds: 0.5 }, new RecordingLogger())).to.throw(RangeError, 'leaseSeconds');
+      expect(() => new PostgresJobQueue(run, { pool, concurrency: 1, schema: 'x; DROP' }, new RecordingLogger())).to.throw(RangeError, 'schema');
     });
   });
 });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
 import pg from 'pg';
-import { PgBossJobQueue, type PgBossJobQueueOptions } from '../../../adapters/pg-boss/pg-boss-job-queue.js';
+import { PostgresJobQueue, type PostgresJobQueueOptions } from '../../../adapters/postgres-queue/postgres-job-queue.js';
 import type { JobHandler } from '../../../core/ports/job-queue.js';
 import { RecordingLogger } from '../../fakes/fixed-clock-and-ids.js';
 import { REPO_ROOT } from '../../support/paths.js';
@@ -25,21 +25,21 @@ async function until(done: () => Promise<boolean>, what: string, timeoutMs = 30_
 }
 
 /**
- * Worker processes sharing one queue (test/support/pg-boss-worker.ts, one job at a time, 2 s lease) beside
+ * Worker processes sharing one queue (test/support/postgres-queue-worker.ts, one job at a time, 2 s lease) beside
  * instances in this process, all writing what they run to work_log: what a deployment of several workers relies on.
  */
-describeWithPostgres('PgBossJobQueue across processes', () => describe('PgBossJobQueue across processes', function () {
+describeWithPostgres('PostgresJobQueue across processes', () => describe('PostgresJobQueue across processes', function () {
   this.timeout(90_000);
   let url: string;
   let pool: pg.Pool;
   let queueName: string;
   let queues = 0;
   const children: ChildProcess[] = [];
-  const local: PgBossJobQueue[] = [];
+  const local: PostgresJobQueue[] = [];
 
   before(async function () {
     this.timeout(60_000);
-    url = await sharedPostgresCluster().createDatabase('pgboss_processes');
+    url = await sharedPostgresCluster().createDatabase('queue_processes');
     pool = new pg.Pool({ connectionString: url, max: 6 });
     // pool.end() resolves before its clients' sockets are closed; dropping the database then ends them with an error
     // that an idle client re-emits on the pool, uncaught without a listener (as openPostgresDatabase's pool has one).
@@ -73,7 +73,7 @@ describeWithPostgres('PgBossJobQueue across processes', () => describe('PgBossJo
   const job = (id: string, userId: string) => ({ id: `${queueName}:${id}`, userId });
 
   async function spawnWorker(name: string, leaseSeconds = 2): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/pg-boss-worker.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/postgres-queue-worker.ts'], {
       cwd: REPO_ROOT,
       env: { ...process.env, PG_URL: url, QUEUE_NAME: queueName, WORKER_NAME: name, LEASE_SECONDS: String(leaseSeconds) },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -89,13 +89,13 @@ describeWithPostgres('PgBossJobQueue across processes', () => describe('PgBossJo
   }
 
   /** An instance in this process; `run` writes to work_log as worker `name` unless given. */
-  async function localQueue(name: string, options: Partial<PgBossJobQueueOptions> = {}, run?: JobHandler): Promise<PgBossJobQueue> {
+  async function localQueue(name: string, options: Partial<PostgresJobQueueOptions> = {}, run?: JobHandler): Promise<PostgresJobQueue> {
     const handler: JobHandler = run ?? (async (jobId) => {
       await pool.query('INSERT INTO work_log (job_id, worker, event) VALUES ($1, $2, $3)', [jobId, name, 'started']);
       await tick(10);
       await pool.query('INSERT INTO work_log (job_id, worker, event) VALUES ($1, $2, $3)', [jobId, name, 'finished']);
     });
-    const queue = new PgBossJobQueue(
+    const queue = new PostgresJobQueue(
       handler,
       { pool, concurrency: 2, queueName, pollIntervalMs: 50, leaseSeconds: 2, retryDelaySeconds: 1, maintenanceIntervalSeconds: 1, ...options },
       loggers[loggers.push(new RecordingLogger()) - 1]!,

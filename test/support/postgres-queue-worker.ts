@@ -1,11 +1,11 @@
 /**
- * A worker process for the multi-process queue tests: runs a PgBossJobQueue on the database given in the environment,
+ * A worker process for the multi-process queue tests: runs a PostgresJobQueue on the database given in the environment,
  * writing what its handler does to the table work_log (job_id, worker, event). Jobs whose id ends in `hold-<n>` run
  * until they are stopped; others end after a moment. Prints `ready` once it takes jobs; SIGTERM stops it gracefully.
  * Settings: PG_URL, QUEUE_NAME, WORKER_NAME, LEASE_SECONDS (default 2).
  */
 import pg from 'pg';
-import { PgBossJobQueue } from '../../adapters/pg-boss/pg-boss-job-queue.js';
+import { PostgresJobQueue } from '../../adapters/postgres-queue/postgres-job-queue.js';
 import { JobStoppedError } from '../../core/domain/errors.js';
 
 const env = (name: string) => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
@@ -14,7 +14,7 @@ const pool = new pg.Pool({ connectionString: env('PG_URL'), max: 4 });
 const log = (jobId: string, event: string) =>
   pool.query('INSERT INTO work_log (job_id, worker, event) VALUES ($1, $2, $3)', [jobId, worker, event]);
 
-const queue = new PgBossJobQueue(
+const queue = new PostgresJobQueue(
   async (jobId, signal) => {
     await log(jobId, 'started');
     const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));

@@ -1,11 +1,10 @@
-import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { JobStoppedError } from '../../core/domain/errors.js';
 import type { JobHandler, JobQueue, QueuedJob } from '../../core/ports/job-queue.js';
 import type { Logger } from '../../core/ports/logger.js';
-import { bossIdOf, QueueSql, type TakenJob } from './queue-sql.js';
+import { QueueTable, type RetryPolicy, type TakenJob } from './queue-table.js';
 
-export interface PgBossJobQueueOptions {
+export interface PostgresJobQueueOptions {
   /** The database's pool (shared with the records); the queue never closes it. */
   pool: pg.Pool;
   /** Jobs this process runs at once. */
@@ -14,19 +13,19 @@ export interface PgBossJobQueueOptions {
   perUser?: number;
   /** False: this process only enqueues and cancels (an HTTP-only instance); it runs no job. Default true. */
   work?: boolean;
-  /** pg-boss's schema. Default 'pgboss'. */
+  /** The schema of the queue's table (created when missing). Default 'doc_chat_queue'. */
   schema?: string;
-  /** The pg-boss queue. Default 'ingest'. */
+  /** The queue's name: queues of other names share the table but not their jobs. Default 'ingest'. */
   queueName?: string;
   /** How often this process looks for waiting jobs and checks its running ones for a cancel. Default 1000. */
   pollIntervalMs?: number;
   /** A running job whose process stops renewing it (renewed every third of this) expires after this long. Default 60. */
   leaseSeconds?: number;
-  /** Runs of a job pg-boss retries after it expired or its handler threw. Default 5. */
+  /** Runs of a job retried after its lease expired or its handler threw. Default 5. */
   retryLimit?: number;
   /** First wait before such a retry, doubled each time (with jitter). Default 10. */
   retryDelaySeconds?: number;
-  /** How often one of the processes expires jobs whose lease ran out (pg-boss maintenance). Default 15. */
+  /** How often each working process expires jobs whose lease ran out and deletes old ended rows. Default 15. */
   maintenanceIntervalSeconds?: number;
 }
 
@@ -36,22 +35,24 @@ interface Running extends TakenJob {
 }
 
 /**
- * A JobQueue several processes share through pg-boss on the records' PostgreSQL database. pg-boss stores the jobs,
- * cancels them, retries a failed or expired one with backoff and expires jobs whose process died; this adapter
- * chooses which waiting job starts (fair across users, each user below its limit in all processes: QueueSql.take),
- * renews the lease of its running jobs, and polls their rows so that a cancel from any process aborts them.
- * Like the embedded queue it holds ids only: jobs are durable in the IngestJobRepo and the handler is idempotent.
+ * A JobQueue several processes share through a table of its own on the records' PostgreSQL database (why not a queue
+ * library's table: see queue-table.ts). Each working process polls: it expires jobs whose lease ran out, chooses which
+ * waiting jobs start (fair across users, each user below its limit in all processes: QueueTable.take), renews the
+ * lease of its running jobs, and checks their rows so that a cancel from any process aborts them. A job whose handler
+ * throws is retried with a doubling delay. Like the embedded queue it holds ids only: jobs are durable in the
+ * IngestJobRepo and the handler is idempotent.
  */
-export class PgBossJobQueue implements JobQueue {
-  private readonly boss: PgBoss;
-  private readonly sql: QueueSql;
+export class PostgresJobQueue implements JobQueue {
+  private readonly table: QueueTable;
   private readonly name: string;
   private readonly concurrency: number;
   private readonly perUser: number;
   private readonly work: boolean;
   private readonly pollIntervalMs: number;
   private readonly leaseSeconds: number;
-  private readonly retry: { retryLimit: number; retryDelay: number; retryBackoff: true };
+  private readonly retry: RetryPolicy;
+  private readonly maintenanceIntervalMs: number;
+  private lastMaintenance = 0;
   private readonly running = new Map<string, Running>();
   /** Sends and cancels in call order, so a job's insert lands before its cancel and jobs age in enqueue order. */
   private commands: Promise<void> = Promise.resolve();
@@ -59,18 +60,18 @@ export class PgBossJobQueue implements JobQueue {
   private ticking: Promise<void> | undefined;
   private tickAgain = false;
   private lastRenewal = 0;
-  /** Set by start(): pg-boss's schema and the queue exist once it resolves; sends and cancels wait for it. */
+  /** Set by start(): the queue's table exists once it resolves; sends and cancels wait for it. */
   private ready: Promise<void> | undefined;
   private started = false;
   private stopped = false;
 
   constructor(
     private readonly handler: JobHandler,
-    options: PgBossJobQueueOptions,
+    options: PostgresJobQueueOptions,
     private readonly logger: Logger,
   ) {
-    const { concurrency, perUser = 1, pollIntervalMs = 1000, leaseSeconds = 60, retryLimit = 5, retryDelaySeconds = 10 } = options;
-    const positive = { concurrency, perUser, pollIntervalMs, leaseSeconds, retryDelaySeconds };
+    const { concurrency, perUser = 1, pollIntervalMs = 1000, leaseSeconds = 60, retryLimit = 5, retryDelaySeconds = 10, maintenanceIntervalSeconds = 15 } = options;
+    const positive = { concurrency, perUser, pollIntervalMs, leaseSeconds, retryDelaySeconds, maintenanceIntervalSeconds };
     for (const [name, value] of Object.entries(positive)) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
     }
@@ -80,62 +81,43 @@ export class PgBossJobQueue implements JobQueue {
     this.work = options.work ?? true;
     this.pollIntervalMs = pollIntervalMs;
     this.leaseSeconds = leaseSeconds;
-    this.retry = { retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true };
+    this.retry = { retryLimit, retryDelaySeconds };
+    this.maintenanceIntervalMs = maintenanceIntervalSeconds * 1000;
     this.name = options.queueName ?? 'ingest';
-    const schema = options.schema ?? 'pgboss';
-    this.sql = new QueueSql(options.pool, schema, this.name);
-    const { pool } = options;
-    this.boss = new PgBoss({
-      db: { executeSql: (text, values) => pool.query(text, values) },
-      schema,
-      schedule: false, // no cron jobs: nothing here is scheduled
-      supervise: true,
-      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 15,
-      // Ended rows move to pgboss.archive after an hour (pg-boss: 12 h): each take scans the queue's rows for whose
-      // turn it is, and a user idle for an hour comes back as a newcomer anyway, as in the embedded queue.
-      archiveCompletedAfterSeconds: 3600,
-    });
-    this.boss.on('error', (error) => this.logger.error('pg-boss maintenance failed', { error: String(error) }));
+    this.table = new QueueTable(options.pool, options.schema ?? 'doc_chat_queue', this.name);
   }
 
-  /** Creates or migrates pg-boss's schema and the queue (safe when instances start together), then starts polling. */
+  /** Creates the queue's table when missing (safe when instances start together), then starts polling. */
   start(): Promise<void> {
     this.ready ??= this.open();
     return this.ready;
   }
 
   private async open(): Promise<void> {
-    await this.boss.start();
-    await this.boss.createQueue(this.name, { name: this.name, policy: 'standard', ...this.retry, expireInSeconds: this.leaseSeconds });
-    await this.boss.updateQueue(this.name, { name: this.name, ...this.retry, expireInSeconds: this.leaseSeconds });
+    await this.table.create();
     this.started = true;
     if (this.work) this.wake();
   }
 
   enqueue(job: QueuedJob): void {
     if (this.stopped) return;
-    if (!this.ready) throw new Error('PgBossJobQueue: call start() before enqueue');
-    this.command('enqueue', job.id, async () => {
-      const bossId = bossIdOf(job.id);
-      const sent = await this.boss.send(this.name, { jobId: job.id, userId: job.userId }, { id: bossId });
-      if (sent === null) await this.sql.revive(bossId); // its row exists: waiting or running stays, ended waits again
-    });
+    if (!this.ready) throw new Error('PostgresJobQueue: call start() before enqueue');
+    this.command('enqueue', job.id, () => this.table.send(job.id, job.userId, this.retry));
     this.wake();
   }
 
   cancel(jobId: string): void {
-    if (!this.ready) throw new Error('PgBossJobQueue: call start() before cancel');
-    const bossId = bossIdOf(jobId);
-    this.running.get(bossId)?.controller.abort(new JobStoppedError('cancelled'));
+    if (!this.ready) throw new Error('PostgresJobQueue: call start() before cancel');
+    this.running.get(jobId)?.controller.abort(new JobStoppedError('cancelled'));
     // Also for a job running here: the cancelled row keeps any process from taking it again.
-    this.command('cancel', jobId, () => this.boss.cancel(this.name, bossId));
+    this.command('cancel', jobId, () => this.table.cancel(jobId));
   }
 
   /** Resolves when no job waits or runs in any process sharing the queue (tests, benchmarks). */
   async whenIdle(): Promise<void> {
     for (;;) {
       await this.commands;
-      if (this.running.size === 0 && (await this.sql.isIdle())) return;
+      if (this.running.size === 0 && (await this.table.isIdle())) return;
       await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
     }
   }
@@ -152,7 +134,6 @@ export class PgBossJobQueue implements JobQueue {
     for (const entry of this.running.values()) entry.controller.abort(new JobStoppedError('shutdown'));
     await Promise.all([...this.running.values()].map((entry) => entry.done));
     await this.commands;
-    if (this.ready) await this.ready.then(() => this.boss.stop({ graceful: false, close: false }), () => {});
   }
 
   private command(what: string, jobId: string, run: () => Promise<unknown>): void {
@@ -160,7 +141,7 @@ export class PgBossJobQueue implements JobQueue {
       () => undefined,
       // No work is lost: an unsent job's record stays queued and ResumeIngestion sends it again once it is older than
       // the lease; a job whose cancel failed finds its session gone at its next write and stops.
-      (error) => this.logger.error(`could not ${what} the job in pg-boss`, { jobId, error: String(error) }),
+      (error) => this.logger.error(`could not ${what} the job in the queue table`, { jobId, error: String(error) }),
     );
   }
 
@@ -187,10 +168,14 @@ export class PgBossJobQueue implements JobQueue {
   private async tick(): Promise<void> {
     try {
       await this.commands; // what was enqueued or cancelled here before is in the table
+      if (Date.now() - this.lastMaintenance >= this.maintenanceIntervalMs) {
+        await this.table.maintain();
+        this.lastMaintenance = Date.now();
+      }
       await this.watchRunning();
       const free = this.concurrency - this.running.size;
       if (free <= 0 || this.stopped) return;
-      for (const job of await this.sql.take(free, this.perUser, this.leaseSeconds)) this.run(job);
+      for (const job of await this.table.take(free, this.perUser, this.leaseSeconds)) this.run(job);
     } catch (error) {
       this.logger.error('could not poll the job queue', { error: String(error) });
     }
@@ -200,15 +185,15 @@ export class PgBossJobQueue implements JobQueue {
   private async watchRunning(): Promise<void> {
     const jobs = [...this.running.values()];
     if (jobs.length === 0) return;
-    const states = await this.sql.check(jobs);
+    const states = await this.table.check(jobs);
     for (const job of jobs) {
-      const state = states.get(job.bossId);
+      const state = states.get(job.jobId);
       if (state === 'cancelled') job.controller.abort(new JobStoppedError('cancelled'));
       // Its lease expired and another process may run it now: stop here, as at a shutdown, leaving the record unfinished.
       else if (state === 'lost') job.controller.abort(new JobStoppedError('shutdown'));
     }
     if (Date.now() - this.lastRenewal >= (this.leaseSeconds * 1000) / 3) {
-      await this.sql.renew(jobs.filter((job) => !job.controller.signal.aborted), this.leaseSeconds);
+      await this.table.renew(jobs.filter((job) => !job.controller.signal.aborted), this.leaseSeconds);
       this.lastRenewal = Date.now();
     }
   }
@@ -217,7 +202,7 @@ export class PgBossJobQueue implements JobQueue {
     const controller = new AbortController();
     if (this.stopped) controller.abort(new JobStoppedError('shutdown'));
     const entry: Running = { ...job, controller, done: Promise.resolve() };
-    this.running.set(job.bossId, entry);
+    this.running.set(job.jobId, entry);
     entry.done = this.runToEnd(entry);
   }
 
@@ -231,14 +216,14 @@ export class PgBossJobQueue implements JobQueue {
     }
     try {
       const reason = entry.controller.signal.reason as unknown;
-      if (reason instanceof JobStoppedError && reason.why === 'shutdown') await this.sql.release(entry);
-      else if (failure !== undefined) await this.boss.fail(this.name, entry.bossId, { message: String(failure) }); // retried with backoff
-      else await this.sql.complete(entry);
+      if (reason instanceof JobStoppedError && reason.why === 'shutdown') await this.table.release(entry);
+      else if (failure !== undefined) await this.table.fail(entry, String(failure)); // retried with backoff
+      else await this.table.complete(entry);
     } catch (error) {
-      // Its lease runs out and pg-boss retries it: the handler is idempotent.
-      this.logger.error('could not record the end of a job in pg-boss', { jobId: entry.jobId, error: String(error) });
+      // Its lease runs out and maintenance retries it: the handler is idempotent.
+      this.logger.error('could not record the end of a job in the queue table', { jobId: entry.jobId, error: String(error) });
     } finally {
-      this.running.delete(entry.bossId);
+      this.running.delete(entry.jobId);
       this.wake();
     }
   }
