@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { ExtractiveAnswerer, SENTENCE_FEATURES } from '../adapters/extractive/extractive-answerer.js';
 import type { ChunkHit } from '../core/ports/vector-index.js';
 import { packContexts, toSources } from '../core/rag/context.js';
-import { lexicalQuery } from '../core/rag/query-terms.js';
+import { lexicalQuery } from '../adapters/financial-statements/query-wording.js';
 import { RERANK_FEATURES, rerankFeatures } from '../core/rag/rerank.js';
 import { DEFAULT_RETRIEVAL } from '../core/use-cases/ask-question.js';
 import { fitListwise, type Row } from './listwise.js';

@@ -16,7 +16,7 @@ import { ExtractiveAnswerer, SENTENCE_FEATURES, SENTENCE_WEIGHTS } from '../adap
 import type { ContextPassage } from '../core/ports/llm.js';
 import type { ChunkHit, VectorIndex } from '../core/ports/vector-index.js';
 import { DEFAULT_RETRIEVAL } from '../core/use-cases/ask-question.js';
-import { lexicalQuery } from '../core/rag/query-terms.js';
+import { lexicalQuery } from '../adapters/financial-statements/query-wording.js';
 import { packContexts } from '../core/rag/context.js';
 import { RERANK_FEATURES, RERANK_POOL, RERANK_WEIGHTS, rerank, rerankFeatures } from '../core/rag/rerank.js';
 import { fitListwise } from './listwise.js';
