@@ -40,6 +40,8 @@ function normalize(text: string): string {
     .trim();
 }
 
+/** The fiscal years of a normalised question ("fy2017"). */
+const fiscalYearsOf = (q: string) => [...q.matchAll(/\bfy(\d{4})\b/g)].map((m) => Number(m[1]));
 const range = (from: number, to: number) => Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => Math.min(from, to) + i);
 const mean = (terms: (Expr | undefined)[]): Expr | undefined => (terms.every(Boolean) ? { kind: 'mean', terms: terms as Expr[] } : undefined);
 const minus = (a: Expr | undefined, b: Expr | undefined): Expr | undefined => (a && b ? { kind: 'op', op: '-', left: a, right: b } : undefined);
@@ -195,7 +197,7 @@ function namedLine(question: string, q: string, year: number): Expr | undefined 
 /** The single line a figure question reads (namedLine), for retrieval: the table-row answer quotes it. */
 function namedLineOf(question: string): Expr | undefined {
   const q = normalize(question);
-  const years = [...q.matchAll(/\bfy(\d{4})\b/g)].map((m) => Number(m[1]));
+  const years = fiscalYearsOf(q);
   return years.length > 0 ? namedLine(question, q, Math.max(...years)) : undefined;
 }
 
@@ -208,7 +210,7 @@ const DECIMAL_WORDS: Record<string, number> = { zero: 0, no: 0, one: 1, two: 2, 
  */
 export function computedFigureRequest(question: string): FigureRequest | undefined {
   const q = normalize(question);
-  const years = [...q.matchAll(/\bfy(\d{4})\b/g)].map((m) => Number(m[1]));
+  const years = fiscalYearsOf(q);
   if (years.length === 0) return undefined;
   const found = formulaOf(question, q, Math.max(...years));
   if (!found?.expr || found.expr.kind === 'item' || itemsOf(found.expr).length === 0) return undefined;

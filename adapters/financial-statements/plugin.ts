@@ -31,5 +31,8 @@ export const financialAnswerSkill: AnswerSkill = {
 export function asksForFigure(question: string): boolean {
   const q = question.toLowerCase().trim();
   if (/^(is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(q)) return false;
-  return /\bhow (much|many)\b|\bin (usd|us\$|\$)?\s*(millions|billions|thousands)\b|\b(amount|total|ratio|margin|turnover|balance)\b|\bwhat (is|was|were|are)\b.*\b(fy\s?\d{2,4}|(19|20)\d\d)\b/.test(q);
+  if (/\bhow (much|many)\b|\bin (usd|us\$|\$)?\s*(millions|billions|thousands)\b|\b(amount|total|ratio|margin|turnover|balance)\b/.test(q)) return true;
+  // "What was … in FY2018?": a what-question naming a year.
+  const what = /\bwhat (is|was|were|are)\b/.exec(q);
+  return what !== null && yearsNamed(q.slice(what.index)).length > 0;
 }
