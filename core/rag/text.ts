@@ -68,7 +68,9 @@ export function truncateWords(text: string, maxChars: number): string {
 
 /**
  * A word's matching key: lower case, diacritics folded, common English inflections cut ("discriminated" and
- * "discriminates" → "discriminat", "cities" → "citi"), so question and text words meet without a stemming library.
+ * "discriminates" → "discriminat", "cities" → "citi"), so question and text words meet. The one term key of the
+ * product: retrieval (rerank, sources) and the extractive answerer match words by it (the core imports no package,
+ * so no stemming library).
  */
 export function termKey(word: string): string {
   const w = word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’]s$/, '');
