@@ -1,6 +1,5 @@
-import { stemmer } from 'stemmer';
 import {
-  contentTokens, countWords, NOT_FOUND_ANSWER, splitUnits, wordTokens,
+  contentTokens, countWords, NOT_FOUND_ANSWER, splitUnits, termKey, wordTokens,
   type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
@@ -115,7 +114,7 @@ function notFound(): Answer {
 }
 
 function stems(tokens: string[]): string[] {
-  return tokens.map((t) => stemmer(t));
+  return tokens.map(termKey);
 }
 
 /** IDF over the candidate sentences: words present everywhere in the retrieved text say little. */
@@ -245,7 +244,7 @@ function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: stri
   return sentence
     .split(/\s+/)
     .slice(1)
-    .some((w) => /^\p{Lu}\p{Ll}+/u.test(w) && !asked.has(stemmer(w.toLowerCase().replace(/[^\p{L}]/gu, ''))));
+    .some((w) => /^\p{Lu}\p{Ll}+/u.test(w) && !asked.has(termKey(w.replace(/[^\p{L}]/gu, ''))));
 }
 
 /**
@@ -280,7 +279,7 @@ function render(chosen: Candidate[]): string {
 function fitted(candidate: Candidate, maxWords: number, queryTerms: Set<string>): Candidate {
   if (candidate.words <= maxWords) return candidate;
   const words = candidate.text.split(/\s+/);
-  const hit = words.map((w) => (queryTerms.has(stemmer(w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''))) ? 1 : 0));
+  const hit = words.map((w) => (queryTerms.has(termKey(w.replace(/[^\p{L}\p{N}]/gu, ''))) ? 1 : 0));
   let best = 0;
   let bestCount = -1;
   for (let start = 0; start + maxWords <= words.length; start++) {

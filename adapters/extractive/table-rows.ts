@@ -1,5 +1,4 @@
-import { stemmer } from 'stemmer';
-import { contentTokens, splitRow, type ContextPassage } from '../../core/index.js';
+import { splitRow, termKeys, type ContextPassage } from '../../core/index.js';
 
 /**
  * Figure questions ("What is the FY2018 capital expenditure (in USD millions)?") are answered by a table row, which
@@ -17,7 +16,7 @@ export interface RowCandidate {
   text: string;
 }
 
-const stems = (text: string) => contentTokens(text).map((t) => stemmer(t));
+const stems = termKeys;
 
 /**
  * The row that best names what is asked. Words are weighted by how rare they are among the passages' lines ("total",
