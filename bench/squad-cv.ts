@@ -9,10 +9,11 @@
  * SQUAD_CV_RESCORE=1: re-ranked hits carry the re-ranker's score.
  */
 import fs from 'node:fs';
-import { ExtractiveAnswerer, SENTENCE_FEATURES } from '../adapters/extractive/extractive-answerer.js';
+import { createExtractiveAnswerer } from '../adapters/answer-plugins/index.js';
+import { SENTENCE_FEATURES } from '../adapters/extractive/extractive-answerer.js';
 import type { ChunkHit } from '../core/ports/vector-index.js';
 import { packContexts, toSources } from '../core/rag/context.js';
-import { lexicalQuery } from '../core/rag/query-terms.js';
+import { lexicalQuery } from '../adapters/financial-statements/query-wording.js';
 import { RERANK_FEATURES, rerankFeatures } from '../core/rag/rerank.js';
 import { DEFAULT_RETRIEVAL } from '../core/use-cases/ask-question.js';
 import { fitListwise, type Row } from './listwise.js';
@@ -64,7 +65,7 @@ function contextsOf(q: Question, weights: readonly number[] | null) {
 }
 
 function sentenceGroups(qs: Question[], packed: Map<string, ReturnType<typeof contextsOf>>): Row[][] {
-  const answerer = new ExtractiveAnswerer();
+  const answerer = createExtractiveAnswerer();
   return qs.flatMap((q) => {
     const golds = q.answers.map((a) => ` ${normalizeAnswer(sanitize(a))} `);
     const candidates = answerer.rankSentences({ question: q.question, contexts: packed.get(q.id)!.passages, history: [] });
@@ -74,7 +75,7 @@ function sentenceGroups(qs: Question[], packed: Map<string, ReturnType<typeof co
 }
 
 async function measure(qs: Question[], packed: Map<string, ReturnType<typeof contextsOf>>, sentenceWeights: readonly number[]) {
-  const answerer = new ExtractiveAnswerer(sentenceWeights);
+  const answerer = createExtractiveAnswerer({ weights: sentenceWeights });
   let contained = 0;
   let hits = 0;
   for (const q of qs) {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { VectorIndex } from '../core/ports/vector-index.js';
-import { lexicalQuery } from '../core/rag/query-terms.js';
+import { lexicalQuery } from '../adapters/financial-statements/query-wording.js';
 import { RERANK_POOL } from '../core/rag/rerank.js';
 import { TOKENS } from '../server/container.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';

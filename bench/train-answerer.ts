@@ -12,11 +12,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ExtractiveAnswerer, SENTENCE_FEATURES, SENTENCE_WEIGHTS } from '../adapters/extractive/extractive-answerer.js';
+import { createExtractiveAnswerer } from '../adapters/answer-plugins/index.js';
+import { SENTENCE_FEATURES, SENTENCE_WEIGHTS } from '../adapters/extractive/extractive-answerer.js';
 import type { ContextPassage } from '../core/ports/llm.js';
 import type { ChunkHit, VectorIndex } from '../core/ports/vector-index.js';
 import { DEFAULT_RETRIEVAL } from '../core/use-cases/ask-question.js';
-import { lexicalQuery } from '../core/rag/query-terms.js';
+import { lexicalQuery } from '../adapters/financial-statements/query-wording.js';
 import { packContexts } from '../core/rag/context.js';
 import { RERANK_FEATURES, RERANK_POOL, RERANK_WEIGHTS, rerank, rerankFeatures } from '../core/rag/rerank.js';
 import { fitListwise } from './listwise.js';
@@ -60,7 +61,7 @@ try {
     const hits = rerank(lexicalQuery(q.question), pools.get(q.id)!, rerankWeights).slice(0, DEFAULT_RETRIEVAL.candidates);
     return packContexts(hits, DEFAULT_RETRIEVAL.passages, DEFAULT_RETRIEVAL.contextChars).passages;
   };
-  const answerer = new ExtractiveAnswerer();
+  const answerer = createExtractiveAnswerer();
   const groups: { x: number[]; y: number }[][] = [];
   const trainingContexts = new Map<string, ContextPassage[]>();
   for (const q of training) {
@@ -77,7 +78,7 @@ try {
   const containment = async (questions: SquadQuestion[], w: readonly number[]) => {
     let ok = 0;
     for (const q of questions) {
-      const answer = await new ExtractiveAnswerer(w).answer({ question: q.question, contexts: trainingContexts.get(q.id)!, history: [] });
+      const answer = await createExtractiveAnswerer({ weights: w }).answer({ question: q.question, contexts: trainingContexts.get(q.id)!, history: [] });
       if (contains(answer.text, q.answers.map(sanitize))) ok += 1;
     }
     return (ok / questions.length).toFixed(3);

@@ -7,14 +7,14 @@
  *
  *   npx tsx bench/tune-financebench.ts [question-id-substring]
  */
-import { ExtractiveAnswerer } from '../adapters/extractive/extractive-answerer.js';
+import { createExtractiveAnswerer } from '../adapters/answer-plugins/index.js';
 import { openSqliteDatabase } from '../adapters/sqlite/database.js';
 import { SqliteFtsIndex } from '../adapters/sqlite/sqlite-fts-index.js';
 import { chunkPages } from '../core/rag/chunking.js';
 import { packContexts, toSources } from '../core/rag/context.js';
 import { DEFAULT_RETRIEVAL } from '../core/use-cases/ask-question.js';
-import { lexicalQuery } from '../core/rag/query-terms.js';
-import { lineItemSearches } from '../core/rag/financial-metrics.js';
+import { lexicalQuery } from '../adapters/financial-statements/query-wording.js';
+import { lineItemSearches } from '../adapters/financial-statements/financial-metrics.js';
 import { withPinned } from '../core/rag/fusion.js';
 import { score } from './financebench.js';
 import { readFinanceQuestions } from './financebench-data.js';
@@ -25,7 +25,7 @@ const questions = readFinanceQuestions('tune').filter((q) => !only || q.id.inclu
 const extractor = lazyExtractor();
 const database = openSqliteDatabase(':memory:');
 const index = new SqliteFtsIndex(database);
-const answerer = new ExtractiveAnswerer();
+const answerer = createExtractiveAnswerer();
 let hits = 0;
 let figures = 0;
 let carried = 0;
@@ -38,7 +38,7 @@ try {
     })));
     for (const q of questions.filter((x) => x.doc === doc)) {
       const search = (text: string) => index.search({ sessionId, text, limit: DEFAULT_RETRIEVAL.candidates });
-      const items = await Promise.all(lineItemSearches(q.question).map(async (s) => s.holding(await index.search({ sessionId, text: s.text, limit: 50 }))));
+      const items = await Promise.all(lineItemSearches(q.question).map(async (s) => s.holding(await index.search({ sessionId, text: s.text, limit: s.limit }))));
       const found = withPinned(items.flatMap((hits) => hits.slice(0, 1)), await search(lexicalQuery(q.question)), DEFAULT_RETRIEVAL.candidates);
       const packed = packContexts(found, DEFAULT_RETRIEVAL.passages, DEFAULT_RETRIEVAL.contextChars);
       const answer = await answerer.answer({ question: q.question, contexts: packed.passages, history: [] });

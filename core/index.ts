@@ -10,6 +10,7 @@ import type { Embedder } from './ports/embedder.js';
 import type { IngestJobRepo } from './ports/ingest-job-repo.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { Llm } from './ports/llm.js';
+import type { QueryPlanner } from './ports/query-planner.js';
 import type { Logger } from './ports/logger.js';
 import type { SessionEraser } from './ports/session-eraser.js';
 import type { SessionRepo } from './ports/session-repo.js';
@@ -51,6 +52,8 @@ export interface DocChatPorts {
   clock: Clock;
   logger: Logger;
   retrieval?: Partial<RetrievalSettings>;
+  /** Knowledge of kinds of documents the ask flow consults (plug-ins under adapters/); none by default. */
+  planners?: QueryPlanner[];
   chunking?: ChunkingOptions;
   /** Retries, heartbeat and lease of ingest jobs (defaults: DEFAULT_INGEST_RETRY). */
   ingestRetry?: Partial<IngestRetrySettings>;
@@ -88,7 +91,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     }),
     resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
-    askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval }),
+    askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
   };
 }
@@ -109,5 +112,7 @@ export { MAX_LABEL_LENGTH } from './domain/validation.js';
 export { contentTypeFromName, isAllowedContentType, sniffContentType } from './domain/uploads.js';
 export * from './rag/chunking.js';
 export * from './rag/fusion.js';
+export * from './rag/layout.js';
+export type { TagFilter, TagFilterInput } from './domain/tags.js';
 export * from './rag/prompt.js';
 export * from './rag/text.js';

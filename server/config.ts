@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger.js';
 import { DEFAULT_EXTRACTION_NICENESS, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS } from '../adapters/extraction/index.js';
+import { ANSWER_PLUGIN_NAMES, DEFAULT_ANSWER_PLUGINS } from '../adapters/answer-plugins/names.js';
 
 /** Everything the service can be told, decided once at start. The only module that reads process.env. */
 export interface Config {
@@ -48,6 +49,8 @@ export interface Config {
    * unless METRICS_TOKEN is set.
    */
   metrics: { port?: number; token?: string };
+  /** Plug-ins of knowledge about kinds of documents, for retrieval and the embedded answerer (ANSWER_PLUGINS). */
+  answerPlugins: string[];
 }
 
 export interface HttpLimits {
@@ -130,7 +133,7 @@ export const CONFIG_VARIABLES = [
   'USER_STORAGE_QUOTA_BYTES', 'MAX_PENDING_UPLOADS', 'UPLOAD_SWEEP_INTERVAL_MS',
   'MAX_DOCUMENT_PAGES', 'MAX_OCR_PAGES', 'EXTRACTION_PAGE_TIMEOUT_MS', 'EXTRACTION_MS_PER_PAGE', 'PDF_MAX_IMAGE_PIXELS',
   'EXTRACTION_MAX_MEMORY_MB', 'EXTRACTION_RECYCLE_PAGES', 'EXTRACTION_IDLE_MS', 'EXTRACTION_NICENESS',
-  'METRICS_PORT', 'METRICS_TOKEN',
+  'METRICS_PORT', 'METRICS_TOKEN', 'ANSWER_PLUGINS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -319,7 +322,19 @@ export function loadConfig(env: Env = process.env): Config {
       token: read(env, 'METRICS_TOKEN', v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
     },
     extraction: readExtractionLimits(env),
+    answerPlugins: readAnswerPlugins(env),
   };
+}
+
+/** ANSWER_PLUGINS: plug-in names separated by commas (adapters/answer-plugins), or `none`; default financial-statements. */
+function readAnswerPlugins(env: Env): string[] {
+  const raw = env.ANSWER_PLUGINS?.trim().toLowerCase();
+  if (!raw) return [...DEFAULT_ANSWER_PLUGINS];
+  if (raw === 'none') return [];
+  const names = [...new Set(raw.split(',').map((name) => name.trim()).filter(Boolean))];
+  const unknown = names.find((name) => !ANSWER_PLUGIN_NAMES.includes(name));
+  if (unknown) throw new ConfigError('ANSWER_PLUGINS', `"${unknown}" is no plug-in: use ${ANSWER_PLUGIN_NAMES.join(', ')} or none`);
+  return names;
 }
 
 function readExtractionLimits(env: Env): ExtractionLimits {

@@ -1,5 +1,6 @@
 import { Container, ContainerModule } from 'inversify';
 import { createDocChat, type DocChat } from '../core/index.js';
+import { answerPlugins } from '../adapters/answer-plugins/index.js';
 import type { Clock, IdGenerator } from '../core/ports/clock-and-ids.js';
 import type { BlobStore } from '../core/ports/blob-store.js';
 import type { DocumentReader } from '../core/ports/document-reader.js';
@@ -83,6 +84,7 @@ function useCases(config: Config): ContainerModule {
         ids: ctx.get(TOKENS.Ids),
         clock: ctx.get(TOKENS.Clock),
         logger: ctx.get(TOKENS.Logger),
+        planners: answerPlugins(config.answerPlugins).map((plugin) => plugin.planner),
       });
     });
   });

@@ -1,11 +1,8 @@
-import { stemmer } from 'stemmer';
-import type { Answer, AnswerRequest, ContextPassage, Llm } from '../../core/ports/llm.js';
-import { splitUnits, type UnitKind } from '../../core/rag/layout.js';
-import { asksForFigure, bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
-import { computedFigureAnswer } from './computed-figure.js';
-import { contentTokens, countWords, wordTokens } from '../../core/rag/text.js';
-
-export const NOT_FOUND_TEXT = 'I could not find this in your documents.';
+import {
+  contentTokens, countWords, NOT_FOUND_ANSWER, splitUnits, termKey, wordTokens,
+  type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
+} from '../../core/index.js';
+import { bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
 /** A sentence cut shorter than this says too little to be worth quoting. */
@@ -34,20 +31,30 @@ export interface Candidate {
  * The embedded answerer: no model, it quotes the one to four sentences of the retrieved passages most likely to hold
  * the answer (at most 80 words), naming file and page. Each sentence is described by lexical features (the question's
  * stemmed terms it and its neighbours hold, phrases, names, the kind of answer asked for, its passage's retrieval
- * rank and score) and ranked by a weighted sum of them (SENTENCE_WEIGHTS, fitted on SQuAD).
+ * rank and score) and ranked by a weighted sum of them (SENTENCE_WEIGHTS, fitted on SQuAD). Skills of a kind of
+ * document (core/ports/answer-skill.ts, e.g. adapters/financial-statements) may answer first or name a table row.
  */
 export class ExtractiveAnswerer implements Llm {
-  /** `weights`: one per SENTENCE_FEATURES entry (other weights are for fitting and comparing them). */
-  constructor(private readonly weights: readonly number[] = SENTENCE_WEIGHTS) {}
+  /**
+   * `weights`: one per SENTENCE_FEATURES entry (other weights are for fitting and comparing them); `skills`: asked in
+   * order, the first to answer wins.
+   */
+  constructor(
+    private readonly weights: readonly number[] = SENTENCE_WEIGHTS,
+    private readonly skills: readonly AnswerSkill[] = [],
+  ) {}
 
   async answer(request: AnswerRequest): Promise<Answer> {
-    // A figure to compute (a ratio, a margin, an average over years) is answered from the statement rows it needs.
-    const computed = computedFigureAnswer(request);
-    if (computed) return computed;
+    // A skill's own answer (a figure computed from the table rows it needs) comes first.
+    for (const skill of this.skills) {
+      const answer = skill.answer(request);
+      if (answer) return answer;
+    }
     const all = this.scoredCandidates(request, this.weights);
     const ranked = rankedOf(all);
     // A figure question is answered by the table row naming it, quoted under its column header.
-    const row = asksForFigure(request.question) ? bestRow(all, request.question) : undefined;
+    const figure = this.skills.map((skill) => skill.tableFigure(request.question)).find((f) => f !== undefined);
+    const row = figure ? bestRow(all, figure.wording) : undefined;
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
     if (!best || Math.max(...ranked.map((c) => c.coverage)) < MIN_COVERAGE) return notFound();
@@ -55,7 +62,7 @@ export class ExtractiveAnswerer implements Llm {
     const queryTerms = new Set(stems(contentTokens(request.question)));
     const header = row && columnHeaderOf(row, all);
     const first = row ? { ...row, text: header ? `${header} … ${row.text}` : row.text, words: countWords(row.text) + (header ? countWords(header) : 0) } : fitted(best, MAX_ANSWER_WORDS, queryTerms);
-    const lead = row && figureForYear(row.text, header, request.question);
+    const lead = row && figureForYear(row.text, header, figure?.year);
     const chosen: Candidate[] = [first];
     let words = first.words;
     for (const next of ranked) {
@@ -103,11 +110,11 @@ function rankedOf(candidates: Candidate[]): Candidate[] {
 }
 
 function notFound(): Answer {
-  return { text: NOT_FOUND_TEXT, usedRefs: [] };
+  return { text: NOT_FOUND_ANSWER, usedRefs: [] };
 }
 
 function stems(tokens: string[]): string[] {
-  return tokens.map((t) => stemmer(t));
+  return tokens.map(termKey);
 }
 
 /** IDF over the candidate sentences: words present everywhere in the retrieved text say little. */
@@ -237,7 +244,7 @@ function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: stri
   return sentence
     .split(/\s+/)
     .slice(1)
-    .some((w) => /^\p{Lu}\p{Ll}+/u.test(w) && !asked.has(stemmer(w.toLowerCase().replace(/[^\p{L}]/gu, ''))));
+    .some((w) => /^\p{Lu}\p{Ll}+/u.test(w) && !asked.has(termKey(w.replace(/[^\p{L}]/gu, ''))));
 }
 
 /**
@@ -272,7 +279,7 @@ function render(chosen: Candidate[]): string {
 function fitted(candidate: Candidate, maxWords: number, queryTerms: Set<string>): Candidate {
   if (candidate.words <= maxWords) return candidate;
   const words = candidate.text.split(/\s+/);
-  const hit = words.map((w) => (queryTerms.has(stemmer(w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''))) ? 1 : 0));
+  const hit = words.map((w) => (queryTerms.has(termKey(w.replace(/[^\p{L}\p{N}]/gu, ''))) ? 1 : 0));
   let best = 0;
   let bestCount = -1;
   for (let start = 0; start + maxWords <= words.length; start++) {

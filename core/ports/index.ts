@@ -13,3 +13,5 @@ export type * from './health-check.js';
 export type * from './logger.js';
 export type * from './upload-repo.js';
 export type * from './session-eraser.js';
+export type * from './query-planner.js';
+export type * from './answer-skill.js';

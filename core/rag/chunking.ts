@@ -24,7 +24,7 @@ export interface DraftChunk {
  * topics stay apart while headings and one-line paragraphs join what follows; overlap repeats sentences only within a
  * paragraph. Table rows stay one per line (core/rag/layout.ts), a heading closes the chunk before it, and every chunk
  * starts with the section title and table column header in force where it starts (unless it holds them already), so
- * "balance sheet" or "2018" find a row on the second page of a statement, and a quoted row keeps its column years.
+ * a table's title or "2018" find a row on the second page of the table, and a quoted row keeps its column years.
  */
 export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DEFAULT_CHUNKING): DraftChunk[] {
   const chunker = pageChunker(options);
@@ -106,7 +106,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
   };
 }
 
-/** The headings above the page's first table row or column header, joined ("3M Company … Statement of Cash Flows"). */
+/** The headings above the page's first table row or column header, joined ("Acme Company … Population by Region"). */
 function pageTitle(units: TextUnit[]): string | undefined {
   const firstTable = units.findIndex((u) => u.kind === 'row' || u.kind === 'columns');
   const headings = units.slice(0, firstTable < 0 ? units.length : firstTable).filter((u) => u.kind === 'heading');

@@ -23,7 +23,7 @@ export function reciprocalRankFusion(lists: ChunkHit[][], limit: number): ChunkH
 
 /**
  * `pinned` hits first (each once, scored as the best ranked hit so no passage looks weaker for it), then the ranked
- * ones not pinned, `limit` in all: passages a computation needs (core/rag/financial-metrics.ts) are kept whatever
+ * ones not pinned, `limit` in all: passages a planner's search found (core/ports/query-planner.ts) are kept whatever
  * the fusion made of them.
  */
 export function withPinned(pinned: ChunkHit[], ranked: ChunkHit[], limit: number): ChunkHit[] {

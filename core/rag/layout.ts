@@ -1,7 +1,7 @@
 /**
- * The structure of extracted text, line by line: the PDF text layer gives one line per visual line, so a financial
- * table arrives as one line per row ("Total current assets 29,505 28,120"), its column header as a line of years
- * ("(Millions) 2018 2017 2016") and a statement title as a short title-case line ("CONSOLIDATED BALANCE SHEETS").
+ * The structure of extracted text, line by line: the PDF text layer gives one line per visual line, so a table
+ * arrives as one line per row ("Total households 29,505 28,120"), its column header as a line of years
+ * ("(Thousands) 2018 2017 2016") and a table's title as a short title-case line ("POPULATION BY REGION").
  * Chunking keeps those lines whole (a row is never glued to the next one into a 150-word "sentence") and carries
  * the section title and column header into each chunk; the answerer quotes rows with their header.
  */

@@ -1,4 +1,5 @@
 /** Small text utilities shared by chunking and answer building. Pure functions. */
+import { stemmer } from 'stemmer';
 
 const ABBREVIATIONS = new Set([
   'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'e.g', 'i.e', 'no', 'fig', 'vol', 'inc', 'ltd', 'co',
@@ -67,18 +68,12 @@ export function truncateWords(text: string, maxChars: number): string {
 }
 
 /**
- * A word's matching key: lower case, diacritics folded, common English inflections cut ("discriminated" and
- * "discriminates" → "discriminat", "cities" → "citi"), so question and text words meet without a stemming library.
+ * A word's matching key: lower case, diacritics and possessive folded, then Porter's stemmer (the `stemmer` package:
+ * "discriminated" and "discriminates" → "discrimin", "cities" → "citi"), so question and text words meet. The one
+ * term key of the product: retrieval (rerank, sources) and the extractive answerer match words by it.
  */
 export function termKey(word: string): string {
-  const w = word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’]s$/, '');
-  if (w.length <= 4 || /\d/.test(w)) return w;
-  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'edly', 'ed', 'ies', 'es', 'ly', 's', 'e']) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 4 && !(suffix === 's' && w.endsWith('ss'))) {
-      return w.slice(0, w.length - suffix.length).replace(/ie$/, 'i');
-    }
-  }
-  return w;
+  return stemmer(word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’]s$/, ''));
 }
 
 /** The content words of a text as matching keys (termKey), in order. */

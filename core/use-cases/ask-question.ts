@@ -7,14 +7,13 @@ import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Answer, AnswerRequest, HistoryTurn, Llm } from '../ports/llm.js';
+import type { QueryPlanner } from '../ports/query-planner.js';
 import type { SessionRepo } from '../ports/session-repo.js';
 import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { streamAnswer } from '../rag/answer-stream.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
-import { lexicalQuery } from '../rag/query-terms.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
-import { lineItemSearches } from '../rag/financial-metrics.js';
 
 export interface AskQuestionDeps {
   sessions: SessionRepo;
@@ -27,6 +26,8 @@ export interface AskQuestionDeps {
   ids: IdGenerator;
   clock: Clock;
   retrieval?: Partial<RetrievalSettings>;
+  /** Knowledge of kinds of documents, asked in order (core/ports/query-planner.ts); none by default. */
+  planners?: QueryPlanner[];
 }
 
 export interface RetrievalSettings {
@@ -53,8 +54,6 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
 export const MAX_QUESTION_CHARS = 4000;
 /** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
 const MAX_CANDIDATES = 1000;
-/** Hits read per line item of a computed figure: the statement row is often below notes that discuss the item. */
-const ITEM_CANDIDATES = 50;
 
 export interface AskQuestionInput {
   userId: string;
@@ -139,26 +138,29 @@ export class AskQuestion {
     const query = history.length > 0 && llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : question;
     const embedding = embedder ? await embedder.embedQuery(query) : undefined;
     const visible = await this.citableJobIds(input.sessionId);
+    const planners = this.deps.planners ?? [];
+    // Lexical indexes match words: planners may give them the question in the documents' wording.
+    const lexicalText = planners.reduce((text, planner) => planner.lexicalQuery(text), query);
     const lists = await Promise.all(
       indexes
         .filter((index) => index.kind === 'lexical' || embedding)
         .map((index) =>
           this.searchVisible(index, {
             sessionId: input.sessionId,
-            // Lexical indexes match words: they get the question in the documents' wording (fiscal years, statement terms).
-            text: index.kind === 'lexical' ? lexicalQuery(query) : query,
+            text: index.kind === 'lexical' ? lexicalText : query,
             embedding,
             filters,
             limit: index.kind === 'lexical' ? Math.max(RERANK_POOL, this.settings.candidates) : this.settings.candidates,
-          }, visible).then((hits) => index.kind === 'lexical' ? rerank(lexicalQuery(query), hits).slice(0, this.settings.candidates) : hits),
+          }, visible).then((hits) => index.kind === 'lexical' ? rerank(lexicalText, hits).slice(0, this.settings.candidates) : hits),
         ),
     );
-    // A figure computed from several statement lines (a ratio, a margin): each line's rows are searched for too.
-    // Lexical hits: a wider pool re-ranked (core/rag/rerank.ts), then the usual number.
+    // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches
+    // (e.g. each line of a figure to compute) pin their best hit among the passages.
     const lexical = indexes.filter((index) => index.kind === 'lexical');
-    const itemHits = await Promise.all(lineItemSearches(query).flatMap((search) => lexical.map(async (index) =>
-      search.holding(await this.searchVisible(index, { sessionId: input.sessionId, text: search.text, filters, limit: ITEM_CANDIDATES }, visible)))));
-    const fused = withPinned(itemHits.flatMap((hits) => hits.slice(0, 1)), reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
+    const searches = planners.flatMap((planner) => planner.pinnedSearches(query));
+    const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) =>
+      search.holding(await this.searchVisible(index, { sessionId: input.sessionId, text: search.text, filters, limit: search.limit }, visible)))));
+    const fused = withPinned(pinnedHits.flatMap((hits) => hits.slice(0, 1)), reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
     return { request: { question, contexts: packed.passages, history }, packed, query };
   }

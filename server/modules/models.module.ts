@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import type { Embedder } from '../../core/ports/embedder.js';
 import type { Llm } from '../../core/ports/llm.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
-import { ExtractiveAnswerer } from '../../adapters/extractive/extractive-answerer.js';
+import { createExtractiveAnswerer } from '../../adapters/answer-plugins/index.js';
 import type { Config } from '../config.js';
 import { TOKENS } from '../tokens.js';
 import { lifecycleOf, type Lifecycle } from './lifecycle.js';
@@ -14,7 +14,7 @@ import { lifecycleOf, type Lifecycle } from './lifecycle.js';
 export async function modelsModule(config: Config): Promise<ContainerModule> {
   const models = config.models;
   if (models.kind !== 'ollama') {
-    return new ContainerModule(({ bind }) => void bind<Llm>(TOKENS.Llm).toConstantValue(new ExtractiveAnswerer()));
+    return new ContainerModule(({ bind }) => void bind<Llm>(TOKENS.Llm).toConstantValue(createExtractiveAnswerer({ plugins: config.answerPlugins })));
   }
   const { OllamaEmbedder } = await import('../../adapters/ollama/ollama-embedder.js');
   const { OllamaLlm } = await import('../../adapters/ollama/ollama-llm.js');

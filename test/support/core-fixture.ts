@@ -1,5 +1,6 @@
 import { createDocChat, type DocChat } from '../../core/index.js';
 import type { Llm } from '../../core/ports/llm.js';
+import type { QueryPlanner } from '../../core/ports/query-planner.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { ExtractiveAnswerer } from '../../adapters/extractive/extractive-answerer.js';
 import { FakeDocumentReader } from '../fakes/fake-document-reader.js';
@@ -55,6 +56,7 @@ export function coreFixture(
     uploadLimits?: UploadLimits;
     singleUseUploads?: boolean;
     jobs?: InMemoryIngestJobRepo;
+    planners?: QueryPlanner[];
   } = {},
 ) {
   const clock = new ManualClock();
@@ -75,6 +77,7 @@ export function coreFixture(
     uploadLimits: options.uploadLimits,
     llm: options.llm ?? new ExtractiveAnswerer(),
     embedder: options.embedder,
+    planners: options.planners,
     queue,
     ids: new SequentialIds('id'),
     clock,

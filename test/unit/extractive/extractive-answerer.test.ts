@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import {
-  ExtractiveAnswerer, MAX_ANSWER_WORDS, NOT_FOUND_TEXT, SENTENCE_FEATURES, SENTENCE_WEIGHTS,
+  ExtractiveAnswerer, MAX_ANSWER_WORDS, SENTENCE_FEATURES, SENTENCE_WEIGHTS,
 } from '../../../adapters/extractive/extractive-answerer.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
+import { NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
+import type { AnswerSkill } from '../../../core/ports/answer-skill.js';
+import { financialAnswerSkill } from '../../../adapters/financial-statements/plugin.js';
 
 const passage = (ref: string, text: string, filename = 'doc.pdf', page = 1, score = 1): ContextPassage => ({ ref, filename, page, text, score });
 
@@ -68,16 +71,34 @@ describe('ExtractiveAnswerer', () => {
       passage('1', 'Capital spending is discussed in the liquidity section of this report.', 'annual.pdf', 30, 2),
       passage('2', statement, 'annual.pdf', 60, 1),
     ];
-    const answer = await answerer.answer({ question: 'What is the FY2018 capital expenditure amount (in USD millions)?', contexts, history: [] });
+    const request = { question: 'What is the FY2018 capital expenditure amount (in USD millions)?', contexts, history: [] };
+    const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer(request);
     expect(answer.text.startsWith('2018: (1,577) — ')).to.equal(true);
     expect(quotes(answer.text)[0]).to.equal('(Millions) 2018 2017 2016 … Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)');
     expect(answer.text).to.match(/\[1\] annual\.pdf, page 60/);
+    // Without a skill naming the row, the answerer knows no statement wording and leads with no figure.
+    expect((await answerer.answer(request)).text).to.not.match(/^2018: /);
+  });
+
+  it('asks its skills in order: the first whole answer wins, and a skill names the table row to quote', async () => {
+    const contexts = [passage('1', '(Units) 2019 2020\nWidgets shipped 1,200 1,450\nThe plant ships widgets to Asia.')];
+    const calls: string[] = [];
+    const skill = (name: string, answer?: string): AnswerSkill => ({
+      name,
+      answer: () => (calls.push(name), answer === undefined ? undefined : { text: answer, usedRefs: ['1'] }),
+      tableFigure: () => ({ wording: 'widgets shipped', year: 2020 }),
+    });
+    expect(await new ExtractiveAnswerer(undefined, [skill('a'), skill('b', 'from b'), skill('c', 'from c')]).answer({ question: 'q?', contexts, history: [] }))
+      .to.deep.equal({ text: 'from b', usedRefs: ['1'] });
+    expect(calls).to.deep.equal(['a', 'b']);
+    const quoted = await new ExtractiveAnswerer(undefined, [skill('a')]).answer({ question: 'How many widgets were shipped in 2020?', contexts, history: [] });
+    expect(quoted.text.startsWith('2020: 1,450 — ')).to.equal(true);
   });
 
   it('does not quote a row for a figure the table does not hold', async () => {
     const contexts = [passage('1', '(Millions) 2018 2017\nProceeds from sale of PP&E and other assets 262 49\nTotal assets $ 59,268 $ 55,556')];
-    const answer = await answerer.answer({ question: 'How much did the harbour committee spend on boats?', contexts, history: [] });
-    expect(answer.text).to.equal(NOT_FOUND_TEXT);
+    const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer({ question: 'How much did the harbour committee spend on boats?', contexts, history: [] });
+    expect(answer.text).to.equal(NOT_FOUND_ANSWER);
   });
 
   it('answers a question that is not about a figure from sentences, even next to a table', async () => {
@@ -91,7 +112,7 @@ describe('ExtractiveAnswerer', () => {
   it('says plainly that the documents do not hold the answer when nothing matches', async () => {
     const contexts = [passage('1', 'Bananas are rich in potassium. They ripen in paper bags.')];
     const answer = await answerer.answer({ question: 'What is the boiling point of mercury?', contexts, history: [] });
-    expect(answer).to.deep.equal({ text: NOT_FOUND_TEXT, usedRefs: [] });
+    expect(answer).to.deep.equal({ text: NOT_FOUND_ANSWER, usedRefs: [] });
   });
 
   it('describes every sentence by one value in 0..1 per feature, with one weight per feature', () => {

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { chunkPages } from '../../../core/rag/chunking.js';
 import { isColumnHeader, isHeading, isTableRow, splitUnits } from '../../../core/rag/layout.js';
-import { lexicalQuery, lineItemQuery } from '../../../core/rag/query-terms.js';
 
 /** A cash-flow statement as the PDF text layer gives it: one line per visual line. */
 const STATEMENT = [
@@ -62,24 +61,5 @@ describe('chunkPages with structure', () => {
   it('does not repeat a title the chunk already starts with', () => {
     const [first] = chunkPages([{ page: 1, text: STATEMENT, method: 'text' }]);
     expect(first.text.match(/Consolidated Statement of Cash Flows/g)).to.have.length(1);
-  });
-});
-
-describe('lexicalQuery', () => {
-  it('writes fiscal years as the filings do and adds the statements\' wording for analyst terms', () => {
-    const q = lexicalQuery('What is the FY2018 capital expenditure (in USD millions) from the cash flow statement? Round to two decimal places.');
-    expect(q).to.include(' 2018 ').and.not.include('fy2018');
-    expect(q).to.include('purchases property plant equipment');
-    expect(q).to.include('consolidated statements of cash flows');
-    expect(q).not.to.match(/\b(usd|round|decimal)\b/);
-    expect(lexicalQuery('What is FY18 COGS?')).to.include(' 2018 ').and.include('cost of revenue');
-  });
-
-  it('leaves a question without such terms as it was, lower-cased', () => {
-    expect(lexicalQuery('When was the treaty of Warsaw signed?')).to.equal('when was the treaty of warsaw signed?');
-  });
-
-  it('leaves statement titles out of the wording used to match rows', () => {
-    expect(lineItemQuery('Total debt in the balance sheet')).to.include('long-term debt').and.not.include('consolidated balance sheets');
   });
 });

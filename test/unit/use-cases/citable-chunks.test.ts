@@ -1,6 +1,7 @@
 import { ReadCancelledError } from '../../../core/domain/errors.js';
 import { expect } from 'chai';
-import { ExtractiveAnswerer, NOT_FOUND_TEXT } from '../../../adapters/extractive/extractive-answerer.js';
+import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
+import { NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
 import { AskQuestion } from '../../../core/use-cases/ask-question.js';
 import { FlakyVectorIndex } from '../../fakes/flaky-vector-index.js';
 import { ManualClock, SequentialIds } from '../../fakes/fixed-clock-and-ids.js';
@@ -45,7 +46,7 @@ describe('Chat cites only chunks of completed jobs', () => {
 
     const orphan = await ask(f, bananas.session.id, 'Which spices grow on Zanzibar?');
     expect(orphan.sources).to.deep.equal([]);
-    expect(orphan.answer).to.equal(NOT_FOUND_TEXT);
+    expect(orphan.answer).to.equal(NOT_FOUND_ANSWER);
     const fruit = await ask(f, bananas.session.id, 'Which fruit is rich in potassium?');
     expect(fruit.sources.map((s) => s.ingestId)).to.deep.equal([bananas.job.id]);
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Answer, AnswerRequest, Llm } from '../../../core/ports/llm.js';
-import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
+import { createExtractiveAnswerer } from '../../../adapters/answer-plugins/index.js';
+import { financialQueryPlanner } from '../../../adapters/financial-statements/plugin.js';
 import { coreFixture } from '../../support/core-fixture.js';
 
 /** Notes that talk about the line items at length (a lexical index ranks them high), then the two statements. */
@@ -14,14 +15,14 @@ class RecordingLlm implements Llm {
   requests: AnswerRequest[] = [];
   async answer(request: AnswerRequest): Promise<Answer> {
     this.requests.push(request);
-    return new ExtractiveAnswerer().answer(request);
+    return createExtractiveAnswerer({ plugins: ['financial-statements'] }).answer(request);
   }
 }
 
-describe('AskQuestion for a computed figure', () => {
+describe('AskQuestion with the financial-statement plug-in, for a computed figure', () => {
   it('puts the statement rows of every line item the formula needs among the passages, and the answer computes it', async () => {
     const llm = new RecordingLlm();
-    const f = coreFixture({ llm });
+    const f = coreFixture({ llm, planners: [financialQueryPlanner] });
     const { session } = await f.sessionWithUpload('u1', DOCUMENT, 'acme-10k.pdf');
     await f.drain();
     const result = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: QUESTION });
@@ -31,9 +32,19 @@ describe('AskQuestion for a computed figure', () => {
     expect(result.sources.map((s) => s.page)).to.include.members([9, 10]);
   });
 
-  it('leaves retrieval as it was for a question that computes nothing', async () => {
+  it('without the plug-in, the ask flow pins no statement row (the core knows no statements)', async () => {
     const llm = new RecordingLlm();
     const f = coreFixture({ llm });
+    const { session } = await f.sessionWithUpload('u1', DOCUMENT, 'acme-10k.pdf');
+    await f.drain();
+    const result = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: QUESTION });
+    expect(llm.requests[0].contexts.slice(0, 2).map((c) => c.page)).to.not.have.members([9, 10]);
+    expect(result.answer).to.not.match(/^DPO: 36\.23/);
+  });
+
+  it('leaves retrieval as it was for a question that computes nothing', async () => {
+    const llm = new RecordingLlm();
+    const f = coreFixture({ llm, planners: [financialQueryPlanner] });
     const { session } = await f.sessionWithUpload('u1', DOCUMENT, 'acme-10k.pdf');
     await f.drain();
     await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'How is days payable outstanding managed with suppliers?' });

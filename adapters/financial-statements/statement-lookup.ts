@@ -1,11 +1,11 @@
-import type { ContextPassage } from '../ports/llm.js';
-import type { AmountUnit } from './financial-metrics.js';
-import { normalizeLabel, type LineItem, type Statement } from './financial-line-items.js';
-import { inferredColumns, isTableLine, splitRow, splitUnits, type TextUnit } from './layout.js';
+import type { ContextPassage } from '../../core/index.js';
+import { inferredColumns, isTableLine, splitRow, splitUnits, type TextUnit } from '../../core/index.js';
+import { normalizeLabel, type LineItem } from './financial-line-items.js';
+import { statementOf, type AmountUnit, type Statement } from './statements.js';
 
 /**
  * A statement's line items by fiscal year, read from retrieved passages: chunking keeps a table's rows as lines and
- * repeats the statement's title and column years at the top of each chunk (core/rag/chunking.ts), so a row's figures
+ * repeats the statement's title and column years at the top of each chunk (core/rag/chunking.ts; rows split by core/rag/layout.ts), so a row's figures
  * line up with the years of the column header above it ("2016 2017" / "Accounts payable $ 25,309 $ 34,616").
  */
 
@@ -29,12 +29,6 @@ export interface FoundValue<P extends RowSource = ContextPassage> {
   row: StatementRow<P>;
 }
 
-const STATEMENTS: [RegExp, Statement][] = [
-  [/\bbalance sheets?\b|\bstatements? of financial (position|condition)\b/i, 'balance'],
-  [/\bcash flows?\b/i, 'cash'],
-  [/\bstatements? of (consolidated )?(operations|income|earnings)\b|\bincome statements?\b|\bstatements? of comprehensive (income|earnings)\b/i, 'income'],
-];
-
 const UNIT = /\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)/i;
 
 function cellValue(cell: string): number | undefined {
@@ -44,10 +38,6 @@ function cellValue(cell: string): number | undefined {
   const value = Number(digits);
   if (!Number.isFinite(value)) return undefined;
   return /^\(|^-/.test(cell.replace('$', '')) ? -Math.abs(value) : value;
-}
-
-export function statementOf(line: string): Statement | undefined {
-  return STATEMENTS.find(([pattern]) => pattern.test(line))?.[1];
 }
 
 /** The row's label and its figures, when each figure sits under a year of the header. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { describe as describeFormula, evaluate, isAmount, itemsOf, parseFormula, type Expr } from '../../../core/rag/financial-formula.js';
-import { lineItemFor } from '../../../core/rag/financial-line-items.js';
+import { describe as describeFormula, evaluate, isAmount, itemsOf, parseFormula, type Expr } from '../../../adapters/financial-statements/financial-formula.js';
+import { lineItemFor } from '../../../adapters/financial-statements/financial-line-items.js';
 
 /** Phrases as line items in the given year, "FY2020 x" taking its own year: enough to exercise the grammar. */
 const resolve = (phrase: string, year: number): Expr | undefined => {

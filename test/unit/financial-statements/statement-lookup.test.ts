@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { ContextPassage } from '../../../core/ports/llm.js';
 import { chunkPages } from '../../../core/rag/chunking.js';
-import { lineItemFor } from '../../../core/rag/financial-line-items.js';
-import { lookUp, statementRows } from '../../../core/rag/statement-lookup.js';
+import { lineItemFor } from '../../../adapters/financial-statements/financial-line-items.js';
+import { lookUp, statementRows } from '../../../adapters/financial-statements/statement-lookup.js';
 
 const passage = (ref: string, page: number, text: string): ContextPassage => ({ ref, filename: 'acme.pdf', page, text, score: 1 });
 

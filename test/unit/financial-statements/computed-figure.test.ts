@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ContextPassage } from '../../../core/ports/llm.js';
-import { computedFigureAnswer, formatFigure } from '../../../adapters/extractive/computed-figure.js';
-import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
+import { computedFigureAnswer, formatFigure } from '../../../adapters/financial-statements/computed-figure.js';
+import { createExtractiveAnswerer } from '../../../adapters/answer-plugins/index.js';
 
 const passage = (ref: string, page: number, text: string): ContextPassage => ({ ref, filename: 'acme-10k.pdf', page, text, score: 1 });
 const INCOME = passage('1', 40, ['CONSOLIDATED STATEMENTS OF OPERATIONS', '(in thousands)', '2019 2020 2021', 'Total net revenue 80,000 90,000 120,000', 'Cost of revenue 50,000 54,000 66,000', 'Net income 4,000 (1,000) 9,000'].join('\n'));
@@ -37,10 +37,13 @@ describe('computed figure answers', () => {
   it('gives no computed answer when a line it needs is missing, so the usual answer stands', async () => {
     expect(ask('What is Acme’s FY2021 gross margin?', [BALANCE])).to.equal(undefined);
     expect(ask('What is the FY2021 current ratio?')).to.equal(undefined);
-    const answerer = new ExtractiveAnswerer();
+    const answerer = createExtractiveAnswerer({ plugins: ['financial-statements'] });
     const usual = await answerer.answer({ question: 'What is the FY2021 current ratio?', contexts: [INCOME, BALANCE], history: [] });
     expect(usual.text).not.to.match(/computed as/);
     const computed = await answerer.answer({ question: 'What is Acme’s FY2021 gross margin?', contexts: [INCOME, BALANCE], history: [] });
     expect(computed.text).to.match(/^gross margin: 45\.00%/);
+    // The answerer without the plug-in computes nothing.
+    const plain = await createExtractiveAnswerer({ plugins: [] }).answer({ question: 'What is Acme’s FY2021 gross margin?', contexts: [INCOME, BALANCE], history: [] });
+    expect(plain.text).not.to.match(/computed as/);
   });
 });

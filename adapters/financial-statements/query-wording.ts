@@ -3,10 +3,10 @@
  * - fiscal years: "FY2018", "FY 2018", "FY18" are written "2018" in the filings' own tables (the column years);
  * - the words a statement uses for what analysts call otherwise: "capital expenditure" is "purchases of property,
  *   plant and equipment" in a cash-flow statement, "COGS" is "cost of sales" or "cost of revenue". The list holds the
- *   standard names of financial-statement lines and statements only (US GAAP captions), nothing about any one filing;
- * - instructions addressed to the answerer ("round to two decimal places", "answer in USD millions") say nothing about
- *   where the answer is, and their rare words would pull in unrelated passages: they are dropped.
+ *   standard names of financial-statement lines and statements only (US GAAP captions), nothing about any one filing.
  */
+import { rewriteFiscalYears } from './fiscal-years.js';
+import { STATEMENTS } from './statements.js';
 
 /** Analyst terms for statement lines (regular expressions on the lower-cased question) and the lines' own wording. */
 const LINE_ITEM_WORDING: [RegExp, string][] = [
@@ -32,20 +32,9 @@ const LINE_ITEM_WORDING: [RegExp, string][] = [
   [/\binventor(y|ies)\b/, 'merchandise inventories'],
 ];
 
-/** Names analysts give the statements, and the titles filings give them. */
-const STATEMENT_NAMES: [RegExp, string][] = [
-  [/\bcash flow statement\b|\bstatement of cash flows?\b/, 'consolidated statements of cash flows'],
-  [/\bincome statement\b|\bp&l\b|\bstatement of income\b/, 'consolidated statements of income operations earnings'],
-  [/\bbalance sheet\b|\bstatement of financial position\b/, 'consolidated balance sheets statement of financial position'],
-];
-
-/** Words of instructions to the answerer, not of the documents. */
-const INSTRUCTION_WORDS =
-  /\b(answer|response|respond|round|rounded|decimal|decimals|calculate|primarily|clearly|judgments?|please|approximation|usd|relying|utilizing)\b/g;
-
 /** The question rewritten for a lexical (BM25) index: see the module comment. Synonym wording comes first. */
 export function lexicalQuery(question: string): string {
-  return rewrite(question, [...STATEMENT_NAMES, ...LINE_ITEM_WORDING]);
+  return rewrite(question, [...STATEMENT_WORDING, ...LINE_ITEM_WORDING]);
 }
 
 /** The question with the wording of the statement lines it names, to match table rows (statement titles left out). */
@@ -53,12 +42,11 @@ export function lineItemQuery(question: string): string {
   return rewrite(question, LINE_ITEM_WORDING);
 }
 
+/** A statement the question names: its titles in filings. */
+const STATEMENT_WORDING: [RegExp, string][] = STATEMENTS.map((s) => [s.asked, [s.title, s.otherTitles].filter(Boolean).join(' ')]);
+
 function rewrite(question: string, table: [RegExp, string][]): string {
   const lower = question.toLowerCase();
   const wording = table.filter(([pattern]) => pattern.test(lower)).map(([, words]) => words);
-  const text = lower
-    .replace(/\bfy\s?'?(\d{4})\b/g, ' $1 ')
-    .replace(/\bfy\s?'?(\d{2})\b/g, ' 20$1 ')
-    .replace(INSTRUCTION_WORDS, ' ');
-  return [...wording, text].join(' ').replace(/\s+/g, ' ').trim();
+  return [...wording, rewriteFiscalYears(lower, (year) => ` ${year} `)].join(' ').replace(/\s+/g, ' ').trim();
 }

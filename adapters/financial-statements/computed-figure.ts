@@ -1,12 +1,12 @@
-import type { Answer, AnswerRequest } from '../../core/ports/llm.js';
-import { evaluate, itemsOf } from '../../core/rag/financial-formula.js';
-import { computedFigureRequest, type AmountUnit, type FigureRequest } from '../../core/rag/financial-metrics.js';
-import { lookUp, statementRows, type FoundValue } from '../../core/rag/statement-lookup.js';
+import type { Answer, AnswerRequest } from '../../core/index.js';
+import { evaluate, itemsOf } from './financial-formula.js';
+import { computedFigureRequest, type AmountUnit, type FigureRequest } from './financial-metrics.js';
+import { lookUp, statementRows, type FoundValue } from './statement-lookup.js';
 
 /**
  * A figure no quotation holds (a ratio, an average over years, a margin, a change between years), computed from the
  * statement rows the retrieved passages hold: the formula from the question's definition or the textbook one
- * (core/rag/financial-metrics.ts), each line item's value for each year it needs (statement-lookup.ts). The answer
+ * (financial-metrics.ts), each line item's value for each year it needs (statement-lookup.ts). The answer
  * gives the figure, the formula, and the rows it used quoted under their column years, so it stays grounded and its
  * sources name the statement pages. Undefined (the caller answers as usual) when any input is missing or ambiguous.
  */

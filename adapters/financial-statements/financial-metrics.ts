@@ -6,12 +6,15 @@
  * (lineItemQueries) and the extractive answerer computes the figure from them (adapters/extractive/computed-figure.ts).
  * A question that asks for no known metric, or names no fiscal year, is no computed-figure question.
  */
+import type { ChunkHit, PinnedSearch } from '../../core/index.js';
 import { describe, isAmount, itemsOf, parseFormula, scalesToPercent, type Expr, type PhraseResolver } from './financial-formula.js';
-import { lineItemFor, type LineItem, type Statement } from './financial-line-items.js';
-import { lookUp, statementRows, type RowSource } from './statement-lookup.js';
+import { lineItemFor, type LineItem } from './financial-line-items.js';
+import { rewriteFiscalYears } from './fiscal-years.js';
+import { lookUp, statementRows } from './statement-lookup.js';
 import { METRICS, type Metric } from './metric-library.js';
+import { titleOf, type AmountUnit } from './statements.js';
 
-export type AmountUnit = 'thousands' | 'millions' | 'billions';
+export type { AmountUnit };
 
 export interface FigureRequest {
   /** What the figure is, for the answer ("days payable outstanding"). */
@@ -30,17 +33,15 @@ export interface FigureRequest {
 
 /** The question with fiscal years as "fy2017", lower case, possessives and punctuation other than formula signs gone. */
 function normalize(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[’']s\b/g, 's')
-    .replace(/\bfy\s?'?(\d{4})\b/g, 'fy$1')
-    .replace(/\bfy\s?'?(\d{2})\b/g, 'fy20$1')
+  return rewriteFiscalYears(text.toLowerCase().replace(/[’']s\b/g, 's'), (year) => `fy${year}`)
     .replace(/(?<!fy)\b((?:19|20)\d\d)\b/g, 'fy$1')
     .replace(/[^a-z0-9&%().*/+−–-]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
+/** The fiscal years of a normalised question ("fy2017"). */
+const fiscalYearsOf = (q: string) => [...q.matchAll(/\bfy(\d{4})\b/g)].map((m) => Number(m[1]));
 const range = (from: number, to: number) => Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => Math.min(from, to) + i);
 const mean = (terms: (Expr | undefined)[]): Expr | undefined => (terms.every(Boolean) ? { kind: 'mean', terms: terms as Expr[] } : undefined);
 const minus = (a: Expr | undefined, b: Expr | undefined): Expr | undefined => (a && b ? { kind: 'op', op: '-', left: a, right: b } : undefined);
@@ -196,7 +197,7 @@ function namedLine(question: string, q: string, year: number): Expr | undefined 
 /** The single line a figure question reads (namedLine), for retrieval: the table-row answer quotes it. */
 function namedLineOf(question: string): Expr | undefined {
   const q = normalize(question);
-  const years = [...q.matchAll(/\bfy(\d{4})\b/g)].map((m) => Number(m[1]));
+  const years = fiscalYearsOf(q);
   return years.length > 0 ? namedLine(question, q, Math.max(...years)) : undefined;
 }
 
@@ -209,7 +210,7 @@ const DECIMAL_WORDS: Record<string, number> = { zero: 0, no: 0, one: 1, two: 2, 
  */
 export function computedFigureRequest(question: string): FigureRequest | undefined {
   const q = normalize(question);
-  const years = [...q.matchAll(/\bfy(\d{4})\b/g)].map((m) => Number(m[1]));
+  const years = fiscalYearsOf(q);
   if (years.length === 0) return undefined;
   const found = formulaOf(question, q, Math.max(...years));
   if (!found?.expr || found.expr.kind === 'item' || itemsOf(found.expr).length === 0) return undefined;
@@ -230,25 +231,15 @@ export function computedFigureRequest(question: string): FigureRequest | undefin
   };
 }
 
-const STATEMENT_TITLES: Record<Statement, string> = {
-  balance: 'consolidated balance sheets',
-  income: 'consolidated statements of operations income earnings',
-  cash: 'consolidated statements of cash flows',
-};
-
-export interface LineItemSearch {
-  /** Lexical query: the item's statement wording, its years and its statement's title. */
-  text: string;
-  /** The hits holding a row of the item with a figure for every year it is needed in, in their order. */
-  holding<H extends { chunk: RowSource }>(hits: H[]): H[];
-}
+/** Hits read per line item: the statement row is often below notes that discuss the item. */
+const ITEM_CANDIDATES = 50;
 
 /**
  * One search per line item a computed figure needs, so each item's rows are among the passages even when the
  * question's own words find only one of them. A lexical index ranks a note that discusses "cost of sales" above the
  * statement row printing it, so only hits holding the row itself count.
  */
-export function lineItemSearches(question: string): LineItemSearch[] {
+export function lineItemSearches(question: string): PinnedSearch[] {
   const expr = computedFigureRequest(question)?.expr ?? namedLineOf(question);
   if (!expr) return [];
   const byItem = new Map<string, { item: LineItem; years: Set<number> }>();
@@ -258,8 +249,9 @@ export function lineItemSearches(question: string): LineItemSearch[] {
     byItem.set(item.key, entry);
   }
   return [...byItem.values()].map(({ item, years }) => ({
-    text: [item.query, ...[...years].sort(), item.statement ? STATEMENT_TITLES[item.statement] : ''].join(' ').trim(),
-    holding: (hits) => {
+    text: [item.query, ...[...years].sort(), item.statement ? titleOf(item.statement) : ''].join(' ').trim(),
+    limit: ITEM_CANDIDATES,
+    holding: (hits: ChunkHit[]) => {
       const holding = hits.filter((hit) => {
         const rows = statementRows([hit.chunk]);
         return [...years].every((year) => lookUp(rows, item, year) !== undefined);

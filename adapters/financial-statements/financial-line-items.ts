@@ -1,10 +1,12 @@
 /**
  * The standard lines of the three financial statements (US GAAP captions), as analysts name them and as filings print
- * them: the vocabulary a computed figure (core/rag/financial-metrics.ts) is written in. Nothing here is about any one
+ * them: the vocabulary a computed figure (financial-metrics.ts) is written in. Nothing here is about any one
  * filing: the captions are the common textbook and 10-K wordings of each line.
  */
 
-export type Statement = 'balance' | 'income' | 'cash';
+import type { Statement } from './statements.js';
+
+export type { Statement };
 
 export interface LineItem {
   /** Stable key: the concept's name, or the phrase itself for a line the vocabulary does not know. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { describe as describeFormula, itemsOf } from '../../../core/rag/financial-formula.js';
-import { computedFigureRequest, lineItemSearches } from '../../../core/rag/financial-metrics.js';
+import { describe as describeFormula, itemsOf } from '../../../adapters/financial-statements/financial-formula.js';
+import { computedFigureRequest, lineItemSearches } from '../../../adapters/financial-statements/financial-metrics.js';
 
 const needs = (question: string) => itemsOf(computedFigureRequest(question)!.expr).map((i) => `${i.item.key}@${i.year}`).sort();
 
@@ -61,7 +61,7 @@ describe('computed figure questions', () => {
   it('searches the single line a figure question reads by name, but not a line a prose question mentions', () => {
     expect(computedFigureRequest('What is the FY2016 COGS for Acme Widgets?')).to.equal(undefined);
     expect(lineItemSearches('What is the FY2016 COGS for Acme Widgets?').map((s) => s.text)).to.deep.equal([
-      'cost of sales cost of revenue cost of goods sold 2016 consolidated statements of operations income earnings',
+      'cost of sales cost of revenue cost of goods sold 2016 consolidated statements of income operations earnings',
     ]);
     expect(lineItemSearches('How much total assets did Acme have at the end of FY2021?')).to.have.length(1);
     expect(lineItemSearches('What is the main driver of revenue growth in FY2019?')).to.deep.equal([]);
@@ -74,9 +74,11 @@ describe('computed figure questions', () => {
       'total current assets 2021 consolidated balance sheets',
       'total current liabilities 2021 consolidated balance sheets',
     ]);
+    expect(searches.map((s) => s.limit)).to.deep.equal([50, 50]);
+    const hit = (page: number, text: string) => ({ score: 1, chunk: { id: `c${page}`, sessionId: 's', jobId: 'j', filename: 'a.pdf', page, ordinal: page, text, tags: {} } });
     const hits = [
-      { chunk: { filename: 'a.pdf', page: 4, text: 'Liquidity\nTotal current assets rose in 2021 on higher cash.' } },
-      { chunk: { filename: 'a.pdf', page: 9, text: 'Consolidated Balance Sheets\n2021 2020\nTotal current assets 1,200 1,100' } },
+      hit(4, 'Liquidity\nTotal current assets rose in 2021 on higher cash.'),
+      hit(9, 'Consolidated Balance Sheets\n2021 2020\nTotal current assets 1,200 1,100'),
     ];
     expect(searches[0].holding(hits).map((h) => h.chunk.page)).to.deep.equal([9]);
     expect(searches[1].holding(hits)).to.deep.equal([]);

@@ -1,0 +1,5 @@
+/** The plug-ins' names alone, for the configuration (which should not load the plug-ins to validate a setting). */
+export const ANSWER_PLUGIN_NAMES: readonly string[] = ['financial-statements'];
+
+/** On by default: the financial-statement plug-in lifts the FinanceBench figures and leaves prose questions alone. */
+export const DEFAULT_ANSWER_PLUGINS: readonly string[] = ['financial-statements'];

@@ -1,0 +1,38 @@
+import type { AnswerSkill, QueryPlanner, TableFigure } from '../../core/index.js';
+import { computedFigureAnswer } from './computed-figure.js';
+import { lineItemSearches } from './financial-metrics.js';
+import { yearsNamed } from './fiscal-years.js';
+import { lexicalQuery, lineItemQuery } from './query-wording.js';
+
+/**
+ * Financial-statement knowledge as a plug-in: for retrieval, questions in the filings' wording and a search per
+ * statement line a computed figure needs (its row pinned among the passages); for the embedded answerer, figures
+ * computed from those rows and the row a figure question names.
+ */
+export const FINANCIAL_STATEMENTS = 'financial-statements';
+
+export const financialQueryPlanner: QueryPlanner = {
+  name: FINANCIAL_STATEMENTS,
+  lexicalQuery,
+  pinnedSearches: lineItemSearches,
+};
+
+export const financialAnswerSkill: AnswerSkill = {
+  name: FINANCIAL_STATEMENTS,
+  answer: computedFigureAnswer,
+  tableFigure(question: string): TableFigure | undefined {
+    if (!asksForFigure(question)) return undefined;
+    const years = yearsNamed(question);
+    return { wording: lineItemQuery(question), year: years.length > 0 ? Math.max(...years) : undefined };
+  },
+};
+
+/** A question asking for an amount, a count or a ratio rather than an explanation or a yes/no. */
+export function asksForFigure(question: string): boolean {
+  const q = question.toLowerCase().trim();
+  if (/^(is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(q)) return false;
+  if (/\bhow (much|many)\b|\bin (usd|us\$|\$)?\s*(millions|billions|thousands)\b|\b(amount|total|ratio|margin|turnover|balance)\b/.test(q)) return true;
+  // "What was … in FY2018?": a what-question naming a year.
+  const what = /\bwhat (is|was|were|are)\b/.exec(q);
+  return what !== null && yearsNamed(q.slice(what.index)).length > 0;
+}

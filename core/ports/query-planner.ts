@@ -1,0 +1,25 @@
+import type { ChunkHit } from './vector-index.js';
+
+/**
+ * Knowledge of a kind of document that the ask flow consults before it searches (registered by configuration, e.g.
+ * a plug-in under adapters/): the question in the documents' own wording for word-matching indexes, and extra
+ * searches for passages the answer needs that the question's words alone would not find. The ask flow itself knows
+ * retrieval, fusion, packing and answering only.
+ */
+export interface QueryPlanner {
+  /** What it knows about, for logs (the plug-in's name). */
+  readonly name: string;
+  /** The question as a lexical (BM25) index should see it; the question unchanged when nothing applies. */
+  lexicalQuery(question: string): string;
+  /** Searches of the lexical indexes whose first kept hit is pinned among the passages; [] when none applies. */
+  pinnedSearches(question: string): PinnedSearch[];
+}
+
+export interface PinnedSearch {
+  /** The lexical query. */
+  text: string;
+  /** Hits asked of each lexical index. */
+  limit: number;
+  /** The hits that hold what the search is for, best first (the first one is pinned). */
+  holding(hits: ChunkHit[]): ChunkHit[];
+}
