@@ -55,6 +55,11 @@ const CLEANUP_EVERY_PAGES = 250;
  * drop its fonts (and collect) on every page, which made issue 18's long document 7× slower.
  */
 const MIN_PAGES_BETWEEN_CLEANUPS = 25;
+/**
+ * The OCR engine (a thread with ~150 MB of wasm memory) is stopped after this many pages read without OCR, and at the
+ * end of a document: the scanned pages of a long report are few and far apart, and restarting it costs ~0.3 s.
+ */
+const OCR_IDLE_PAGES = 50;
 
 /** Decoding needs several bytes per pixel at once; 50 MP covers full-resolution phone photos. */
 const MAX_JPEG_PIXELS = 50_000_000;
@@ -84,8 +89,12 @@ export class DocumentExtractor {
         events.onPage(page);
       },
     };
-    if (kind === 'pdf') await this.readPdf(bytes, tally);
-    else await this.readJpeg(bytes, tally);
+    try {
+      if (kind === 'pdf') await this.readPdf(bytes, tally);
+      else await this.readJpeg(bytes, tally);
+    } finally {
+      await this.ocr.terminate(); // its memory goes back while the server indexes, or the process waits idle
+    }
     if (withText === 0) {
       throw new UnprocessableDocumentError(
         skipped === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${this.settings.maxOcrPages} scanned pages; ` +
@@ -114,6 +123,7 @@ export class DocumentExtractor {
       const pageText = pageTextReader(parser, doc);
       let ocrPages = 0;
       let cleanedAt = 0;
+      let lastOcrAt = 0;
       for (let num = 1; num <= total; num++) {
         let text = markParagraphBreaks(normalizeExtractedText(await pageText(num)));
         let method: ExtractedPage['method'] = 'text';
@@ -139,6 +149,8 @@ export class DocumentExtractor {
             page.cleanup();
           }
         }
+        if (method !== 'text') lastOcrAt = num;
+        else if (num - lastOcrAt === OCR_IDLE_PAGES) await this.ocr.terminate();
         events.onPage({ page: num, text, method });
         events.onProgress(num / total, num);
         if (num % CLEANUP_EVERY_PAGES === 0 || (num - cleanedAt >= MIN_PAGES_BETWEEN_CLEANUPS && events.shouldCleanUp?.())) {
