@@ -69,7 +69,8 @@ const MAX_JPEG_PIXELS = 50_000_000;
  * One instance per process, so the OCR engine is started once and reused across pages and documents.
  */
 export class DocumentExtractor {
-  private readonly ocr = new OcrEngine();
+  /** Read-only outside: tests look at whether its thread runs. */
+  readonly ocr = new OcrEngine();
 
   constructor(private readonly settings: ExtractionSettings) {}
 

@@ -41,6 +41,11 @@ export class OcrEngine {
     }
   }
 
+  /** Whether the engine's thread is started (or starting): it holds ~150 MB until terminate(). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   async terminate(): Promise<void> {
     const starting = this.worker;
     this.worker = undefined;
