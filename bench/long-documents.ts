@@ -131,7 +131,7 @@ async function main(): Promise<void> {
     const idleP99 = percentile(idleProbes, 99);
     console.log(`\nlong documents benchmark (service in its own process, EXTRACTION_WORKERS=${process.env.EXTRACTION_WORKERS ?? 'default'}; shared machine: noisy)`);
     if (realPdf) {
-      await longCase(server, sampler, `long real PDF (${realPdf.filings.length} FinanceBench filings merged ${process.env.LONG_PDF_COPIES ?? 2}×)`, realPdf.file, idleP99);
+      await longCase(server, sampler, `long real PDF (${realPdf.filings.length} FinanceBench filings, then the tune ones again, merged)`, realPdf.file, idleP99);
       await separateFilings(server, sampler);
     } else console.log(`\nlong real PDF and separate filings: skipped (${unavailable})`);
     await longCase(server, sampler, 'generated text PDF', generated, idleP99);
