@@ -26,6 +26,7 @@ const extractor = new DocumentExtractor(DEFAULT_EXTRACTION_SETTINGS);
 const data = fs.readFileSync(file);
 const t0 = performance.now();
 let windowStart = t0;
+let windowCpu = process.cpuUsage();
 let pages = 0;
 let ocrPages = 0;
 const STOP = new Error('page limit reached');
@@ -37,8 +38,10 @@ try {
       if (pages % window === 0) {
         const now = performance.now();
         const memory = process.memoryUsage();
+        const cpu = process.cpuUsage(windowCpu); // all threads of the process (pdf.js and the OCR engine's)
+        windowCpu = process.cpuUsage();
         const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-        console.log(`pages ${pages - window + 1}-${pages}: ${(window / ((now - windowStart) / 1000)).toFixed(1)} pages/s, ` +
+        console.log(`pages ${pages - window + 1}-${pages}: ${(window / ((now - windowStart) / 1000)).toFixed(1)} pages/s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, ` +
           `rss ${rssMb()} MB (V8 heap used ${mb(memory.heapUsed)} of ${mb(memory.heapTotal)}, array buffers ${mb(memory.arrayBuffers)}), ` +
           `OCR'd pages ${ocrPages}, cache cleanups ${counters.cleanups}, forced GCs ${counters.collections}`);
         windowStart = now;

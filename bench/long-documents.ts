@@ -7,7 +7,7 @@
  *    ingesting vs idle;
  * b. the same filings, each its own upload (all at once, one user): pages/s end to end;
  * c. the generated ~5,000-page text PDF (bench-pdfs.ts) as a second long case, with the same per-1,000-page rates.
- * Case a and b are skipped, with the reason printed, where the corpus or qpdf is absent. EXTRACTION_WORKERS and the
+ * LONG_BENCH_CASES=real,separate,generated (the default) picks cases. Case a and b are skipped, with the reason printed, where the corpus or qpdf is absent. EXTRACTION_WORKERS and the
  * other settings are passed on to the service from this process's environment.
  * Timings are noisy on a shared machine; the ratios compare figures taken in the same run.
  */
@@ -18,7 +18,7 @@ import { ApiClient } from '../test/support/api-client.js';
 import { textReportPdf } from './bench-pdfs.js';
 import { filingFiles, longRealPdf, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 import { percentile } from './metrics.js';
-import { PeakRssSampler, treeRss } from './process-tree.js';
+import { descendantsCpuSeconds, PeakRssSampler, treeRss } from './process-tree.js';
 import { probeHealth, rawPdfParse, SECRET, sleep, startServer, type Server } from './service-bench.js';
 
 const TARGETS = { overRaw: 0.6, separatePagesPerSecond: 150, lastOverFirst: 0.8, peakRssMb: 500, idleAfterMb: 150, healthP99Ratio: 2 };
@@ -32,17 +32,20 @@ interface PageRates {
   windows: number[];
   /** Pages/s of the last 1,000 pages of the document. */
   last: number;
+  /** CPU seconds the extraction processes (all descendants of the server) used for each successive 1,000 pages. */
+  cpuPerWindow: number[];
 }
 
 /**
  * Ingests `file` and follows its job's progress (polled every 200 ms; the service writes it at most every 400 ms) to
  * time each successive 1,000 pages read.
  */
-async function ingestTimed(api: ApiClient, sessionId: string, file: string, pages: number, timeoutMs: number) {
+async function ingestTimed(api: ApiClient, serverPid: number, sessionId: string, file: string, pages: number, timeoutMs: number) {
   const bytes = fs.readFileSync(file);
   const t0 = performance.now();
   const { jobId } = await api.uploadAndIngest(sessionId, path.basename(file), bytes, 'application/pdf');
-  const reached: number[] = []; // reached[k]: when k × 1,000 pages (or the last 1,000's start) were read
+  const reached: number[] = []; // reached[k]: when (k + 1) × 1,000 pages were read
+  const cpuAt: number[] = []; // the extraction processes' CPU seconds then
   let extractingAt: number | undefined;
   let lastStartAt: number | undefined;
   let extractedAt: number | undefined;
@@ -53,9 +56,15 @@ async function ingestTimed(api: ApiClient, sessionId: string, file: string, page
     if (job.status === 'completed' || job.status === 'failed') break;
     if (now - t0 > timeoutMs) throw new Error(`${path.basename(file)} not ingested after ${timeoutMs / 1000} s (${job.status}, ${job.progress})`);
     if (job.stage === 'extracting' && job.progress !== undefined) {
-      extractingAt ??= now;
+      if (extractingAt === undefined) {
+        extractingAt = now;
+        cpuAt.push(descendantsCpuSeconds(serverPid));
+      }
       const read = ((job.progress - EXTRACTING_FROM) / EXTRACTING_SPAN) * pages;
-      while (read >= (reached.length + 1) * WINDOW) reached.push(now);
+      while (read >= (reached.length + 1) * WINDOW) {
+        reached.push(now);
+        cpuAt.push(descendantsCpuSeconds(serverPid));
+      }
       if (read >= pages - WINDOW) lastStartAt ??= now;
       if (read >= pages - 0.5) extractedAt ??= now;
     } else if (extractingAt !== undefined) extractedAt ??= now; // past extraction (chunking, indexing)
@@ -66,7 +75,8 @@ async function ingestTimed(api: ApiClient, sessionId: string, file: string, page
   const starts = [extractingAt ?? t0, ...reached];
   const windows = reached.map((at, k) => WINDOW / ((at - starts[k]) / 1000));
   const last = lastStartAt === undefined ? NaN : Math.min(WINDOW, pages) / ((extractedAt - lastStartAt) / 1000);
-  return { seconds, job, rates: { windows, last } as PageRates };
+  const cpuPerWindow = cpuAt.slice(1).map((cpu, k) => cpu - cpuAt[k]);
+  return { seconds, job, rates: { windows, last, cpuPerWindow } as PageRates };
 }
 
 const line = (label: string, value: string, verdict?: boolean) =>
@@ -80,7 +90,7 @@ async function longCase(server: Server, sampler: PeakRssSampler, label: string, 
   const anonymous = new ApiClient(server.baseUrl);
   const session = await owner.createSession(label);
   const startRssMb = sampler.reset();
-  const ingesting = ingestTimed(owner, session, file, pages, 3_600_000);
+  const ingesting = ingestTimed(owner, server.pid, session, file, pages, 3_600_000);
   const { times: busyProbes, failures } = await probeHealth(anonymous, { until: ingesting });
   const { seconds, job, rates } = await ingesting;
   const peakMb = sampler.reset();
@@ -95,6 +105,7 @@ async function longCase(server: Server, sampler: PeakRssSampler, label: string, 
   line('ingest through the service (upload → completed)', `${seconds.toFixed(1)} s (${(pages / seconds).toFixed(1)} pages/s)`);
   line('  end-to-end time / raw pdf-parse time', `${ratio.toFixed(2)} (target ≤ ${TARGETS.overRaw})`, ratio <= TARGETS.overRaw);
   line('  pages/s per successive 1,000 pages', rates.windows.map((rate) => rate.toFixed(1)).join(', '));
+  line('  extraction CPU seconds per successive 1,000 pages', `${rates.cpuPerWindow.map((cpu) => cpu.toFixed(1)).join(', ')} (flat when the cost per page is; immune to other load)`);
   line('  last 1,000 pages / first 1,000 pages', `${rates.last.toFixed(1)} / ${(rates.windows[0] ?? NaN).toFixed(1)} pages/s = ${lastOverFirst.toFixed(2)} (target ≥ ${TARGETS.lastOverFirst})`, lastOverFirst >= TARGETS.lastOverFirst);
   line('  peak RSS, server + extraction processes', `${peakMb.toFixed(0)} MB = server ${parts.rootMb.toFixed(0)} + extraction ${parts.descendantsMb.toFixed(0)} (target ≤ ${TARGETS.peakRssMb}; before ${startRssMb.toFixed(0)} MB)`, peakMb <= TARGETS.peakRssMb);
   line('  RSS 60 s after', `${afterMb.toFixed(0)} MB (target ≤ ${TARGETS.idleAfterMb})`, afterMb <= TARGETS.idleAfterMb);
@@ -130,11 +141,12 @@ async function main(): Promise<void> {
     const { times: idleProbes } = await probeHealth(new ApiClient(server.baseUrl), { count: 500 });
     const idleP99 = percentile(idleProbes, 99);
     console.log(`\nlong documents benchmark (service in its own process, EXTRACTION_WORKERS=${process.env.EXTRACTION_WORKERS ?? 'default'}; shared machine: noisy)`);
+    const cases = (process.env.LONG_BENCH_CASES ?? 'real,separate,generated').split(',');
     if (realPdf) {
-      await longCase(server, sampler, `long real PDF (${realPdf.filings.length} FinanceBench filings, then the tune ones again, merged)`, realPdf.file, idleP99);
-      await separateFilings(server, sampler);
+      if (cases.includes('real')) await longCase(server, sampler, `long real PDF (${realPdf.filings.length} FinanceBench filings, then the tune ones again, merged)`, realPdf.file, idleP99);
+      if (cases.includes('separate')) await separateFilings(server, sampler);
     } else console.log(`\nlong real PDF and separate filings: skipped (${unavailable})`);
-    await longCase(server, sampler, 'generated text PDF', generated, idleP99);
+    if (cases.includes('generated')) await longCase(server, sampler, 'generated text PDF', generated, idleP99);
   } finally {
     sampler.stop();
     await server.stop();
