@@ -85,8 +85,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
     const merged = { ...DEFAULT_EXTRACTION_SETTINGS, ...definedOnly(settings) };
     this.startData = {
       settings: merged,
-      cleanupAboveRssMb: Math.floor(this.limits.maxMemoryMb / 2),
-      collectAboveRssMb: Math.floor(this.limits.maxMemoryMb / 4),
+      cleanup: { cleanupAboveHeapMb: Math.floor(this.limits.maxMemoryMb / 2), collectAboveRssMb: Math.floor(this.limits.maxMemoryMb / 4) },
       niceness,
       ...(crashOnMarkerForTests ? { crashOnMarker: crashOnMarkerForTests } : {}),
     };

@@ -50,6 +50,16 @@ export const MESSAGES = {
 
 /** pdf.js's caches (fonts, images, parsed pages) are dropped this often even when the process is small. */
 const CLEANUP_EVERY_PAGES = 250;
+/**
+ * And at most this often when shouldCleanUp() says so: a document whose live data stays above the threshold must not
+ * drop its fonts (and collect) on every page, which made issue 18's long document 7× slower.
+ */
+const MIN_PAGES_BETWEEN_CLEANUPS = 25;
+/**
+ * The OCR engine (a thread with ~150 MB of wasm memory) is stopped after this many pages read without OCR, and at the
+ * end of a document: the scanned pages of a long report are few and far apart, and restarting it costs ~0.3 s.
+ */
+const OCR_IDLE_PAGES = 50;
 
 /** Decoding needs several bytes per pixel at once; 50 MP covers full-resolution phone photos. */
 const MAX_JPEG_PIXELS = 50_000_000;
@@ -59,7 +69,8 @@ const MAX_JPEG_PIXELS = 50_000_000;
  * One instance per process, so the OCR engine is started once and reused across pages and documents.
  */
 export class DocumentExtractor {
-  private readonly ocr = new OcrEngine();
+  /** Read-only outside: tests look at whether its thread runs. */
+  readonly ocr = new OcrEngine();
 
   constructor(private readonly settings: ExtractionSettings) {}
 
@@ -79,8 +90,12 @@ export class DocumentExtractor {
         events.onPage(page);
       },
     };
-    if (kind === 'pdf') await this.readPdf(bytes, tally);
-    else await this.readJpeg(bytes, tally);
+    try {
+      if (kind === 'pdf') await this.readPdf(bytes, tally);
+      else await this.readJpeg(bytes, tally);
+    } finally {
+      await this.ocr.terminate(); // its memory goes back while the server indexes, or the process waits idle
+    }
     if (withText === 0) {
       throw new UnprocessableDocumentError(
         skipped === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${this.settings.maxOcrPages} scanned pages; ` +
@@ -108,6 +123,8 @@ export class DocumentExtractor {
       events.onStart?.(total);
       const pageText = pageTextReader(parser, doc);
       let ocrPages = 0;
+      let cleanedAt = 0;
+      let lastOcrAt = 0;
       for (let num = 1; num <= total; num++) {
         let text = markParagraphBreaks(normalizeExtractedText(await pageText(num)));
         let method: ExtractedPage['method'] = 'text';
@@ -133,9 +150,12 @@ export class DocumentExtractor {
             page.cleanup();
           }
         }
+        if (method !== 'text') lastOcrAt = num;
+        else if (num - lastOcrAt === OCR_IDLE_PAGES) await this.ocr.terminate();
         events.onPage({ page: num, text, method });
         events.onProgress(num / total, num);
-        if (num % CLEANUP_EVERY_PAGES === 0 || events.shouldCleanUp?.()) {
+        if (num % CLEANUP_EVERY_PAGES === 0 || (num - cleanedAt >= MIN_PAGES_BETWEEN_CLEANUPS && events.shouldCleanUp?.())) {
+          cleanedAt = num;
           await doc.cleanup();
           events.onCleanedUp?.();
         }

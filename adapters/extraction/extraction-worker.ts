@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
+import { cleanupPolicy } from './cleanup-policy.js';
 import { DocumentExtractor } from './document-extractor.js';
 import type { ExtractionJob, WorkerReply, WorkerStartData } from './protocol.js';
 
@@ -16,7 +17,7 @@ if (!process.send) throw new Error('extraction-worker must run as a forked child
 process.on('disconnect', () => process.exit(0));
 if (!process.connected) process.exit(0); // the parent went away while this module was loading
 
-const { settings, cleanupAboveRssMb, collectAboveRssMb, niceness, crashOnMarker } = JSON.parse(process.argv[2] ?? '{}') as WorkerStartData;
+const { settings, cleanup, niceness, crashOnMarker } = JSON.parse(process.argv[2] ?? '{}') as WorkerStartData;
 // First, so that the OCR engine's threads started later inherit it (Linux sets niceness per thread).
 if (niceness > 0) {
   try {
@@ -61,13 +62,10 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
           pages = [];
         }
       },
-      shouldCleanUp: () => rssMb() > cleanupAboveRssMb,
       // A full collection right after pdf.js let go of its caches: V8 alone lets the heap grow far past what is live
       // (5,000 text pages: 400 MB instead of 240 MB). Only above a size, though: forced every 250 pages it cost a
-      // sixth of the extraction time. --expose-gc is given by the parent.
-      onCleanedUp: () => {
-        if (rssMb() > collectAboveRssMb) (globalThis as { gc?: () => void }).gc?.();
-      },
+      // sixth of the extraction time.
+      ...cleanupPolicy(cleanup),
     });
     reply({ id, type: 'result', rssMb: rssMb() });
   } catch (error) {

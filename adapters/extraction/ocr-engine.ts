@@ -26,7 +26,8 @@ export type Layout = 'auto' | 'block';
 export class OcrEngine {
   private worker: Promise<TesseractWorker> | undefined;
   private onProgress: ((fraction: number) => void) | undefined;
-  private terminating = false;
+  /** Workers being stopped on purpose (the engine is stopped between documents and after pages without OCR). */
+  private readonly terminating = new WeakSet<object>();
 
   async recognize(image: Uint8Array, layout: Layout, onProgress?: (fraction: number) => void): Promise<string> {
     const worker = await this.start();
@@ -40,12 +41,19 @@ export class OcrEngine {
     }
   }
 
+  /** Whether the engine's thread is started (or starting): it holds ~150 MB until terminate(). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   async terminate(): Promise<void> {
-    const worker = this.worker;
+    const starting = this.worker;
     this.worker = undefined;
+    if (!starting) return;
+    const worker = await starting.catch(() => undefined); // a failed start left nothing to stop
     if (!worker) return;
-    this.terminating = true;
-    await (await worker).terminate();
+    this.terminating.add(worker);
+    await worker.terminate();
   }
 
   private start(): Promise<TesseractWorker> {
@@ -64,7 +72,7 @@ export class OcrEngine {
       // Tesseract's own thread dying would leave a recognize() pending forever: crash this extraction process
       // instead, so the pool rejects the document and replaces the process.
       (worker as unknown as { worker: NodeJS.EventEmitter }).worker.on('exit', () => {
-        if (!this.terminating) throw new Error('The OCR engine thread exited unexpectedly');
+        if (!this.terminating.has(worker)) throw new Error('The OCR engine thread exited unexpectedly');
       });
       // Silence diagnostics Tesseract prints to stdout ("Estimating resolution as ...", "Detected 12 diacritics").
       await worker.setParameters({ debug_file: '/dev/null' });

@@ -1,5 +1,6 @@
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
+import type { CleanupThresholds } from './cleanup-policy.js';
 import type { ExtractionSettings } from './document-extractor.js';
 
 /**
@@ -11,10 +12,8 @@ import type { ExtractionSettings } from './document-extractor.js';
 /** Given to the child as its only command-line argument, as JSON. */
 export interface WorkerStartData {
   settings: ExtractionSettings;
-  /** Above this resident size the child drops pdf.js's caches between two pages. */
-  cleanupAboveRssMb: number;
-  /** After pdf.js dropped its caches, a full garbage collection is forced only above this resident size. */
-  collectAboveRssMb: number;
+  /** When the child drops pdf.js's caches and collects garbage (see cleanupPolicy). */
+  cleanup: CleanupThresholds;
   /** CPU niceness the child gives itself at start, before it starts any thread (0 keeps the parent's). */
   niceness: number;
   /** Test-only (see ChildProcessDocumentReaderOptions.crashOnMarkerForTests): crash hard on a document with this text. */

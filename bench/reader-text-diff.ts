@@ -1,0 +1,134 @@
+/**
+ * Issue 18: does PDFium (WASM, @hyzyla/pdfium) read the corpus as pdf.js (pdf-parse) does? For every PDF of
+ * ../shared/data/pdfs and the FinanceBench filings (first DIFF_MAX_PAGES pages each, default 40), both readers' page
+ * texts, normalized as the extractor normalizes them, are written to a temporary folder with a `diff -u` per document,
+ * and a summary is printed: words each reader found, the share of words both found (bag of words), and the share of
+ * words in the same order (longest common subsequence of the word sequences), which is where multi-column pages and
+ * tables read as rows would differ. Time per reader is printed too (text layer only, same process, one after the other).
+ *   npx tsx bench/reader-text-diff.ts
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFiumLibrary } from '@hyzyla/pdfium';
+import { PDFParse } from 'pdf-parse';
+import { markParagraphBreaks, normalizeExtractedText } from '../adapters/extraction/normalize-text.js';
+import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
+import { filingFiles } from './long-real-pdf.js';
+
+const MAX_PAGES = Number(process.env.DIFF_MAX_PAGES ?? 40);
+const normalize = (text: string) => markParagraphBreaks(normalizeExtractedText(text));
+const words = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
+
+async function pdfjsPages(data: Uint8Array, pages: number): Promise<string[]> {
+  const parser = new PDFParse({ data: data.slice() });
+  try {
+    const result = await parser.getText({ first: pages });
+    return result.pages.map((page) => normalize(page.text));
+  } finally {
+    await parser.destroy();
+  }
+}
+
+function pdfiumPages(library: PDFiumLibrary, data: Uint8Array, pages: number): Promise<string[]> {
+  return library.loadDocument(data.slice()).then((doc) => {
+    try {
+      const count = Math.min(pages, doc.getPageCount());
+      return Array.from({ length: count }, (_, i) => normalize(doc.getPage(i).getText()));
+    } finally {
+      doc.destroy();
+    }
+  });
+}
+
+/** Length of the longest common subsequence of two word sequences (one DP row; pages are at most a few thousand words). */
+function lcs(a: string[], b: string[]): number {
+  const row = new Uint32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = 0;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = a[i - 1] === b[j - 1] ? diagonal + 1 : Math.max(row[j], row[j - 1]);
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+
+function bagOverlap(a: string[], b: string[]): number {
+  const counts = new Map<string, number>();
+  for (const word of a) counts.set(word, (counts.get(word) ?? 0) + 1);
+  let common = 0;
+  for (const word of b) {
+    const left = counts.get(word) ?? 0;
+    if (left > 0) {
+      common++;
+      counts.set(word, left - 1);
+    }
+  }
+  return common;
+}
+
+async function main(): Promise<void> {
+  exitUnlessCorpus('The reader text diff');
+  const wasm = fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('@hyzyla/pdfium')), 'pdfium.wasm'));
+  const library = await PDFiumLibrary.init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-reader-diff-'));
+  const dir = corpusPath('pdfs');
+  const files = [...fs.readdirSync(dir).filter((name) => name.endsWith('.pdf')).map((name) => path.join(dir, name)), ...filingFiles()];
+  const totals = { pdfjsWords: 0, pdfiumWords: 0, common: 0, ordered: 0, pdfjsMs: 0, pdfiumMs: 0, pages: 0 };
+  console.log(`${'document'.padEnd(44)} ${'pages'.padStart(5)} ${'words pdf.js'.padStart(12)} ${'PDFium'.padStart(8)} ${'common'.padStart(7)} ${'in order'.padStart(8)}  pdf.js / PDFium ms`);
+  for (const file of files) {
+    const name = path.basename(file, '.pdf');
+    const data = new Uint8Array(fs.readFileSync(file));
+    let a: string[];
+    let b: string[];
+    const t0 = performance.now();
+    try {
+      a = await pdfjsPages(data, MAX_PAGES);
+    } catch (error) {
+      a = [`(pdf.js: ${(error as Error).name}: ${(error as Error).message})`];
+    }
+    const t1 = performance.now();
+    try {
+      b = await pdfiumPages(library, data, MAX_PAGES);
+    } catch (error) {
+      b = [`(PDFium: ${(error as Error).message})`];
+    }
+    const t2 = performance.now();
+    const pageText = (texts: string[]) => texts.map((text, i) => `=== page ${i + 1}\n${text}\n`).join('');
+    fs.writeFileSync(path.join(out, `${name}.pdfjs.txt`), pageText(a));
+    fs.writeFileSync(path.join(out, `${name}.pdfium.txt`), pageText(b));
+    const diff = spawnSync('diff', ['-u', `${name}.pdfjs.txt`, `${name}.pdfium.txt`], { cwd: out, encoding: 'utf8', maxBuffer: 1 << 28 });
+    fs.writeFileSync(path.join(out, `${name}.diff`), diff.stdout);
+    let wa = 0, wb = 0, common = 0, ordered = 0;
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const x = words(a[i] ?? '');
+      const y = words(b[i] ?? '');
+      wa += x.length;
+      wb += y.length;
+      common += bagOverlap(x, y);
+      ordered += lcs(x, y);
+    }
+    const share = (n: number) => (Math.max(wa, wb) === 0 ? 1 : n / Math.max(wa, wb));
+    console.log(`${name.slice(0, 44).padEnd(44)} ${String(Math.max(a.length, b.length)).padStart(5)} ${String(wa).padStart(12)} ${String(wb).padStart(8)} ${share(common).toFixed(3).padStart(7)} ${share(ordered).toFixed(3).padStart(8)}  ${(t1 - t0).toFixed(0)} / ${(t2 - t1).toFixed(0)}`);
+    totals.pdfjsWords += wa;
+    totals.pdfiumWords += wb;
+    totals.common += common;
+    totals.ordered += ordered;
+    totals.pdfjsMs += t1 - t0;
+    totals.pdfiumMs += t2 - t1;
+    totals.pages += Math.max(a.length, b.length);
+  }
+  const all = Math.max(totals.pdfjsWords, totals.pdfiumWords);
+  console.log(`\nall ${files.length} documents, ${totals.pages} pages: words pdf.js ${totals.pdfjsWords}, PDFium ${totals.pdfiumWords}; common ${(totals.common / all).toFixed(3)}, in order ${(totals.ordered / all).toFixed(3)}; time pdf.js ${(totals.pdfjsMs / 1000).toFixed(1)} s, PDFium ${(totals.pdfiumMs / 1000).toFixed(1)} s`);
+  console.log(`page texts and diffs: ${out}`);
+  library.destroy();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

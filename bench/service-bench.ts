@@ -1,0 +1,84 @@
+/** The service in its own process (compiled, as production runs it) and the measurements the ingestion benches share. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApiClient } from '../test/support/api-client.js';
+import { freePort } from '../test/support/free-port.js';
+import { buildDist, COMPILED_SERVER_ARGS } from './compiled-server.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..');
+export const SECRET = 'ingestion-limits-bench-secret-0123456789';
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface Server {
+  pid: number;
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-bench-data-'));
+  // As production runs it (compiled, plain node): under tsx the server alone holds ~100 MB more.
+  buildDist();
+  const child: ChildProcess = spawn(process.execPath, COMPILED_SERVER_ARGS, {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, AUTH_JWT_SECRET: SECRET },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${baseUrl}/api/v1/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 300 || child.exitCode !== null) throw new Error('the service did not start');
+    await sleep(100);
+  }
+  return {
+    pid: child.pid!,
+    baseUrl,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Sequential health probes (10 ms apart) until `until` resolves, or `count` of them. A probe that fails (e.g. a
+ * keep-alive connection the server dropped while it was stalled) counts with the time it took, and is counted.
+ */
+export async function probeHealth(client: ApiClient, options: { count?: number; until?: Promise<unknown> }): Promise<{ times: number[]; failures: number }> {
+  let done = false;
+  void options.until?.then(() => (done = true), () => (done = true));
+  const times: number[] = [];
+  let failures = 0;
+  while (!done && (options.count === undefined || times.length < options.count)) {
+    const t0 = performance.now();
+    const ok = await client.get('/api/v1/health').then((res) => res.status === 200, () => false);
+    times.push(performance.now() - t0);
+    if (!ok) failures++;
+    await sleep(10);
+  }
+  return { times, failures };
+}
+
+export async function ingest(api: ApiClient, sessionId: string, file: string, timeoutMs: number): Promise<{ seconds: number; job: any }> {
+  const bytes = fs.readFileSync(file);
+  const t0 = performance.now();
+  const { jobId } = await api.uploadAndIngest(sessionId, path.basename(file), bytes, 'application/pdf');
+  const job = await api.waitForJob(jobId, timeoutMs);
+  return { seconds: (performance.now() - t0) / 1000, job };
+}
+
+export function rawPdfParse(file: string): { seconds: number; pages: number; peakRssMb: number } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'raw-pdf-parse.ts'), file], { cwd: repoRoot, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`raw pdf-parse failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+}
+

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { DEFAULT_EXTRACTION_SETTINGS } from '../../../adapters/extraction/child-process-document-reader.js';
+import { cleanupPolicy } from '../../../adapters/extraction/cleanup-policy.js';
+import { DocumentExtractor } from '../../../adapters/extraction/document-extractor.js';
+import type { ExtractedPage } from '../../../core/domain/model.js';
+import { textPng } from '../../support/generated-documents.js';
+
+const MB = 1024 * 1024;
+
+/** Pages in order: a string is a text page (a text layer), an array of lines is a scanned page (only a picture). */
+async function mixedPdf(pages: (string | string[])[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const content of pages) {
+    const page = doc.addPage([612, 792]);
+    if (typeof content === 'string') page.drawText(content, { x: 60, y: 720, size: 11, font });
+    else page.drawImage(await doc.embedPng(textPng(content)), { x: 0, y: 0, width: 612, height: 792 });
+  }
+  return doc.save();
+}
+
+const textPage = (n: number) => `Page ${n} of a long report on quarterly revenue and operating margins.`;
+
+describe('extraction memory policy (issue 18: cost per page flat in the length of the document)', function () {
+  this.timeout(120_000);
+
+  it('asks to drop the caches on the V8 heap size, not on the resident size (which native memory like OCR fills)', () => {
+    global.gc?.();
+    const { heapUsed, rss } = process.memoryUsage();
+    // A threshold between the heap and the resident size: an RSS-based trigger would fire, a heap-based one must not.
+    const between = Math.floor((heapUsed + rss) / 2 / MB);
+    expect(rss / MB).to.be.above(between);
+    expect(cleanupPolicy({ cleanupAboveHeapMb: between, collectAboveRssMb: 1_000_000 }).shouldCleanUp!()).to.equal(false);
+    expect(cleanupPolicy({ cleanupAboveHeapMb: 0, collectAboveRssMb: 1_000_000 }).shouldCleanUp!()).to.equal(true);
+  });
+
+  it('drops the caches at most every 25 pages, however often it is asked to', async () => {
+    const extractor = new DocumentExtractor(DEFAULT_EXTRACTION_SETTINGS);
+    const bytes = await mixedPdf(Array.from({ length: 60 }, (_, i) => textPage(i + 1)));
+    const cleanedAfter: number[] = [];
+    let read = 0;
+    await extractor.extract(bytes, 'pdf', {
+      onPage: () => read++,
+      onProgress: () => {},
+      shouldCleanUp: () => true,
+      onCleanedUp: () => cleanedAfter.push(read),
+    });
+    await extractor.close();
+    expect(read).to.equal(60);
+    // Before issue 18 this was every page once the process was large: 60 cleanups, each re-parsing the fonts.
+    expect(cleanedAfter).to.deep.equal([25, 50]);
+  });
+
+  it('stops the OCR engine after 50 pages without OCR and after the document, and starts it again when a later page needs it', async () => {
+    const extractor = new DocumentExtractor(DEFAULT_EXTRACTION_SETTINGS);
+    const scan = ['Scanned page of the annual report', 'Revenue rose in every region'];
+    const pages = [scan, ...Array.from({ length: 55 }, (_, i) => textPage(i + 2)), scan];
+    const running = new Map<number, boolean>();
+    const read: ExtractedPage[] = [];
+    await extractor.extract(await mixedPdf(pages), 'pdf', {
+      onPage: (page) => {
+        read.push(page);
+        running.set(page.page, extractor.ocr.running);
+      },
+      onProgress: () => {},
+    });
+    expect(read.map((page) => page.method)).to.deep.equal(['ocr', ...Array(55).fill('text'), 'ocr']);
+    expect(read[0].text).to.match(/Revenue rose/);
+    expect(read[56].text).to.match(/Revenue rose/); // read by a restarted engine
+    expect(running.get(1)).to.equal(true);
+    expect(running.get(50)).to.equal(true);
+    expect(running.get(51)).to.equal(false); // 50 text pages after the scan
+    expect(running.get(57)).to.equal(true);
+    expect(extractor.ocr.running).to.equal(false); // stopped once the document is read
+    await extractor.close();
+  });
+});
