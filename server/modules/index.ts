@@ -1,3 +1,4 @@
+import { embeddedDenseModule } from './embedded-dense.module.js';
 import { extractionModule } from './extraction.module.js';
 import { filesModule } from './files.module.js';
 import { identityModule } from './identity.module.js';
@@ -21,6 +22,7 @@ export const MODULES = [
   filesModule,
   modelsModule,
   vectorsModule,
+  embeddedDenseModule,
   identityModule,
   extractionModule,
   ingestionModule,
