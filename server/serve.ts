@@ -1,5 +1,6 @@
 import { PinoLogger } from '../adapters/system/pino-logger.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { MODULES } from './modules/index.js';
 import { startService, type RunningService } from './service.js';
 
 /**
@@ -41,15 +42,10 @@ export async function serveFromEnvironment(): Promise<void> {
 function startedLine(config: Config, service: RunningService): { message: string; fields: Record<string, unknown> } {
   const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : undefined);
   const fields = {
-    role: config.role,
     ...(service.url ? { port: portOf(service.url) } : {}),
     ...(service.metricsUrl ? { metricsPort: portOf(service.metricsUrl) } : {}),
-    dataDir: config.dataDir,
-    ...(config.role === 'worker' ? {} : { auth: config.auth.kind }), // a worker verifies no token
-    records: config.records.kind,
-    blobs: config.blobs.kind,
-    index: config.index.kind,
-    models: config.models.kind,
+    // Each family says what it runs on (records: sqlite, blobs: minio, ...).
+    ...Object.assign({}, ...MODULES.map((module) => module.started?.(config) ?? {})),
   };
   return { message: config.role === 'worker' ? 'doc-chat worker started' : 'doc-chat listening', fields };
 }

@@ -4,9 +4,6 @@ import type { Container } from 'inversify';
 import { DEFAULT_INGEST_RETRY, type DocChat } from '../core/index.js';
 import type { IdentityVerifier } from '../core/ports/identity-verifier.js';
 import type { Logger } from '../core/ports/logger.js';
-import type { JobQueue } from '../core/ports/job-queue.js';
-import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
-import { localUploadRouter, UPLOAD_PATH_PREFIX } from './http/routes/local-upload.routes.js';
 import { httpServerOptions, limitClients } from './http/client-limits.js';
 import { createHttpApp } from './http/app.js';
 import { errorMiddleware } from './http/errors.js';
@@ -15,7 +12,9 @@ import type { ServiceMetrics } from '../adapters/prometheus/service-metrics.js';
 import Koa from 'koa';
 import type { Config } from './config.js';
 import { buildContainer, lifecyclesOf, readinessProbes, TOKENS } from './container.js';
-import type { Lifecycle } from './modules/lifecycle.js';
+import type { Lifecycle, QueueRunner } from './modules/lifecycle.js';
+import type { HttpPart } from './modules/module.js';
+import { MODULES } from './modules/index.js';
 
 export interface RunningService {
   /** Where the API answers; '' for a worker (ROLE=worker), which does not listen. */
@@ -63,7 +62,7 @@ export async function startService(config: Config, options: { logger?: Logger } 
   }
   const port = server ? (server.address() as AddressInfo).port : undefined;
 
-  const queue = container.get<JobQueue & { whenIdle?: () => Promise<void> }>(TOKENS.JobQueue);
+  const queue = container.get<QueueRunner>(TOKENS.QueueRunner);
   const { resumeIngestion } = container.get<DocChat>(TOKENS.DocChat);
   await resumeIngestion.execute();
   // Jobs nobody runs any more (a lost `failed` write, a lost enqueue) are taken up again once their lease expires.
@@ -103,7 +102,7 @@ export async function startService(config: Config, options: { logger?: Logger } 
     server,
     container,
     docChat: container.get<DocChat>(TOKENS.DocChat),
-    whenIngestionIdle: () => queue.whenIdle?.() ?? Promise.resolve(),
+    whenIngestionIdle: () => queue.whenIdle(),
     close: () => {
       server?.closeAllConnections?.();
       closing ??= (async () => {
@@ -132,14 +131,18 @@ async function listenForMetrics(container: Container, config: Config, logger: Lo
 
 /** The HTTP API, with the client limits (short timeouts for the API, the long one for local uploads). */
 async function listen(container: Container, config: Config, logger: Logger): Promise<Server> {
-  const blobs = container.get(TOKENS.BlobStore);
+  // What the families serve themselves (the local upload receiver), beside the API.
+  const parts = MODULES.flatMap((module): HttpPart[] => {
+    const part = module.http?.(container, config);
+    return part ? [part] : [];
+  });
   const app = createHttpApp({
     docChat: container.get<DocChat>(TOKENS.DocChat),
     identity: container.get<IdentityVerifier>(TOKENS.IdentityVerifier),
     probes: readinessProbes(container),
     corsOrigins: config.corsOrigins,
     logger,
-    extraRouters: blobs instanceof LocalBlobStore ? [localUploadRouter(blobs)] : [],
+    extraRouters: parts.flatMap((part) => part.routers),
     authFailuresPerMinute: config.http.authFailuresPerMinute,
     trustProxy: config.http.trustProxy,
     metrics: container.get<ServiceMetrics>(TOKENS.Metrics),
@@ -149,7 +152,7 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
   const server = createServer(httpServerOptions(config.http), app.callback());
   limitClients(server, config.http, {
     logger,
-    isLongBody: (req) => blobs instanceof LocalBlobStore && req.method === 'PUT' && (req.url ?? '').toLowerCase().startsWith(UPLOAD_PATH_PREFIX),
+    isLongBody: (req) => parts.some((part) => part.isLongBody?.(req) ?? false),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -23,6 +23,8 @@ export const TOKENS = {
   Embedder: Symbol.for('Embedder'),
   IdentityVerifier: Symbol.for('IdentityVerifier'),
   JobQueue: Symbol.for('JobQueue'),
+  /** The same queue as the service starts, stops and waits for it (server/modules/lifecycle.ts QueueRunner). */
+  QueueRunner: Symbol.for('QueueRunner'),
   DocChat: Symbol.for('DocChat'),
   /** This process's Prometheus series (adapters/prometheus), served at GET /metrics. */
   Metrics: Symbol.for('Metrics'),

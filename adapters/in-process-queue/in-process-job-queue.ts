@@ -73,6 +73,9 @@ export class InProcessJobQueue implements JobQueue {
     this.notifyIfIdle();
   }
 
+  /** Runs from construction; here so that every queue is started and stopped alike (the shared one needs it). */
+  async start(): Promise<void> {}
+
   /** Resolves when nothing is waiting or running (tests, benchmarks). */
   whenIdle(): Promise<void> {
     if (this.users.size === 0) return Promise.resolve();

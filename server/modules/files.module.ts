@@ -1,41 +1,96 @@
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
+import * as v from 'valibot';
 import type { BlobStore } from '../../core/ports/blob-store.js';
 import { LocalBlobStore } from '../../adapters/local-blob/local-blob-store.js';
+import { countDependencyErrors, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { loadOrCreateSecret } from '../../adapters/system/secret-file.js';
-import type { Config } from '../config.js';
+import { localUploadRouter, UPLOAD_PATH_PREFIX } from '../http/routes/local-upload.routes.js';
+import { optional, setting } from '../config/variables.js';
+import { httpUrl, positiveInt, text } from '../config/schemas.js';
 import { TOKENS } from '../tokens.js';
-import { lifecycleOf, type Lifecycle } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { ServiceModule } from './module.js';
+
+export const MINIO_ENDPOINT = optional('MINIO_ENDPOINT', httpUrl, 'MinIO/S3 endpoint for uploaded files (unset: local disk in DATA_DIR); needs the two keys', { defaultText: '(local disk)' });
+const MINIO_ACCESS_KEY = optional('MINIO_ACCESS_KEY', text, 'Access key for MINIO_ENDPOINT');
+const MINIO_SECRET_KEY = optional('MINIO_SECRET_KEY', text, 'Secret key for MINIO_ENDPOINT', { secret: true });
+const MINIO_BUCKET = setting('MINIO_BUCKET', v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case letters, digits, . -)')), 'documents', 'Bucket of uploaded files (made at start if missing)');
+const MINIO_PUBLIC_URL = optional('MINIO_PUBLIC_URL', httpUrl, 'Where clients reach MinIO, when another name than MINIO_ENDPOINT (presigned URLs)', { defaultText: 'MINIO_ENDPOINT' });
+const USER_STORAGE_QUOTA_BYTES = setting('USER_STORAGE_QUOTA_BYTES', positiveInt(Number.MAX_SAFE_INTEGER), 1_073_741_824, 'Bytes of uploaded files one user may hold');
+const MAX_PENDING_UPLOADS = setting('MAX_PENDING_UPLOADS', positiveInt(100_000), 20, 'Upload URLs one user may hold that were not yet ingested');
+// At most a day, so a sweep cannot be configured away by accident.
+const UPLOAD_SWEEP_INTERVAL_MS = setting('UPLOAD_SWEEP_INTERVAL_MS', positiveInt(86_400_000), 600_000, 'How often uploads never ingested are removed once their URL expired');
+
+export interface FilesSection {
+  blobs: { kind: 'local' } | { kind: 'minio'; endpoint: string; accessKey: string; secretKey: string; bucket: string; publicUrl?: string };
+  /** Per-user limits on uploads (USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS). */
+  uploadLimits: { storageQuotaBytes: number; maxPendingUploads: number };
+  /** How often uploads never ingested are swept (UPLOAD_SWEEP_INTERVAL_MS). */
+  uploadSweepIntervalMs: number;
+}
+
+/** The raw local store, for its upload receiver (TOKENS.BlobStore holds it wrapped for metrics). */
+const LOCAL_STORE = Symbol('LocalBlobStore');
 
 /** Uploaded files: on local disk behind signed URLs the app serves itself, or in MinIO/S3 with presigned URLs. */
-export async function filesModule(config: Config): Promise<ContainerModule> {
-  const blobs = config.blobs;
-  if (blobs.kind === 'minio') {
-    // Imported only when configured: the MinIO client alone costs ~40 MB of resident memory.
-    const { MinioBlobStore } = await import('../../adapters/minio/minio-blob-store.js');
+export const filesModule: ServiceModule<FilesSection> = {
+  family: 'files',
+  variables: [MINIO_ENDPOINT, MINIO_ACCESS_KEY, MINIO_SECRET_KEY, MINIO_BUCKET, MINIO_PUBLIC_URL, USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS, UPLOAD_SWEEP_INTERVAL_MS],
+  configure(env): FilesSection {
+    const limits = {
+      uploadLimits: { storageQuotaBytes: env.read(USER_STORAGE_QUOTA_BYTES), maxPendingUploads: env.read(MAX_PENDING_UPLOADS) },
+      uploadSweepIntervalMs: env.read(UPLOAD_SWEEP_INTERVAL_MS),
+    };
+    if (!env.together([MINIO_ENDPOINT, MINIO_ACCESS_KEY, MINIO_SECRET_KEY])) {
+      env.forbidWithout([MINIO_BUCKET, MINIO_PUBLIC_URL], MINIO_ENDPOINT);
+      return { blobs: { kind: 'local' }, ...limits };
+    }
+    return {
+      blobs: {
+        kind: 'minio',
+        endpoint: env.read(MINIO_ENDPOINT)!,
+        accessKey: env.read(MINIO_ACCESS_KEY)!,
+        secretKey: env.read(MINIO_SECRET_KEY)!,
+        bucket: env.read(MINIO_BUCKET),
+        publicUrl: env.read(MINIO_PUBLIC_URL),
+      },
+      ...limits,
+    };
+  },
+  async bindings(config) {
+    const blobs = config.blobs;
+    if (blobs.kind === 'minio') {
+      // Imported only when configured: the MinIO client alone costs ~40 MB of resident memory.
+      const { MinioBlobStore } = await import('../../adapters/minio/minio-blob-store.js');
+      const store = new MinioBlobStore({
+        endpoint: blobs.endpoint, accessKey: blobs.accessKey, secretKey: blobs.secretKey, bucket: blobs.bucket, publicUrl: blobs.publicUrl,
+      });
+      return new ContainerModule(({ bind }) => {
+        bind<BlobStore>(TOKENS.BlobStore).toDynamicValue((ctx) => countDependencyErrors(store, ctx.get<ServiceMetrics>(TOKENS.Metrics), 'minio'));
+        bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'object storage (MinIO)', init: () => store.init(), probe: () => store.check() });
+      });
+    }
     return new ContainerModule(({ bind }) => {
-      bind<BlobStore>(TOKENS.BlobStore).toDynamicValue(
-        () => new MinioBlobStore({
-          endpoint: blobs.endpoint, accessKey: blobs.accessKey, secretKey: blobs.secretKey, bucket: blobs.bucket, publicUrl: blobs.publicUrl,
+      bind<LocalBlobStore>(LOCAL_STORE).toDynamicValue(
+        () => new LocalBlobStore({
+          directory: path.join(config.dataDir, 'blobs'),
+          publicUrl: config.publicUrl,
+          secret: loadOrCreateSecret(path.join(config.dataDir, 'upload-signing-secret')),
         }),
       );
-      bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) =>
-        lifecycleOf('object storage (MinIO)', ctx.get<InstanceType<typeof MinioBlobStore>>(TOKENS.BlobStore)),
-      );
+      bind<BlobStore>(TOKENS.BlobStore).toDynamicValue((ctx) => countDependencyErrors(ctx.get<LocalBlobStore>(LOCAL_STORE), ctx.get<ServiceMetrics>(TOKENS.Metrics), 'local'));
+      // Its folders are made at init; it is the app's own disk, so readiness does not list it.
+      bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({ name: 'file storage (local disk)', init: () => ctx.get<LocalBlobStore>(LOCAL_STORE).init() }));
     });
-  }
-  return new ContainerModule(({ bind }) => {
-    bind<BlobStore>(TOKENS.BlobStore).toDynamicValue(
-      () => new LocalBlobStore({
-        directory: path.join(config.dataDir, 'blobs'),
-        publicUrl: config.publicUrl,
-        secret: loadOrCreateSecret(path.join(config.dataDir, 'upload-signing-secret')),
-      }),
-    );
-    // Its folders are made at init; it is the app's own disk, so readiness does not list it.
-    bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => {
-      const store = ctx.get<LocalBlobStore>(TOKENS.BlobStore);
-      return { name: 'file storage (local disk)', init: () => store.init() };
-    });
-  });
-}
+  },
+  // Local files arrive at this app (PUT /uploads/...), with the long upload timeout; MinIO receives its own.
+  http: (container, config) => {
+    if (config.blobs.kind !== 'local') return undefined;
+    return {
+      routers: [localUploadRouter(container.get<LocalBlobStore>(LOCAL_STORE))],
+      isLongBody: (req) => req.method === 'PUT' && (req.url ?? '').toLowerCase().startsWith(UPLOAD_PATH_PREFIX),
+    };
+  },
+  started: (config) => ({ blobs: config.blobs.kind }),
+};

@@ -1,38 +1,57 @@
 import { ContainerModule } from 'inversify';
 import type { Embedder } from '../../core/ports/embedder.js';
 import type { Llm } from '../../core/ports/llm.js';
-import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { createExtractiveAnswerer } from '../../adapters/answer-plugins/index.js';
-import type { Config } from '../config.js';
+import { countDependencyErrors, type ServiceMetrics } from '../../adapters/prometheus/index.js';
+import { optional, setting } from '../config/variables.js';
+import { httpUrl, positiveInt, text } from '../config/schemas.js';
 import { TOKENS } from '../tokens.js';
-import { lifecycleOf, type Lifecycle } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { ServiceModule } from './module.js';
+
+export const OLLAMA_URL = optional('OLLAMA_URL', httpUrl, 'Ollama server for generated answers and embeddings (unset: the extractive answerer, no model)', { defaultText: '(extractive)' });
+const OLLAMA_CHAT_MODEL = setting('OLLAMA_CHAT_MODEL', text, 'llama3.2:3b', 'Ollama model that writes answers');
+const OLLAMA_EMBED_MODEL = setting('OLLAMA_EMBED_MODEL', text, 'nomic-embed-text', 'Ollama model that embeds chunks and questions');
+const OLLAMA_TIMEOUT_MS = setting('OLLAMA_TIMEOUT_MS', positiveInt(3_600_000), 120_000, 'Longest wait for one Ollama request');
+
+export interface ModelsSection {
+  models:
+    | { kind: 'extractive' }
+    | { kind: 'ollama'; url: string; chatModel: string; embedModel: string; timeoutMs: number };
+}
 
 /**
- * Answers and vectors: the extractive answerer alone by default; with Ollama, a generative model, an embedding model
- * and a dense index beside the lexical one (Chroma, or vectors in the SQLite database).
+ * Answers and embeddings: the extractive answerer alone by default; with Ollama, a generative model and an embedding
+ * model (the vectors family keeps the vectors).
  */
-export async function modelsModule(config: Config): Promise<ContainerModule> {
-  const models = config.models;
-  if (models.kind !== 'ollama') {
-    return new ContainerModule(({ bind }) => void bind<Llm>(TOKENS.Llm).toConstantValue(createExtractiveAnswerer({ plugins: config.answerPlugins })));
-  }
-  const { OllamaEmbedder } = await import('../../adapters/ollama/ollama-embedder.js');
-  const { OllamaLlm } = await import('../../adapters/ollama/ollama-llm.js');
-  const index = config.index;
-  const chroma = index.kind === 'chroma' ? await import('../../adapters/chroma/chroma-vector-index.js') : undefined;
-  const sqlite = index.kind === 'chroma' ? undefined : await import('../../adapters/sqlite/index.js');
-  return new ContainerModule(({ bind }) => {
+export const modelsModule: ServiceModule<ModelsSection> = {
+  family: 'models',
+  variables: [OLLAMA_URL, OLLAMA_CHAT_MODEL, OLLAMA_EMBED_MODEL, OLLAMA_TIMEOUT_MS],
+  configure(env): ModelsSection {
+    const url = env.read(OLLAMA_URL);
+    if (!url) {
+      env.forbidWithout([OLLAMA_CHAT_MODEL, OLLAMA_EMBED_MODEL, OLLAMA_TIMEOUT_MS], OLLAMA_URL);
+      return { models: { kind: 'extractive' } };
+    }
+    return {
+      models: { kind: 'ollama', url, chatModel: env.read(OLLAMA_CHAT_MODEL), embedModel: env.read(OLLAMA_EMBED_MODEL), timeoutMs: env.read(OLLAMA_TIMEOUT_MS) },
+    };
+  },
+  async bindings(config) {
+    const models = config.models;
+    if (models.kind !== 'ollama') {
+      return new ContainerModule(({ bind }) => void bind<Llm>(TOKENS.Llm).toDynamicValue((ctx) => countDependencyErrors(createExtractiveAnswerer({ plugins: config.answerPlugins }), ctx.get<ServiceMetrics>(TOKENS.Metrics), 'extractive')));
+    }
+    const { OllamaEmbedder } = await import('../../adapters/ollama/ollama-embedder.js');
+    const { OllamaLlm } = await import('../../adapters/ollama/ollama-llm.js');
     const embedder = new OllamaEmbedder({ host: models.url, model: models.embedModel, timeoutMs: models.timeoutMs });
     const llm = new OllamaLlm({ host: models.url, model: models.chatModel, timeoutMs: models.timeoutMs });
-    bind<Embedder>(TOKENS.Embedder).toConstantValue(embedder);
-    bind<Llm>(TOKENS.Llm).toConstantValue(llm);
-    bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue(lifecycleOf('embedding model (Ollama)', embedder));
-    bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue(lifecycleOf('chat model (Ollama)', llm));
-    if (index.kind === 'chroma') {
-      bind<VectorIndex>(TOKENS.DenseIndex).toDynamicValue(() => new chroma!.ChromaVectorIndex({ url: index.url, collection: index.collection }));
-      bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => lifecycleOf('vector index (Chroma)', ctx.get<{ init(): Promise<void>; check(): Promise<void> }>(TOKENS.DenseIndex)));
-    } else {
-      bind<VectorIndex>(TOKENS.DenseIndex).toDynamicValue((ctx) => new sqlite!.SqliteDenseIndex(ctx.get(TOKENS.SqliteDatabase)));
-    }
-  });
-}
+    return new ContainerModule(({ bind }) => {
+      bind<Embedder>(TOKENS.Embedder).toDynamicValue((ctx) => countDependencyErrors(embedder, ctx.get<ServiceMetrics>(TOKENS.Metrics), 'ollama'));
+      bind<Llm>(TOKENS.Llm).toDynamicValue((ctx) => countDependencyErrors(llm, ctx.get<ServiceMetrics>(TOKENS.Metrics), 'ollama'));
+      bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'embedding model (Ollama)', probe: () => embedder.check() });
+      bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'chat model (Ollama)', probe: () => llm.check() });
+    });
+  },
+  started: (config) => ({ models: config.models.kind }),
+};

@@ -1,59 +1,113 @@
 import path from 'node:path';
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ResolutionContext } from 'inversify';
+import * as v from 'valibot';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
 import type { SessionEraser } from '../../core/ports/session-eraser.js';
 import type { SessionRepo } from '../../core/ports/session-repo.js';
 import type { UploadRepo } from '../../core/ports/upload-repo.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
-import type { Config } from '../config.js';
+import type { Db } from '../../adapters/kysely/index.js';
+import type { SqliteDatabase } from '../../adapters/sqlite/index.js';
+import { instrumentIndex, type ServiceMetrics } from '../../adapters/prometheus/index.js';
+import { optional, setting } from '../config/variables.js';
+import { positiveInt } from '../config/schemas.js';
 import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
+import type { ServiceModule } from './module.js';
+
+export const DATABASE_URL = optional(
+  'DATABASE_URL',
+  v.pipe(v.string(), v.check((s) => /^postgres(ql)?:\/\/[^\s]+$/.test(s) && URL.canParse(s), 'must be a URL such as postgres://user:password@host:5432/database')),
+  'PostgreSQL for records, the lexical index and the shared queue (unset: SQLite in DATA_DIR)',
+  { defaultText: '(SQLite)', secret: true },
+);
+const DATABASE_POOL_SIZE = setting('DATABASE_POOL_SIZE', positiveInt(1000), 10, 'Connections this process opens to PostgreSQL');
+
+export interface RecordsSection {
+  /** Where records and the lexical index live: SQLite in DATA_DIR, or PostgreSQL (DATABASE_URL) shared by instances. */
+  records: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number };
+}
+
+/** Its records are in this SQLite database: for a family that keeps its own tables beside them (the dense index). */
+export const sqliteDatabaseOf = (ctx: ResolutionContext) => ctx.get<SqliteDatabase>(TOKENS.SqliteDatabase);
 
 /**
  * Records (sessions, messages, ingest jobs, upload records) and the lexical index, which live in the same database:
- * SQLite in DATA_DIR by default, PostgreSQL with DATABASE_URL (shared by every instance).
+ * SQLite in DATA_DIR by default, PostgreSQL with DATABASE_URL (shared by every instance). The session, chat and job
+ * repositories are the kysely ones on either; the rest is the dialect's own.
  */
-export async function recordsModule(config: Config): Promise<ContainerModule> {
-  if (config.records.kind === 'postgres') return postgresRecords(config.records);
-  const sqlite = await import('../../adapters/sqlite/index.js');
-  const kysely = await import('../../adapters/kysely/index.js');
-  const file = path.join(config.dataDir, 'doc-chat.sqlite');
-  return new ContainerModule(({ bind }) => {
-    bind(TOKENS.SqliteDatabase).toDynamicValue(() => sqlite.openSqliteDatabase(file));
-    const database = (ctx: { get<T>(token: symbol): T }) => ctx.get<import('../../adapters/sqlite/index.js').SqliteDatabase>(TOKENS.SqliteDatabase);
-    bind<SessionRepo>(TOKENS.SessionRepo).toDynamicValue((ctx) => new kysely.KyselySessionRepo(database(ctx).db));
-    bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => new kysely.KyselyChatRepo(database(ctx).db));
-    bind<IngestJobRepo>(TOKENS.IngestJobRepo).toDynamicValue((ctx) => new kysely.KyselyIngestJobRepo(database(ctx).db));
-    bind<UploadRepo>(TOKENS.UploadRepo).toDynamicValue((ctx) => new sqlite.SqliteUploadRepo(database(ctx)));
-    bind<SessionEraser>(TOKENS.SessionEraser).toDynamicValue((ctx) => new sqlite.SqliteSessionEraser(database(ctx)));
-    bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => new sqlite.SqliteFtsIndex(database(ctx)));
-    bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
-      name: 'database',
-      probe: async () => void database(ctx).raw.prepare('SELECT 1').get(),
-      close: () => database(ctx).close(),
-    }));
-  });
+export const recordsModule: ServiceModule<RecordsSection> = {
+  family: 'records',
+  variables: [DATABASE_URL, DATABASE_POOL_SIZE],
+  configure(env): RecordsSection {
+    const url = env.read(DATABASE_URL);
+    if (!url) {
+      env.forbidWithout([DATABASE_POOL_SIZE], DATABASE_URL);
+      return { records: { kind: 'sqlite' } };
+    }
+    return { records: { kind: 'postgres', url, poolSize: env.read(DATABASE_POOL_SIZE) } };
+  },
+  async bindings(config) {
+    const kysely = await import('../../adapters/kysely/index.js');
+    const dialect = config.records.kind === 'postgres'
+      ? await postgresDialect(config.records)
+      : await sqliteDialect(path.join(config.dataDir, 'doc-chat.sqlite'));
+    return new ContainerModule((options) => {
+      const { bind } = options;
+      const db = dialect.bind(options);
+      bind<SessionRepo>(TOKENS.SessionRepo).toDynamicValue((ctx) => new kysely.KyselySessionRepo(db(ctx)));
+      bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => new kysely.KyselyChatRepo(db(ctx)));
+      bind<IngestJobRepo>(TOKENS.IngestJobRepo).toDynamicValue((ctx) => new kysely.KyselyIngestJobRepo(db(ctx)));
+    });
+  },
+  started: (config) => ({ records: config.records.kind }),
+};
+
+type BindOptions = Parameters<ConstructorParameters<typeof ContainerModule>[0]>[0];
+
+/** A dialect binds its handle, upload repo, eraser, lexical index and Lifecycle, and says where its kysely `db` is. */
+interface Dialect {
+  bind(options: BindOptions): (ctx: ResolutionContext) => Db;
 }
 
-async function postgresRecords(records: { url: string; poolSize: number }): Promise<ContainerModule> {
+const lexical = (ctx: ResolutionContext, index: VectorIndex, dependency: string) =>
+  instrumentIndex(index, ctx.get<ServiceMetrics>(TOKENS.Metrics), dependency);
+
+async function sqliteDialect(file: string): Promise<Dialect> {
+  const sqlite = await import('../../adapters/sqlite/index.js');
+  return {
+    bind: ({ bind }) => {
+      bind<SqliteDatabase>(TOKENS.SqliteDatabase).toDynamicValue(() => sqlite.openSqliteDatabase(file));
+      bind<UploadRepo>(TOKENS.UploadRepo).toDynamicValue((ctx) => new sqlite.SqliteUploadRepo(sqliteDatabaseOf(ctx)));
+      bind<SessionEraser>(TOKENS.SessionEraser).toDynamicValue((ctx) => new sqlite.SqliteSessionEraser(sqliteDatabaseOf(ctx)));
+      bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => lexical(ctx, new sqlite.SqliteFtsIndex(sqliteDatabaseOf(ctx)), 'sqlite'));
+      bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
+        name: 'database',
+        probe: async () => void sqliteDatabaseOf(ctx).raw.prepare('SELECT 1').get(),
+        close: () => sqliteDatabaseOf(ctx).close(),
+      }));
+      return (ctx) => sqliteDatabaseOf(ctx).db;
+    },
+  };
+}
+
+async function postgresDialect(records: { url: string; poolSize: number }): Promise<Dialect> {
   const postgres = await import('../../adapters/postgres/index.js');
-  // The kysely repositories are dialect-neutral: the same classes as on SQLite.
-  const kysely = await import('../../adapters/kysely/index.js');
   // Opened (and migrated) before anything is bound: every PostgreSQL adapter needs the handle synchronously.
   const database = await postgres.openPostgresDatabase(records.url, { poolSize: records.poolSize });
-  return new ContainerModule(({ bind }) => {
-    bind(TOKENS.PostgresDatabase).toConstantValue(database);
-    bind<SessionRepo>(TOKENS.SessionRepo).toConstantValue(new kysely.KyselySessionRepo(database.db));
-    bind<ChatRepo>(TOKENS.ChatRepo).toConstantValue(new kysely.KyselyChatRepo(database.db));
-    bind<IngestJobRepo>(TOKENS.IngestJobRepo).toConstantValue(new kysely.KyselyIngestJobRepo(database.db));
-    bind<UploadRepo>(TOKENS.UploadRepo).toConstantValue(new postgres.PostgresUploadRepo(database));
-    bind<SessionEraser>(TOKENS.SessionEraser).toConstantValue(new postgres.PostgresSessionEraser(database));
-    bind<VectorIndex>(TOKENS.LexicalIndex).toConstantValue(new postgres.PostgresLexicalIndex(database));
-    bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({
-      name: 'database',
-      probe: async () => void (await database.pool.query('SELECT 1')),
-      close: () => database.close(),
-    });
-  });
+  return {
+    bind: ({ bind }) => {
+      bind(TOKENS.PostgresDatabase).toConstantValue(database);
+      bind<UploadRepo>(TOKENS.UploadRepo).toConstantValue(new postgres.PostgresUploadRepo(database));
+      bind<SessionEraser>(TOKENS.SessionEraser).toConstantValue(new postgres.PostgresSessionEraser(database));
+      bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => lexical(ctx, new postgres.PostgresLexicalIndex(database), 'postgres'));
+      bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({
+        name: 'database',
+        probe: async () => void (await database.pool.query('SELECT 1')),
+        close: () => database.close(),
+      });
+      return () => database.db;
+    },
+  };
 }

@@ -1,0 +1,75 @@
+import { ContainerModule } from 'inversify';
+import * as v from 'valibot';
+import type { DocumentReader } from '../../core/ports/document-reader.js';
+import {
+  ChildProcessDocumentReader, DEFAULT_EXTRACTION_NICENESS, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS,
+} from '../../adapters/extraction/index.js';
+import { instrumentReader, type ServiceMetrics } from '../../adapters/prometheus/index.js';
+import { optional, setting } from '../config/variables.js';
+import { positiveInt, wholeNumber } from '../config/schemas.js';
+import { TOKENS } from '../tokens.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { ServiceModule } from './module.js';
+import { INGEST_CONCURRENCY } from './ingestion.module.js';
+
+const EXTRACTION_WORKERS = optional('EXTRACTION_WORKERS', positiveInt(16), 'Extraction child processes', { defaultText: 'INGEST_CONCURRENCY' });
+const EXTRACTION_NICENESS = setting('EXTRACTION_NICENESS', wholeNumber(19), DEFAULT_EXTRACTION_NICENESS, 'How much nicer (0-19) extraction processes run than the service, so API requests go first');
+const MAX_DOCUMENT_PAGES = setting('MAX_DOCUMENT_PAGES', positiveInt(1_000_000), DEFAULT_EXTRACTION_SETTINGS.maxPages, 'Pages a document may have; a longer one fails');
+const MAX_OCR_PAGES = setting('MAX_OCR_PAGES', positiveInt(1_000_000), DEFAULT_EXTRACTION_SETTINGS.maxOcrPages, 'Pages of a document that are OCR\'d; the rest of its scanned pages are skipped');
+const EXTRACTION_PAGE_TIMEOUT_MS = setting('EXTRACTION_PAGE_TIMEOUT_MS', positiveInt(86_400_000), DEFAULT_PROCESS_LIMITS.pageTimeoutMs, 'Longest time one page may take');
+const EXTRACTION_MS_PER_PAGE = setting('EXTRACTION_MS_PER_PAGE', positiveInt(3_600_000), DEFAULT_PROCESS_LIMITS.msPerPage, 'Time budget per page of a whole document');
+const PDF_MAX_IMAGE_PIXELS = setting('PDF_MAX_IMAGE_PIXELS', positiveInt(1_000_000_000), DEFAULT_EXTRACTION_SETTINGS.maxPdfImagePixels, 'Largest image in a PDF that is decoded');
+const EXTRACTION_MAX_MEMORY_MB = setting('EXTRACTION_MAX_MEMORY_MB', v.pipe(positiveInt(65_536), v.minValue(128, 'must be at least 128')), DEFAULT_PROCESS_LIMITS.maxMemoryMb, 'Heap limit of one extraction process');
+const EXTRACTION_RECYCLE_PAGES = setting('EXTRACTION_RECYCLE_PAGES', positiveInt(10_000_000), DEFAULT_PROCESS_LIMITS.recycleAfterPages, 'Pages after which an extraction process is replaced');
+const EXTRACTION_IDLE_MS = setting('EXTRACTION_IDLE_MS', positiveInt(86_400_000), DEFAULT_PROCESS_LIMITS.idleMs, 'Idle time after which an extraction process exits');
+
+export interface ExtractionLimits {
+  maxPages: number;
+  maxOcrPages: number;
+  pageTimeoutMs: number;
+  msPerPage: number;
+  maxPdfImagePixels: number;
+  maxMemoryMb: number;
+  recycleAfterPages: number;
+  idleMs: number;
+}
+
+export interface ExtractionSection {
+  /** Default: INGEST_CONCURRENCY, so a document that starts is extracted at once, not behind another user's. */
+  extractionWorkers: number;
+  /** How much nicer (lower CPU priority, 0-19) extraction processes run than the service: API requests go first. */
+  extractionNiceness: number;
+  /** Limits of document extraction; a document that hits one fails with a reason naming it (or loses OCR'd pages). */
+  extraction: ExtractionLimits;
+}
+
+/** Text extraction from PDFs and page images, in a pool of child processes with limits on time, memory and pages. */
+export const extractionModule: ServiceModule<ExtractionSection> = {
+  family: 'extraction',
+  variables: [EXTRACTION_WORKERS, EXTRACTION_NICENESS, MAX_DOCUMENT_PAGES, MAX_OCR_PAGES, EXTRACTION_PAGE_TIMEOUT_MS, EXTRACTION_MS_PER_PAGE,
+    PDF_MAX_IMAGE_PIXELS, EXTRACTION_MAX_MEMORY_MB, EXTRACTION_RECYCLE_PAGES, EXTRACTION_IDLE_MS],
+  configure(env): ExtractionSection {
+    return {
+      // As many extraction processes as documents in progress: with fewer, a second user's document would wait for the
+      // first one's extraction after all, which is what fair scheduling is meant to prevent.
+      extractionWorkers: env.read(EXTRACTION_WORKERS, env.read(INGEST_CONCURRENCY)),
+      extractionNiceness: env.read(EXTRACTION_NICENESS),
+      extraction: {
+        maxPages: env.read(MAX_DOCUMENT_PAGES),
+        maxOcrPages: env.read(MAX_OCR_PAGES),
+        pageTimeoutMs: env.read(EXTRACTION_PAGE_TIMEOUT_MS),
+        msPerPage: env.read(EXTRACTION_MS_PER_PAGE),
+        maxPdfImagePixels: env.read(PDF_MAX_IMAGE_PIXELS),
+        maxMemoryMb: env.read(EXTRACTION_MAX_MEMORY_MB),
+        recycleAfterPages: env.read(EXTRACTION_RECYCLE_PAGES),
+        idleMs: env.read(EXTRACTION_IDLE_MS),
+      },
+    };
+  },
+  bindings: (config) =>
+    new ContainerModule(({ bind }) => {
+      const reader = new ChildProcessDocumentReader({ poolSize: config.extractionWorkers, niceness: config.extractionNiceness, ...config.extraction });
+      bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue((ctx) => instrumentReader(reader, ctx.get<ServiceMetrics>(TOKENS.Metrics)));
+      bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'text extraction', close: () => reader.close() });
+    }),
+};

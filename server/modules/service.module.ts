@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { ContainerModule } from 'inversify';
+import * as v from 'valibot';
+import type { Clock, IdGenerator } from '../../core/ports/clock-and-ids.js';
+import type { Logger } from '../../core/ports/logger.js';
+import { LOG_LEVELS, PinoLogger } from '../../adapters/system/pino-logger.js';
+import { RandomUuidGenerator, SystemClock } from '../../adapters/system/system.js';
+import type { Config } from '../config.js';
+import { ConfigError, optional, setting } from '../config/variables.js';
+import { flag, httpUrl, portNumber, positiveInt, text } from '../config/schemas.js';
+import { TOKENS } from '../tokens.js';
+import type { ServiceModule } from './module.js';
+
+export const PORT = setting('PORT', portNumber, 3000, 'TCP port of the HTTP API (0 picks a free one)');
+const HOST = setting('HOST', text, '0.0.0.0', 'Address the HTTP API (and METRICS_PORT) listens on');
+const DATA_DIR = setting('DATA_DIR', text, './data', 'Directory of the embedded database, local files and generated secrets');
+const PUBLIC_URL = optional('PUBLIC_URL', httpUrl, 'Where clients reach this service (signed local upload URLs point here)', { defaultText: 'http://localhost:PORT' });
+const CORS_ORIGINS = setting('CORS_ORIGINS', text, '*', 'Browser origins allowed to call the API, comma-separated, or *');
+const LOG_LEVEL = setting('LOG_LEVEL', v.pipe(v.string(), v.toLowerCase(), v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)), 'info', 'Least severe log level written (pino level names)');
+const HTTP_HEADERS_TIMEOUT_MS = setting('HTTP_HEADERS_TIMEOUT_MS', positiveInt(600_000), 10_000, 'Longest wait for a request\'s headers; also closes a connection that never sends one');
+const HTTP_BODY_TIMEOUT_MS = setting('HTTP_BODY_TIMEOUT_MS', positiveInt(3_600_000), 30_000, 'Longest wait for an API request\'s body');
+const UPLOAD_BODY_TIMEOUT_MS = setting('UPLOAD_BODY_TIMEOUT_MS', positiveInt(24 * 3_600_000), 15 * 60_000, 'Longest wait for a local upload\'s body (slow links)');
+const HTTP_IDLE_TIMEOUT_MS = setting('HTTP_IDLE_TIMEOUT_MS', positiveInt(3_600_000), 5_000, 'How long an idle keep-alive connection stays open');
+const MAX_CONNECTIONS_PER_CLIENT = setting('MAX_CONNECTIONS_PER_CLIENT', positiveInt(100_000), 64, 'Open connections one client address may hold; more are closed at once');
+const AUTH_FAILURES_PER_MINUTE = setting('AUTH_FAILURES_PER_MINUTE', positiveInt(1_000_000), 30, 'Refused authentications per client address and minute before it gets 429');
+const TRUST_PROXY = setting('TRUST_PROXY', flag, false, 'Take the client address from the last X-Forwarded-For entry (a reverse proxy in front)');
+
+export interface HttpLimits {
+  /** Longest wait for a request's headers; also closes a connection that never sends one. */
+  headersTimeoutMs: number;
+  /** Longest wait for an API request's body (JSON, at most 1 MB). */
+  bodyTimeoutMs: number;
+  /** Longest wait for a local upload's body (up to 50 MB over slow links). */
+  uploadBodyTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  idleTimeoutMs: number;
+  /** Open connections one socket address may hold; more are closed at once. */
+  maxConnectionsPerClient: number;
+  /** Refused authentications one client address may make per minute before it gets 429 for the rest of it. */
+  authFailuresPerMinute: number;
+  /** Take the client address from the last X-Forwarded-For entry (a reverse proxy in front), not the socket. */
+  trustProxy: boolean;
+}
+
+export interface ServiceSection {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  corsOrigins: '*' | string[];
+  /** The least severe log level written (pino's names). */
+  logLevel: v.InferOutput<typeof LOG_LEVEL.schema>;
+  /** Limits on what one client can hold or cost (README "Security"). */
+  http: HttpLimits;
+}
+
+/** The process itself: where it listens and keeps its data, its logger, clock and ids, the HTTP client limits. */
+export const serviceModule: ServiceModule<ServiceSection> = {
+  family: 'service',
+  variables: [PORT, HOST, DATA_DIR, PUBLIC_URL, CORS_ORIGINS, LOG_LEVEL, HTTP_HEADERS_TIMEOUT_MS, HTTP_BODY_TIMEOUT_MS,
+    UPLOAD_BODY_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS, MAX_CONNECTIONS_PER_CLIENT, AUTH_FAILURES_PER_MINUTE, TRUST_PROXY],
+  configure(env): ServiceSection {
+    const port = env.read(PORT);
+    const corsRaw = env.read(CORS_ORIGINS);
+    const corsOrigins = corsRaw === '*' ? '*' : corsRaw.split(',').map((o) => o.trim()).filter(Boolean);
+    if (corsOrigins !== '*') {
+      for (const origin of corsOrigins) {
+        if (!/^https?:\/\/[^/]+$/.test(origin)) throw new ConfigError('CORS_ORIGINS', `"${origin}" is not an origin such as https://app.example.com`);
+      }
+    }
+    return {
+      port,
+      host: env.read(HOST),
+      dataDir: path.resolve(env.read(DATA_DIR)),
+      publicUrl: env.read(PUBLIC_URL, `http://localhost:${port}`),
+      corsOrigins,
+      logLevel: env.read(LOG_LEVEL),
+      http: {
+        headersTimeoutMs: env.read(HTTP_HEADERS_TIMEOUT_MS),
+        bodyTimeoutMs: env.read(HTTP_BODY_TIMEOUT_MS),
+        uploadBodyTimeoutMs: env.read(UPLOAD_BODY_TIMEOUT_MS),
+        idleTimeoutMs: env.read(HTTP_IDLE_TIMEOUT_MS),
+        maxConnectionsPerClient: env.read(MAX_CONNECTIONS_PER_CLIENT),
+        authFailuresPerMinute: env.read(AUTH_FAILURES_PER_MINUTE),
+        trustProxy: env.read(TRUST_PROXY),
+      },
+    };
+  },
+  bindings: (config, given) =>
+    new ContainerModule(({ bind }) => {
+      bind<Config>(TOKENS.Config).toConstantValue(config);
+      bind<Logger>(TOKENS.Logger).toConstantValue(given.logger ?? new PinoLogger({ level: config.logLevel }));
+      bind<Clock>(TOKENS.Clock).toConstantValue(new SystemClock());
+      bind<IdGenerator>(TOKENS.Ids).toConstantValue(new RandomUuidGenerator());
+    }),
+  started: (config) => ({ dataDir: config.dataDir }),
+};

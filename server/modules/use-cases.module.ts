@@ -1,0 +1,41 @@
+import { ContainerModule } from 'inversify';
+import { createDocChat, type DocChat } from '../../core/index.js';
+import type { Embedder } from '../../core/ports/embedder.js';
+import type { VectorIndex } from '../../core/ports/vector-index.js';
+import { answerPlugins } from '../../adapters/answer-plugins/index.js';
+import { TOKENS } from '../tokens.js';
+import type { ServiceModule } from './module.js';
+
+/**
+ * The core's use cases on the ports the families bound (already wrapped for metrics by each family). The dense index
+ * and the embedder are optional: a family that provides vectors binds both.
+ */
+export const useCasesModule: ServiceModule<Record<never, never>> = {
+  family: 'core',
+  variables: [],
+  configure: () => ({}),
+  bindings: (config) =>
+    new ContainerModule(({ bind }) => {
+      bind<DocChat>(TOKENS.DocChat).toDynamicValue((ctx) => {
+        const dense = ctx.get<VectorIndex>(TOKENS.DenseIndex, { optional: true });
+        return createDocChat({
+          sessions: ctx.get(TOKENS.SessionRepo),
+          chats: ctx.get(TOKENS.ChatRepo),
+          jobs: ctx.get(TOKENS.IngestJobRepo),
+          blobs: ctx.get(TOKENS.BlobStore),
+          uploads: ctx.get(TOKENS.UploadRepo),
+          eraser: ctx.get(TOKENS.SessionEraser),
+          uploadLimits: config.uploadLimits,
+          indexes: dense ? [ctx.get<VectorIndex>(TOKENS.LexicalIndex), dense] : [ctx.get<VectorIndex>(TOKENS.LexicalIndex)],
+          reader: ctx.get(TOKENS.DocumentReader),
+          llm: ctx.get(TOKENS.Llm),
+          embedder: ctx.get<Embedder>(TOKENS.Embedder, { optional: true }),
+          queue: ctx.get(TOKENS.JobQueue),
+          ids: ctx.get(TOKENS.Ids),
+          clock: ctx.get(TOKENS.Clock),
+          logger: ctx.get(TOKENS.Logger),
+          planners: answerPlugins(config.answerPlugins).map((plugin) => plugin.planner),
+        });
+      });
+    }),
+};
