@@ -7,7 +7,10 @@ import type { ServiceModule } from './module.js';
 const pluginList = v.pipe(
   v.string(),
   v.transform((raw) => (raw.toLowerCase() === 'none' ? [] : [...new Set(raw.toLowerCase().split(',').map((name) => name.trim()).filter(Boolean))])),
-  v.check((names) => names.every((name) => ANSWER_PLUGIN_NAMES.includes(name)), `must name plug-ins among ${ANSWER_PLUGIN_NAMES.join(', ')}, or none`),
+  v.check(
+    (names) => names.every((name) => ANSWER_PLUGIN_NAMES.includes(name)),
+    (issue) => `"${(issue.input as string[]).find((name) => !ANSWER_PLUGIN_NAMES.includes(name))}" is no plug-in: use ${ANSWER_PLUGIN_NAMES.join(', ')} or none`,
+  ),
 );
 
 const ANSWER_PLUGINS = setting('ANSWER_PLUGINS', pluginList, [...DEFAULT_ANSWER_PLUGINS], 'Knowledge of kinds of documents used by retrieval and the embedded answerer (comma-separated plug-in names, or none)', {
