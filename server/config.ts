@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { LOG_LEVELS, type LogLevel } from '../adapters/system/pino-logger.js';
@@ -48,6 +49,8 @@ export interface Config {
    * unless METRICS_TOKEN is set.
    */
   metrics: { port?: number; token?: string };
+  /** Questions' CPU work off the request thread, and fair shares of it (readAnswering below). */
+  answering: AnsweringSettings;
 }
 
 export interface HttpLimits {
@@ -131,6 +134,7 @@ export const CONFIG_VARIABLES = [
   'MAX_DOCUMENT_PAGES', 'MAX_OCR_PAGES', 'EXTRACTION_PAGE_TIMEOUT_MS', 'EXTRACTION_MS_PER_PAGE', 'PDF_MAX_IMAGE_PIXELS',
   'EXTRACTION_MAX_MEMORY_MB', 'EXTRACTION_RECYCLE_PAGES', 'EXTRACTION_IDLE_MS', 'EXTRACTION_NICENESS',
   'METRICS_PORT', 'METRICS_TOKEN',
+  'ANSWER_POOL_THREADS', 'ANSWER_QUEUE_LIMIT', 'MAX_QUESTIONS_PER_USER',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -319,6 +323,28 @@ export function loadConfig(env: Env = process.env): Config {
       token: read(env, 'METRICS_TOKEN', v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
     },
     extraction: readExtractionLimits(env),
+    answering: readAnswering(env),
+  };
+}
+
+// --- Answering (issue 19): one self-contained block. ---------------------------------------------------------------
+export interface AnsweringSettings {
+  /**
+   * Worker threads that re-rank hits and compute extractive answers (ANSWER_POOL_THREADS; default cores − 1, at least
+   * 1, so the request thread keeps a core for HTTP). 0: all on the request thread (as before the pool; for comparison).
+   */
+  poolThreads: number;
+  /** Pool tasks that may wait for a thread (ANSWER_QUEUE_LIMIT); a question finding the queue full gets 503. */
+  queueLimit: number;
+  /** Questions of one user in progress at once (MAX_QUESTIONS_PER_USER); the next gets 429 with Retry-After. */
+  perUserInFlight: number;
+}
+
+function readAnswering(env: Env): AnsweringSettings {
+  return {
+    poolThreads: read(env, 'ANSWER_POOL_THREADS', wholeNumber(256), Math.max(1, os.availableParallelism() - 1))!,
+    queueLimit: read(env, 'ANSWER_QUEUE_LIMIT', positiveInt(1_000_000), 64)!,
+    perUserInFlight: read(env, 'MAX_QUESTIONS_PER_USER', positiveInt(10_000), 8)!,
   };
 }
 

@@ -5,6 +5,7 @@ import type { BlobStore } from '../core/ports/blob-store.js';
 import type { DocumentReader } from '../core/ports/document-reader.js';
 import type { Embedder } from '../core/ports/embedder.js';
 import type { Llm } from '../core/ports/llm.js';
+import type { HitReranker } from '../core/ports/hit-reranker.js';
 import type { DependencyProbe } from '../core/ports/health-check.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { VectorIndex } from '../core/ports/vector-index.js';
@@ -79,6 +80,7 @@ function useCases(config: Config): ContainerModule {
         reader: instrumentReader(ctx.get<DocumentReader>(TOKENS.DocumentReader), metrics),
         llm: counted(ctx.get<Llm>(TOKENS.Llm), names.models),
         embedder: embedder && counted(embedder, names.models),
+        reranker: ctx.get<HitReranker>(TOKENS.Reranker, { optional: true }),
         queue: ctx.get(TOKENS.JobQueue),
         ids: ctx.get(TOKENS.Ids),
         clock: ctx.get(TOKENS.Clock),

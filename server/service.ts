@@ -141,6 +141,7 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     logger,
     extraRouters: blobs instanceof LocalBlobStore ? [localUploadRouter(blobs)] : [],
     authFailuresPerMinute: config.http.authFailuresPerMinute,
+    questionsPerUser: config.answering.perUserInFlight,
     trustProxy: config.http.trustProxy,
     metrics: container.get<ServiceMetrics>(TOKENS.Metrics),
     metricsOnApp: config.metrics.port === undefined,

@@ -5,6 +5,7 @@ import { tagFilters, type TagFilterInput } from '../domain/tags.js';
 import type { ChatRepo } from '../ports/chat-repo.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { Embedder } from '../ports/embedder.js';
+import type { HitReranker } from '../ports/hit-reranker.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Answer, AnswerRequest, HistoryTurn, Llm } from '../ports/llm.js';
 import type { SessionRepo } from '../ports/session-repo.js';
@@ -24,6 +25,8 @@ export interface AskQuestionDeps {
   indexes: VectorIndex[];
   llm: Llm;
   embedder?: Embedder;
+  /** Re-orders the lexical hits; by default core/rag/rerank.ts on this thread. */
+  reranker?: HitReranker;
   ids: IdGenerator;
   clock: Clock;
   retrieval?: Partial<RetrievalSettings>;
@@ -79,9 +82,11 @@ export interface AskQuestionResult {
 
 export class AskQuestion {
   private readonly settings: RetrievalSettings;
+  private readonly reranker: HitReranker;
 
   constructor(private readonly deps: AskQuestionDeps) {
     this.settings = { ...DEFAULT_RETRIEVAL, ...deps.retrieval };
+    this.reranker = deps.reranker ?? { rerank: async (query, hits) => rerank(query, hits) };
   }
 
   async execute(input: AskQuestionInput): Promise<AskQuestionResult> {
@@ -100,7 +105,7 @@ export class AskQuestion {
    * client left) cancels the answerer's call and stores nothing.
    */
   async *stream(input: AskQuestionInput, signal: AbortSignal): AsyncGenerator<AskQuestionEvent, void, undefined> {
-    const prepared = await this.prepare(input);
+    const prepared = await this.prepare(input, signal);
     const pieces = streamAnswer(this.deps.llm, prepared.request, signal);
     let answer: Answer;
     try {
@@ -124,7 +129,7 @@ export class AskQuestion {
   }
 
   /** Validation, the session's ownership, the history, and retrieval: everything before the answerer. */
-  private async prepare(input: AskQuestionInput): Promise<{ request: AnswerRequest; packed: PackedContext; query: string }> {
+  private async prepare(input: AskQuestionInput, signal?: AbortSignal): Promise<{ request: AnswerRequest; packed: PackedContext; query: string }> {
     const { sessions, chats, indexes, llm, embedder } = this.deps;
     const question = input.message.trim();
     if (question.length === 0) throw new ValidationError('message must not be empty');
@@ -150,7 +155,7 @@ export class AskQuestion {
             embedding,
             filters,
             limit: index.kind === 'lexical' ? Math.max(RERANK_POOL, this.settings.candidates) : this.settings.candidates,
-          }, visible).then((hits) => index.kind === 'lexical' ? rerank(lexicalQuery(query), hits).slice(0, this.settings.candidates) : hits),
+          }, visible).then(async (hits) => index.kind === 'lexical' ? (await this.reranker.rerank(lexicalQuery(query), hits, signal)).slice(0, this.settings.candidates) : hits),
         ),
     );
     // A figure computed from several statement lines (a ratio, a margin): each line's rows are searched for too.

@@ -6,6 +6,32 @@ import { ExtractiveAnswerer } from '../../adapters/extractive/extractive-answere
 import type { Config } from '../config.js';
 import { TOKENS } from '../tokens.js';
 import { lifecycleOf, type Lifecycle } from './lifecycle.js';
+import { AnswerPool, PooledLlm, PooledReranker } from '../../adapters/answer-pool/index.js';
+import type { HitReranker } from '../../core/ports/hit-reranker.js';
+import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
+
+type ModuleOptions = Parameters<ConstructorParameters<typeof ContainerModule>[0]>[0];
+
+/**
+ * The answer pool's bindings: the pool (its queue refusals counted, its load in /metrics), the re-ranker on it, and
+ * its shutdown. With a generative model only the re-ranking runs there (the model's own server does the answering).
+ */
+function answerPoolModule(config: Config): (options: ModuleOptions) => void {
+  return ({ bind }) => {
+    bind<AnswerPool>(TOKENS.AnswerPool).toDynamicValue((ctx) => {
+      const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
+      const pool = new AnswerPool({
+        threads: config.answering.poolThreads,
+        maxQueued: config.answering.queueLimit,
+        onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }),
+      });
+      metrics.watchPool('answer', () => pool.stats());
+      return pool;
+    });
+    bind<HitReranker>(TOKENS.Reranker).toDynamicValue((ctx) => new PooledReranker(ctx.get<AnswerPool>(TOKENS.AnswerPool)));
+    bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => lifecycleOf('answer pool', ctx.get<AnswerPool>(TOKENS.AnswerPool)));
+  };
+}
 
 /**
  * Answers and vectors: the extractive answerer alone by default; with Ollama, a generative model, an embedding model
@@ -13,15 +39,23 @@ import { lifecycleOf, type Lifecycle } from './lifecycle.js';
  */
 export async function modelsModule(config: Config): Promise<ContainerModule> {
   const models = config.models;
+  const pool = config.answering.poolThreads > 0 ? answerPoolModule(config) : undefined;
   if (models.kind !== 'ollama') {
-    return new ContainerModule(({ bind }) => void bind<Llm>(TOKENS.Llm).toConstantValue(new ExtractiveAnswerer()));
+    return new ContainerModule((options) => {
+      pool?.(options);
+      // Pooled, the extractive answerer runs on the pool's threads (built there once per thread).
+      if (pool) options.bind<Llm>(TOKENS.Llm).toDynamicValue((ctx) => new PooledLlm(ctx.get<AnswerPool>(TOKENS.AnswerPool)));
+      else options.bind<Llm>(TOKENS.Llm).toConstantValue(new ExtractiveAnswerer());
+    });
   }
   const { OllamaEmbedder } = await import('../../adapters/ollama/ollama-embedder.js');
   const { OllamaLlm } = await import('../../adapters/ollama/ollama-llm.js');
   const index = config.index;
   const chroma = index.kind === 'chroma' ? await import('../../adapters/chroma/chroma-vector-index.js') : undefined;
   const sqlite = index.kind === 'chroma' ? undefined : await import('../../adapters/sqlite/index.js');
-  return new ContainerModule(({ bind }) => {
+  return new ContainerModule((options) => {
+    pool?.(options);
+    const { bind } = options;
     const embedder = new OllamaEmbedder({ host: models.url, model: models.embedModel, timeoutMs: models.timeoutMs });
     const llm = new OllamaLlm({ host: models.url, model: models.chatModel, timeoutMs: models.timeoutMs });
     bind<Embedder>(TOKENS.Embedder).toConstantValue(embedder);
