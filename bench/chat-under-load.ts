@@ -168,8 +168,7 @@ async function main(): Promise<void> {
   let service: Service | undefined;
   try {
     // One service ingests for every user; the measured ones start on the same data.
-    console.log("starting");     service = await startService({ ...stackEnv, ANSWER_POOL_THREADS: '0' }, logFile, 'ingest');
-    console.log("started", service.url);
+    service = await startService({ ...stackEnv, ANSWER_POOL_THREADS: '0' }, logFile, 'ingest');
     const users = await prepareUsers(service, 5);
     await stopService(service);
     console.log(`Chat under load (issue 19): ${STACK} stack, ${SECONDS} s per run, ${os.availableParallelism()} cores, ` +
