@@ -162,7 +162,12 @@ async function main(): Promise<void> {
   const logFile = path.join(dataDir, 'service.log');
   const stackEnv: Record<string, string> = { DATA_DIR: dataDir };
   if (STACK === 'postgres') {
-    const { sharedPostgresCluster } = await import('../test/support/postgres-cluster.js');
+    const { postgresUnavailableReason, sharedPostgresCluster } = await import('../test/support/postgres-cluster.js');
+    const unavailable = postgresUnavailableReason();
+    if (unavailable) {
+      console.log(`Chat under load, PostgreSQL stack: not run (${unavailable})`);
+      return;
+    }
     stackEnv.DATABASE_URL = await sharedPostgresCluster().createDatabase('chat_load');
   }
   // The service's default (cores − 1, at least 1) unless BENCH_POOL_THREADS says otherwise (to compare sizes).
