@@ -76,6 +76,20 @@ async function stopService(service: Service): Promise<void> {
   if (service.process.exitCode === null) await new Promise((resolve) => service.process.once('exit', resolve));
 }
 
+/**
+ * The call again after a dropped connection (undici reusing a keep-alive socket the server closed meanwhile: a race
+ * that a loaded machine makes likely); other failures are thrown at once. Only for the setup, never the measurement.
+ */
+async function retrying<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof TypeError && error.message === 'fetch failed')) throw error;
+    }
+  }
+}
+
 /** Each user: a session holding the three PDFs, and 20 answered questions (the history page is full; JIT warmed). */
 async function prepareUsers(service: Service, count: number): Promise<User[]> {
   const users: User[] = [];
@@ -83,15 +97,15 @@ async function prepareUsers(service: Service, count: number): Promise<User[]> {
     const id = `load-user-${i + 1}`;
     const token = await signLocalToken(SECRET, id);
     const client = new ApiClient(service.url, token);
-    const sessionId = await client.createSession(`three PDFs of ${id}`);
+    const sessionId = await retrying(() => client.createSession(`three PDFs of ${id}`));
     const jobs = await Promise.all(PDFS.map(async (name) =>
-      (await client.uploadAndIngest(sessionId, name, fs.readFileSync(path.join(CORPUS_DIR, 'pdfs', name)), 'application/pdf')).jobId));
+      (await retrying(() => client.uploadAndIngest(sessionId, name, fs.readFileSync(path.join(CORPUS_DIR, 'pdfs', name)), 'application/pdf'))).jobId));
     for (const jobId of jobs) {
-      const job = await client.waitForJob(jobId, 600_000);
+      const job = await retrying(() => client.waitForJob(jobId, 600_000));
       if (job.status !== 'completed') throw new Error(`ingesting for ${id} ended ${job.status}: ${JSON.stringify(job)}`);
     }
     for (let q = 0; q < 20; q++) {
-      const res = await client.ask(sessionId, QUESTIONS[q % QUESTIONS.length]);
+      const res = await retrying(() => client.ask(sessionId, QUESTIONS[q % QUESTIONS.length]));
       if (res.status !== 200) throw new Error(`warm-up question answered ${res.status}`);
     }
     users.push({ id, token, sessionId });
