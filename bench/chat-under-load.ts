@@ -61,6 +61,12 @@ async function startService(env: Record<string, string>, logFile: string, profil
     cwd: REPO_ROOT, env: serviceEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET }), stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
+  // A service that dies mid-run (a native crash) must fail the bench loudly, not leave it waiting on nothing.
+  child.once('exit', (code, signal) => {
+    if (stopping.has(child)) return;
+    console.error(`the service exited unexpectedly (code ${code}, signal ${signal}); its log: ${logFile}`);
+    process.exit(1);
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (!(await fetch(`${url}/api/v1/health`).then((r) => r.ok, () => false))) {
@@ -71,7 +77,10 @@ async function startService(env: Record<string, string>, logFile: string, profil
   return { url, process: child };
 }
 
+const stopping = new WeakSet<ChildProcess>();
+
 async function stopService(service: Service): Promise<void> {
+  stopping.add(service.process);
   service.process.kill('SIGTERM');
   if (service.process.exitCode === null) await new Promise((resolve) => service.process.once('exit', resolve));
 }
@@ -226,7 +235,7 @@ async function main(): Promise<void> {
     if (checks.some(([, met]) => !met)) process.exitCode = 1;
   } finally {
     if (service) await stopService(service);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (process.exitCode === undefined || process.exitCode === 0) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
