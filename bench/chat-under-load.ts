@@ -235,7 +235,7 @@ async function main(): Promise<void> {
     if (checks.some(([, met]) => !met)) process.exitCode = 1;
   } finally {
     if (service) await stopService(service);
-    if (process.exitCode === undefined || process.exitCode === 0) fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
