@@ -11,6 +11,7 @@ import type { IngestJobRepo } from './ports/ingest-job-repo.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { Llm } from './ports/llm.js';
 import type { QueryPlanner } from './ports/query-planner.js';
+import type { HitReranker } from './ports/hit-reranker.js';
 import type { Logger } from './ports/logger.js';
 import type { SessionEraser } from './ports/session-eraser.js';
 import type { SessionRepo } from './ports/session-repo.js';
@@ -46,6 +47,8 @@ export interface DocChatPorts {
   indexes: VectorIndex[];
   reader: DocumentReader;
   llm: Llm;
+  /** Re-orders lexical hits off the request thread when given (default: on it). */
+  reranker?: HitReranker;
   embedder?: Embedder;
   queue: JobQueue;
   ids: IdGenerator;
@@ -91,7 +94,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     }),
     resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
-    askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
+    askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
   };
 }

@@ -144,6 +144,7 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     logger,
     extraRouters: parts.flatMap((part) => part.routers),
     authFailuresPerMinute: config.http.authFailuresPerMinute,
+    questionsPerUser: config.answering.perUserInFlight,
     trustProxy: config.http.trustProxy,
     metrics: container.get<ServiceMetrics>(TOKENS.Metrics),
     metricsOnApp: config.metrics.port === undefined,

@@ -20,6 +20,10 @@ export const TOKENS = {
   DenseIndex: Symbol.for('DenseIndex'),
   DocumentReader: Symbol.for('DocumentReader'),
   Llm: Symbol.for('Llm'),
+  /** Worker threads for questions' CPU work (adapters/answer-pool); bound unless ANSWER_POOL_THREADS=0. */
+  AnswerPool: Symbol.for('AnswerPool'),
+  /** Re-orders lexical hits; bound with the answer pool (else the core re-ranks on the request thread). */
+  Reranker: Symbol.for('Reranker'),
   Embedder: Symbol.for('Embedder'),
   IdentityVerifier: Symbol.for('IdentityVerifier'),
   JobQueue: Symbol.for('JobQueue'),

@@ -55,6 +55,17 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  /** Questions refused before any work: `per_user_limit` (429) or `queue_full` (503). */
+  readonly questionRefusals = new Counter({
+    name: 'doc_chat_question_refusals_total',
+    help: 'Questions refused because the user had too many in progress (per_user_limit) or the answer queue was full (queue_full)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  /** Worker-thread pools, read at each scrape (watchPool). */
+  private readonly pools = new Map<string, () => { threads: number; inFlight: number; queued: number }>();
+
   /** `countJobs` is asked at each scrape: the job counts live in the database that every instance shares. */
   constructor(countJobs: () => Promise<Partial<Record<IngestStatus, number>>>, options: { processMetrics?: boolean } = {}) {
     new Gauge({
@@ -67,7 +78,22 @@ export class ServiceMetrics {
         for (const state of INGEST_STATES) this.set({ state }, counts[state] ?? 0);
       },
     });
+    const pools = this.pools;
+    const poolGauge = (name: string, help: string, field: 'threads' | 'inFlight' | 'queued') => new Gauge({
+      name, help, labelNames: ['pool'] as const, registers: [this.registry],
+      collect() {
+        for (const [pool, stats] of pools) this.set({ pool }, stats()[field]);
+      },
+    });
+    poolGauge('doc_chat_pool_threads', 'Worker threads of each pool', 'threads');
+    poolGauge('doc_chat_pool_in_flight', 'Tasks running on a worker thread, per pool', 'inFlight');
+    poolGauge('doc_chat_pool_queue_length', 'Tasks waiting for a worker thread, per pool', 'queued');
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'doc_chat_' });
+  }
+
+  /** Reports a pool's threads, running and waiting tasks under `pool` at each scrape. */
+  watchPool(pool: string, stats: () => { threads: number; inFlight: number; queued: number }): void {
+    this.pools.set(pool, stats);
   }
 
   scrape(): Promise<string> {

@@ -5,6 +5,7 @@ export type * from './blob-store.js';
 export type * from './vector-index.js';
 export type * from './embedder.js';
 export type * from './llm.js';
+export type * from './hit-reranker.js';
 export type * from './identity-verifier.js';
 export type * from './document-reader.js';
 export type * from './job-queue.js';

@@ -5,6 +5,7 @@ import { tagFilters, type TagFilterInput } from '../domain/tags.js';
 import type { ChatRepo } from '../ports/chat-repo.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { Embedder } from '../ports/embedder.js';
+import type { HitReranker } from '../ports/hit-reranker.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Answer, AnswerRequest, HistoryTurn, Llm } from '../ports/llm.js';
 import type { QueryPlanner } from '../ports/query-planner.js';
@@ -23,6 +24,8 @@ export interface AskQuestionDeps {
   indexes: VectorIndex[];
   llm: Llm;
   embedder?: Embedder;
+  /** Re-orders the lexical hits; by default core/rag/rerank.ts on this thread. */
+  reranker?: HitReranker;
   ids: IdGenerator;
   clock: Clock;
   retrieval?: Partial<RetrievalSettings>;
@@ -78,9 +81,11 @@ export interface AskQuestionResult {
 
 export class AskQuestion {
   private readonly settings: RetrievalSettings;
+  private readonly reranker: HitReranker;
 
   constructor(private readonly deps: AskQuestionDeps) {
     this.settings = { ...DEFAULT_RETRIEVAL, ...deps.retrieval };
+    this.reranker = deps.reranker ?? { rerank: async (query, hits) => rerank(query, hits) };
   }
 
   async execute(input: AskQuestionInput): Promise<AskQuestionResult> {
@@ -99,7 +104,7 @@ export class AskQuestion {
    * client left) cancels the answerer's call and stores nothing.
    */
   async *stream(input: AskQuestionInput, signal: AbortSignal): AsyncGenerator<AskQuestionEvent, void, undefined> {
-    const prepared = await this.prepare(input);
+    const prepared = await this.prepare(input, signal);
     const pieces = streamAnswer(this.deps.llm, prepared.request, signal);
     let answer: Answer;
     try {
@@ -123,7 +128,7 @@ export class AskQuestion {
   }
 
   /** Validation, the session's ownership, the history, and retrieval: everything before the answerer. */
-  private async prepare(input: AskQuestionInput): Promise<{ request: AnswerRequest; packed: PackedContext; query: string }> {
+  private async prepare(input: AskQuestionInput, signal?: AbortSignal): Promise<{ request: AnswerRequest; packed: PackedContext; query: string }> {
     const { sessions, chats, indexes, llm, embedder } = this.deps;
     const question = input.message.trim();
     if (question.length === 0) throw new ValidationError('message must not be empty');
@@ -151,7 +156,7 @@ export class AskQuestion {
             embedding,
             filters,
             limit: index.kind === 'lexical' ? Math.max(RERANK_POOL, this.settings.candidates) : this.settings.candidates,
-          }, visible).then((hits) => index.kind === 'lexical' ? rerank(lexicalText, hits).slice(0, this.settings.candidates) : hits),
+          }, visible).then(async (hits) => index.kind === 'lexical' ? (await this.reranker.rerank(lexicalText, hits, signal)).slice(0, this.settings.candidates) : hits),
         ),
     );
     // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches

@@ -16,6 +16,7 @@ import { openApiRoutes } from './routes/openapi.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
 import { httpMetrics, metricsRouter } from './metrics.js';
+import { QuestionAdmission } from './question-admission.js';
 
 export const API_PREFIX = '/api/v1';
 export const JSON_BODY_LIMIT = '1mb';
@@ -41,6 +42,8 @@ export interface HttpAppDeps {
   metrics?: ServiceMetrics;
   /** Serve GET /metrics on this app (default); false when it has a port of its own (METRICS_PORT). */
   metricsOnApp?: boolean;
+  /** Questions of one user in progress at once before 429 (MAX_QUESTIONS_PER_USER); unlimited when unset. */
+  questionsPerUser?: number;
   /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */
   metricsToken?: string;
 }
@@ -90,7 +93,10 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     // koa-body reads POST, PUT and PATCH bodies only (its default parsedMethods): other requests need not enter it.
     await auth(ctx, () => (BODY_METHODS.has(ctx.method) ? parseJson(ctx, next) : next()));
   });
-  const api = new Router().use(sessionRoutes(deps.docChat).routes(), chatRoutes(deps.docChat, deps.logger).routes(), ingestRoutes(deps.docChat).routes());
+  const admission = deps.questionsPerUser
+    ? new QuestionAdmission(deps.questionsPerUser, () => deps.metrics?.questionRefusals.inc({ reason: 'per_user_limit' }))
+    : undefined;
+  const api = new Router().use(sessionRoutes(deps.docChat).routes(), chatRoutes(deps.docChat, deps.logger, admission).routes(), ingestRoutes(deps.docChat).routes());
   api.prefix(API_PREFIX);
   app.use(api.routes());
   return app;

@@ -143,6 +143,12 @@ export const SessionCreateServiceUnavailable = v.strictObject({
   code: v.literal('UPSTREAM_UNAVAILABLE'),
 });
 
+/** 429 on chat: the user has MAX_QUESTIONS_PER_USER questions in progress. */
+export const ChatQuestionsLimited = v.strictObject({
+  success: v.literal(false),
+  error: v.pipe(v.string(), v.startsWith('Too many questions in progress')),
+});
+
 const RATE_LIMITED_TEXT = v.literal('Too many failed authentications from this address; try again later');
 /** 429 after too many refused tokens from one address, in the route's error shape (chat, session creation, the rest). */
 export const AuthRateLimited = v.union([

@@ -1,4 +1,5 @@
 import { answerPluginsModule } from './answer-plugins.module.js';
+import { answeringModule } from './answering.module.js';
 import { embeddedDenseModule } from './embedded-dense.module.js';
 import { extractionModule } from './extraction.module.js';
 import { filesModule } from './files.module.js';
@@ -22,6 +23,7 @@ export const MODULES = [
   recordsModule,
   filesModule,
   answerPluginsModule,
+  answeringModule,
   modelsModule,
   vectorsModule,
   embeddedDenseModule,

@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import type { Embedder } from '../../core/ports/embedder.js';
 import type { Llm } from '../../core/ports/llm.js';
 import { createExtractiveAnswerer } from '../../adapters/answer-plugins/index.js';
+import { PooledLlm, type AnswerPool } from '../../adapters/answer-pool/index.js';
 import { countDependencyErrors, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { optional, setting } from '../config/variables.js';
 import { httpUrl, positiveInt, text } from '../config/schemas.js';
@@ -40,7 +41,13 @@ export const modelsModule: ServiceModule<ModelsSection> = {
   async bindings(config) {
     const models = config.models;
     if (models.kind !== 'ollama') {
-      return new ContainerModule(({ bind }) => void bind<Llm>(TOKENS.Llm).toDynamicValue((ctx) => countDependencyErrors(createExtractiveAnswerer({ plugins: config.answerPlugins }), ctx.get<ServiceMetrics>(TOKENS.Metrics), 'extractive')));
+      // With the answering family's pool (ANSWER_POOL_THREADS > 0) the extractive answerer runs on its threads.
+      const pooled = config.answering.poolThreads > 0;
+      return new ContainerModule(({ bind }) => void bind<Llm>(TOKENS.Llm).toDynamicValue((ctx) => countDependencyErrors(
+        pooled ? new PooledLlm(ctx.get<AnswerPool>(TOKENS.AnswerPool)) : createExtractiveAnswerer({ plugins: config.answerPlugins }),
+        ctx.get<ServiceMetrics>(TOKENS.Metrics),
+        'extractive',
+      )));
     }
     const { OllamaEmbedder } = await import('../../adapters/ollama/ollama-embedder.js');
     const { OllamaLlm } = await import('../../adapters/ollama/ollama-llm.js');

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { createDocChat, type DocChat } from '../../core/index.js';
+import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import type { Embedder } from '../../core/ports/embedder.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { answerPlugins } from '../../adapters/answer-plugins/index.js';
@@ -34,6 +35,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           ids: ctx.get(TOKENS.Ids),
           clock: ctx.get(TOKENS.Clock),
           logger: ctx.get(TOKENS.Logger),
+          reranker: ctx.get<HitReranker>(TOKENS.Reranker, { optional: true }),
           planners: answerPlugins(config.answerPlugins).map((plugin) => plugin.planner),
         });
       });

@@ -1,6 +1,7 @@
 import { createDocChat, type DocChat } from '../../core/index.js';
 import type { Llm } from '../../core/ports/llm.js';
 import type { QueryPlanner } from '../../core/ports/query-planner.js';
+import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { ExtractiveAnswerer } from '../../adapters/extractive/extractive-answerer.js';
 import { FakeDocumentReader } from '../fakes/fake-document-reader.js';
@@ -51,6 +52,7 @@ class ManualJobQueue implements JobQueue {
 export function coreFixture(
   options: {
     llm?: Llm;
+    reranker?: HitReranker;
     indexes?: VectorIndex[];
     embedder?: Embedder;
     uploadLimits?: UploadLimits;
@@ -76,6 +78,7 @@ export function coreFixture(
     sessions, chats, jobs, blobs, uploads, eraser, indexes, reader,
     uploadLimits: options.uploadLimits,
     llm: options.llm ?? new ExtractiveAnswerer(),
+    reranker: options.reranker,
     embedder: options.embedder,
     planners: options.planners,
     queue,

@@ -153,8 +153,13 @@ export const API_OPERATIONS: ApiOperation[] = [
         r.ErrorMessage,
       ),
       404: SESSION_NOT_FOUND, 413: BODY_TOO_LARGE,
-      500: json('An unexpected failure (the chat route’s body)', r.ChatInternalError),
-      503: json('A dependency did not answer (the chat route’s body)', r.ChatServiceUnavailable),
+      429: json(
+        'The user already has MAX_QUESTIONS_PER_USER questions in progress, or the address is over AUTH_FAILURES_PER_MINUTE; ' +
+          'see Retry-After (the chat route’s body)',
+        v.union([r.ChatQuestionsLimited, r.AuthRateLimited]),
+      ),
+      500: json('An unexpected failure, also a worker thread that crashed while answering (the chat route’s body)', r.ChatInternalError),
+      503: json('A dependency did not answer, or the answer queue is full (ANSWER_QUEUE_LIMIT) (the chat route’s body)', r.ChatServiceUnavailable),
     },
   },
   {

@@ -1,0 +1,49 @@
+import { ContainerModule } from 'inversify';
+import { AnswerPool, PooledReranker } from '../../adapters/answer-pool/index.js';
+import { defaultPoolThreads } from '../../adapters/answer-pool/answer-pool.js';
+import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
+import type { HitReranker } from '../../core/ports/hit-reranker.js';
+import { setting } from '../config/variables.js';
+import { positiveInt, wholeNumber } from '../config/schemas.js';
+import { TOKENS } from '../tokens.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { ServiceModule } from './module.js';
+
+const ANSWER_POOL_THREADS = setting('ANSWER_POOL_THREADS', wholeNumber(256), defaultPoolThreads(), 'Worker threads that re-rank hits and write extractive answers off the request thread (0: on the request thread)', { defaultText: 'cores − 1, at least 1' });
+const ANSWER_QUEUE_LIMIT = setting('ANSWER_QUEUE_LIMIT', positiveInt(1_000_000), 64, 'Questions\' pool tasks that may wait for a thread; one more is refused with 503');
+const MAX_QUESTIONS_PER_USER = setting('MAX_QUESTIONS_PER_USER', positiveInt(10_000), 8, 'Questions of one user in progress at once; one more is refused with 429 and Retry-After');
+
+export interface AnsweringSection {
+  /** Questions' CPU work off the request thread, and fair shares of it. */
+  answering: { poolThreads: number; queueLimit: number; perUserInFlight: number };
+}
+
+/**
+ * The answer pool (adapters/answer-pool): worker threads for re-ranking and the extractive answer, so that a question
+ * never holds up cheap requests. The models family answers through it when the answerer is the extractive one.
+ */
+export const answeringModule: ServiceModule<AnsweringSection> = {
+  family: 'answering',
+  variables: [ANSWER_POOL_THREADS, ANSWER_QUEUE_LIMIT, MAX_QUESTIONS_PER_USER],
+  configure: (env) => ({
+    answering: { poolThreads: env.read(ANSWER_POOL_THREADS), queueLimit: env.read(ANSWER_QUEUE_LIMIT), perUserInFlight: env.read(MAX_QUESTIONS_PER_USER) },
+  }),
+  bindings(config) {
+    const { poolThreads, queueLimit } = config.answering;
+    return new ContainerModule(({ bind }) => {
+      if (poolThreads === 0) return;
+      bind<AnswerPool>(TOKENS.AnswerPool).toDynamicValue((ctx) => {
+        const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
+        const pool = new AnswerPool({ threads: poolThreads, maxQueued: queueLimit, plugins: config.answerPlugins, onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }) });
+        metrics.watchPool('answer', () => pool.stats());
+        return pool;
+      });
+      bind<HitReranker>(TOKENS.Reranker).toDynamicValue((ctx) => new PooledReranker(ctx.get<AnswerPool>(TOKENS.AnswerPool)));
+      bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => {
+        const pool = ctx.get<AnswerPool>(TOKENS.AnswerPool);
+        return { name: 'answer pool', close: () => pool.close() };
+      });
+    });
+  },
+  started: (config) => ({ answerPoolThreads: config.answering.poolThreads }),
+};

@@ -1,0 +1,18 @@
+/**
+ * The answer pool's real worker (adapters/answer-pool/answer-worker.ts), with two ways to misbehave chosen by the
+ * question, for the tests of what the pool does then: "CRASH THREAD" ends the worker thread mid-task (as a native
+ * crash or an out-of-memory kill would), "SPIN <ms>" holds the thread busy for that long before answering.
+ */
+import answerTask from '../../adapters/answer-pool/answer-worker.js';
+import type { PoolResult, PoolTask } from '../../adapters/answer-pool/pool-task.js';
+
+export default function misbehavingAnswerTask(task: PoolTask): Promise<PoolResult> {
+  const question = task.kind === 'answer' ? task.request.question : task.query;
+  if (question.includes('CRASH THREAD')) process.exit(1);
+  const spin = /SPIN (\d+)/.exec(question);
+  if (spin) {
+    const until = Date.now() + Number(spin[1]);
+    while (Date.now() < until); // busy on purpose: a thread stuck computing, not waiting
+  }
+  return answerTask(task);
+}
