@@ -9,6 +9,7 @@ import { LocalBlobStore } from '../adapters/local-blob/local-blob-store.js';
 import { localUploadRouter, UPLOAD_PATH_PREFIX } from './http/routes/local-upload.routes.js';
 import { httpServerOptions, limitClients } from './http/client-limits.js';
 import { createHttpApp } from './http/app.js';
+import { webAppDir } from './http/web-app.js';
 import { errorMiddleware } from './http/errors.js';
 import { metricsRouter } from './http/metrics.js';
 import type { ServiceMetrics } from '../adapters/prometheus/service-metrics.js';
@@ -145,6 +146,7 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     metrics: container.get<ServiceMetrics>(TOKENS.Metrics),
     metricsOnApp: config.metrics.port === undefined,
     metricsToken: config.metrics.token,
+    webApp: webAppOptions(config, logger),
   });
   const server = createServer(httpServerOptions(config.http), app.callback());
   limitClients(server, config.http, {
@@ -156,4 +158,17 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     server.listen(config.port, config.host, () => resolve());
   });
   return server;
+}
+
+/** The built web app, allowed to reach the object store clients upload to and the identity provider. */
+function webAppOptions(config: Config, logger: Logger) {
+  const dir = webAppDir();
+  if (!dir) {
+    logger.warn('the web app is not built (npm run build): / is not served');
+    return undefined;
+  }
+  const connectOrigins: string[] = [];
+  if (config.blobs.kind === 'minio') connectOrigins.push(new URL(config.blobs.publicUrl ?? config.blobs.endpoint).origin);
+  if (config.auth.kind === 'supabase') connectOrigins.push(new URL(config.auth.url).origin);
+  return { dir, connectOrigins };
 }

@@ -16,6 +16,7 @@ import { openApiRoutes } from './routes/openapi.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
 import { httpMetrics, metricsRouter } from './metrics.js';
+import { webApp, type WebAppOptions } from './web-app.js';
 
 export const API_PREFIX = '/api/v1';
 export const JSON_BODY_LIMIT = '1mb';
@@ -43,6 +44,8 @@ export interface HttpAppDeps {
   metricsOnApp?: boolean;
   /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */
   metricsToken?: string;
+  /** The browser app served at `/` (server/http/web-app.ts); none when unset or not built. */
+  webApp?: WebAppOptions;
 }
 
 /** Builds the Koa app; listening is the caller's business (server/main.ts, tests). */
@@ -70,6 +73,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     }),
   );
   for (const router of deps.extraRouters ?? []) app.use(router.routes());
+  if (deps.webApp) app.use(webApp(deps.webApp));
   if (deps.metrics && deps.metricsOnApp !== false) app.use(metricsRouter(deps.metrics, deps.metricsToken).routes());
 
   // One router per side of the auth gate, each matching a request once (its nested routers' routes are copied in).
