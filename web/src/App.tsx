@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api } from './api';
-import { fetchAuthConfig, forgetToken, storedToken, storeToken, supabaseClient } from './auth';
+import { fetchAuthConfig, forgetToken, storedToken, storeToken, supabaseClient, takeTokenFromAddress } from './auth';
 import { SignIn } from './SignIn';
 import { Workspace } from './Workspace';
 import type { AuthConfig } from './types';
@@ -19,6 +19,19 @@ export function App() {
     if (config?.mode === 'supabase') void supabaseClient(config, () => {}).then((client) => client.auth.signOut());
   };
   const api = useMemo(() => new Api(storedToken, () => signOut(EXPIRED_MESSAGE)), [config]);
+
+  // A #token= link opened in a tab where the app already runs signs in too.
+  useEffect(() => {
+    const onHash = () => {
+      const fresh = takeTokenFromAddress();
+      if (!fresh) return;
+      storeToken(fresh);
+      setMessage(undefined);
+      setToken(fresh);
+    };
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
 
   useEffect(() => {
     void fetchAuthConfig().then((loaded) => {
