@@ -21,6 +21,8 @@ import { ClearChat } from './use-cases/clear-chat.js';
 import { CreateSession } from './use-cases/create-session.js';
 import { CreateUploadUrl } from './use-cases/create-upload-url.js';
 import { DeleteSession } from './use-cases/delete-session.js';
+import { DeleteDocument } from './use-cases/delete-document.js';
+import { ListDocuments } from './use-cases/list-documents.js';
 import { GetChatHistory } from './use-cases/get-chat-history.js';
 import { GetIngestJob } from './use-cases/get-ingest-job.js';
 import { ListSessions } from './use-cases/list-sessions.js';
@@ -68,6 +70,8 @@ export interface DocChat {
   runIngestion: RunIngestion;
   resumeIngestion: ResumeIngestion;
   getIngestJob: GetIngestJob;
+  listDocuments: ListDocuments;
+  deleteDocument: DeleteDocument;
   askQuestion: AskQuestion;
   sweepUploads: SweepUploads;
 }
@@ -88,6 +92,8 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     }),
     resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
+    listDocuments: new ListDocuments(sessions, jobs),
+    deleteDocument: new DeleteDocument({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue }),
     askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, ids, clock, retrieval: ports.retrieval }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
   };
@@ -97,6 +103,8 @@ export * from './domain/errors.js';
 export * from './domain/model.js';
 export type * from './ports/index.js';
 export { AskQuestion, ClearChat, CreateSession, CreateUploadUrl, DeleteSession, GetChatHistory, GetIngestJob };
+export { DeleteDocument, ListDocuments };
+export { DOCUMENT_NOT_FOUND } from './use-cases/delete-document.js';
 export { ListSessions, RenameSession, ResumeIngestion, RunIngestion, StartIngestion, SweepUploads };
 export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';

@@ -145,6 +145,10 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     metrics: container.get<ServiceMetrics>(TOKENS.Metrics),
     metricsOnApp: config.metrics.port === undefined,
     metricsToken: config.metrics.token,
+    authConfig:
+      config.auth.kind === 'supabase'
+        ? { mode: 'supabase', supabaseUrl: config.auth.url, supabaseAnonKey: config.auth.anonKey }
+        : { mode: 'local' },
   });
   const server = createServer(httpServerOptions(config.http), app.callback());
   limitClients(server, config.http, {

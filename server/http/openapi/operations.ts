@@ -87,6 +87,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     responses: { 200: json('The OpenAPI document', r.OpenApiJson) },
   },
   {
+    method: 'get', path: '/api/v1/auth/config', operationId: 'authConfig', public: true,
+    summary: 'How a browser signs in: local tokens, or Supabase Auth with its URL and public anon key',
+    responses: { 200: json('`{ "mode": "local" }` or `{ "mode": "supabase", "supabaseUrl", "supabaseAnonKey" }`', r.AuthConfig) },
+  },
+  {
     method: 'get', path: '/metrics', operationId: 'metrics', public: true,
     summary: 'Prometheus metrics of this instance (text exposition format)',
     description:
@@ -129,6 +134,26 @@ export const API_OPERATIONS: ApiOperation[] = [
       404: SESSION_NOT_FOUND,
       500: FAILED,
       503: json('Object storage or the vector index did not answer; the session is kept, repeat the call', r.ServiceUnavailable),
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/session/{sessionId}/documents', operationId: 'listDocuments',
+    summary: 'The session’s documents (its ingest jobs, any status), newest first', pathParameters: SESSION_ID,
+    responses: { 200: json('The documents, in the record shape of GET /api/v1/ingest/{id}', r.DocumentList), 404: SESSION_NOT_FOUND, 500: FAILED, 503: UNAVAILABLE },
+  },
+  {
+    method: 'delete', path: '/api/v1/session/{sessionId}/documents/{ingestId}', operationId: 'deleteDocument',
+    summary: 'Remove a document: its chunks, its stored file (unless another session holds it) and its record',
+    description:
+      'A document still queued or being ingested is cancelled, then removed. The session’s later ingests of the same ' +
+      'content (`reusedFrom` this document) go with it; other sessions’ copies are untouched. Its passages are no ' +
+      'longer cited; answers already in the history keep the sources they had.',
+    pathParameters: { ...SESSION_ID, ingestId: 'Identifier of the document’s ingest job' },
+    responses: {
+      204: DELETED('Removed'),
+      404: json('The document does not exist, is not in this session, or the session is another user’s', r.DocumentNotFound),
+      500: FAILED,
+      503: json('Object storage or the vector index did not answer; the document is kept, repeat the call', r.ServiceUnavailable),
     },
   },
   {
