@@ -136,6 +136,7 @@ export const ErrorMessage = v.strictObject({ error: text('What is wrong, in word
 export const Unauthorized = v.strictObject({ error: v.literal('Unauthorized Access') });
 export const SessionNotFound = v.strictObject({ error: v.literal('Session not found') });
 export const IngestJobNotFound = v.strictObject({ error: v.literal('Ingest job not found') });
+export const PageNotFound = v.strictObject({ error: v.literal('Page not found') });
 export const RouteNotFound = v.strictObject({ error: v.literal('Not found') });
 export const BodyTooLarge = v.strictObject({ error: v.literal('Request body is too large') });
 export const SessionDeletionFailed = v.strictObject({ error: v.literal('Session deletion failed') });

@@ -1,4 +1,6 @@
+import { createCanvas } from '@napi-rs/canvas';
 import { expect } from 'chai';
+import { readJpegHeader } from '../../adapters/extraction/jpeg-header.js';
 import type { BlobStore } from '../../core/ports/blob-store.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { TOKENS } from '../../server/tokens.js';
@@ -8,6 +10,25 @@ import { CONFORMANCE_STACKS } from '../support/stacks.js';
 import type { TestService } from '../support/test-service.js';
 
 const QUESTION = 'What is the monthly maintenance fee on checking accounts?';
+
+/** A photographed page stand-in: black text on white, 1800 x 1200 (wider than the 1600 bound). */
+async function photo(): Promise<Uint8Array> {
+  const canvas = createCanvas(1800, 1200);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, 1800, 1200);
+  ctx.fillStyle = '#000000';
+  ctx.font = '96px sans-serif';
+  ctx.fillText('Receipt total 42 dollars', 100, 400);
+  return new Uint8Array(await canvas.encode('jpeg', 90));
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png: Uint8Array): { width: number; height: number } {
+  expect([...png.subarray(0, 8)]).to.deep.equal([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
 
 // Listing and removing a session's documents, on every stack: SQLite FTS5 + local files, SQLite + Chroma + MinIO
 // (s3rver), and PostgreSQL's index + Chroma + MinIO where PostgreSQL runs.
@@ -103,6 +124,57 @@ for (const makeStack of CONFORMANCE_STACKS) {
       expect((await alice.delete(`/api/v1/session/${other}/documents/${shared}`)).status).to.equal(204);
       expect(await blobs().stat(acme.key)).to.equal(null);
       expect(await chunksOf(shared)).to.equal(0);
+    });
+
+    it('draws a page as an image for its owner: bounded, cached, 404 for pages that do not exist, 400 for a bad page', async () => {
+      const sessionId = await alice.createSession('pages');
+      const pdf = await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf');
+      const jpeg = await alice.uploadAndIngest(sessionId, 'receipt.jpg', await photo(), 'image/jpeg');
+      for (const id of [pdf.jobId, jpeg.jobId]) await alice.waitForJob(id);
+
+      const page2 = await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/2`);
+      expect(page2.status).to.equal(200);
+      expect(page2.headers.get('content-type')).to.equal('image/png');
+      expect(page2.headers.get('cache-control')).to.equal('private, max-age=3600');
+      // Letter size (612 x 792 points) at the 1600-pixel bound on its longest side.
+      expect(pngSize(page2.bytes)).to.deep.equal({ width: 1236, height: 1600 });
+      const etag = page2.headers.get('etag')!;
+      expect(etag).to.match(/^".+"$/);
+      // As a browser revalidates its cached copy (fetch would otherwise add `Cache-Control: no-cache`, which forbids a 304).
+      const again = await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/2`, { 'If-None-Match': etag, 'Cache-Control': 'max-age=0' });
+      expect(again.status).to.equal(304);
+      expect(again.bytes.length).to.equal(0);
+      // Pages differ, and `width` bounds the longest side (never above 1600, never below 100).
+      const page1 = await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/1?width=400`);
+      expect(pngSize(page1.bytes)).to.deep.equal({ width: 309, height: 400 });
+      expect(pngSize((await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/1?width=99999`)).bytes).height).to.equal(1600);
+      expect(Buffer.compare(page1.bytes, (await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/2?width=400`)).bytes)).to.not.equal(0);
+
+      // A photo is its own page 1, scaled down to the bound, as JPEG.
+      const photoPage = await alice.getBinary(`/api/v1/ingest/${jpeg.jobId}/pages/1`);
+      expect(photoPage.status).to.equal(200);
+      expect(photoPage.headers.get('content-type')).to.equal('image/jpeg');
+      expect(readJpegHeader(photoPage.bytes)).to.include({ width: 1600, height: 1067 });
+
+      for (const [id, page] of [[pdf.jobId, 3], [jpeg.jobId, 2]] as const) {
+        const missing = await alice.getBinary(`/api/v1/ingest/${id}/pages/${page}`);
+        expect(missing.status).to.equal(404);
+        expect(missing.body).to.deep.equal({ error: 'Page not found' });
+      }
+      for (const bad of ['0', 'x', '1.5', '-1']) {
+        const res = await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/${bad}`);
+        expect(res.status, bad).to.equal(400);
+        expect(res.body).to.deep.equal({ error: 'page: page must be a whole number from 1' });
+      }
+      expect((await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/1?width=wide`)).status).to.equal(400);
+      for (const [client, id] of [[bob, pdf.jobId], [alice, 'no-such-job']] as const) {
+        const foreign = await client.getBinary(`/api/v1/ingest/${id}/pages/1`);
+        expect(foreign.status).to.equal(404);
+        expect(foreign.body).to.deep.equal({ error: 'Ingest job not found' });
+      }
+      // Once the document is removed, its pages are gone too (the cache is never reached).
+      expect((await alice.delete(`/api/v1/session/${sessionId}/documents/${pdf.jobId}`)).status).to.equal(204);
+      expect((await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/2`)).status).to.equal(404);
     });
   });
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { chatBody, historyQuery, ingestBody, labelBody, uploadUrlBody } from '../schemas.js';
+import { chatBody, historyQuery, ingestBody, labelBody, pageImageQuery, uploadUrlBody } from '../schemas.js';
 import * as r from '../response-schemas.js';
 
 /**
@@ -17,6 +17,8 @@ export interface ApiResponseSpec {
   json?: Schema;
   /** A text/plain body's schema (a string schema). */
   text?: Schema;
+  /** A binary body (an image): the media types it may have. */
+  binary?: { mediaTypes: string[] };
   /** A text/event-stream body: each event's name and the schema of its JSON `data`. */
   events?: { description: string; schemas: Record<string, Schema> };
 }
@@ -242,6 +244,26 @@ export const API_OPERATIONS: ApiOperation[] = [
     responses: {
       200: json('The job', r.IngestJobStatus),
       404: json('The job does not exist or belongs to another user', r.IngestJobNotFound),
+      500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/ingest/{id}/pages/{page}', operationId: 'pageImage',
+    summary: 'A page of the document as an image, for its owner',
+    description:
+      'Rendered from the stored file: a PDF page as PNG, a photographed page (a JPEG upload is its own page 1) upright ' +
+      'as JPEG. The longest side is at most 1600 pixels, or `width` (bounded to 100..1600). Answers carry ' +
+      '`Cache-Control: private, max-age=3600` and an `ETag`; `If-None-Match` with it answers 304.',
+    pathParameters: { id: 'Identifier of the ingest job (the document)', page: 'The 1-based page, a whole number' },
+    query: pageImageQuery,
+    responses: {
+      200: { description: 'The page image', binary: { mediaTypes: ['image/png', 'image/jpeg'] } },
+      304: { description: 'The image named by If-None-Match is still current; empty body' },
+      400: json('`page` is not a whole number from 1 ("page: page must be a whole number from 1"), or `width` is not a whole number', r.ErrorMessage),
+      404: json(
+        'The job does not exist or belongs to another user ("Ingest job not found"), or the document has no such page ("Page not found")',
+        v.union([r.IngestJobNotFound, r.PageNotFound]),
+      ),
       500: FAILED, 503: UNAVAILABLE,
     },
   },
