@@ -172,6 +172,13 @@ for (const makeStack of CONFORMANCE_STACKS) {
         expect(foreign.status).to.equal(404);
         expect(foreign.body).to.deep.equal({ error: 'Ingest job not found' });
       }
+      // A file that is not a readable PDF has no pages to show.
+      const broken = await alice.uploadAndIngest(sessionId, 'broken.pdf', new TextEncoder().encode('%PDF-1.4\nnot really a pdf'), 'application/pdf');
+      expect((await alice.waitForJob(broken.jobId)).status).to.equal('failed');
+      const unreadable = await alice.getBinary(`/api/v1/ingest/${broken.jobId}/pages/1`);
+      expect(unreadable.status).to.equal(404);
+      expect(unreadable.body).to.deep.equal({ error: 'Page not found' });
+
       // Once the document is removed, its pages are gone too (the cache is never reached).
       expect((await alice.delete(`/api/v1/session/${sessionId}/documents/${pdf.jobId}`)).status).to.equal(204);
       expect((await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/2`)).status).to.equal(404);
