@@ -48,7 +48,12 @@ export class ChildProcessPageRenderer implements PageRenderer {
 
   render(request: PageImageRequest): Promise<PageImage | null> {
     // Checked here, cheaply: a mismatched file never costs the child a job.
-    const kind = resolveDocumentKind(request.bytes, request.contentType);
+    let kind: PageRenderJob['kind'];
+    try {
+      kind = resolveDocumentKind(request.bytes, request.contentType);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const run = this.tail.then(() => this.renderNow(kind, request));
     this.tail = run.catch(() => undefined);
     return run;

@@ -58,7 +58,7 @@ export class ApiClient {
 
   /** A GET whose body may be binary (a page image): the bytes, and the response checked against the document. */
   async getBinary(path: string, headers: Record<string, string> = {}): Promise<ApiResponse & { bytes: Uint8Array }> {
-    const init: RequestInit = { headers: { ...headers, ...(this.token && { Authorization: `Bearer ${this.token}` }) } };
+    const init: RequestInit = { headers: this.token ? { ...headers, Authorization: `Bearer ${this.token}` } : { ...headers } };
     const res = await fetch(`${this.baseUrl}${path}`, init);
     const bytes = new Uint8Array(await res.arrayBuffer());
     const type = res.headers.get('content-type') ?? '';
