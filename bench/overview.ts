@@ -24,10 +24,12 @@ try {
   let held = 0;
   let notFound = 0;
   const misses: string[] = [];
+  let sample = '';
   const started = performance.now();
   for (const article of squad.articles) {
     const pdf = await articlePdf(article);
-    const parser = new PDFParse({ data: pdf.bytes });
+    // A copy: pdf.js takes over (detaches) the buffer it is given.
+    const parser = new PDFParse({ data: pdf.bytes.slice() });
     const firstPage = (await parser.getText({ partial: [1] })).pages[0]?.text ?? '';
     await parser.destroy();
     const sessionId = await api.createSession(article.title);
@@ -37,6 +39,7 @@ try {
     const res = await api.post('/api/v1/chat/completions', { sessionId, message: QUESTION });
     if (res.status !== 200) throw new Error(`${article.title}: ${res.status} ${res.text}`);
     const answer: string = res.body.data;
+    sample ||= `${article.title}: ${answer}`;
     const page = plain(`${pdf.sanitize(article.title)} ${firstPage}`);
     const sentences = splitSentences(answer);
     if (answer.startsWith('I could not find')) notFound++;
@@ -45,6 +48,7 @@ try {
   }
   const n = squad.articles.length;
   if (misses.length > 0) console.log(`Answers not (only) from page 1 or the title:\n${misses.join('\n')}\n`);
+  console.log(`Sample answer: ${sample}\n`);
   console.log(`Overview answers ("${QUESTION}"), ${n} SQuAD articles, one per session, extractive answerer`);
   console.log(`  answered from the article's first page or title  ${(held / n).toFixed(3)} (${held} of ${n})`);
   console.log(`  "not found"                                       ${notFound} of ${n}`);

@@ -82,9 +82,14 @@ export function overviewAnswer(contexts: ContextPassage[]): Answer {
 function documentOverview(passages: ContextPassage[]): Candidate[] {
   const sentences: Candidate[] = [];
   for (const passage of passages) {
-    for (const text of splitSentences(passage.text)) {
-      if (text.length > MAX_SENTENCE_CHARS) continue;
-      sentences.push({ ref: passage.ref, text, position: sentences.length, keys: new Set(termKeys(text)) });
+    // Line by line: a chunk starts with the section title it falls under on a line of its own, and a title run into
+    // the sentence after it would quote neither as written.
+    for (const line of passage.text.split(/\n+/)) {
+      for (const text of splitSentences(line)) {
+        // Chunks overlap by a sentence or two: each is a candidate once.
+        if (text.length > MAX_SENTENCE_CHARS || sentences.some((s) => s.text === text)) continue;
+        sentences.push({ ref: passage.ref, text, position: sentences.length, keys: new Set(termKeys(text)) });
+      }
     }
   }
   const full = sentences.filter((s) => wordTokens(s.text).length >= MIN_SENTENCE_WORDS && s.keys.size > 0);
