@@ -28,7 +28,8 @@ export async function renderPageImage(bytes: Uint8Array, kind: DocumentKind, pag
     try {
       const { width, height } = pdfPage.getViewport({ scale: 1 });
       const viewport = pdfPage.getViewport({ scale: Math.min(MAX_SCALE, maxSide / Math.max(width, height)) });
-      const canvas = createCanvas(Math.max(1, Math.floor(viewport.width)), Math.max(1, Math.floor(viewport.height)));
+      // Rounded, not floored: 792 points at 1000/792 is 999.99… pixels.
+      const canvas = createCanvas(Math.max(1, Math.round(viewport.width)), Math.max(1, Math.round(viewport.height)));
       try {
         const target = { canvas, canvasContext: canvas.getContext('2d') } as unknown as Pick<RenderParameters, 'canvas' | 'canvasContext'>;
         await pdfPage.render({ ...target, viewport }).promise;
