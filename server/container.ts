@@ -77,6 +77,7 @@ function useCases(config: Config): ContainerModule {
           dense && instrumentIndex(dense, metrics, names.denseIndex),
         ),
         reader: instrumentReader(ctx.get<DocumentReader>(TOKENS.DocumentReader), metrics),
+        renderer: ctx.get(TOKENS.PageRenderer),
         llm: counted(ctx.get<Llm>(TOKENS.Llm), names.models),
         embedder: embedder && counted(embedder, names.models),
         queue: ctx.get(TOKENS.JobQueue),

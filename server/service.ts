@@ -147,6 +147,10 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     metricsOnApp: config.metrics.port === undefined,
     metricsToken: config.metrics.token,
     webApp: webAppOptions(config, logger),
+    authConfig:
+      config.auth.kind === 'supabase'
+        ? { mode: 'supabase', supabaseUrl: config.auth.url, supabaseAnonKey: config.auth.anonKey }
+        : { mode: 'local' },
   });
   const server = createServer(httpServerOptions(config.http), app.callback());
   limitClients(server, config.http, {

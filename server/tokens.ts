@@ -19,6 +19,8 @@ export const TOKENS = {
   LexicalIndex: Symbol.for('LexicalIndex'),
   DenseIndex: Symbol.for('DenseIndex'),
   DocumentReader: Symbol.for('DocumentReader'),
+  /** Draws a stored document's page as an image (GET /api/v1/ingest/:id/pages/:page). */
+  PageRenderer: Symbol.for('PageRenderer'),
   Llm: Symbol.for('Llm'),
   Embedder: Symbol.for('Embedder'),
   IdentityVerifier: Symbol.for('IdentityVerifier'),

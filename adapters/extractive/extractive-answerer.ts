@@ -4,6 +4,7 @@ import { splitUnits, type UnitKind } from '../../core/rag/layout.js';
 import { asksForFigure, bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
 import { computedFigureAnswer } from './computed-figure.js';
 import { contentTokens, countWords, wordTokens } from '../../core/rag/text.js';
+import { overviewAnswer } from '../../core/rag/overview.js';
 
 export const NOT_FOUND_TEXT = 'I could not find this in your documents.';
 export const MAX_ANSWER_WORDS = 80;
@@ -41,6 +42,8 @@ export class ExtractiveAnswerer implements Llm {
   constructor(private readonly weights: readonly number[] = SENTENCE_WEIGHTS) {}
 
   async answer(request: AnswerRequest): Promise<Answer> {
+    // "What is this document about?": the documents' lead and central sentences, not a search for those words.
+    if (request.overview) return overviewAnswer(request.contexts);
     // A figure to compute (a ratio, a margin, an average over years) is answered from the statement rows it needs.
     const computed = computedFigureAnswer(request);
     if (computed) return computed;

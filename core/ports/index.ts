@@ -13,3 +13,4 @@ export type * from './health-check.js';
 export type * from './logger.js';
 export type * from './upload-repo.js';
 export type * from './session-eraser.js';
+export type * from './page-renderer.js';

@@ -13,6 +13,7 @@ import { healthRoutes } from './routes/health.routes.js';
 import { requestLog, type RequestLogger } from './request-log.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
 import { openApiRoutes } from './routes/openapi.routes.js';
+import { authConfigRoutes, type AuthConfigJson } from './routes/auth-config.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
 import { httpMetrics, metricsRouter } from './metrics.js';
@@ -42,6 +43,8 @@ export interface HttpAppDeps {
   metrics?: ServiceMetrics;
   /** Serve GET /metrics on this app (default); false when it has a port of its own (METRICS_PORT). */
   metricsOnApp?: boolean;
+  /** What GET /api/v1/auth/config tells the browser app about signing in (default: local JWT mode). */
+  authConfig?: AuthConfigJson;
   /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */
   metricsToken?: string;
   /** The browser app served at `/` (server/http/web-app.ts); none when unset or not built. */
@@ -78,7 +81,11 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
 
   // One router per side of the auth gate, each matching a request once (its nested routers' routes are copied in).
   // The OpenAPI document is public too.
-  const publicApi = new Router().use(healthRoutes(deps.probes, deps.logger).routes(), openApiRoutes().routes());
+  const publicApi = new Router().use(
+    healthRoutes(deps.probes, deps.logger).routes(),
+    openApiRoutes().routes(),
+    authConfigRoutes(deps.authConfig ?? { mode: 'local' }).routes(),
+  );
   publicApi.prefix(API_PREFIX);
   app.use(publicApi.routes());
 

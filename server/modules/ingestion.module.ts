@@ -6,6 +6,7 @@ import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
 import type { JobHandler, JobQueue } from '../../core/ports/job-queue.js';
 import type { Logger } from '../../core/ports/logger.js';
 import { ChildProcessDocumentReader } from '../../adapters/extraction/child-process-document-reader.js';
+import { ChildProcessPageRenderer } from '../../adapters/extraction/child-process-page-renderer.js';
 import { InProcessJobQueue } from '../../adapters/in-process-queue/in-process-job-queue.js';
 import type { PostgresDatabase } from '../../adapters/postgres/database.js';
 import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
@@ -27,6 +28,12 @@ export async function ingestionModule(config: Config): Promise<ContainerModule> 
     bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
       name: 'text extraction',
       close: () => ctx.get<ChildProcessDocumentReader>(TOKENS.DocumentReader).close(),
+    }));
+    // Its own child process, started at the first page asked for: viewing a page never waits behind an ingestion.
+    bind(TOKENS.PageRenderer).toConstantValue(new ChildProcessPageRenderer());
+    bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
+      name: 'page images',
+      close: () => ctx.get<ChildProcessPageRenderer>(TOKENS.PageRenderer).close(),
     }));
     // Resolved per job, not at bind time: the queue and the use cases need each other.
     const handlerOf = (ctx: { get<T>(token: symbol): T }): JobHandler => async (jobId, signal) => {
