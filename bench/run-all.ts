@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let failed = false;
-for (const bench of ['idle-memory.ts', 'performance.ts', 'ingestion-limits.ts', 'quality.ts', 'search-scaling.ts', 'http-throughput.ts', 'overview.ts', 'page-images.ts']) {
+for (const bench of ['idle-memory.ts', 'performance.ts', 'ingestion-limits.ts', 'quality.ts', 'search-scaling.ts', 'http-throughput.ts', 'overview.ts', 'page-images.ts', 'web-app.ts']) {
   console.log(`\n=== ${bench}`);
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, bench)], { stdio: 'inherit', env: process.env });
   if (result.status !== 0) failed = true;
