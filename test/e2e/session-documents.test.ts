@@ -126,6 +126,32 @@ for (const makeStack of CONFORMANCE_STACKS) {
       expect(await chunksOf(shared)).to.equal(0);
     });
 
+    it('answers "What is this document about?" from the documents’ openings, and no longer from a removed one', async () => {
+      const sessionId = await alice.createSession('overview');
+      const acme = await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf', { institution: 'acme' });
+      const globex = await alice.uploadAndIngest(sessionId, 'globex-fees.pdf', GLOBEX.bytes, 'application/pdf', { institution: 'globex' });
+      for (const id of [acme.jobId, globex.jobId]) await alice.waitForJob(id);
+      const ask = async (extra: Record<string, unknown> = {}) => {
+        const res = await alice.post('/api/v1/chat/completions', { sessionId, message: 'What is this document about?', ...extra });
+        expect(res.status, res.text).to.equal(200);
+        return { answer: res.body.data as string, cited: new Set<string>(res.body.sources.map((x: { ingestId: string }) => x.ingestId)) };
+      };
+      const both = await ask();
+      const onlyGlobex = await ask({ institution: 'globex' });
+      if (stack.answerer === 'extractive') {
+        expect(both.answer).to.include('Acme Bank charges a monthly maintenance fee of 12 dollars');
+        expect(both.answer).to.include('Globex Credit Union charges a monthly maintenance fee of 3 dollars');
+        expect([...both.cited].sort()).to.deep.equal([acme.jobId, globex.jobId].sort());
+        expect(onlyGlobex.answer).to.not.include('Acme');
+        expect([...onlyGlobex.cited]).to.deep.equal([globex.jobId]);
+      }
+      expect(onlyGlobex.cited.has(acme.jobId)).to.equal(false);
+      expect((await alice.delete(`/api/v1/session/${sessionId}/documents/${acme.jobId}`)).status).to.equal(204);
+      const after = await ask();
+      expect(after.cited.has(acme.jobId)).to.equal(false);
+      if (stack.answerer === 'extractive') expect(after.answer).to.not.include('Acme');
+    });
+
     it('draws a page as an image for its owner: bounded, cached, 404 for pages that do not exist, 400 for a bad page', async () => {
       const sessionId = await alice.createSession('pages');
       const pdf = await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf');
