@@ -181,6 +181,23 @@ for (const makeStack of STACK_FACTORIES) {
       await log.getByRole('button', { name: 'acme-fees.pdf, page 2' }).first().waitFor();
     });
 
+    it('loads history page by page as the reader scrolls up, sources included', async () => {
+      // 12 more questions through the API: 13 exchanges are 26 messages, two pages of 20.
+      const api = await service.as('web-user');
+      const sessionId = sessionUrl.split('/').pop()!;
+      for (let i = 0; i < 12; i++) await api.ask(sessionId, `Question ${i + 1}: how much do international wire transfers cost?`);
+      await page.reload();
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await log.getByText('Question 12:', { exact: false }).waitFor();
+      expect(await log.locator('article').count()).to.equal(6);
+      await log.getByRole('button', { name: 'Load earlier messages' }).waitFor();
+      await log.evaluate((el) => ((el as unknown as { scrollTop: number }).scrollTop = 0));
+      await log.getByText('How much do international wire transfers cost?', { exact: true }).waitFor();
+      expect(await log.locator('article').count()).to.equal(26);
+      expect(await log.getByRole('button', { name: 'Load earlier messages' }).count()).to.equal(0);
+      expect(await log.locator('article.assistant').first().getByRole('button', { name: 'acme-fees.pdf, page 2' }).count()).to.be.greaterThan(0);
+    });
+
     it('filters by a tag the documents carry', async () => {
       await page.getByRole('checkbox', { name: 'institution: globex' }).check();
       await ask(page, 'What is the monthly maintenance fee on checking accounts?');
