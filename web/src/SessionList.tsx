@@ -27,7 +27,10 @@ function SessionItem({ session, current, onRename }: { session: Session; current
   const input = useRef<HTMLInputElement>(null);
   const renameButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (editing) input.current?.select();
+    if (editing) {
+      input.current?.focus();
+      input.current?.select();
+    }
   }, [editing]);
 
   const finish = async (save: boolean) => {

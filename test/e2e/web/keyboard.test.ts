@@ -19,7 +19,7 @@ describe('web app in Chromium by keyboard alone', function () {
   let watch: PageWatch;
   const focused = (p: Page) => p.evaluate(() => {
     const el = (globalThis as unknown as { document: { activeElement: { textContent: string | null; getAttribute(n: string): string | null } | null } }).document.activeElement;
-    return el ? el.getAttribute('aria-label') ?? el.textContent ?? '' : '';
+    return el ? el.getAttribute('aria-label') ?? ((el as unknown as { value?: string }).value || el.textContent) ?? '' : '';
   });
 
   before(async function () {
@@ -49,7 +49,7 @@ describe('web app in Chromium by keyboard alone', function () {
     await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
     await tabTo(page, page.getByRole('button', { name: 'Rename Untitled session' }));
     await page.keyboard.press('Enter');
-    await page.getByRole('textbox', { name: 'Session name' }).waitFor();
+    await waitUntil('the name box to take the focus', async () => (await focused(page)) === 'Untitled session');
     await page.keyboard.type('Keyboard session');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Keyboard session' }).waitFor();
@@ -98,7 +98,8 @@ describe('web app in Chromium by keyboard alone', function () {
 
     await tabTo(page, page.getByRole('button', { name: 'Delete session' }));
     await page.keyboard.press('Enter');
-    expect(await focused(page)).to.equal('Cancel');
+    // The modal dialog takes the focus, on its first button.
+    await waitUntil('the dialog to take the focus', async () => (await focused(page)) === 'Cancel');
     await tabTo(page, page.getByRole('dialog').getByRole('button', { name: 'Delete' }), 5);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Chat with your documents' }).waitFor();
