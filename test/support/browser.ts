@@ -12,7 +12,7 @@ export const CHROMIUM_ARGS = [
 
 /** Debian's chromium, found on PATH (or CHROMIUM_PATH); undefined when absent. */
 export function chromiumPath(): string | undefined {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (process.env.CHROMIUM_PATH) return fs.existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
   try {
     return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || undefined;
   } catch {
@@ -31,6 +31,12 @@ export function chromiumUnavailableReason(): string | null {
 export function requireChromium(): void {
   const reason = chromiumUnavailableReason();
   if (reason && process.env.DOC_CHAT_REQUIRE_CHROMIUM === '1') throw new Error(`DOC_CHAT_REQUIRE_CHROMIUM=1 but ${reason}`);
+}
+
+/** Under mocha: one skipped test that says why a browser suite is absent (nothing when Chromium is here). */
+export function sayWhyBrowserSuitesSkip(title: string): void {
+  const reason = chromiumUnavailableReason();
+  if (reason) describe(title, () => it(`skipped: ${reason}`, function () { this.skip(); }));
 }
 
 export interface BrowserSession {

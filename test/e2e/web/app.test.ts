@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
-import { chromiumUnavailableReason, launchChromium, requireChromium, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { chromiumUnavailableReason, launchChromium, requireChromium, sayWhyBrowserSuitesSkip, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
 import { postgresUnavailableReason } from '../../support/postgres-cluster.js';
 import { embeddedStack, scaledStack, type ProductionStack, type Stack } from '../../support/stacks.js';
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
@@ -12,6 +12,7 @@ import {
 } from './helpers.js';
 
 requireChromium();
+sayWhyBrowserSuitesSkip('web app in Chromium');
 const STACK_FACTORIES = postgresUnavailableReason() ? [embeddedStack] : [embeddedStack, scaledStack];
 if (postgresUnavailableReason()) describe('web app on the scaled stack', () => it(`skipped: ${postgresUnavailableReason()}`, function () { this.skip(); }));
 

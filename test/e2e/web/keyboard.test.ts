@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
-import { chromiumUnavailableReason, launchChromium, requireChromium, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { chromiumUnavailableReason, launchChromium, requireChromium, sayWhyBrowserSuitesSkip, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
 import { embeddedStack, type Stack } from '../../support/stacks.js';
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
 import { fixtures, lastAnswerSources, tabTo, waitForStatus, waitUntil } from './helpers.js';
 
 requireChromium();
+sayWhyBrowserSuitesSkip('web app in Chromium by keyboard alone');
 
 /** Every flow with the keyboard alone: Tab to reach, Enter/Space to act, Escape to close. Focus is checked, not clicked. */
 describe('web app in Chromium by keyboard alone', function () {

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { chromiumUnavailableReason, launchChromium, requireChromium, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { chromiumUnavailableReason, launchChromium, requireChromium, sayWhyBrowserSuitesSkip, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
 import { FakeSupabaseAuth } from '../../support/fake-supabase-auth.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
 import { expectAccessible, waitUntil } from './helpers.js';
 
 requireChromium();
+sayWhyBrowserSuitesSkip('web app in Chromium, Supabase sign-in');
 const PROJECT_SECRET = 'the-supabase-project-secret-0123456789abcdef';
 
 /** Supabase mode: Email and Password through supabase-js in the browser (its own lazily loaded chunk), token refreshed. */
