@@ -14,6 +14,8 @@ COPY server ./server
 # The package's ./testing entry re-exports the contract suites and fakes under test/ (see .dockerignore).
 COPY testing ./testing
 COPY test ./test
+# The browser app (Vite + Preact) is built into dist/web and served by the service at /.
+COPY web ./web
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: no compiler, runs as the unprivileged "node" user.

@@ -9,6 +9,7 @@ let failed = false;
 const benches: [string, Record<string, string>][] = [
   ['idle-memory.ts', {}], ['performance.ts', {}], ['ingestion-limits.ts', {}], ['long-documents.ts', {}], ['quality.ts', {}], ['search-scaling.ts', {}],
   ['http-throughput.ts', {}], ['chat-under-load.ts', {}], ['chat-under-load.ts', { BENCH_STACK: 'postgres' }],
+  ['overview.ts', {}], ['page-images.ts', {}], ['web-app.ts', {}],
 ];
 for (const [bench, env] of benches) {
   console.log(`\n=== ${bench}${Object.keys(env).length > 0 ? ` (${new URLSearchParams(env).toString()})` : ''}`);

@@ -12,6 +12,7 @@ import type { JobQueue } from './ports/job-queue.js';
 import type { Llm } from './ports/llm.js';
 import type { QueryPlanner } from './ports/query-planner.js';
 import type { HitReranker } from './ports/hit-reranker.js';
+import type { PageRenderer } from './ports/page-renderer.js';
 import type { Logger } from './ports/logger.js';
 import type { SessionEraser } from './ports/session-eraser.js';
 import type { SessionRepo } from './ports/session-repo.js';
@@ -23,6 +24,9 @@ import { ClearChat } from './use-cases/clear-chat.js';
 import { CreateSession } from './use-cases/create-session.js';
 import { CreateUploadUrl } from './use-cases/create-upload-url.js';
 import { DeleteSession } from './use-cases/delete-session.js';
+import { DeleteDocument } from './use-cases/delete-document.js';
+import { ListDocuments } from './use-cases/list-documents.js';
+import { GetPageImage } from './use-cases/get-page-image.js';
 import { GetChatHistory } from './use-cases/get-chat-history.js';
 import { GetIngestJob } from './use-cases/get-ingest-job.js';
 import { ListSessions } from './use-cases/list-sessions.js';
@@ -46,6 +50,8 @@ export interface DocChatPorts {
   /** One lexical index at least; a dense one too when an embedder is given (results are fused). */
   indexes: VectorIndex[];
   reader: DocumentReader;
+  /** Draws pages of stored documents as images; without it no page image is found (GetPageImage answers "Page not found"). */
+  renderer?: PageRenderer;
   llm: Llm;
   /** Re-orders lexical hits off the request thread when given (default: on it). */
   reranker?: HitReranker;
@@ -74,6 +80,9 @@ export interface DocChat {
   runIngestion: RunIngestion;
   resumeIngestion: ResumeIngestion;
   getIngestJob: GetIngestJob;
+  listDocuments: ListDocuments;
+  deleteDocument: DeleteDocument;
+  getPageImage: GetPageImage;
   askQuestion: AskQuestion;
   sweepUploads: SweepUploads;
 }
@@ -94,7 +103,10 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     }),
     resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
-    askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
+    listDocuments: new ListDocuments(sessions, jobs),
+    deleteDocument: new DeleteDocument({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue }),
+    getPageImage: new GetPageImage({ jobs, blobs, renderer: ports.renderer ?? { render: async () => null } }),
+        askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
   };
 }
@@ -103,6 +115,9 @@ export * from './domain/errors.js';
 export * from './domain/model.js';
 export type * from './ports/index.js';
 export { AskQuestion, ClearChat, CreateSession, CreateUploadUrl, DeleteSession, GetChatHistory, GetIngestJob };
+export { DeleteDocument, GetPageImage, ListDocuments };
+export { MAX_PAGE_IMAGE_SIDE, PAGE_NOT_FOUND } from './use-cases/get-page-image.js';
+export { DOCUMENT_NOT_FOUND } from './use-cases/delete-document.js';
 export { ListSessions, RenameSession, ResumeIngestion, RunIngestion, StartIngestion, SweepUploads };
 export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';

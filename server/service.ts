@@ -6,6 +6,7 @@ import type { IdentityVerifier } from '../core/ports/identity-verifier.js';
 import type { Logger } from '../core/ports/logger.js';
 import { httpServerOptions, limitClients } from './http/client-limits.js';
 import { createHttpApp } from './http/app.js';
+import { webAppDir } from './http/web-app.js';
 import { errorMiddleware } from './http/errors.js';
 import { metricsRouter } from './http/metrics.js';
 import type { ServiceMetrics } from '../adapters/prometheus/service-metrics.js';
@@ -149,6 +150,11 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     metrics: container.get<ServiceMetrics>(TOKENS.Metrics),
     metricsOnApp: config.metrics.port === undefined,
     metricsToken: config.metrics.token,
+    webApp: webAppOptions(config, logger),
+    authConfig:
+      config.auth.kind === 'supabase'
+        ? { mode: 'supabase', supabaseUrl: config.auth.url, supabaseAnonKey: config.auth.anonKey }
+        : { mode: 'local' },
   });
   const server = createServer(httpServerOptions(config.http), app.callback());
   limitClients(server, config.http, {
@@ -160,4 +166,17 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     server.listen(config.port, config.host, () => resolve());
   });
   return server;
+}
+
+/** The built web app, allowed to reach the object store clients upload to and the identity provider. */
+function webAppOptions(config: Config, logger: Logger) {
+  const dir = webAppDir();
+  if (!dir) {
+    logger.warn('the web app is not built (npm run build): / is not served');
+    return undefined;
+  }
+  const connectOrigins: string[] = [];
+  if (config.blobs.kind === 'minio') connectOrigins.push(new URL(config.blobs.publicUrl ?? config.blobs.endpoint).origin);
+  if (config.auth.kind === 'supabase') connectOrigins.push(new URL(config.auth.url).origin);
+  return { dir, connectOrigins };
 }

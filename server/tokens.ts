@@ -19,6 +19,8 @@ export const TOKENS = {
   LexicalIndex: Symbol.for('LexicalIndex'),
   DenseIndex: Symbol.for('DenseIndex'),
   DocumentReader: Symbol.for('DocumentReader'),
+  /** Draws a stored document's page as an image (GET /api/v1/ingest/:id/pages/:page). */
+  PageRenderer: Symbol.for('PageRenderer'),
   Llm: Symbol.for('Llm'),
   /** Worker threads for questions' CPU work (adapters/answer-pool); bound unless ANSWER_POOL_THREADS=0. */
   AnswerPool: Symbol.for('AnswerPool'),

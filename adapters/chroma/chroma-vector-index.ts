@@ -13,7 +13,7 @@ import {
 import { UpstreamUnavailableError } from '../../core/domain/errors.js';
 import type { Chunk } from '../../core/domain/model.js';
 import type { DependencyProbe } from '../../core/ports/health-check.js';
-import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 
 export interface ChromaVectorIndexOptions {
   /** The Chroma server, e.g. `http://127.0.0.1:8000` (https for TLS). No path prefix: the client cannot use one. */
@@ -139,6 +139,26 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
       hits.push({ chunk: toChunk(id, result.documents[0]?.[i] ?? '', metadata), score: 1 - distance });
     });
     return hits;
+  }
+
+  async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
+    if (query.perJob < 1) return [];
+    const conditions: Where[] = [{ sessionId: query.sessionId }, { ordinal: { $lt: Math.floor(query.perJob) } }];
+    for (const f of query.filters ?? []) conditions.push({ [`${TAG_PREFIX}${f.tag}`]: { $in: f.values } });
+    const where = whereAll(conditions);
+    const chunks: Chunk[] = [];
+    for (let offset = 0; ; offset += COUNT_PAGE) {
+      const page = await this.onCollection('leading chunks', (collection) =>
+        collection.get({ where, include: ['documents', 'metadatas'], limit: COUNT_PAGE, offset }),
+      );
+      page.ids.forEach((id, i) => {
+        const metadata = page.metadatas[i];
+        if (metadata) chunks.push(toChunk(id, page.documents[i] ?? '', metadata));
+      });
+      if (page.ids.length < COUNT_PAGE) break;
+    }
+    // Chroma returns them in no particular order.
+    return chunks.sort((a, b) => (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : a.ordinal - b.ordinal));
   }
 
   async deleteByJob(jobId: string): Promise<void> {

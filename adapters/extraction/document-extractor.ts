@@ -201,7 +201,7 @@ export class DocumentExtractor {
  * The parsed pdf.js document behind pdf-parse (its load() is private in its typings, public at run time): pages are
  * read one at a time from it, and rendered or cleaned up through it.
  */
-async function openDocument(parser: PDFParse): Promise<PDFDocumentProxy> {
+export async function openDocument(parser: PDFParse): Promise<PDFDocumentProxy> {
   const load = (parser as unknown as { load?: () => Promise<PDFDocumentProxy> }).load;
   if (typeof load !== 'function') throw new Error('pdf-parse no longer exposes load(); check its version');
   return load.call(parser);
@@ -245,7 +245,7 @@ let assets: { cMapUrl: string; standardFontDataUrl: string; wasmUrl: string } | 
  * and the wasm decoders (JPEG 2000 scans). In Node pdf.js reads these paths from disk; without them it would
  * silently lose that text or those images. Resolved from pdf-parse so we get the pdfjs-dist it was built with.
  */
-function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string; wasmUrl: string } {
+export function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string; wasmUrl: string } {
   if (!assets) {
     const requireFromPdfParse = createRequire(createRequire(import.meta.url).resolve('pdf-parse'));
     const root = path.dirname(requireFromPdfParse.resolve('pdfjs-dist/package.json'));

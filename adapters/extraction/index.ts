@@ -8,3 +8,4 @@ export {
 export { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCrashedError, LIMIT_VARIABLES } from './errors.js';
 export type { ExtractionSettings } from './document-extractor.js';
 export type { ProcessLimits } from './extraction-process.js';
+export { ChildProcessPageRenderer, type PageRendererOptions } from './child-process-page-renderer.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerStartData } from './protocol.js';
 
-let bundled: string | undefined;
+const bundledEntries = new Map<string, string>();
 
 /**
  * The file an extraction child process runs. Compiled to .js, extraction-worker.js next to this file. Run from
@@ -18,20 +18,21 @@ let bundled: string | undefined;
  * child and seconds of start-up. Libraries stay external (loaded from node_modules as they are, through a symlink
  * next to the bundle).
  */
-function workerEntry(): string {
-  if (!import.meta.url.endsWith('.ts')) return fileURLToPath(new URL('./extraction-worker.js', import.meta.url));
+export function workerEntry(name = 'extraction-worker'): string {
+  if (!import.meta.url.endsWith('.ts')) return fileURLToPath(new URL(`./${name}.js`, import.meta.url));
+  const bundled = bundledEntries.get(name);
   if (bundled && fs.existsSync(bundled)) return bundled;
   const require = createRequire(import.meta.url);
   const { buildSync } = require('esbuild') as typeof import('esbuild');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-extraction-worker-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-${name}-`));
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   // Bare imports in the bundle resolve from its folder: point its node_modules at ours.
   const pdfParse = require.resolve('pdf-parse');
   const nodeModules = pdfParse.slice(0, pdfParse.lastIndexOf(`${path.sep}node_modules${path.sep}`) + '/node_modules'.length);
   fs.symlinkSync(nodeModules, path.join(dir, 'node_modules'), 'dir');
-  const outfile = path.join(dir, 'extraction-worker.mjs');
+  const outfile = path.join(dir, `${name}.mjs`);
   buildSync({
-    entryPoints: [fileURLToPath(new URL('./extraction-worker.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`./${name}.ts`, import.meta.url))],
     outfile,
     bundle: true,
     packages: 'external',
@@ -41,7 +42,7 @@ function workerEntry(): string {
     sourcemap: 'inline', // stack traces from a child point into our sources
     logLevel: 'error',
   });
-  bundled = outfile;
+  bundledEntries.set(name, outfile);
   return outfile;
 }
 

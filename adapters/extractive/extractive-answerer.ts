@@ -2,6 +2,7 @@ import {
   contentTokens, countWords, NOT_FOUND_ANSWER, splitUnits, termKey, wordTokens,
   type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
+import { overviewAnswer } from '../../core/rag/overview.js';
 import { bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -45,6 +46,8 @@ export class ExtractiveAnswerer implements Llm {
   ) {}
 
   async answer(request: AnswerRequest): Promise<Answer> {
+    // "What is this document about?": the documents' lead and central sentences, not a search for those words.
+    if (request.overview) return overviewAnswer(request.contexts);
     // A skill's own answer (a figure computed from the table rows it needs) comes first.
     for (const skill of this.skills) {
       const answer = skill.answer(request);

@@ -43,6 +43,15 @@ export class KyselyChatRepo implements ChatRepo {
     return rows.reverse().map(fromRow);
   }
 
+  async count(sessionId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('chat_messages')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('session_id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async deleteBySession(sessionId: string): Promise<number> {
     const result = await this.db.deleteFrom('chat_messages').where('session_id', '=', sessionId).executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
+import type { Chunk } from '../../core/domain/model.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import type { PostgresDatabase } from './database.js';
@@ -84,6 +85,18 @@ export class PostgresLexicalIndex implements VectorIndex {
       LIMIT ${query.limit}
     `.execute(this.database.db);
     return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));
+  }
+
+  async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
+    if (query.perJob < 1) return [];
+    let q = this.database.db
+      .selectFrom('chunks')
+      .select(['id', 'session_id', 'job_id', 'filename', 'page', 'ordinal', 'text', 'tags_json'])
+      .where('session_id', '=', query.sessionId)
+      .where('ordinal', '<', Math.floor(query.perJob));
+    for (const f of query.filters ?? []) q = q.where(sql<boolean>`(tags_json::jsonb ->> ${f.tag}::text) = ANY(${f.values}::text[])`);
+    const rows = await q.orderBy('job_id').orderBy('ordinal').execute();
+    return rows.map(toChunk);
   }
 
   async deleteByJob(jobId: string): Promise<void> {

@@ -1,10 +1,11 @@
 import os from 'node:os';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Chunk } from '../../core/domain/model.js';
-import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
 import type { ChunkVectorsTable, SqliteDatabase } from './database.js';
+import { leadingChunkRows } from './leading-chunks.js';
 import { tagFilterSql } from './tag-filter-sql.js';
 
 /** Ids per `IN (…)` lookup when the winners' chunk rows are read. */
@@ -128,6 +129,10 @@ export class SqliteDenseIndex implements VectorIndex {
       if (chunk) hits.push({ chunk, score: w.score });
     }
     return hits;
+  }
+
+  async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
+    return leadingChunkRows(this.database.raw, query, { withVectors: true }).map(toChunk);
   }
 
   async deleteByJob(jobId: string): Promise<void> {

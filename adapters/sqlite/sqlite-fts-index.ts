@@ -1,8 +1,10 @@
-import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
+import type { Chunk } from '../../core/domain/model.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
 import type { SqliteDatabase } from './database.js';
+import { leadingChunkRows } from './leading-chunks.js';
 import { tagFilterSql } from './tag-filter-sql.js';
 
 interface RankedChunkRow extends ChunkRow {
@@ -66,6 +68,10 @@ export class SqliteFtsIndex implements VectorIndex {
       .all({ ...tags.params, match, session: query.sessionId, limit: query.limit }) as RankedChunkRow[];
     // bm25() is lower-is-better (negative); the port wants higher-is-better. The scope column weighs nothing.
     return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
+  }
+
+  async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
+    return leadingChunkRows(this.database.raw, query).map(toChunk);
   }
 
   async deleteByJob(jobId: string): Promise<void> {

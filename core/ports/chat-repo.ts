@@ -8,6 +8,8 @@ export interface ChatRepo {
   page(sessionId: string, offset: number, limit: number): Promise<ChatMessage[]>;
   /** The last `limit` messages, oldest first (for follow-up questions). */
   recent(sessionId: string, limit: number): Promise<ChatMessage[]>;
+  /** How many messages the session holds (a client pages from the last one upwards). */
+  count(sessionId: string): Promise<number>;
   /** Returns how many were removed. */
   deleteBySession(sessionId: string): Promise<number>;
 }

@@ -16,3 +16,4 @@ export type * from './upload-repo.js';
 export type * from './session-eraser.js';
 export type * from './query-planner.js';
 export type * from './answer-skill.js';
+export type * from './page-renderer.js';

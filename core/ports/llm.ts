@@ -19,6 +19,11 @@ export interface AnswerRequest {
   contexts: ContextPassage[];
   /** Recent turns, oldest first. */
   history: HistoryTurn[];
+  /**
+   * The question asks what the documents are about (core/rag/overview.ts): `contexts` are each document's opening
+   * passages rather than search hits, and the answer should summarise them. A model may simply answer the question.
+   */
+  overview?: boolean;
 }
 
 export interface Answer {

@@ -15,4 +15,9 @@ export interface ErasedUploads {
  */
 export interface SessionEraser {
   erase(sessionId: string, uploads: ErasedUploads): Promise<void>;
+  /**
+   * Deletes some of a session's ingest jobs (only those of that session) and settles their files' upload records as
+   * `uploads` says, in one step; the session and its messages stay.
+   */
+  eraseDocuments(sessionId: string, jobIds: readonly string[], uploads: ErasedUploads): Promise<void>;
 }

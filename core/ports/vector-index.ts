@@ -16,6 +16,14 @@ export interface IndexQuery {
   limit: number;
 }
 
+export interface LeadingChunksQuery {
+  sessionId: string;
+  /** As IndexQuery.filters: only documents whose chunks meet every condition. */
+  filters?: readonly TagFilter[];
+  /** The first this many chunks (ordinals 0 .. perJob - 1) of each document. */
+  perJob: number;
+}
+
 export interface ChunkHit {
   chunk: Chunk;
   /** Higher is better; comparable only within one index's answer. */
@@ -35,6 +43,11 @@ export interface VectorIndex {
    */
   add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void>;
   search(query: IndexQuery): Promise<ChunkHit[]>;
+  /**
+   * The opening chunks of every document of the session (that meets the filters), by document then ordinal: what
+   * an overview of the documents is drawn from. No ranking, no query text.
+   */
+  leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]>;
   deleteByJob(jobId: string): Promise<void>;
   deleteBySession(sessionId: string): Promise<void>;
   count(filter: { sessionId?: string; jobId?: string }): Promise<number>;

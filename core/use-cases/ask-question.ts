@@ -15,6 +15,8 @@ import { streamAnswer } from '../rag/answer-stream.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
+import { isOverviewQuestion } from '../rag/overview.js';
+import { overviewContext } from './overview-context.js';
 
 export interface AskQuestionDeps {
   sessions: SessionRepo;
@@ -140,6 +142,13 @@ export class AskQuestion {
       role: m.role,
       content: m.content,
     }));
+    // "What is this document about?" is answered from the documents' opening passages (overview-context.ts).
+    const lexicalIndex = indexes.find((index) => index.kind === 'lexical');
+    if (lexicalIndex && isOverviewQuestion(question)) {
+      const visible = await this.citableJobIds(input.sessionId);
+      const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, visible, contextChars: this.settings.contextChars });
+      if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question };
+    }
     const query = history.length > 0 && llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : question;
     const embedding = embedder ? await embedder.embedQuery(query) : undefined;
     const visible = await this.citableJobIds(input.sessionId);

@@ -10,9 +10,14 @@ export class GetChatHistory {
   ) {}
 
   /** `page` is zero-based; values below 0 read as 0. */
-  async execute(input: { userId: string; sessionId: string; page: number }): Promise<ChatMessage[]> {
+  /** `total`: messages in the session, so a client can open the last page first and page upwards. */
+  async execute(input: { userId: string; sessionId: string; page: number }): Promise<{ messages: ChatMessage[]; total: number }> {
     await loadOwnedSession(this.sessions, input.sessionId, input.userId);
     const page = Math.max(0, Math.trunc(input.page));
-    return this.chats.page(input.sessionId, page * HISTORY_PAGE_SIZE, HISTORY_PAGE_SIZE);
+    const [messages, total] = await Promise.all([
+      this.chats.page(input.sessionId, page * HISTORY_PAGE_SIZE, HISTORY_PAGE_SIZE),
+      this.chats.count(input.sessionId),
+    ]);
+    return { messages, total };
   }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `doc-chat`: the command-line client. `serve` and `token` run on the server's host with its configuration; `ingest`
+ * `doc-chat`: the command-line client. `serve`, `token` and `open` run on the server's host with its configuration; `ingest`
  * and `ask` talk to a running service over its HTTP API, reached through --url/DOC_CHAT_URL with --token/DOC_CHAT_TOKEN.
  * Exit codes: 0 done, 1 failed (or a document was not ingested), 2 wrong usage.
  */
@@ -64,6 +64,17 @@ program
   .option('--ttl <seconds>', 'validity in seconds', asOption(parseTtl), DEFAULT_TOKEN_TTL_SECONDS)
   .action(async (user: string, options: { ttl: number }) => {
     process.stdout.write(`${await issueLocalToken(user, options.ttl)}\n`);
+  });
+
+program
+  .command('open')
+  .description('print the web app\'s address with a fresh token (local JWT mode), and open it when there is a desktop')
+  .option('--user <name>', 'the user to sign in as (default: your login name)')
+  .action(async (options: { user?: string }) => {
+    const { openCommand } = await import('./open-command.js');
+    const { url, opened } = await openCommand(options.user);
+    process.stdout.write(`${url}\n`);
+    if (opened) process.stderr.write('Opened in your browser.\n');
   });
 
 program

@@ -13,10 +13,12 @@ import { healthRoutes } from './routes/health.routes.js';
 import { requestLog, type RequestLogger } from './request-log.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
 import { openApiRoutes } from './routes/openapi.routes.js';
+import { authConfigRoutes, type AuthConfigJson } from './routes/auth-config.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
 import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
 import { httpMetrics, metricsRouter } from './metrics.js';
 import { QuestionAdmission } from './question-admission.js';
+import { webApp, type WebAppOptions } from './web-app.js';
 
 export const API_PREFIX = '/api/v1';
 export const JSON_BODY_LIMIT = '1mb';
@@ -44,8 +46,12 @@ export interface HttpAppDeps {
   metricsOnApp?: boolean;
   /** Questions of one user in progress at once before 429 (MAX_QUESTIONS_PER_USER); unlimited when unset. */
   questionsPerUser?: number;
+  /** What GET /api/v1/auth/config tells the browser app about signing in (default: local JWT mode). */
+  authConfig?: AuthConfigJson;
   /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). */
   metricsToken?: string;
+  /** The browser app served at `/` (server/http/web-app.ts); none when unset or not built. */
+  webApp?: WebAppOptions;
 }
 
 /** Builds the Koa app; listening is the caller's business (server/main.ts, tests). */
@@ -73,11 +79,16 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     }),
   );
   for (const router of deps.extraRouters ?? []) app.use(router.routes());
+  if (deps.webApp) app.use(webApp(deps.webApp));
   if (deps.metrics && deps.metricsOnApp !== false) app.use(metricsRouter(deps.metrics, deps.metricsToken).routes());
 
   // One router per side of the auth gate, each matching a request once (its nested routers' routes are copied in).
   // The OpenAPI document is public too.
-  const publicApi = new Router().use(healthRoutes(deps.probes, deps.logger).routes(), openApiRoutes().routes());
+  const publicApi = new Router().use(
+    healthRoutes(deps.probes, deps.logger).routes(),
+    openApiRoutes().routes(),
+    authConfigRoutes(deps.authConfig ?? { mode: 'local' }).routes(),
+  );
   publicApi.prefix(API_PREFIX);
   app.use(publicApi.routes());
 

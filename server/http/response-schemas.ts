@@ -60,11 +60,15 @@ export const ChatMessageJson = v.strictObject({
   role: v.picklist(['user', 'assistant']),
   content: text('Text of the message'),
   createdAt: timestamp('ISO 8601 timestamp'),
+  sources: v.optional(
+    v.pipe(v.array(Source), v.description('Assistant messages only: the passages the answer cited, as the chat answer gave them')),
+  ),
 });
 
 export const ChatHistoryPage = v.strictObject({
   success: v.literal(true),
   data: v.pipe(v.array(ChatMessageJson), v.maxLength(20), v.description('Up to 20 messages, oldest first')),
+  total: wholeNumber('Messages in the session: the last page is floor((total - 1) / 20)'),
 });
 
 export const UploadUrl = v.strictObject({
@@ -96,6 +100,10 @@ export const IngestJobJson = v.strictObject({
 });
 
 export const IngestJobStatus = v.strictObject({ data: IngestJobJson });
+export const DocumentList = v.strictObject({
+  data: v.pipe(v.array(IngestJobJson), v.description('The session’s documents (its ingest jobs, any status), newest first')),
+});
+export const DocumentNotFound = v.strictObject({ error: v.literal('Document not found') });
 
 /** Public readiness names a dependency and whether it answered; what it answered goes to the log only. */
 export const DependencyCheck = v.strictObject({ name: v.string(), ok: v.boolean() });
@@ -106,6 +114,15 @@ export const NotReady = v.strictObject({
   unavailable: v.pipe(v.array(v.string()), v.minLength(1), v.description('Names of the dependencies that do not answer')),
   dependencies: v.array(DependencyCheck),
 });
+
+export const AuthConfig = v.union([
+  v.strictObject({ mode: v.literal('local') }),
+  v.strictObject({
+    mode: v.literal('supabase'),
+    supabaseUrl: v.pipe(v.string(), v.url(), v.description('The Supabase project URL to sign in with (supabase-js)')),
+    supabaseAnonKey: text('The project’s public anon key (public by design)'),
+  }),
+]);
 
 export const UploadAccepted = v.strictObject({ ok: v.literal(true) });
 
@@ -119,6 +136,7 @@ export const ErrorMessage = v.strictObject({ error: text('What is wrong, in word
 export const Unauthorized = v.strictObject({ error: v.literal('Unauthorized Access') });
 export const SessionNotFound = v.strictObject({ error: v.literal('Session not found') });
 export const IngestJobNotFound = v.strictObject({ error: v.literal('Ingest job not found') });
+export const PageNotFound = v.strictObject({ error: v.literal('Page not found') });
 export const RouteNotFound = v.strictObject({ error: v.literal('Not found') });
 export const BodyTooLarge = v.strictObject({ error: v.literal('Request body is too large') });
 export const SessionDeletionFailed = v.strictObject({ error: v.literal('Session deletion failed') });

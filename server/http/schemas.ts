@@ -60,3 +60,20 @@ export const historyQuery = v.object({
     '0',
   ),
 });
+
+/** The page of GET /ingest/:id/pages/:page: a whole number from 1. */
+export const pageParams = v.object({
+  page: v.pipe(v.string(), v.regex(/^[1-9]\d{0,5}$/, 'page must be a whole number from 1'), v.transform(Number)),
+});
+
+/** `width` of a page image: the longest side wanted, in pixels; bounded to 100..1600 by the use case. */
+export const pageImageQuery = v.object({
+  width: v.optional(
+    v.pipe(
+      v.string('width must be a whole number of pixels'),
+      v.regex(/^\d{1,5}$/, 'width must be a whole number of pixels'),
+      v.transform(Number),
+      v.description('Longest side of the image in pixels, bounded to 100..1600 (default 1600)'),
+    ),
+  ),
+});

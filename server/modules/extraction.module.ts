@@ -7,6 +7,8 @@ import {
 import { instrumentReader, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { optional, setting } from '../config/variables.js';
 import { positiveInt, wholeNumber } from '../config/schemas.js';
+import { ChildProcessPageRenderer } from '../../adapters/extraction/child-process-page-renderer.js';
+import type { PageRenderer } from '../../core/ports/page-renderer.js';
 import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { ServiceModule } from './module.js';
@@ -71,5 +73,10 @@ export const extractionModule: ServiceModule<ExtractionSection> = {
       const reader = new ChildProcessDocumentReader({ poolSize: config.extractionWorkers, niceness: config.extractionNiceness, ...config.extraction });
       bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue((ctx) => instrumentReader(reader, ctx.get<ServiceMetrics>(TOKENS.Metrics)));
       bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'text extraction', close: () => reader.close() });
+      // Page images in a child process of their own, started at the first page asked for: viewing a page never waits
+      // behind an ingestion.
+      const renderer = new ChildProcessPageRenderer();
+      bind<PageRenderer>(TOKENS.PageRenderer).toConstantValue(renderer);
+      bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'page images', close: () => renderer.close() });
     }),
 };

@@ -29,6 +29,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           uploadLimits: config.uploadLimits,
           indexes: dense ? [ctx.get<VectorIndex>(TOKENS.LexicalIndex), dense] : [ctx.get<VectorIndex>(TOKENS.LexicalIndex)],
           reader: ctx.get(TOKENS.DocumentReader),
+          renderer: ctx.get(TOKENS.PageRenderer, { optional: true }),
           llm: ctx.get(TOKENS.Llm),
           embedder: ctx.get<Embedder>(TOKENS.Embedder, { optional: true }),
           queue: ctx.get(TOKENS.JobQueue),

@@ -91,6 +91,7 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(first.map((m) => m.id)).to.deep.equal(Array.from({ length: 20 }, (_, i) => `s1-m${i}`));
         const third = await s.chats.page('s1', 40, 20);
         expect(third.map((m) => m.id)).to.deep.equal(['s1-m40', 's1-m41', 's1-m42', 's1-m43', 's1-m44', 's1-m45']);
+        expect(await s.chats.count('s1')).to.equal(46);
         expect(await s.chats.page('s1', 100, 20)).to.deep.equal([]);
         // Another page size, between calls with the first: each call gets its own size and offset.
         expect((await s.chats.page('s1', 3, 4)).map((m) => m.id)).to.deep.equal(['s1-m3', 's1-m4', 's1-m5', 's1-m6']);
@@ -118,8 +119,11 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
       it('deletes all messages of one session only', async () => {
         await s.chats.appendExchange(message(0, 's1'), message(1, 's1'));
         await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));
+        expect(await s.chats.count('s1')).to.equal(2);
         expect(await s.chats.deleteBySession('s1')).to.equal(2);
         expect(await s.chats.page('s1', 0, 20)).to.deep.equal([]);
+        expect(await s.chats.count('s1')).to.equal(0);
+        expect(await s.chats.count('s2')).to.equal(2);
         expect(await s.chats.page('s2', 0, 20)).to.have.length(2);
         expect(await s.chats.deleteBySession('s1')).to.equal(0);
       });
@@ -258,6 +262,19 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.uploads.findByKey('u1/s1-recent.pdf')).to.deep.equal(upload('u1/s1-recent.pdf'));
         await expectWhole('s2');
         await s.eraser.erase('s1', { remove: [], release: [] });
+      });
+
+      it('deletes only the given jobs of the session and settles their upload records; the session and messages stay', async () => {
+        await seed();
+        await s.jobs.create(job('j-s1b', 's1', { key: 'u1/s1-recent.pdf', createdAt: '2026-01-01T00:00:05.000Z', updatedAt: '2026-01-01T00:00:05.000Z' }));
+        // A job id of another session is not deleted through this session.
+        await s.eraser.eraseDocuments('s1', ['j-s1', 'j-s2'], settled);
+        expect((await s.jobs.listBySession('s1')).map((j) => j.id)).to.deep.equal(['j-s1b']);
+        expect(await s.sessions.findById('s1')).to.not.equal(null);
+        expect(await s.chats.page('s1', 0, 20)).to.have.length(2);
+        expect(await s.uploads.findByKey('u1/s1.pdf')).to.equal(null);
+        expect(await s.uploads.findByKey('u1/s1-recent.pdf')).to.deep.equal(upload('u1/s1-recent.pdf'));
+        await expectWhole('s2');
       });
 
       it('changes nothing when it fails, so trying again completes it', async () => {

@@ -67,6 +67,21 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       return c;
     }
 
+    it('gives the opening chunks of each document of the session, by document then ordinal, filtered by tags', async function () {
+      const c = await seed();
+      const key = (x: Chunk) => [x.jobId, x.ordinal];
+      const expected = (chunks: Chunk[]) => chunks.map(key).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : Number(a[1]) - Number(b[1])));
+      const two = await index.leadingChunks({ sessionId: ids.sessionA, perJob: 2 });
+      expect(two.map(key)).to.deep.equal(expected([c.a1, c.a2, c.a4, c.a5]));
+      expect(two.find((x) => x.id === c.a4.id)).to.deep.equal(c.a4);
+      expect((await index.leadingChunks({ sessionId: ids.sessionA, perJob: 1 })).map((x) => x.id).sort()).to.deep.equal([c.a1.id, c.a4.id].sort());
+      expect((await index.leadingChunks({ sessionId: ids.sessionB, perJob: 10 })).map((x) => x.id)).to.deep.equal([c.b1.id, c.b2.id]);
+      const globex = await index.leadingChunks({ sessionId: ids.sessionA, perJob: 3, filters: institution('Globex') });
+      expect(globex.map((x) => x.id)).to.deep.equal([c.a4.id, c.a5.id]);
+      expect(await index.leadingChunks({ sessionId: ids.sessionA, perJob: 0 })).to.deep.equal([]);
+      expect(await index.leadingChunks({ sessionId: 'no-such-session', perJob: 2 })).to.deep.equal([]);
+    });
+
     it('ranks first the chunk that shares the query’s distinctive words', async function () {
       const c = await seed();
       const hits = await index.search(query({ sessionId: ids.sessionA, text: 'mitochondria aerobic respiration', limit: 5 }));

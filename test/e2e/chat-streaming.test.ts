@@ -31,7 +31,8 @@ for (const makeStack of STACKS) {
     let bob: ApiClient;
     let sessionId: string;
 
-    const history = async () => (await alice.get(`/api/v1/chat/history/${sessionId}`)).body.data as { role: string; content: string }[];
+    const history = async () =>
+      (await alice.get(`/api/v1/chat/history/${sessionId}`)).body.data as { role: string; content: string; sources?: unknown[] }[];
 
     before(async () => {
       t = await stack.start();
@@ -64,7 +65,11 @@ for (const makeStack of STACKS) {
       expect(sources[0]).to.include({ filename: 'acme-fees.pdf', page: 2 });
       const done = data(res.events.at(-1)!);
       expect(done.userMessageId).to.be.a('string').and.not.equal(done.assistantMessageId);
-      expect((await history()).map((m) => [m.role, m.content])).to.deep.equal([['user', WIRE_QUESTION], ['assistant', answer]]);
+      const stored = await history();
+      expect(stored.map((m) => [m.role, m.content])).to.deep.equal([['user', WIRE_QUESTION], ['assistant', answer]]);
+      // The history gives the answer back with the sources the stream sent.
+      expect(stored[1].sources).to.deep.equal(sources);
+      expect(stored[0]).to.not.have.property('sources');
     });
 
     it('applies the filters to a streamed answer too', async () => {

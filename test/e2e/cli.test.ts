@@ -196,6 +196,36 @@ describe('doc-chat command-line client (against a real service, non-TTY output)'
     }
   });
 
+  it('open prints the app’s address with a fresh token in the fragment, and opens it with xdg-open on a desktop', async () => {
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-open-'));
+    try {
+      // No desktop: printed only.
+      const printed = await runCli(['open', '--user', 'erin'], { AUTH_JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: t.baseUrl, DISPLAY: undefined, WAYLAND_DISPLAY: undefined });
+      expect(printed.code, printed.stderr).to.equal(0);
+      const url = printed.stdout.trim();
+      const prefix = `${t.baseUrl}/#token=`;
+      expect(url.startsWith(prefix), url).to.equal(true);
+      const token = decodeURIComponent(url.slice(prefix.length));
+      const res = await t.anonymous.withToken(token).post('/api/v1/session/', { label: 'opened' });
+      expect(res.status).to.equal(201);
+      expect(res.body.data.user_id).to.equal('erin');
+      expect(printed.stderr).to.not.include('Opened');
+
+      // A desktop: a stand-in xdg-open on PATH records what it was asked to open.
+      const seen = path.join(bin, 'opened.txt');
+      fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`, { mode: 0o755 });
+      const opened = await runCli(['open', '--user', 'erin'], {
+        AUTH_JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: t.baseUrl, DISPLAY: ':0', PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+      });
+      expect(opened.code, opened.stderr).to.equal(0);
+      expect(opened.stderr).to.include('Opened in your browser.');
+      for (let i = 0; i < 50 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(fs.readFileSync(seen, 'utf8')).to.equal(opened.stdout.trim());
+    } finally {
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it('token prints a token the service accepts', async () => {
     const run = await runCli(['token', 'dora', '--ttl', '600'], { AUTH_JWT_SECRET: TEST_JWT_SECRET });
     expect(run.code, run.stderr).to.equal(0);

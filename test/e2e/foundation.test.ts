@@ -46,6 +46,14 @@ for (const makeStack of CONFORMANCE_STACKS) {
         });
       });
 
+      describe('auth config', () => {
+        it('tells the browser app, without a token, that tokens are local', async () => {
+          const res = await t.anonymous.get('/api/v1/auth/config');
+          expect(res.status).to.equal(200);
+          expect(res.body).to.deep.equal({ mode: 'local' });
+        });
+      });
+
       describe('authentication', () => {
         const cases: [string, () => Promise<Record<string, string>>][] = [
           ['a missing header', async () => ({})],
@@ -175,18 +183,22 @@ for (const makeStack of CONFORMANCE_STACKS) {
           }
         });
 
-        it('pages 20 messages oldest first with role, content and createdAt', async () => {
+        it('pages 20 messages oldest first with role, content and createdAt (answers with their sources), and the total', async () => {
           const page0 = await alice.get(`/api/v1/chat/history/${sessionId}`);
           expect(page0.status).to.equal(200);
           expect(page0.body.success).to.equal(true);
           expect(page0.body.data).to.have.length(20);
+          expect(page0.body.total).to.equal(26);
           expect(Object.keys(page0.body.data[0]).sort()).to.deep.equal(['content', 'createdAt', 'role']);
+          expect(Object.keys(page0.body.data[1]).sort()).to.deep.equal(['content', 'createdAt', 'role', 'sources']);
+          expect(page0.body.data[1].sources).to.deep.equal([]);
           expect(page0.body.data[0]).to.include({ role: 'user', content: 'question number 0' });
           expect(page0.body.data[1].role).to.equal('assistant');
           const stamps = page0.body.data.map((m: { createdAt: string }) => m.createdAt);
           expect([...stamps].sort()).to.deep.equal(stamps);
           const page1 = await alice.get(`/api/v1/chat/history/${sessionId}?page=1`);
           expect(page1.body.data).to.have.length(6);
+          expect(page1.body.total).to.equal(26);
           expect(page1.body.data[0]).to.include({ role: 'user', content: 'question number 10' });
           expect((await alice.get(`/api/v1/chat/history/${sessionId}?page=2`)).body.data).to.deep.equal([]);
         });
@@ -205,7 +217,7 @@ for (const makeStack of CONFORMANCE_STACKS) {
           const res = await alice.delete(`/api/v1/chat/${sessionId}`);
           expect(res.status).to.equal(204);
           expect(res.text).to.equal('');
-          expect((await alice.get(`/api/v1/chat/history/${sessionId}`)).body).to.deep.equal({ success: true, data: [] });
+          expect((await alice.get(`/api/v1/chat/history/${sessionId}`)).body).to.deep.equal({ success: true, data: [], total: 0 });
           expect((await alice.get('/api/v1/session/')).body.map((s: { id: string }) => s.id)).to.include(sessionId);
         });
       });

@@ -22,6 +22,12 @@ describe('HTTP API with Supabase authentication', () => {
   });
   const client = (token: string) => new ApiClient(t.baseUrl, token);
 
+  it('tells the browser app, without a token, to sign in through Supabase with the project URL and anon key', async () => {
+    const res = await t.anonymous.get('/api/v1/auth/config');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ mode: 'supabase', supabaseUrl: provider.url.replace(/\/$/, ''), supabaseAnonKey: provider.anonKey });
+  });
+
   it('accepts a token the provider resolves, and asks it once for a burst of requests', async () => {
     const token = await signLocalToken(PROJECT_SECRET, 'supa-user');
     const before = provider.calls;

@@ -61,6 +61,11 @@ export class InMemoryChatRepo implements ChatRepo {
     return mine.slice(Math.max(0, mine.length - limit)).map(copy);
   }
 
+  async count(sessionId: string): Promise<number> {
+    this.check();
+    return this.rows.filter((m) => m.sessionId === sessionId).length;
+  }
+
   async deleteBySession(sessionId: string): Promise<number> {
     this.check();
     const before = this.rows.length;
@@ -156,6 +161,18 @@ export class InMemorySessionEraser implements SessionEraser {
       delete record?.etag;
     }
     sessions.rows.delete(sessionId);
+  }
+
+  async eraseDocuments(sessionId: string, jobIds: readonly string[], settled: ErasedUploads): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    const { jobs, uploads } = this.repos;
+    for (const id of jobIds) if (jobs.rows.get(id)?.sessionId === sessionId) jobs.rows.delete(id);
+    for (const key of settled.remove) uploads.rows.delete(key);
+    for (const key of settled.release) {
+      const record = uploads.rows.get(key);
+      delete record?.ingestedAt;
+      delete record?.etag;
+    }
   }
 }
 

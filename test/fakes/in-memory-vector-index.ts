@@ -1,6 +1,6 @@
 import type { Chunk } from '../../core/domain/model.js';
 import { matchesTagFilters } from '../../core/domain/tags.js';
-import type { ChunkHit, IndexQuery, IndexedChunk, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { cosine } from '../support/vectors.js';
 
@@ -65,6 +65,14 @@ export class InMemoryVectorIndex implements VectorIndex {
     // Array.prototype.sort is stable: ties keep insertion order.
     scored.sort((a, b) => b.score - a.score);
     return scored.slice(0, query.limit).map(({ entry, score }) => ({ chunk: copyChunk(entry.chunk), score }));
+  }
+
+  async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
+    return [...this.entries.values()]
+      .map((e) => e.chunk)
+      .filter((c) => c.sessionId === query.sessionId && c.ordinal < query.perJob && matchesTagFilters(c.tags, query.filters))
+      .sort((a, b) => (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : a.ordinal - b.ordinal))
+      .map(copyChunk);
   }
 
   async deleteByJob(jobId: string): Promise<void> {

@@ -56,6 +56,17 @@ export class ApiClient {
     return { status: res.status, body: parseJson(res.headers, text), text, headers: res.headers };
   }
 
+  /** A GET whose body may be binary (a page image): the bytes, and the response checked against the document. */
+  async getBinary(path: string, headers: Record<string, string> = {}): Promise<ApiResponse & { bytes: Uint8Array }> {
+    const init: RequestInit = { headers: this.token ? { ...headers, Authorization: `Bearer ${this.token}` } : { ...headers } };
+    const res = await fetch(`${this.baseUrl}${path}`, init);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const type = res.headers.get('content-type') ?? '';
+    const text = type.startsWith('image/') ? String(bytes.length) : new TextDecoder().decode(bytes);
+    checkResponse({ method: 'GET', path, status: res.status, headers: res.headers, text });
+    return { status: res.status, body: parseJson(res.headers, text), text, headers: res.headers, bytes };
+  }
+
   get<T = any>(path: string) {
     return this.request<T>('GET', path);
   }

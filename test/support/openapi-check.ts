@@ -143,6 +143,11 @@ function checkAgainst(res: ObservedResponse, { spec, at }: { spec: Json; at: str
     throw new ContractViolation(`${describe(res)}: Content-Type "${mediaType}" is not declared (declared: ${Object.keys(content).join(', ')})`);
   }
   if (mediaType === 'text/event-stream') return checkEvents(res, [...at, 'content', mediaType], content[mediaType] as Json);
+  if (mediaType.startsWith('image/')) {
+    // A binary body: ApiClient.getBinary reports its length as the text; it must not be empty.
+    if (res.text === '' || res.text === '0') throw new ContractViolation(`${describe(res)}: the ${mediaType} body is empty`);
+    return;
+  }
   let body: unknown = res.text;
   if (mediaType === 'application/json') {
     try {

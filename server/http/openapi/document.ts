@@ -54,6 +54,7 @@ function responseObject(spec: ApiResponseSpec): Json {
   const content: Json = {};
   if (spec.json) content['application/json'] = { schema: schemaOf(spec.json) };
   if (spec.text) content['text/plain'] = { schema: schemaOf(spec.text) };
+  for (const type of spec.binary?.mediaTypes ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
   if (spec.events) {
     // OpenAPI 3.1 cannot type the events of a stream: the body is a string, and SSE_EVENTS gives each event's data schema.
     content['text/event-stream'] = {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { chatBody, historyQuery, ingestBody, labelBody, uploadUrlBody } from '../schemas.js';
+import { chatBody, historyQuery, ingestBody, labelBody, pageImageQuery, uploadUrlBody } from '../schemas.js';
 import * as r from '../response-schemas.js';
 
 /**
@@ -17,6 +17,8 @@ export interface ApiResponseSpec {
   json?: Schema;
   /** A text/plain body's schema (a string schema). */
   text?: Schema;
+  /** A binary body (an image): the media types it may have. */
+  binary?: { mediaTypes: string[] };
   /** A text/event-stream body: each event's name and the schema of its JSON `data`. */
   events?: { description: string; schemas: Record<string, Schema> };
 }
@@ -87,6 +89,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     responses: { 200: json('The OpenAPI document', r.OpenApiJson) },
   },
   {
+    method: 'get', path: '/api/v1/auth/config', operationId: 'authConfig', public: true,
+    summary: 'How a browser signs in: local tokens, or Supabase Auth with its URL and public anon key',
+    responses: { 200: json('`{ "mode": "local" }` or `{ "mode": "supabase", "supabaseUrl", "supabaseAnonKey" }`', r.AuthConfig) },
+  },
+  {
     method: 'get', path: '/metrics', operationId: 'metrics', public: true,
     summary: 'Prometheus metrics of this instance (text exposition format)',
     description:
@@ -129,6 +136,26 @@ export const API_OPERATIONS: ApiOperation[] = [
       404: SESSION_NOT_FOUND,
       500: FAILED,
       503: json('Object storage or the vector index did not answer; the session is kept, repeat the call', r.ServiceUnavailable),
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/session/{sessionId}/documents', operationId: 'listDocuments',
+    summary: 'The session’s documents (its ingest jobs, any status), newest first', pathParameters: SESSION_ID,
+    responses: { 200: json('The documents, in the record shape of GET /api/v1/ingest/{id}', r.DocumentList), 404: SESSION_NOT_FOUND, 500: FAILED, 503: UNAVAILABLE },
+  },
+  {
+    method: 'delete', path: '/api/v1/session/{sessionId}/documents/{ingestId}', operationId: 'deleteDocument',
+    summary: 'Remove a document: its chunks, its stored file (unless another session holds it) and its record',
+    description:
+      'A document still queued or being ingested is cancelled, then removed. The session’s later ingests of the same ' +
+      'content (`reusedFrom` this document) go with it; other sessions’ copies are untouched. Its passages are no ' +
+      'longer cited; answers already in the history keep the sources they had.',
+    pathParameters: { ...SESSION_ID, ingestId: 'Identifier of the document’s ingest job' },
+    responses: {
+      204: DELETED('Removed'),
+      404: json('The document does not exist, is not in this session, or the session is another user’s', r.DocumentNotFound),
+      500: FAILED,
+      503: json('Object storage or the vector index did not answer; the document is kept, repeat the call', r.ServiceUnavailable),
     },
   },
   {
@@ -222,6 +249,26 @@ export const API_OPERATIONS: ApiOperation[] = [
     responses: {
       200: json('The job', r.IngestJobStatus),
       404: json('The job does not exist or belongs to another user', r.IngestJobNotFound),
+      500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/ingest/{id}/pages/{page}', operationId: 'pageImage',
+    summary: 'A page of the document as an image, for its owner',
+    description:
+      'Rendered from the stored file: a PDF page as PNG, a photographed page (a JPEG upload is its own page 1) upright ' +
+      'as JPEG. The longest side is at most 1600 pixels, or `width` (bounded to 100..1600). Answers carry ' +
+      '`Cache-Control: private, max-age=3600` and an `ETag`; `If-None-Match` with it answers 304.',
+    pathParameters: { id: 'Identifier of the ingest job (the document)', page: 'The 1-based page, a whole number' },
+    query: pageImageQuery,
+    responses: {
+      200: { description: 'The page image', binary: { mediaTypes: ['image/png', 'image/jpeg'] } },
+      304: { description: 'The image named by If-None-Match is still current; empty body' },
+      400: json('`page` is not a whole number from 1 ("page: page must be a whole number from 1"), or `width` is not a whole number', r.ErrorMessage),
+      404: json(
+        'The job does not exist or belongs to another user ("Ingest job not found"), or the document has no such page ("Page not found")',
+        v.union([r.IngestJobNotFound, r.PageNotFound]),
+      ),
       500: FAILED, 503: UNAVAILABLE,
     },
   },

@@ -39,10 +39,17 @@ export function chatRoutes(docChat: DocChat, logger: Logger, admission?: Questio
 
   router.get('/chat/history/:sessionId', async (ctx) => {
     const { page } = parse(historyQuery, ctx.query);
-    const messages = await docChat.getChatHistory.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId, page });
+    const { messages, total } = await docChat.getChatHistory.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId, page });
     ctx.body = {
       success: true,
-      data: messages.map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt })),
+      // Assistant messages carry the sources their answer cited, as the chat answer gave them.
+      data: messages.map((m) => ({
+        role: m.role,
+        content: m.content,
+        createdAt: m.createdAt,
+        ...(m.role === 'assistant' && { sources: m.sources ?? [] }),
+      })),
+      total,
     };
   });
 

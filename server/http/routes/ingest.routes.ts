@@ -3,7 +3,7 @@ import { IngestAlreadyActiveError } from '../../../core/domain/errors.js';
 import type { IngestJob } from '../../../core/domain/model.js';
 import type { DocChat } from '../../../core/index.js';
 import { userIdOf } from '../auth.js';
-import { ingestBody, uploadUrlBody } from '../schemas.js';
+import { ingestBody, pageImageQuery, pageParams, uploadUrlBody } from '../schemas.js';
 import { parse } from '../validation.js';
 
 /** The status record of GET /ingest/:id (architecture guide); optional fields appear once known. */
@@ -58,5 +58,24 @@ export function ingestRoutes(docChat: DocChat): Router {
     ctx.body = { data: ingestJobJson(job) };
   });
 
+  // A page as an image: cached by the browser for an hour (private: it is the user's document), revalidated by ETag.
+  router.get('/ingest/:id/pages/:page', async (ctx) => {
+    const { page } = parse(pageParams, { page: ctx.params.page });
+    const { width } = parse(pageImageQuery, ctx.query);
+    const image = await docChat.getPageImage.execute({ userId: userIdOf(ctx), jobId: ctx.params.id, page, maxSide: width });
+    ctx.set('Cache-Control', `private, max-age=${PAGE_IMAGE_MAX_AGE_SECONDS}`);
+    ctx.set('ETag', image.etag);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.status = 200;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = image.contentType;
+    ctx.body = Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength);
+  });
+
   return router;
 }
+
+const PAGE_IMAGE_MAX_AGE_SECONDS = 3600;

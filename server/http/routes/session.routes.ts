@@ -4,6 +4,7 @@ import type { DocChat } from '../../../core/index.js';
 import { userIdOf } from '../auth.js';
 import { labelBody } from '../schemas.js';
 import { parse } from '../validation.js';
+import { ingestJobJson } from './ingest.routes.js';
 
 /** The spec's session object: snake_case user_id, camelCase createdAt. */
 function toJson(session: Session, withCreatedAt = true) {
@@ -36,6 +37,17 @@ export function sessionRoutes(docChat: DocChat): Router {
 
   router.delete('/session/:sessionId', async (ctx) => {
     await docChat.deleteSession.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId });
+    ctx.status = 204;
+  });
+
+  // A session's documents are its ingest jobs, in the record shape of GET /ingest/:id, newest first.
+  router.get('/session/:sessionId/documents', async (ctx) => {
+    const jobs = await docChat.listDocuments.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId });
+    ctx.body = { data: jobs.map(ingestJobJson) };
+  });
+
+  router.delete('/session/:sessionId/documents/:ingestId', async (ctx) => {
+    await docChat.deleteDocument.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId, ingestId: ctx.params.ingestId });
     ctx.status = 204;
   });
 

@@ -101,3 +101,50 @@ describe('AskQuestion', () => {
     expect(f.chats.rows).to.deep.equal([]);
   });
 });
+
+describe('AskQuestion: overview questions', () => {
+  const lake = 'Lake Baikal is the deepest lake on Earth and holds a fifth of its fresh surface water. The lake lies in Siberia. ' +
+    'Its water is so clear that the lake bottom can be seen at a depth of forty metres in places.';
+  const fees = 'The bank charges a monthly maintenance fee of twelve dollars on every checking account. ' +
+    'The maintenance fee is waived when the checking account balance stays above a threshold.';
+
+  it('answers "What is this document about?" with the documents’ opening sentences and their sources, not "not found"', async () => {
+    const f = coreFixture();
+    const a = await f.sessionWithUpload('u1', lake, 'baikal.pdf', { topic: 'nature' });
+    const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: 'fees.pdf', contentType: 'application/pdf', contentSize: fees.length });
+    f.blobs.put(upload.key, fees, 'application/pdf');
+    const b = await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: a.session.id, key: upload.key, filename: 'fees.pdf', tags: { topic: 'money' } });
+    await f.drain();
+
+    const all = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: a.session.id, message: 'What is this document about?' });
+    expect(all.answer).to.include('Lake Baikal is the deepest lake on Earth');
+    expect(all.answer).to.include('The bank charges a monthly maintenance fee');
+    expect(all.sources.map((s) => s.ingestId).sort()).to.deep.equal([a.job.id, b.id].sort());
+
+    // Filters narrow the overview to the documents they select.
+    const filtered = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: a.session.id, message: 'Summarize the report', filters: { topic: 'money' } });
+    expect(filtered.answer).to.include('maintenance fee');
+    expect(filtered.answer).to.not.include('Baikal');
+    expect(filtered.sources.map((s) => s.ingestId)).to.deep.equal([b.id]);
+  });
+
+  it('gives a model the opening passages marked as an overview, and leaves other questions to retrieval', async () => {
+    const llm = new RecordingLlm();
+    const f = coreFixture({ llm });
+    const { session } = await f.sessionWithUpload('u1', lake, 'baikal.pdf');
+    await f.drain();
+    await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'What are the main points?' });
+    expect(llm.requests[0].overview).to.equal(true);
+    expect(llm.requests[0].contexts[0].text).to.include('Lake Baikal');
+    await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'How clear is the water of the lake?' });
+    expect(llm.requests[1].overview).to.equal(undefined);
+  });
+
+  it('still says it found nothing when the session has no document', async () => {
+    const f = coreFixture();
+    const session = await f.docChat.createSession.execute({ userId: 'u1', label: 'empty' });
+    const result = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'What is this document about?' });
+    expect(result.answer).to.equal('I could not find this in your documents.');
+    expect(result.sources).to.deep.equal([]);
+  });
+});

@@ -68,13 +68,14 @@ describe('chat history and clear chat', () => {
 
   it('pages 20 at a time from the oldest; pages below 0 read as 0', async () => {
     const history = new GetChatHistory(sessions, chats);
-    const page = async (n: number) => (await history.execute({ userId: 'u1', sessionId: 's1', page: n })).map((m) => m.content);
+    const page = async (n: number) => (await history.execute({ userId: 'u1', sessionId: 's1', page: n })).messages.map((m) => m.content);
     expect(await page(0)).to.have.length(20);
     expect((await page(0))[0]).to.equal('c0');
     expect((await page(1))[0]).to.equal('c20');
     expect(await page(2)).to.deep.equal(['c40', 'c41', 'c42', 'c43', 'c44']);
     expect(await page(3)).to.deep.equal([]);
     expect(await page(-5)).to.deep.equal(await page(0));
+    expect((await history.execute({ userId: 'u1', sessionId: 's1', page: 7 })).total).to.equal(45);
   });
 
   it('hides another user’s history behind "Session not found"', async () => {

@@ -1,0 +1,137 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import type { PageImage, PageImageRequest, PageRenderer } from '../../core/ports/page-renderer.js';
+import { resolveDocumentKind } from './content-type.js';
+import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
+import { liveChildren, setRef, workerEntry } from './worker-entry.js';
+
+export interface PageRendererOptions {
+  /** A page not rendered within this time kills the child (a pathological page); the request fails. Default 30 s. */
+  timeoutMs?: number;
+  /** V8 heap ceiling of the child, MB (native canvas memory comes on top, bounded by the image size). Default 512. */
+  maxHeapMb?: number;
+  /** The child exits after this long without work. Default 30 s. */
+  idleMs?: number;
+}
+
+interface Pending {
+  resolve(image: PageImage | null): void;
+  reject(error: Error): void;
+}
+
+/**
+ * PageRenderer in one child process (page-render-worker.ts), separate from the extraction children so that viewing a
+ * page never waits behind a 5,000-page ingestion. Pages are rendered one at a time in arrival order; the child is
+ * started on the first request and exits when idle. A render that hangs or a child that dies fails that request
+ * only: the next request starts a fresh child.
+ */
+export class ChildProcessPageRenderer implements PageRenderer {
+  private readonly timeoutMs: number;
+  private readonly maxHeapMb: number;
+  private readonly idleMs: number;
+  private child: ChildProcess | undefined;
+  private ready: Promise<ChildProcess> | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private tail: Promise<unknown> = Promise.resolve();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private tempDir: string | undefined;
+
+  constructor(options: PageRendererOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxHeapMb = options.maxHeapMb ?? 512;
+    this.idleMs = options.idleMs ?? 30_000;
+  }
+
+  render(request: PageImageRequest): Promise<PageImage | null> {
+    // Checked here, cheaply: a mismatched file never costs the child a job.
+    let kind: PageRenderJob['kind'];
+    try {
+      kind = resolveDocumentKind(request.bytes, request.contentType);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const run = this.tail.then(() => this.renderNow(kind, request));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    this.stopChild();
+    if (this.tempDir) fs.rmSync(this.tempDir, { recursive: true, force: true });
+    this.tempDir = undefined;
+  }
+
+  private async renderNow(kind: PageRenderJob['kind'], request: PageImageRequest): Promise<PageImage | null> {
+    clearTimeout(this.idleTimer);
+    this.tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-page-render-${process.pid}-`));
+    const id = this.nextId++;
+    const file = path.join(this.tempDir, `${id}`);
+    await fs.promises.writeFile(file, request.bytes, { mode: 0o600 });
+    try {
+      const child = await this.start();
+      setRef(child, true);
+      return await new Promise<PageImage | null>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          this.stopChild();
+          reject(new Error(`Rendering page ${request.page} took longer than ${this.timeoutMs} ms`));
+        }, this.timeoutMs);
+        const settle = () => {
+          clearTimeout(timer);
+          this.pending.delete(id);
+        };
+        this.pending.set(id, {
+          resolve: (image) => (settle(), resolve(image)),
+          reject: (error) => (settle(), reject(error)),
+        });
+        child.send({ id, file, kind, page: request.page, maxSide: request.maxSide } satisfies PageRenderJob);
+      });
+    } finally {
+      await fs.promises.rm(file, { force: true });
+      if (this.child) setRef(this.child, false);
+      this.idleTimer = setTimeout(() => this.stopChild(), this.idleMs).unref();
+    }
+  }
+
+  private start(): Promise<ChildProcess> {
+    if (this.ready) return this.ready;
+    const child = fork(workerEntry('page-render-worker'), [], {
+      execArgv: [`--max-old-space-size=${this.maxHeapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child = child;
+    liveChildren.add(child);
+    this.ready = new Promise<ChildProcess>((resolve, reject) => {
+      child.on('message', (message: PageRenderReply) => {
+        if (message.type === 'ready') return resolve(child);
+        const waiting = this.pending.get(message.id);
+        if (!waiting) return;
+        if (message.type === 'image') waiting.resolve({ bytes: new Uint8Array(message.bytes), contentType: message.contentType });
+        else if (message.type === 'missing') waiting.resolve(null);
+        else waiting.reject(message.unprocessable ? new UnprocessableDocumentError(message.message) : new Error(message.message));
+      });
+      child.once('exit', (code, signal) => {
+        liveChildren.delete(child);
+        if (this.child === child) {
+          this.child = undefined;
+          this.ready = undefined;
+        }
+        const error = new Error(`The page renderer stopped (${signal ?? `exit code ${code}`})`);
+        reject(error);
+        for (const waiting of this.pending.values()) waiting.reject(error);
+      });
+    });
+    return this.ready;
+  }
+
+  private stopChild(): void {
+    const child = this.child;
+    this.child = undefined;
+    this.ready = undefined;
+    if (child) child.kill('SIGKILL');
+  }
+}

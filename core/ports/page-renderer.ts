@@ -1,0 +1,24 @@
+export interface PageImageRequest {
+  /** The stored document. */
+  bytes: Uint8Array;
+  /** Its declared type: application/pdf, image/jpeg or image/jpg. */
+  contentType: string;
+  /** 1-based page; an image is its own page 1. */
+  page: number;
+  /** The image's longest side is at most this many pixels. */
+  maxSide: number;
+}
+
+export interface PageImage {
+  bytes: Uint8Array;
+  /** image/png for a rendered PDF page, image/jpeg for a photographed page. */
+  contentType: string;
+}
+
+/**
+ * Draws one page of a stored document as an image, off the caller's event loop and bounded in time and memory.
+ * null when the document has no such page; throws UnprocessableDocumentError when the document cannot be read.
+ */
+export interface PageRenderer {
+  render(request: PageImageRequest): Promise<PageImage | null>;
+}

@@ -1,0 +1,111 @@
+import type { Answer, ContextPassage } from '../ports/llm.js';
+import { splitSentences, termKeys, wordTokens } from './text.js';
+
+/**
+ * Questions about the documents as a whole ("What is this document about?", "Summarize the report", "What are the
+ * main points?"): they name no subject of their own, so searching the documents for their words finds nothing
+ * useful. They are answered from the opening passages of each document instead: its lead and its most central
+ * sentences.
+ *
+ * The words below are generic: what people call a document, and how they ask for its gist. A question whose every
+ * content word is one of them, and that holds at least one of the asking words, is an overview question.
+ */
+const DOCUMENT_WORDS = [
+  'document', 'documents', 'doc', 'docs', 'report', 'reports', 'file', 'files', 'paper', 'papers', 'pdf', 'pdfs',
+  'text', 'texts', 'article', 'articles', 'filing', 'filings', 'page', 'pages', 'upload', 'uploads', 'uploaded',
+  'content', 'contents', 'material', 'materials', 'attachment', 'attachments', 'book', 'chapter', 'letter', 'memo',
+];
+const ASKING_WORDS = [
+  'about', 'summary', 'summaries', 'summarize', 'summarise', 'summarizing', 'summarising', 'summarization', 'sum',
+  'overview', 'gist', 'main', 'key', 'point', 'points', 'takeaway', 'takeaways', 'topic', 'topics', 'theme', 'themes',
+  'subject', 'purpose', 'idea', 'ideas', 'outline', 'highlights', 'describe', 'description', 'tldr', 'abstract',
+];
+/** Words that only shape the request ("Can you give me a short summary of the file?"). */
+const FILLER_WORDS = [
+  'give', 'tell', 'explain', 'provide', 'show', 'please', 'briefly', 'brief', 'short', 'quick', 'quickly', 'general',
+  'overall', 'whole', 'entire', 'up', 'cover', 'covers', 'covered', 'discuss', 'discusses', 'say', 'says', 'said',
+  'contain', 'contains', 'talk', 'talks', 'mean', 'like', 'write', 'written', 'read', 'go', 'goes', 'kind', 'sort',
+  'thing', 'things', 'important', 'let', 'know', 'need', 'want', 'get', 'one', 'two', 'three', 'few', 'couple',
+];
+const ASKING = new Set(ASKING_WORDS);
+const ALLOWED = new Set([...DOCUMENT_WORDS, ...ASKING_WORDS, ...FILLER_WORDS]);
+/** Function words (core/rag/text.ts's STOPWORDS holds most; these are the ones it keeps). */
+const FUNCTION_WORDS = new Set(['can', 'could', 'would', 'me', 'us', 'i', 'a', 'an', 'the', 'of', 'in', 'on', 'this', 'these', 'it', 'what', 'whats', 'what’s', 'what\'s', 'is', 'are', 'was']);
+
+export function isOverviewQuestion(question: string): boolean {
+  const words = wordTokens(question);
+  if (words.length === 0 || words.length > 16) return false;
+  let asks = false;
+  for (const word of words) {
+    if (ASKING.has(word)) asks = true;
+    if (!ALLOWED.has(word) && !FUNCTION_WORDS.has(word) && termKeys(word).length > 0) return false;
+  }
+  return asks;
+}
+
+/** Passages per document given to the answerer for an overview: its opening chunks. */
+export const OVERVIEW_CHUNKS_PER_DOCUMENT = 2;
+/** Central sentences added to each document's lead. */
+const CENTRAL_SENTENCES = 2;
+/** Sentences shorter than this many words are headings or fragments: not quoted (a title still leads if first). */
+const MIN_SENTENCE_WORDS = 6;
+const MAX_SENTENCE_CHARS = 400;
+
+interface Candidate {
+  ref: string;
+  text: string;
+  /** Position in the document's passages, for reading order. */
+  position: number;
+  keys: Set<string>;
+}
+
+/**
+ * The extractive overview: for each document (passages grouped by filename, in the order given), its lead sentence
+ * and its most central ones — those sharing the most words with the document's other sentences (a degree
+ * centrality over word overlap, the simplest LexRank) — in reading order. Cites every passage it quoted from.
+ */
+export function overviewAnswer(contexts: ContextPassage[]): Answer {
+  const byDocument = new Map<string, ContextPassage[]>();
+  for (const passage of contexts) byDocument.set(passage.filename, [...(byDocument.get(passage.filename) ?? []), passage]);
+  const parts: string[] = [];
+  const usedRefs = new Set<string>();
+  for (const [filename, passages] of byDocument) {
+    const chosen = documentOverview(passages);
+    if (chosen.length === 0) continue;
+    for (const c of chosen) usedRefs.add(c.ref);
+    const text = chosen.map((c) => c.text).join(' ');
+    parts.push(byDocument.size > 1 ? `${filename}: ${text}` : text);
+  }
+  return { text: parts.join('\n\n'), usedRefs: [...usedRefs] };
+}
+
+function documentOverview(passages: ContextPassage[]): Candidate[] {
+  const sentences: Candidate[] = [];
+  for (const passage of passages) {
+    // Line by line: a chunk starts with the section title it falls under on a line of its own, and a title run into
+    // the sentence after it would quote neither as written.
+    for (const line of passage.text.split(/\n+/)) {
+      for (const text of splitSentences(line)) {
+        // Chunks overlap by a sentence or two: each is a candidate once.
+        if (text.length > MAX_SENTENCE_CHARS || sentences.some((s) => s.text === text)) continue;
+        sentences.push({ ref: passage.ref, text, position: sentences.length, keys: new Set(termKeys(text)) });
+      }
+    }
+  }
+  const full = sentences.filter((s) => wordTokens(s.text).length >= MIN_SENTENCE_WORDS && s.keys.size > 0);
+  if (full.length === 0) return sentences.slice(0, 1);
+  const lead = full[0];
+  const centrality = (s: Candidate) => {
+    let shared = 0;
+    for (const other of full) if (other !== s) for (const key of s.keys) if (other.keys.has(key)) shared++;
+    // Normalised by length, so a long sentence is not central merely for holding many words.
+    return shared / Math.sqrt(s.keys.size);
+  };
+  const central = full
+    .filter((s) => s !== lead)
+    .map((s) => ({ s, score: centrality(s) }))
+    .sort((a, b) => b.score - a.score || a.s.position - b.s.position)
+    .slice(0, CENTRAL_SENTENCES)
+    .map(({ s }) => s);
+  return [lead, ...central].sort((a, b) => a.position - b.position);
+}

@@ -1,0 +1,73 @@
+/**
+ * Writes the README's screenshots (docs/screenshots/*.png) from a real run: the embedded service, Debian's Chromium,
+ * a session with two fee schedules, a streamed answer and a cited page. `npx tsx scripts/screenshots.ts`
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { signLocalToken } from '../adapters/local-jwt/local-jwt-verifier.js';
+import { ask, fixtures, lastAnswerSources, waitForStatus } from '../test/e2e/web/helpers.js';
+import { chromiumUnavailableReason, launchChromium } from '../test/support/browser.js';
+import { REPO_ROOT } from '../test/support/paths.js';
+import { embeddedStack } from '../test/support/stacks.js';
+import { TEST_JWT_SECRET } from '../test/support/test-service.js';
+import { ensureWebBuilt } from '../test/support/web-build.js';
+
+const OUT = path.join(REPO_ROOT, 'docs', 'screenshots');
+const reason = chromiumUnavailableReason();
+if (reason) {
+  console.error(reason);
+  process.exit(2);
+}
+ensureWebBuilt();
+fs.mkdirSync(OUT, { recursive: true });
+const stack = embeddedStack();
+const service = await stack.start();
+const browser = await launchChromium({ width: 1200, height: 760 });
+try {
+  const page = await browser.context.newPage();
+  const shot = async (name: string) => {
+    const file = path.join(OUT, `${name}.png`);
+    await page.screenshot({ path: file });
+    // Fewer colours: the same picture at a fraction of the bytes (ImageMagick, when installed).
+    try {
+      execFileSync('convert', [file, '-colors', '128', '-strip', `PNG8:${file}`]);
+    } catch {
+      // Kept as Chromium wrote it.
+    }
+    console.log(`${path.relative(REPO_ROOT, file)} ${Math.round(fs.statSync(file).size / 1024)} KB`);
+  };
+
+  await page.goto(`${service.baseUrl}/`);
+  await page.getByRole('textbox', { name: 'Access token' }).waitFor();
+  await shot('sign-in');
+
+  const files = await fixtures();
+  await page.goto(`${service.baseUrl}/#token=${await signLocalToken(TEST_JWT_SECRET, 'demo')}`);
+  await page.getByRole('button', { name: 'New session' }).click();
+  await page.getByRole('button', { name: 'Rename Untitled session' }).click();
+  await page.getByRole('textbox', { name: 'Session name' }).fill('Bank fees 2024');
+  await page.getByRole('textbox', { name: 'Session name' }).press('Enter');
+  await page.getByText('Tags for the next upload').click();
+  for (const [file, institution] of [[files.acme, 'acme'], [files.globex, 'globex']] as const) {
+    await page.getByRole('textbox', { name: 'Institution' }).fill(institution);
+    await page.getByLabel('Upload documents').setInputFiles([file]);
+    await waitForStatus(page, file.name, /^completed$/);
+  }
+  await page.getByText('Tags for the next upload').click();
+  await ask(page, 'What is the monthly maintenance fee on checking accounts?');
+  await ask(page, 'How much do international wire transfers cost?');
+  await shot('session');
+
+  await lastAnswerSources(page).first().click();
+  await page.getByRole('dialog').getByRole('img').waitFor();
+  await page.waitForFunction(() => [...(globalThis as unknown as { document: { images: Iterable<{ complete: boolean }> } }).document.images].every((i) => i.complete));
+  await shot('source-page');
+  await page.keyboard.press('Escape');
+
+  await page.setViewportSize({ width: 375, height: 760 });
+  await shot('phone');
+} finally {
+  await browser.close();
+  await stack.close();
+}

@@ -1,0 +1,63 @@
+import type { ChildProcess } from 'node:child_process';
+import { expect } from 'chai';
+import { ChildProcessPageRenderer } from '../../adapters/extraction/index.js';
+import { readJpegHeader } from '../../adapters/extraction/jpeg-header.js';
+import { withExifOrientation } from '../support/extraction-fixtures.js';
+import { MALFORMED_PDF, pagedTextPdf, sidewaysTextJpeg, textJpeg } from '../support/generated-documents.js';
+import { pageRendererContract } from './page-renderer.contract.js';
+
+const PDF = await pagedTextPdf([['The first page of the document.'], ['The second page, with other words.'], ['Page three.']]);
+const JPEG = textJpeg(['Receipt'], { width: 640, height: 360, fontSize: 48, margin: 40 });
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png: Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+describe('ChildProcessPageRenderer', function () {
+  this.timeout(60_000);
+  const renderer = new ChildProcessPageRenderer();
+  after(() => renderer.close());
+
+  pageRendererContract('ChildProcessPageRenderer (pdf.js and @napi-rs/canvas in a child process)', () => renderer, {
+    pdf: { bytes: PDF, pages: 3 },
+    jpeg: JPEG,
+    malformedPdf: MALFORMED_PDF,
+    timeoutMs: 60_000,
+  });
+
+  it('draws a PDF page as PNG with its longest side at the bound, and a photo upright (EXIF) as JPEG, never enlarged', async () => {
+    const page = (await renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 2, maxSide: 1000 }))!;
+    expect(page.contentType).to.equal('image/png');
+    expect(pngSize(page.bytes)).to.deep.equal({ width: 773, height: 1000 }); // US letter, 612 x 792 points
+    // Stored turned a quarter (640 x 360 upright), EXIF orientation 6: shown 640 wide, 360 high.
+    const sideways = withExifOrientation(sidewaysTextJpeg(['Receipt'], { width: 640, height: 360, fontSize: 48, margin: 40 }), 6, 'II');
+    const photo = (await renderer.render({ bytes: sideways, contentType: 'image/jpeg', page: 1, maxSide: 1600 }))!;
+    expect(photo.contentType).to.equal('image/jpeg');
+    expect(readJpegHeader(photo.bytes)).to.include({ width: 640, height: 360 });
+    const bounded = (await renderer.render({ bytes: sideways, contentType: 'image/jpeg', page: 1, maxSide: 320 }))!;
+    expect(readJpegHeader(bounded.bytes)).to.include({ width: 320, height: 180 });
+  });
+
+  it('fails one request when its child dies, and starts a fresh child for the next', async () => {
+    await renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 1, maxSide: 400 });
+    const child = (renderer as unknown as { child: ChildProcess }).child;
+    const pending = renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 2, maxSide: 1600 });
+    child.kill('SIGKILL');
+    const error = await pending.then(() => null, (e: unknown) => e);
+    // The kill may land after the page was sent back; if it did not, the request fails with the reason.
+    if (error) expect(String(error)).to.match(/page renderer stopped/);
+    expect(await renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 3, maxSide: 400 })).to.not.equal(null);
+  });
+
+  it('gives up on a page that takes longer than its time limit, and recovers', async () => {
+    const hurried = new ChildProcessPageRenderer({ timeoutMs: 1 });
+    try {
+      const error = await hurried.render({ bytes: PDF, contentType: 'application/pdf', page: 1, maxSide: 1600 }).then(() => null, (e: unknown) => e);
+      expect(String(error)).to.match(/took longer than 1 ms/);
+    } finally {
+      await hurried.close();
+    }
+  });
+});

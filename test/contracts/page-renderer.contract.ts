@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import type { PageRenderer } from '../../core/ports/page-renderer.js';
+
+export interface PageRendererFixtures {
+  /** A PDF of `pages` pages whose pages differ. */
+  pdf: { bytes: Uint8Array; pages: number };
+  /** A photographed page (JPEG). */
+  jpeg: Uint8Array;
+  /** A file that starts like a PDF and is none. */
+  malformedPdf: Uint8Array;
+  timeoutMs?: number;
+}
+
+const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
+
+/**
+ * What every PageRenderer must do (core/ports/page-renderer.ts): an image for each page that exists (a photo is its
+ * page 1), null past the last page, the same image for the same request, a smaller one for a smaller bound, and
+ * UnprocessableDocumentError for a file it cannot read or whose content contradicts its declared type.
+ */
+export function pageRendererContract(name: string, makeRenderer: () => PageRenderer | Promise<PageRenderer>, fixtures: PageRendererFixtures): void {
+  describe(`PageRenderer contract: ${name}`, function () {
+    if (fixtures.timeoutMs) this.timeout(fixtures.timeoutMs);
+    let renderer: PageRenderer;
+    const { pdf, jpeg } = fixtures;
+    const pdfPage = (page: number, maxSide = 800) => renderer.render({ bytes: pdf.bytes, contentType: 'application/pdf', page, maxSide });
+
+    before(async () => {
+      renderer = await makeRenderer();
+    });
+
+    it('draws every page of a PDF as an image, each its own, the same again for the same request', async () => {
+      const images = [];
+      for (let page = 1; page <= pdf.pages; page++) {
+        const image = await pdfPage(page);
+        expect(image, `page ${page}`).to.not.equal(null);
+        expect(image!.contentType).to.match(/^image\/(png|jpeg|webp)$/);
+        expect(image!.bytes.length).to.be.greaterThan(100);
+        images.push(image!);
+      }
+      expect(Buffer.compare(images[0].bytes, images[1].bytes)).to.not.equal(0);
+      expect(Buffer.from((await pdfPage(1))!.bytes).equals(Buffer.from(images[0].bytes))).to.equal(true);
+    });
+
+    it('bounds the image by maxSide', async () => {
+      const large = (await pdfPage(1, 1600))!;
+      const small = (await pdfPage(1, 200))!;
+      expect(small.bytes.length).to.be.lessThan(large.bytes.length);
+    });
+
+    it('answers null for a page past the last, and for page 2 of a photo; draws the photo as page 1', async () => {
+      expect(await pdfPage(pdf.pages + 1)).to.equal(null);
+      const photo = await renderer.render({ bytes: jpeg, contentType: 'image/jpeg', page: 1, maxSide: 800 });
+      expect(photo?.contentType).to.match(/^image\//);
+      expect(await renderer.render({ bytes: jpeg, contentType: 'image/jpg', page: 2, maxSide: 800 })).to.equal(null);
+    });
+
+    it('refuses with UnprocessableDocumentError a malformed PDF, an empty file, and content of another type than declared', async () => {
+      for (const [what, bytes, contentType] of [
+        ['malformed', fixtures.malformedPdf, 'application/pdf'],
+        ['empty', new Uint8Array(0), 'application/pdf'],
+        ['a JPEG declared as a PDF', jpeg, 'application/pdf'],
+        ['a PDF declared as a JPEG', pdf.bytes, 'image/jpeg'],
+      ] as const) {
+        const error = await rejection(renderer.render({ bytes, contentType, page: 1, maxSide: 800 }));
+        expect(error, what).to.be.instanceOf(UnprocessableDocumentError);
+      }
+      // And still works after them.
+      expect(await pdfPage(1)).to.not.equal(null);
+    });
+  });
+}

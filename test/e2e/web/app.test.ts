@@ -1,0 +1,277 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
+import { chromiumUnavailableReason, launchChromium, requireChromium, sayWhyBrowserSuitesSkip, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { postgresUnavailableReason } from '../../support/postgres-cluster.js';
+import { embeddedStack, scaledStack, type ProductionStack, type Stack } from '../../support/stacks.js';
+import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
+import { ensureWebBuilt } from '../../support/web-build.js';
+import {
+  ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL,
+  waitForStatus, waitUntil, type UploadFile,
+} from './helpers.js';
+
+requireChromium();
+sayWhyBrowserSuitesSkip('web app in Chromium');
+const STACK_FACTORIES = postgresUnavailableReason() ? [embeddedStack] : [embeddedStack, scaledStack];
+if (postgresUnavailableReason()) describe('web app on the scaled stack', () => it(`skipped: ${postgresUnavailableReason()}`, function () { this.skip(); }));
+
+/** Object stores answer a browser's PUT only with CORS for the app's origin (MinIO allows every origin by default). */
+async function allowBrowserUploads(stack: ProductionStack): Promise<void> {
+  const xml = '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedHeader>*</AllowedHeader></CORSRule></CORSConfiguration>';
+  const response = await fetch(`${stack.minioPublicUrl}/${stack.bucket}?cors`, { method: 'PUT', body: xml });
+  if (!response.ok) throw new Error(`could not set the bucket's CORS rules: ${response.status}`);
+}
+
+for (const makeStack of STACK_FACTORIES) {
+  describe(`web app in Chromium, ${makeStack === embeddedStack ? 'embedded' : 'scaled'} stack`, function () {
+    this.timeout(90_000);
+    let stack: Stack;
+    let service: TestService;
+    let browser: BrowserSession;
+    let page: Page;
+    let watch: PageWatch;
+    let token: string;
+    let files: Awaited<ReturnType<typeof fixtures>>;
+    let sessionUrl: string;
+    const allowedOrigins: string[] = [];
+
+    before(async function () {
+      const reason = chromiumUnavailableReason();
+      if (reason) this.skip();
+      ensureWebBuilt();
+      stack = makeStack();
+      service = await stack.start();
+      allowedOrigins.push(new URL(service.baseUrl).origin);
+      if (stack.name === 'scaled') {
+        await allowBrowserUploads(stack as ProductionStack);
+        // The browser sends files straight to the object store (the signed URL): the one other origin it may reach.
+        allowedOrigins.push(new URL((stack as ProductionStack).minioPublicUrl).origin);
+      }
+      token = await signLocalToken(TEST_JWT_SECRET, 'web-user');
+      files = await fixtures();
+      browser = await launchChromium();
+      page = await browser.context.newPage();
+      page.setDefaultTimeout(20_000);
+      watch = watchPage(page);
+    });
+
+    after(async () => {
+      await browser?.close();
+      await stack?.close();
+    });
+
+    it('serves the app: CSP without inline scripts, index.html not cached, hashed assets immutable, not for /api or /metrics', async () => {
+      const index = await fetch(`${service.baseUrl}/sessions/any-id`);
+      expect(index.status).to.equal(200);
+      expect(index.headers.get('content-type')).to.match(/^text\/html/);
+      expect(index.headers.get('cache-control')).to.equal('no-cache');
+      const csp = index.headers.get('content-security-policy')!;
+      expect(csp).to.include("script-src 'self'").and.not.include('unsafe-inline');
+      expect(csp).to.include("img-src 'self' blob: data:");
+      const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await index.text())![1];
+      const script = await fetch(`${service.baseUrl}${asset}`);
+      expect(script.headers.get('cache-control')).to.match(/max-age=31536000\b.*\bimmutable/);
+      expect((await fetch(`${service.baseUrl}/assets/missing-0000.js`)).status).to.equal(404);
+      expect((await fetch(`${service.baseUrl}/api/v1/nothing`)).headers.get('content-type')).to.not.match(/html/);
+      expect((await fetch(`${service.baseUrl}/metrics`)).headers.get('content-type')).to.match(/^text\/plain/);
+    });
+
+    it('signs in by the form; a refused token returns to the form with a message', async () => {
+      await page.goto(`${service.baseUrl}/`);
+      await expectAccessible(page, 'sign-in');
+      await page.getByRole('textbox', { name: 'Access token' }).fill('not-a-valid-token');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').filter({ hasText: 'sign in again' }).waitFor();
+      // The refused token's 401 is the only console error expected here.
+      expect(watch.consoleErrors.every((e) => /status of 401/.test(e)), watch.consoleErrors.join('\n')).to.equal(true);
+      watch.consoleErrors.length = 0;
+      await page.getByRole('textbox', { name: 'Access token' }).fill(token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+    });
+
+    it('signs in by /#token= and removes the token from the address', async () => {
+      // A fresh tab opening the link `doc-chat open` prints.
+      await page.evaluate(() => sessionStorage.clear());
+      await page.goto('about:blank');
+      await page.goto(`${service.baseUrl}/#token=${token}`);
+      await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+      expect(page.url()).to.equal(`${service.baseUrl}/`);
+      await expectAccessible(page, 'workspace without a session');
+    });
+
+    it('creates a session and renames it in place; a label with markup shows as written', async () => {
+      await page.getByRole('button', { name: 'New session' }).click();
+      await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
+      sessionUrl = page.url();
+      expect(sessionUrl).to.match(/\/sessions\/[0-9a-f-]{36}$/);
+      await page.getByRole('button', { name: 'Rename Untitled session' }).click();
+      await page.getByRole('textbox', { name: 'Session name' }).fill(MARKUP_LABEL);
+      await page.getByRole('textbox', { name: 'Session name' }).press('Enter');
+      await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: MARKUP_LABEL }).waitFor();
+      await page.getByRole('heading', { name: MARKUP_LABEL }).waitFor();
+      expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).to.equal(undefined);
+    });
+
+    it('uploads a real PDF and a JPEG with a progressbar and watches them complete', async () => {
+      await page.getByText('Tags for the next upload').click();
+      await page.getByRole('textbox', { name: 'Institution' }).fill('acme');
+      const upload = (f: UploadFile[]) => page.getByLabel('Upload documents').setInputFiles(f);
+      await upload([files.acme, files.pdf, files.jpeg]);
+      await page.getByRole('progressbar').first().waitFor();
+      for (const f of [files.acme, files.pdf, files.jpeg]) await waitForStatus(page, f.name, /^completed$/, 80_000);
+      const acme = documentItem(page, files.acme.name);
+      expect(await acme.textContent()).to.include('institution: acme').and.include('2 pages');
+      await page.getByRole('textbox', { name: 'Institution' }).fill('globex');
+      await upload([files.globex]);
+      await waitForStatus(page, files.globex.name, /^completed$/);
+      await expectAccessible(page, 'session with documents');
+    });
+
+    it('refuses a file type before upload with the API text, and a failed ingest shows its reason', async () => {
+      const before = watch.requests.length;
+      await page.getByLabel('Upload documents').setInputFiles([files.text]);
+      await page.getByText('notes.txt: Invalid File Type | Valid Type Are: application/pdf, image/jpeg, image/jpg').waitFor();
+      expect(watch.requests.slice(before).filter((r) => r.url.includes('/upload/url'))).to.deep.equal([]);
+      await page.getByRole('textbox', { name: 'Institution' }).fill('');
+      await page.getByLabel('Upload documents').setInputFiles([files.malformed]);
+      const status = await waitForStatus(page, files.malformed.name, /^failed: .+/);
+      expect(status.length).to.be.greaterThan('failed: '.length + 5);
+    });
+
+    it('streams an answer into the Conversation log, then its sources', async () => {
+      const streamed = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/completions'));
+      const answer = await ask(page, 'How much do international wire transfers cost?');
+      const response = await streamed;
+      expect(response.headers()['content-type']).to.match(/^text\/event-stream/);
+      expect(response.request().headers()['accept']).to.equal('text/event-stream');
+      expect(answer).to.include('45');
+      const sources = lastAnswerSources(page);
+      expect(await sources.count()).to.be.greaterThan(0);
+      expect(await sources.first().textContent()).to.equal('acme-fees.pdf, page 2');
+    });
+
+    it('opens a source: the page image and the excerpt marked; Escape closes it', async () => {
+      await lastAnswerSources(page).first().click();
+      const dialog = page.getByRole('dialog', { name: 'acme-fees.pdf, page 2' });
+      await dialog.waitFor();
+      const image = dialog.getByRole('img', { name: 'Page 2 of acme-fees.pdf' });
+      await image.waitFor();
+      await waitUntil('the page image to load', () => image.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100));
+      expect(await image.getAttribute('src')).to.match(/^blob:/);
+      expect(await dialog.locator('mark').textContent()).to.include('45 dollars');
+      await expectAccessible(page, 'source dialog');
+      await page.setViewportSize({ width: 375, height: 800 });
+      await expectNoSidewaysScroll(page, 'source dialog at 375 px');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    });
+
+    it('at 375 px wide nothing scrolls sideways', async () => {
+      await expectNoSidewaysScroll(page, 'session at 375 px');
+      await expectAccessible(page, 'session at 375 px');
+      await page.setViewportSize({ width: 1280, height: 860 });
+    });
+
+    it('a reload reopens the session with its conversation and sources', async () => {
+      await page.reload();
+      expect(page.url()).to.equal(sessionUrl);
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await log.getByText('How much do international wire transfers cost?').waitFor();
+      await log.getByRole('button', { name: 'acme-fees.pdf, page 2' }).first().waitFor();
+    });
+
+    it('loads history page by page as the reader scrolls up, sources included', async () => {
+      // 12 more questions through the API: 13 exchanges are 26 messages, two pages of 20.
+      const api = await service.as('web-user');
+      const sessionId = sessionUrl.split('/').pop()!;
+      for (let i = 0; i < 12; i++) await api.ask(sessionId, `Question ${i + 1}: how much do international wire transfers cost?`);
+      await page.reload();
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await log.getByText('Question 12:', { exact: false }).waitFor();
+      expect(await log.locator('article').count()).to.equal(6);
+      await log.getByRole('button', { name: 'Load earlier messages' }).waitFor();
+      await log.evaluate((el) => ((el as unknown as { scrollTop: number }).scrollTop = 0));
+      await log.getByText('How much do international wire transfers cost?', { exact: true }).waitFor();
+      expect(await log.locator('article').count()).to.equal(26);
+      expect(await log.getByRole('button', { name: 'Load earlier messages' }).count()).to.equal(0);
+      expect(await log.locator('article.assistant').first().getByRole('button', { name: 'acme-fees.pdf, page 2' }).count()).to.be.greaterThan(0);
+    });
+
+    it('filters by a tag the documents carry', async () => {
+      await page.getByRole('checkbox', { name: 'institution: globex' }).check();
+      await ask(page, 'What is the monthly maintenance fee on checking accounts?');
+      const names = await lastAnswerSources(page).allTextContents();
+      expect(names.length).to.be.greaterThan(0);
+      expect(names.every((n) => n.startsWith('globex-fees.pdf, page'))).to.equal(true, names.join('; '));
+      await page.getByRole('checkbox', { name: 'institution: globex' }).uncheck();
+    });
+
+    it('removes a document: its sources are no longer cited', async () => {
+      await documentItem(page, files.globex.name).getByRole('button', { name: `Remove ${files.globex.name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+      await documentItem(page, files.globex.name).waitFor({ state: 'detached' });
+      await ask(page, 'What is the monthly maintenance fee on checking accounts at Globex Credit Union?');
+      const names = await lastAnswerSources(page).allTextContents();
+      expect(names.filter((n) => n.startsWith('globex'))).to.deep.equal([]);
+    });
+
+    it('shows markup in a file name and in document text as written; nothing runs', async () => {
+      await page.getByLabel('Upload documents').setInputFiles([files.markup]);
+      await waitForStatus(page, MARKUP_FILENAME, /^completed$/);
+      await ask(page, 'How much is the overdraft penalty?');
+      const log = page.getByRole('log', { name: 'Conversation' });
+      const source = lastAnswerSources(page).filter({ hasText: MARKUP_FILENAME }).first();
+      await source.waitFor();
+      await source.click();
+      await page.getByRole('dialog').locator('mark').filter({ hasText: '<script>window.__xss=3</script>' }).waitFor();
+      await page.keyboard.press('Escape');
+      expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).to.equal(undefined);
+      expect(await page.locator('#app script, #app b, #app i').count()).to.equal(0);
+      expect(await log.count()).to.equal(1);
+    });
+
+    it('Stop aborts a streaming answer', async () => {
+      // Hold the answer's stream open so the Stop button is there to press; the abort must reach the request.
+      await page.route('**/api/v1/chat/completions', async (route) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        await route.continue().catch(() => {});
+      });
+      const failed = page.waitForEvent('requestfailed', (r) => r.url().endsWith('/api/v1/chat/completions'));
+      const box = page.getByRole('textbox', { name: 'Question' });
+      await box.fill('Summarize the fees');
+      await box.press('Enter');
+      await page.getByRole('button', { name: 'Stop' }).click();
+      expect((await failed).failure()?.errorText).to.match(/ABORTED/i);
+      await page.getByRole('button', { name: 'Ask' }).waitFor();
+      await page.unroute('**/api/v1/chat/completions');
+    });
+
+    it('clears the chat after confirmation', async () => {
+      await page.getByRole('button', { name: 'Clear chat' }).click();
+      await expectAccessible(page, 'confirmation dialog');
+      await page.getByRole('dialog').getByRole('button', { name: 'Clear' }).click();
+      await page.getByRole('log', { name: 'Conversation' }).getByText('Ask a question').waitFor();
+      await page.reload();
+      await page.getByRole('log', { name: 'Conversation' }).getByText('Ask a question').waitFor();
+    });
+
+    it('deletes the session after confirmation', async () => {
+      await page.getByRole('button', { name: 'Delete session' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('heading', { name: 'Chat with your documents' }).waitFor();
+      expect(await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link').count()).to.equal(0);
+      expect(new URL(page.url()).pathname).to.equal('/');
+    });
+
+    it('left the origin never, logged no console error, and kept the token out of URLs, Referers and log lines', () => {
+      const outside = watch.requests.filter((r) => !allowedOrigins.includes(new URL(r.url).origin) && !/^(blob|data):/.test(r.url));
+      expect(outside.map((r) => r.url)).to.deep.equal([]);
+      expect(watch.consoleErrors).to.deep.equal([]);
+      expect(watch.requests.filter((r) => r.url.includes(token) || (r.headers.referer ?? '').includes(token))).to.deep.equal([]);
+      expect(watch.requests.filter((r) => r.headers.referer)).to.deep.equal([]);
+      expect(service.logger.lines.filter((l) => JSON.stringify(l).includes(token))).to.deep.equal([]);
+    });
+  });
+}

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect } from 'chai';
+import type { Locator, Page } from 'playwright-core';
+import { ACME, GLOBEX } from '../../support/bank-fee-pdfs.js';
+import { textJpeg } from '../../support/generated-documents.js';
+import { textPdf } from '../../support/make-pdf.js';
+import { CORPUS_AVAILABLE, corpusPath } from '../../support/paths.js';
+
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** Markup and a script where a careless app would render HTML: it must show as written and never run. */
+export const MARKUP_FILENAME = '<img src=x onerror="window.__xss=1">fees<b>bold</b>.pdf';
+export const MARKUP_LABEL = '<script>window.__xss=2</script><b>Q3 review</b>';
+export const MARKUP_TEXT = 'Overdraft penalty <script>window.__xss=3</script> is <b>25 dollars</b> per item.';
+
+/** The documents the flows upload: two fee schedules (tags acme / globex), a real PDF and JPEG (or generated ones in a lone clone). */
+export async function fixtures(): Promise<Record<'acme' | 'globex' | 'pdf' | 'jpeg' | 'markup' | 'malformed' | 'text', UploadFile>> {
+  const pdf = (name: string, bytes: Uint8Array): UploadFile => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+  const realPdf = CORPUS_AVAILABLE
+    ? pdf('dmca-summary-1998.pdf', fs.readFileSync(corpusPath('pdfs/dmca-summary-1998.pdf')))
+    : pdf('generated-report.pdf', (await textPdf({ title: 'Quarterly report', paragraphs: ['Revenue grew by 8 percent in the quarter.'] })).bytes);
+  const jpeg: UploadFile = CORPUS_AVAILABLE
+    ? { name: 'congress_1871.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(corpusPath('images/congress_1871.jpg')) }
+    : { name: 'receipt.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(textJpeg(['Receipt total 18 dollars', 'Paid by card'])) };
+  const markup = await textPdf({ title: 'Penalties <i>schedule</i>', paragraphs: [MARKUP_TEXT] });
+  return {
+    acme: pdf('acme-fees.pdf', ACME.bytes),
+    globex: pdf('globex-fees.pdf', GLOBEX.bytes),
+    pdf: realPdf,
+    jpeg,
+    markup: pdf(MARKUP_FILENAME, markup.bytes),
+    malformed: pdf('broken.pdf', new TextEncoder().encode('%PDF-1.3\nThis is not a valid PDF file\n%%EOF\n')),
+    text: { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain text') },
+  };
+}
+
+/** axe-core on the current screen: no serious or critical violation. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${screen}`).to.deep.equal([]);
+}
+
+/** Nothing wider than the viewport (no sideways scrolling). */
+export async function expectNoSidewaysScroll(page: Page, screen: string): Promise<void> {
+  const { scroll, client } = await page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return { scroll: root.scrollWidth, client: root.clientWidth };
+  });
+  expect(scroll, `page width on ${screen}`).to.be.at.most(client);
+}
+
+/** Presses Tab until `target` has the focus (proving it is reachable by keyboard), at most `limit` times. */
+export async function tabTo(page: Page, target: Locator, limit = 80): Promise<void> {
+  const handle = await target.elementHandle();
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement, handle)) return;
+  }
+  throw new Error(`not reachable with Tab: ${target}`);
+}
+
+/** Waits for `condition` (polled in the test, not in the page), failing with `what` after `ms`. */
+export async function waitUntil(what: string, condition: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The Documents list's item for a file. */
+export const documentItem = (page: Page, filename: string) =>
+  page.getByRole('list', { name: 'Documents' }).getByRole('listitem').filter({ has: page.getByText(filename, { exact: true }) });
+
+/** Waits until the file's status is `completed` (or the given text); returns the status shown. */
+export async function waitForStatus(page: Page, filename: string, status: RegExp, ms = 60_000): Promise<string> {
+  const item = documentItem(page, filename);
+  let shown = '';
+  await waitUntil(`${filename} to reach ${status}`, async () => {
+    shown = (await item.locator('.status').textContent().catch(() => null)) ?? '';
+    return status.test(shown);
+  }, ms);
+  return shown;
+}
+
+/** The source buttons of the last answer in the Conversation log. */
+export const lastAnswerSources = (page: Page) =>
+  page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last().getByRole('button');
+
+/** Asks through the Question box (Enter sends) and waits for the answer to finish streaming. */
+export async function ask(page: Page, question: string): Promise<string> {
+  const box = page.getByRole('textbox', { name: 'Question' });
+  await box.fill(question);
+  await box.press('Enter');
+  const answer = page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last();
+  await waitUntil('the answer to finish', async () => (await answer.getAttribute('aria-busy')) === null && (await page.getByRole('button', { name: 'Ask' }).count()) === 1);
+  return (await answer.locator('.content').textContent()) ?? '';
+}

@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/** Flags for a quiet headless Chromium that reaches nothing on its own (no updates, sync or background requests). */
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+
+/** Debian's chromium, found on PATH (or CHROMIUM_PATH); undefined when absent. */
+export function chromiumPath(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return fs.existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
+  try {
+    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why browser suites cannot run, or null. With DOC_CHAT_REQUIRE_CHROMIUM=1 (CI) a missing browser is an error, not a
+ * skip: `requireChromium()` throws.
+ */
+export function chromiumUnavailableReason(): string | null {
+  return chromiumPath() ? null : 'Chromium is not installed (apt-get install chromium): the browser suites are skipped';
+}
+
+export function requireChromium(): void {
+  const reason = chromiumUnavailableReason();
+  if (reason && process.env.DOC_CHAT_REQUIRE_CHROMIUM === '1') throw new Error(`DOC_CHAT_REQUIRE_CHROMIUM=1 but ${reason}`);
+}
+
+/** Under mocha: one skipped test that says why a browser suite is absent (nothing when Chromium is here). */
+export function sayWhyBrowserSuitesSkip(title: string): void {
+  const reason = chromiumUnavailableReason();
+  if (reason) describe(title, () => it(`skipped: ${reason}`, function () { this.skip(); }));
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A persistent context on a fresh user-data directory (no profile state leaks between runs). */
+export async function launchChromium(options: { width?: number; height?: number } = {}): Promise<BrowserSession> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('Chromium is not installed');
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 860 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => {});
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What a page did that a test must see: console errors, uncaught errors, and every request (URL and headers). */
+export interface PageWatch {
+  consoleErrors: string[];
+  requests: { url: string; headers: Record<string, string> }[];
+}
+
+export function watchPage(page: Page): PageWatch {
+  const watch: PageWatch = { consoleErrors: [], requests: [] };
+  page.on('console', (message) => message.type() === 'error' && watch.consoleErrors.push(message.text()));
+  page.on('pageerror', (error) => watch.consoleErrors.push(`uncaught: ${error.message}`));
+  page.on('request', (request) => watch.requests.push({ url: request.url(), headers: request.headers() }));
+  return watch;
+}

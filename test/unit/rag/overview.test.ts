@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import type { ContextPassage } from '../../../core/ports/llm.js';
+import { isOverviewQuestion, overviewAnswer } from '../../../core/rag/overview.js';
+
+describe('overview questions (core/rag/overview.ts)', () => {
+  it('recognises questions about the documents as a whole', () => {
+    for (const q of [
+      'What is this document about?', 'Summarize the report', 'Summarise this.', 'What are the main points?',
+      'Give me a short summary of the file', 'What is the gist?', 'Can you give an overview of these documents?',
+      'What are the key takeaways?', 'what’s this paper about', 'Main topics of the document?', 'Describe the PDF.',
+    ]) expect(isOverviewQuestion(q), q).to.equal(true);
+  });
+
+  it('leaves questions with a subject of their own to retrieval', () => {
+    for (const q of [
+      'What is the report’s revenue in 2022?', 'Summarize the risk factors', 'What is the main cause of glacier retreat?',
+      'What does the document say about wire transfer fees?', 'Who wrote the report?', 'What is this?', 'Hello',
+      'When was the document signed?', '', 'What are the key points of the merger agreement?',
+    ]) expect(isOverviewQuestion(q), q).to.equal(false);
+  });
+
+  const passage = (ref: string, filename: string, page: number, text: string): ContextPassage => ({ ref, filename, page, text, score: 1 });
+
+  it('answers with each document’s lead and most central sentences, in reading order, citing what it quoted', () => {
+    const glaciers = [
+      passage('1', 'glaciers.pdf', 1,
+        'Alpine Glaciers. Alpine glaciers are retreating across the Alps as summer temperatures rise every decade. ' +
+        'The village bakery opened a second shop near the station last spring. ' +
+        'Rising summer temperatures melt the glaciers faster than winter snow can rebuild the ice.'),
+      passage('2', 'glaciers.pdf', 2,
+        'Scientists measure how far the glaciers retreat each summer with satellite images of the ice. ' +
+        'A local choir performs on Sundays.'),
+    ];
+    const answer = overviewAnswer(glaciers);
+    const sentences = answer.text.split(/(?<=\.) /);
+    expect(sentences[0]).to.equal('Alpine glaciers are retreating across the Alps as summer temperatures rise every decade.');
+    expect(answer.text).to.include('Rising summer temperatures melt the glaciers');
+    expect(answer.text).to.include('Scientists measure how far the glaciers retreat');
+    // Off-topic sentences share no words with the rest: not central.
+    expect(answer.text).to.not.include('bakery');
+    expect(answer.text).to.not.include('choir');
+    expect(answer.usedRefs.sort()).to.deep.equal(['1', '2']);
+  });
+
+  it('covers every document, each under its name, and says nothing when there is nothing to say', () => {
+    const answer = overviewAnswer([
+      passage('1', 'a.pdf', 1, 'The first document explains how mortgage interest rates are set by the central bank.'),
+      passage('2', 'b.pdf', 1, 'The second document lists the opening hours of every branch office in the region.'),
+    ]);
+    expect(answer.text.split('\n\n')).to.deep.equal([
+      'a.pdf: The first document explains how mortgage interest rates are set by the central bank.',
+      'b.pdf: The second document lists the opening hours of every branch office in the region.',
+    ]);
+    expect(overviewAnswer([])).to.deep.equal({ text: '', usedRefs: [] });
+  });
+});

@@ -1,0 +1,212 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { Api, Unauthorized } from './api';
+import { ConfirmDialog } from './ConfirmDialog';
+import { SourceDialog } from './SourceDialog';
+import type { ChatMessage, IngestJob, Source } from './types';
+
+const PAGE_SIZE = 20;
+
+interface Shown extends ChatMessage {
+  streaming?: boolean;
+}
+
+/** The conversation (history loaded page by page upwards), the question box, tag filters and the cited pages. */
+export function Chat({ api, sessionId, documents }: { api: Api; sessionId: string; documents: IngestJob[] }) {
+  const [messages, setMessages] = useState<Shown[]>([]);
+  const [oldestPage, setOldestPage] = useState<number | undefined>();
+  const [loadingHistory, setLoadingHistory] = useState(true);
+  const [question, setQuestion] = useState('');
+  const [streaming, setStreaming] = useState<AbortController | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [filters, setFilters] = useState<Set<string>>(new Set());
+  const [opened, setOpened] = useState<Source | undefined>();
+  const [confirmClear, setConfirmClear] = useState(false);
+  const log = useRef<HTMLDivElement>(null);
+  const keepBottom = useRef<number | undefined>(undefined);
+  const stickToEnd = useRef(true);
+
+  const fail = (e: unknown) => {
+    if (!(e instanceof Unauthorized)) setError(e instanceof Error ? e.message : String(e));
+  };
+
+  // The last page first (the body's `total` says which it is), then older pages as the reader scrolls up.
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      const first = await api.history(sessionId, 0);
+      if (first.total === undefined || first.total <= PAGE_SIZE) return { page: 0, data: first.data };
+      const last = Math.floor((first.total - 1) / PAGE_SIZE);
+      return { page: last, data: (await api.history(sessionId, last)).data };
+    })().then(
+      ({ page, data }) => live && (setMessages(data), setOldestPage(page), setLoadingHistory(false)),
+      (e) => live && (fail(e), setLoadingHistory(false)),
+    );
+    return () => void (live = false);
+  }, [sessionId]);
+
+  const loadEarlier = async () => {
+    if (!oldestPage || loadingHistory) return;
+    setLoadingHistory(true);
+    try {
+      const { data } = await api.history(sessionId, oldestPage - 1);
+      keepBottom.current = log.current ? log.current.scrollHeight - log.current.scrollTop : undefined;
+      stickToEnd.current = false;
+      setMessages((list) => [...data, ...list]);
+      setOldestPage(oldestPage - 1);
+    } catch (e) {
+      fail(e);
+    } finally {
+      setLoadingHistory(false);
+    }
+  };
+
+  // Older messages prepended keep the reader's place; new ones scroll into view.
+  useLayoutEffect(() => {
+    const el = log.current;
+    if (!el) return;
+    if (keepBottom.current !== undefined) {
+      el.scrollTop = el.scrollHeight - keepBottom.current;
+      keepBottom.current = undefined;
+    } else if (stickToEnd.current) el.scrollTop = el.scrollHeight;
+  }, [messages]);
+
+  const ask = async () => {
+    const message = question.trim();
+    if (!message || streaming) return;
+    const controller = new AbortController();
+    setError(undefined);
+    setQuestion('');
+    setStreaming(controller);
+    stickToEnd.current = true;
+    setMessages((list) => [...list, { role: 'user', content: message }, { role: 'assistant', content: '', streaming: true }]);
+    const updateLast = (change: (m: Shown) => Shown) => setMessages((list) => [...list.slice(0, -1), change(list[list.length - 1])]);
+    try {
+      const chosen = chosenFilters(filters);
+      await api.ask({ message, sessionId, ...(chosen ? { filters: chosen } : {}) }, {
+        delta: (text) => updateLast((m) => ({ ...m, content: m.content + text })),
+        sources: (sources) => updateLast((m) => ({ ...m, sources })),
+      }, controller.signal);
+      updateLast((m) => ({ ...m, streaming: false }));
+    } catch (e) {
+      if (controller.signal.aborted) updateLast((m) => ({ ...m, streaming: false, content: `${m.content}${m.content ? ' ' : ''}(stopped)` }));
+      else {
+        // Nothing was stored: the question goes back in the box.
+        setMessages((list) => list.slice(0, -2));
+        setQuestion(message);
+        fail(e);
+      }
+    } finally {
+      setStreaming(undefined);
+    }
+  };
+
+  const clear = async () => {
+    setConfirmClear(false);
+    try {
+      await api.clearChat(sessionId);
+      setMessages([]);
+      setOldestPage(0);
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const tagChoices = distinctTags(documents);
+  return (
+    <section class="chat" aria-labelledby="chat-title">
+      <div class="chat-head">
+        <h2 id="chat-title">Chat</h2>
+        <button type="button" onClick={() => setConfirmClear(true)} disabled={messages.length === 0 || !!streaming}>Clear chat</button>
+      </div>
+      {tagChoices.length > 0 && (
+        <fieldset class="filters">
+          <legend>Only documents tagged</legend>
+          {tagChoices.map((choice) => (
+            <label key={choice} class="filter">
+              <input
+                type="checkbox"
+                checked={filters.has(choice)}
+                onChange={(e) => {
+                  const next = new Set(filters);
+                  if (e.currentTarget.checked) next.add(choice);
+                  else next.delete(choice);
+                  setFilters(next);
+                }}
+              />
+              {choice.replace('\u0000', ': ')}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <div class="log" role="log" aria-label="Conversation" ref={log} tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stickToEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          if (el.scrollTop < 40) void loadEarlier();
+        }}>
+        {oldestPage !== undefined && oldestPage > 0 && (
+          <button type="button" class="link earlier" onClick={() => void loadEarlier()} disabled={loadingHistory}>Load earlier messages</button>
+        )}
+        {messages.length === 0 && !loadingHistory && <p class="none">Ask a question about this session's documents.</p>}
+        {messages.map((m, i) => (
+          <article key={i} class={`message ${m.role}`} aria-busy={m.streaming ? 'true' : undefined}>
+            <h3 class="visually-hidden">{m.role === 'user' ? 'You' : 'Answer'}</h3>
+            <p class="content">{m.content}</p>
+            {m.sources && m.sources.length > 0 && (
+              <ul class="sources" aria-label="Sources">
+                {m.sources.map((s, j) => (
+                  <li key={j}><button type="button" class="source" onClick={() => setOpened(s)}>{s.filename}, page {s.page}</button></li>
+                ))}
+              </ul>
+            )}
+          </article>
+        ))}
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      <form class="ask" onSubmit={(e) => { e.preventDefault(); void ask(); }}>
+        <label for="question" class="visually-hidden">Question</label>
+        <textarea
+          id="question"
+          rows={2}
+          placeholder="Ask about your documents (Enter sends, Shift+Enter for a new line)"
+          value={question}
+          maxLength={4000}
+          onInput={(e) => setQuestion(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+              e.preventDefault();
+              void ask();
+            }
+          }}
+        />
+        {streaming ? (
+          <button type="button" class="danger" onClick={() => streaming.abort()}>Stop</button>
+        ) : (
+          <button type="submit" class="primary" disabled={!question.trim()}>Ask</button>
+        )}
+      </form>
+      {opened && <SourceDialog api={api} source={opened} onClose={() => setOpened(undefined)} />}
+      {confirmClear && (
+        <ConfirmDialog title="Clear the conversation?" text="Every message of this session is deleted for good; the documents stay."
+          confirm="Clear" onConfirm={() => void clear()} onCancel={() => setConfirmClear(false)} />
+      )}
+    </section>
+  );
+}
+
+/** Each tag name and value the session's completed documents carry, as "name\0value". */
+function distinctTags(documents: IngestJob[]): string[] {
+  const set = new Set<string>();
+  for (const doc of documents) if (doc.status === 'completed') for (const [k, v] of Object.entries(doc.tags ?? {})) set.add(`${k}\u0000${v}`);
+  return [...set].sort();
+}
+
+function chosenFilters(chosen: Set<string>): Record<string, string[]> | undefined {
+  if (chosen.size === 0) return undefined;
+  const filters: Record<string, string[]> = {};
+  for (const choice of chosen) {
+    const [name, value] = choice.split('\u0000');
+    (filters[name] ??= []).push(value);
+  }
+  return filters;
+}

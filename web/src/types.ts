@@ -1,0 +1,40 @@
+/** The API's resources as docs/api.md describes them (only the fields the app reads). */
+export interface Session {
+  id: string;
+  label: string;
+  createdAt?: string;
+}
+
+export interface Source {
+  filename: string;
+  page: number;
+  excerpt: string;
+  score: number;
+  ingestId: string;
+}
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt?: string;
+  sources?: Source[];
+}
+
+export type IngestStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface IngestJob {
+  id: string;
+  status: IngestStatus;
+  stage?: string;
+  progress?: number;
+  filename: string;
+  session_id: string;
+  error?: string;
+  pages?: number;
+  chunks?: number;
+  tags: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type AuthConfig = { mode: 'local' } | { mode: 'supabase'; supabaseUrl: string; supabaseAnonKey: string };
