@@ -134,3 +134,6 @@ export * from './rag/layout.js';
 export type { TagFilter, TagFilterInput } from './domain/tags.js';
 export * from './rag/prompt.js';
 export * from './rag/text.js';
+export { rerank, RERANK_POOL } from './rag/rerank.js';
+export { answerInSentences } from './rag/answer-stream.js';
+export { isOverviewQuestion, overviewAnswer } from './rag/overview.js';

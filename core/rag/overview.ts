@@ -12,7 +12,7 @@ import { splitSentences, termKeys, wordTokens } from './text.js';
  */
 const DOCUMENT_WORDS = [
   'document', 'documents', 'doc', 'docs', 'report', 'reports', 'file', 'files', 'paper', 'papers', 'pdf', 'pdfs',
-  'text', 'texts', 'article', 'articles', 'filing', 'filings', 'page', 'pages', 'upload', 'uploads', 'uploaded',
+  'text', 'texts', 'article', 'articles', 'page', 'pages', 'upload', 'uploads', 'uploaded',
   'content', 'contents', 'material', 'materials', 'attachment', 'attachments', 'book', 'chapter', 'letter', 'memo',
 ];
 const ASKING_WORDS = [
