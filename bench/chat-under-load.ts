@@ -9,7 +9,7 @@
  * Each shape runs BEFORE (ANSWER_POOL_THREADS=0: answering on the request thread, as before the pool) and AFTER (the
  * pool at its default size), on the same data. Printed: errors, history p50/p99, chat req/s and p50/p99.
  * Targets (issue 19): 0 errors, history p99 ≤ 50 ms, chat req/s AFTER ≥ BEFORE, per-user chat p99 max/min ≤ 1.5.
- * BENCH_POOL_THREADS: the AFTER pool size (default the service's: cores − 1, at least 1).
+ * BENCH_POOL_THREADS: the AFTER pool size (default the service's: cores − 1, at least 2).
  * BENCH_CPU_PROF=<folder>: every service runs with node --cpu-prof and leaves its profile there (BEFORE-1user.cpuprofile, …).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
     }
     stackEnv.DATABASE_URL = await sharedPostgresCluster().createDatabase('chat_load');
   }
-  // The service's default (cores − 1, at least 1) unless BENCH_POOL_THREADS says otherwise (to compare sizes).
+  // The service's default (cores − 1, at least 2) unless BENCH_POOL_THREADS says otherwise (to compare sizes).
   const poolOn = process.env.BENCH_POOL_THREADS ?? String(Math.max(1, os.availableParallelism() - 1));
   let service: Service | undefined;
   try {

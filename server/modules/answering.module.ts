@@ -9,7 +9,7 @@ import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { ServiceModule } from './module.js';
 
-const ANSWER_POOL_THREADS = setting('ANSWER_POOL_THREADS', wholeNumber(256), defaultPoolThreads(), 'Worker threads that re-rank hits and write extractive answers off the request thread (0: on the request thread)', { defaultText: 'cores − 1, at least 1' });
+const ANSWER_POOL_THREADS = setting('ANSWER_POOL_THREADS', wholeNumber(256), defaultPoolThreads(), 'Worker threads that re-rank hits and write extractive answers off the request thread (0: on the request thread)', { defaultText: 'cores − 1, at least 2' });
 const ANSWER_QUEUE_LIMIT = setting('ANSWER_QUEUE_LIMIT', positiveInt(1_000_000), 64, 'Questions\' pool tasks that may wait for a thread; one more is refused with 503');
 const MAX_QUESTIONS_PER_USER = setting('MAX_QUESTIONS_PER_USER', positiveInt(10_000), 8, 'Questions of one user in progress at once; one more is refused with 429 and Retry-After');
 

@@ -169,7 +169,7 @@ describe('configuration', () => {
 
   it('reads the answering settings (issue 19): pool threads (0 = on the request thread), queue bound, per-user cap', () => {
     expect(loadConfig({}).answering).to.deep.equal({
-      poolThreads: Math.max(1, os.availableParallelism() - 1), queueLimit: 64, perUserInFlight: 8,
+      poolThreads: Math.max(2, os.availableParallelism() - 1), queueLimit: 64, perUserInFlight: 8,
     });
     expect(loadConfig({ ANSWER_POOL_THREADS: '0', ANSWER_QUEUE_LIMIT: '10', MAX_QUESTIONS_PER_USER: '2' }).answering)
       .to.deep.equal({ poolThreads: 0, queueLimit: 10, perUserInFlight: 2 });
