@@ -14,6 +14,13 @@ export interface AnswerPoolOptions {
   workerFile?: string;
   /** Told of each task refused because the queue was full (for the metrics). */
   onQueueFull?: () => void;
+  /**
+   * Threads kept while idle (default: all of them). The service keeps none, so that an idle instance does not hold
+   * their heaps (≈ 30 MB a thread): they start with the first questions and end after `idleTimeoutMs` without work.
+   */
+  minThreads?: number;
+  /** How long a thread above minThreads lives without work (default 60 s). */
+  idleTimeoutMs?: number;
   /** Answer plug-ins the threads' extractive answerer is built with (adapters/answer-plugins; default: their default). */
   plugins?: readonly string[];
 }
@@ -58,13 +65,13 @@ export class AnswerPool {
     this.piscina = new Piscina({
       filename,
       execArgv,
-      minThreads: threads,
+      minThreads: Math.min(threads, options.minThreads ?? threads),
       maxThreads: threads,
       // The bound is checked in run() (so the refusal is ours to name and count); this is only the backstop.
       maxQueue: options.maxQueued + threads,
       // Each task is a few milliseconds of CPU: one at a time per thread keeps the FIFO order fair.
       concurrentTasksPerWorker: 1,
-      idleTimeout: Infinity,
+      idleTimeout: options.idleTimeoutMs ?? 60_000,
       workerData: { plugins: options.plugins },
     });
   }

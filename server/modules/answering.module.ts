@@ -34,7 +34,7 @@ export const answeringModule: ServiceModule<AnsweringSection> = {
       if (poolThreads === 0) return;
       bind<AnswerPool>(TOKENS.AnswerPool).toDynamicValue((ctx) => {
         const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
-        const pool = new AnswerPool({ threads: poolThreads, maxQueued: queueLimit, plugins: config.answerPlugins, onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }) });
+        const pool = new AnswerPool({ threads: poolThreads, minThreads: 0, maxQueued: queueLimit, plugins: config.answerPlugins, onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }) });
         metrics.watchPool('answer', () => pool.stats());
         return pool;
       });
