@@ -23,6 +23,7 @@ import { ApiClient } from '../test/support/api-client.js';
 import { freePort } from '../test/support/free-port.js';
 import { CORPUS_DIR, REPO_ROOT } from '../test/support/paths.js';
 import { buildDist, COMPILED_SERVER_ARGS } from './compiled-server.js';
+import { defaultPoolThreads } from '../adapters/answer-pool/answer-pool.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const STACK = process.env.BENCH_STACK === 'postgres' ? 'postgres' : 'embedded';
@@ -194,7 +195,7 @@ async function main(): Promise<void> {
     stackEnv.DATABASE_URL = await sharedPostgresCluster().createDatabase('chat_load');
   }
   // The service's default (cores − 1, at least 2) unless BENCH_POOL_THREADS says otherwise (to compare sizes).
-  const poolOn = process.env.BENCH_POOL_THREADS ?? String(Math.max(1, os.availableParallelism() - 1));
+  const poolOn = process.env.BENCH_POOL_THREADS ?? String(defaultPoolThreads());
   let service: Service | undefined;
   try {
     // One service ingests for every user; the measured ones start on the same data.
