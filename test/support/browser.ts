@@ -77,3 +77,11 @@ export function watchPage(page: Page): PageWatch {
   page.on('request', (request) => watch.requests.push({ url: request.url(), headers: request.headers() }));
   return watch;
 }
+
+/** A browser with one page whose console errors and requests are watched (every web suite starts with this). */
+export async function openWatchedPage(): Promise<{ browser: BrowserSession; page: Page; watch: PageWatch }> {
+  const browser = await launchChromium();
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(20_000);
+  return { browser, page, watch: watchPage(page) };
+}

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
-import { chromiumUnavailableReason, launchChromium, requireChromium, sayWhyBrowserSuitesSkip, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { chromiumUnavailableReason, openWatchedPage, requireChromium, sayWhyBrowserSuitesSkip, type BrowserSession, type PageWatch } from '../../support/browser.js';
 import { postgresUnavailableReason } from '../../support/postgres-cluster.js';
 import { embeddedStack, scaledStack, type ProductionStack, type Stack } from '../../support/stacks.js';
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
@@ -50,10 +50,7 @@ for (const makeStack of STACK_FACTORIES) {
       }
       token = await signLocalToken(TEST_JWT_SECRET, 'web-user');
       files = await fixtures();
-      browser = await launchChromium();
-      page = await browser.context.newPage();
-      page.setDefaultTimeout(20_000);
-      watch = watchPage(page);
+      ({ browser, page, watch } = await openWatchedPage());
     });
 
     after(async () => {

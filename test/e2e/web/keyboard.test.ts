@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
-import { chromiumUnavailableReason, launchChromium, requireChromium, sayWhyBrowserSuitesSkip, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { chromiumUnavailableReason, openWatchedPage, requireChromium, sayWhyBrowserSuitesSkip, type BrowserSession, type PageWatch } from '../../support/browser.js';
 import { embeddedStack, type Stack } from '../../support/stacks.js';
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
@@ -28,10 +28,7 @@ describe('web app in Chromium by keyboard alone', function () {
     ensureWebBuilt();
     stack = embeddedStack();
     service = await stack.start();
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(20_000);
-    watch = watchPage(page);
+    ({ browser, page, watch } = await openWatchedPage());
   });
   after(async () => {
     await browser?.close();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { chromiumUnavailableReason, launchChromium, requireChromium, sayWhyBrowserSuitesSkip, watchPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { chromiumUnavailableReason, openWatchedPage, requireChromium, sayWhyBrowserSuitesSkip, type BrowserSession, type PageWatch } from '../../support/browser.js';
 import { FakeSupabaseAuth } from '../../support/fake-supabase-auth.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
@@ -28,10 +28,7 @@ describe('web app in Chromium, Supabase sign-in', function () {
     provider.tokenLifetimeSeconds = 60;
     await provider.start();
     service = await startTestService({ SUPABASE_URL: provider.url, SUPABASE_ANON_KEY: provider.anonKey, AUTH_JWT_SECRET: '' });
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(20_000);
-    watch = watchPage(page);
+    ({ browser, page, watch } = await openWatchedPage());
   });
   after(async () => {
     await browser?.close();
