@@ -1,27 +1,12 @@
 import { NotFoundError } from '../domain/errors.js';
 import type { IngestJob } from '../domain/model.js';
-import type { BlobStore } from '../ports/blob-store.js';
-import type { Clock } from '../ports/clock-and-ids.js';
-import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
-import type { JobQueue } from '../ports/job-queue.js';
-import type { SessionEraser } from '../ports/session-eraser.js';
-import type { SessionRepo } from '../ports/session-repo.js';
-import type { UploadRepo } from '../ports/upload-repo.js';
-import type { VectorIndex } from '../ports/vector-index.js';
+import type { DeleteSessionDeps } from './delete-session.js';
 import { SWEEP_GRACE_MS } from './sweep-uploads.js';
 
 export const DOCUMENT_NOT_FOUND = 'Document not found';
 
-export interface DeleteDocumentDeps {
-  sessions: SessionRepo;
-  jobs: IngestJobRepo;
-  uploads: UploadRepo;
-  eraser: SessionEraser;
-  indexes: VectorIndex[];
-  blobs: BlobStore;
-  clock: Clock;
-  queue: JobQueue;
-}
+/** The stores a session's deletion empties: removing one document touches the same ones. */
+export type DeleteDocumentDeps = DeleteSessionDeps;
 
 /**
  * Removes one document of a session: its ingest job, its chunks in every index, and its stored file when no other
