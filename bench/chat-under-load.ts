@@ -8,6 +8,9 @@
  *   - five users, each with 5 chat + 5 history clients (default cap): each user's chat p99, and the max/min ratio.
  * Each shape runs BEFORE (ANSWER_POOL_THREADS=0: answering on the request thread, as before the pool) and AFTER (the
  * pool at its default size), on the same data. Printed: errors, history p50/p99, chat req/s and p50/p99.
+ * A third shape, not a target of the issue, holds the history load at a fixed rate (open loop, BENCH_HISTORY_RATE req/s,
+ * default 100: twice what BEFORE serves): closed-loop history clients answered in 15 ms send 20-30 times the requests
+ * they send when answered in 400 ms, so the closed shapes compare chat throughput under very different total loads.
  * Targets (issue 19): 0 errors, history p99 ≤ 50 ms, chat req/s AFTER ≥ BEFORE, per-user chat p99 max/min ≤ 1.5.
  * BENCH_POOL_THREADS: the AFTER pool size (default the service's: cores − 1, at least 2).
  * BENCH_CPU_PROF=<folder>: every service runs with node --cpu-prof and leaves its profile there (BEFORE-1user.cpuprofile, …).
@@ -41,6 +44,7 @@ const QUESTIONS = [
   'How do I claim a tax treaty benefit?',
   'What comments did the agency receive?',
 ];
+const HISTORY_RATE = Number(process.env.BENCH_HISTORY_RATE ?? 100);
 const TARGET = { historyP99Ms: 50, fairness: 1.5 };
 
 interface User { id: string; token: string; sessionId: string }
@@ -134,10 +138,12 @@ function chatLoad(service: Service, user: User, connections: number) {
   });
 }
 
-function historyLoad(service: Service, user: User, connections: number) {
+/** Closed loop (each client asks again when answered), or open loop at `rate` requests/s over all its clients. */
+function historyLoad(service: Service, user: User, connections: number, rate?: number) {
   return autocannon({
     url: `${service.url}/api/v1/chat/history/${user.sessionId}?page=0`, connections, duration: SECONDS,
     headers: { authorization: `Bearer ${user.token}` },
+    ...(rate ? { overallRate: rate } : {}),
   });
 }
 
@@ -152,8 +158,8 @@ function summary(result: autocannon.Result): Load {
 }
 
 /** Every user's chat and history clients at once; per user and in total. */
-async function loadAll(service: Service, users: User[], clientsPerUser: number) {
-  const results = await Promise.all(users.flatMap((user) => [chatLoad(service, user, clientsPerUser), historyLoad(service, user, clientsPerUser)]));
+async function loadAll(service: Service, users: User[], clientsPerUser: number, historyRate?: number) {
+  const results = await Promise.all(users.flatMap((user) => [chatLoad(service, user, clientsPerUser), historyLoad(service, user, clientsPerUser, historyRate)]));
   const perUser = users.map((user, i) => ({ user: user.id, chat: summary(results[2 * i]), history: summary(results[2 * i + 1]) }));
   const merged = (kind: 'chat' | 'history') => {
     const all = results.filter((_, i) => (kind === 'chat' ? i % 2 === 0 : i % 2 === 1));
@@ -208,6 +214,7 @@ async function main(): Promise<void> {
     for (const [label, threads] of [['BEFORE', '0'], ['AFTER', poolOn]] as const) {
       service = await startService({ ...stackEnv, ANSWER_POOL_THREADS: threads, MAX_QUESTIONS_PER_USER: '25' }, logFile, `${label}-1user`);
       runs[`${label} 1`] = await loadAll(service, users.slice(0, 1), 25);
+      runs[`${label} rate`] = await loadAll(service, users.slice(0, 1), 25, HISTORY_RATE);
       await stopService(service);
       service = await startService({ ...stackEnv, ANSWER_POOL_THREADS: threads }, logFile, `${label}-5users`);
       runs[`${label} 5`] = await loadAll(service, users, 5);
@@ -216,6 +223,8 @@ async function main(): Promise<void> {
     }
     console.log('one user, 25 chat + 25 history clients');
     for (const label of ['BEFORE', 'AFTER']) console.log(line(label, runs[`${label} 1`]));
+    console.log(`one user, 25 chat clients + 25 history clients at ${HISTORY_RATE} req/s together (open loop; not an issue target)`);
+    for (const label of ['BEFORE', 'AFTER']) console.log(line(label, runs[`${label} rate`]));
     console.log('five users, each 5 chat + 5 history clients (history and chat p50/p99: the worst user\'s)');
     for (const label of ['BEFORE', 'AFTER']) {
       const run = runs[`${label} 5`];
