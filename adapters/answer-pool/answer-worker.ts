@@ -1,5 +1,5 @@
 /**
- * The pool's worker thread (piscina loads its default export): the extractive answerer is built once per thread and
+ * The task module of the pool's threads (pool-thread.ts loads its default export): the extractive answerer is built once per thread and
  * answers every task sent to it. Plain data in and out; nothing here touches the request thread's state.
  */
 import { workerData } from 'node:worker_threads';

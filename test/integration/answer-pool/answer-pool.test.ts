@@ -47,7 +47,7 @@ async function untilRunning(pool: AnswerPool, n: number): Promise<void> {
   expect(pool.stats().inFlight, 'tasks running').to.equal(n);
 }
 
-describe('answer pool (piscina worker threads, loaded from the TypeScript sources)', function () {
+describe('answer pool (worker threads, loaded from the TypeScript sources)', function () {
   this.timeout(60_000);
 
   describe('the real worker', () => {
@@ -138,6 +138,38 @@ describe('answer pool (piscina worker threads, loaded from the TypeScript source
       // The 30 s task no longer holds the only thread: the next question is answered well within that.
       const answer = await within(10_000, llm.answer(request('What is the monthly maintenance fee?')), 'the next answer');
       expect(answer.text).to.include('12 dollars');
+    });
+
+    it('a thread starts the next task handed to it while the request thread is busy (it does not wait to be given it)', async () => {
+      const llm = new PooledLlm(pool);
+      const first = llm.answer(request('SPIN 300 what is the fee?'));
+      const second = llm.answer(request('What is the monthly maintenance fee?'));
+      await untilRunning(pool, 1);
+      // No event-loop turn from here: only the thread itself can move on to the second task.
+      const until = Date.now() + 10_000;
+      while (pool.stats().queued > 0 && Date.now() < until);
+      expect(pool.stats().queued, 'the second task started on the thread while this thread was blocked').to.equal(0);
+      expect((await second).text).to.include('12 dollars');
+      await first;
+    });
+
+    it('a thread that runs dry takes over a task waiting at a busy thread', async () => {
+      const two = new AnswerPool({ threads: 2, maxQueued: 8, workerFile: TEST_WORKER });
+      try {
+        const llm = new PooledLlm(two);
+        let longDone = false;
+        const long = llm.answer(request('SPIN 3000 what is the fee?')).finally(() => (longDone = true));
+        const short = llm.answer(request('SPIN 200 what is the fee?'));
+        await untilRunning(two, 2);
+        // Both threads hold a task now: these two are handed out behind them, one to each thread.
+        const behind = [llm.answer(request('What is the monthly maintenance fee?')), llm.answer(request('How much does a foreign ATM withdrawal cost?'))];
+        await short;
+        await Promise.all(behind);
+        expect(longDone, 'both waiting tasks ran on the thread that finished first, before the 3 s task ended').to.equal(false);
+        await long;
+      } finally {
+        await two.close();
+      }
     });
 
     it('aborting a waiting task takes it off the queue; a full queue refuses the next task (503 error)', async () => {
