@@ -44,6 +44,8 @@ interface Thread {
   idleTimer?: NodeJS.Timeout;
   /** Ended on purpose: its exit fails nothing. */
   ending: boolean;
+  /** It has answered or claimed a task: it loaded. A thread that ends before that failed to start. */
+  loaded: boolean;
 }
 
 /**
@@ -167,7 +169,7 @@ export class ThreadPool {
       execArgv: this.options.execArgv,
       workerData: { ...this.options.workerData, pool: start },
     });
-    const thread: Thread = { worker, postings: new Map(), ending: false };
+    const thread: Thread = { worker, postings: new Map(), ending: false, loaded: false };
     this.threads.add(thread);
     worker.on('message', (reply: ThreadReply) => this.onReply(thread, reply));
     worker.on('error', () => {}); // the exit that follows says what is lost
@@ -177,6 +179,7 @@ export class ThreadPool {
   }
 
   private onReply(thread: Thread, reply: ThreadReply): void {
+    thread.loaded = true;
     const posting = thread.postings.get(reply.post);
     if (!posting) return;
     thread.postings.delete(reply.post);
@@ -195,19 +198,22 @@ export class ThreadPool {
     this.threads.delete(thread);
     clearTimeout(thread.idleTimer);
     const requeue: Job[] = [];
+    const loaded = thread.loaded || [...thread.postings.values()].some(({ slot }) => this.flags[slot] >= CLAIM.started);
     for (const { job, slot } of thread.postings.values()) {
       this.freeSlots.push(slot);
       if (!job || job.settled) continue;
-      const started = this.flags[slot] === CLAIM.started;
+      const started = this.flags[slot] >= CLAIM.started;
       job.staged = undefined;
       // A crash fails the task it was running; tasks waiting behind it (or a task caught by ending the thread on
-      // purpose) run again on another thread: they are pure computations.
-      if (started && !thread.ending) this.settle(job, () => job.reject(new Error(`An answer thread stopped (exit code ${code}) while answering`)));
+      // purpose) run again on another thread: they are pure computations. A thread that could not even load fails
+      // what it was given, so a broken installation answers errors instead of starting threads without end.
+      if (!thread.ending && !loaded) this.settle(job, () => job.reject(new Error(`An answer thread could not start (exit code ${code})`)));
+      else if (started && !thread.ending) this.settle(job, () => job.reject(new Error(`An answer thread stopped (exit code ${code}) while answering`)));
       else requeue.push(job);
     }
     thread.postings.clear();
     this.queue.unshift(...requeue);
-    while (!this.closed && this.threads.size < this.options.minThreads) this.startThread();
+    if (loaded || thread.ending) while (!this.closed && this.threads.size < this.options.minThreads) this.startThread();
     this.dispatch();
   }
 

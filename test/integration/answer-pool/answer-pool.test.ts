@@ -172,6 +172,19 @@ describe('answer pool (worker threads, loaded from the TypeScript sources)', fun
       }
     });
 
+    it('threads that cannot load fail the tasks given to them instead of being started again without end', async () => {
+      const broken = new AnswerPool({ threads: 2, maxQueued: 8, minThreads: 1, workerFile: path.join(REPO_ROOT, 'test/support/answer-pool-broken-worker.ts') });
+      try {
+        const llm = new PooledLlm(broken);
+        const answers = await Promise.allSettled([1, 2, 3].map(() => llm.answer(request('What is the monthly maintenance fee?'))));
+        for (const answer of answers) expect((answer as PromiseRejectedResult).reason?.message).to.match(/could not start/);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(broken.stats(), 'no thread left running or started again').to.deep.equal({ threads: 0, inFlight: 0, queued: 0 });
+      } finally {
+        await broken.close();
+      }
+    });
+
     it('aborting a waiting task takes it off the queue; a full queue refuses the next task (503 error)', async () => {
       const llm = new PooledLlm(pool);
       const first = llm.answer(request('SPIN 1500 what is the fee?'));
