@@ -14,7 +14,8 @@ const INSERT_BATCH = 500;
  * The lexical index in PostgreSQL: a generated tsvector per chunk (English stemming) in a GIN index that also holds the
  * session id, so the session filter narrows the lookup itself. Ranked by BM25 like the SQLite index
  * (ts_rank_cd found the right passage in the top 5 for 0.77 of SQuAD questions where BM25 finds it for 0.94); the
- * question's content words are OR-ed, so no word is required.
+ * question's content words are OR-ed, so no word is required. A question's reads (search, leadingChunks) use the
+ * search pool; writes and counts use the records pool.
  */
 export class PostgresLexicalIndex implements VectorIndex {
   readonly kind = 'lexical' as const;
@@ -86,13 +87,13 @@ export class PostgresLexicalIndex implements VectorIndex {
       SELECT c.id, c.session_id, c.job_id, c.filename, c.page, c.ordinal, c.text, c.tags_json, b.score
       FROM best b JOIN chunks c ON c.rowid = b.rowid
       ORDER BY b.score DESC, b.rowid
-    `.execute(this.database.db);
+    `.execute(this.database.search.db);
     return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));
   }
 
   async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
     if (query.perJob < 1) return [];
-    let q = this.database.db
+    let q = this.database.search.db
       .selectFrom('chunks')
       .select(['id', 'session_id', 'job_id', 'filename', 'page', 'ordinal', 'text', 'tags_json'])
       .where('session_id', '=', query.sessionId)
