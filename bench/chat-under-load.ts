@@ -13,7 +13,11 @@
  * they send when answered in 400 ms, so the closed shapes compare chat throughput under very different total loads.
  * Targets (issue 19): 0 errors, history p99 ≤ 50 ms, chat req/s AFTER ≥ BEFORE, per-user chat p99 max/min ≤ 1.5.
  * BENCH_POOL_THREADS: the AFTER pool size (default the service's: cores − 1, at least 2).
- * BENCH_CPU_PROF=<folder>: every service runs with node --cpu-prof and leaves its profile there (BEFORE-1user.cpuprofile, …).
+ * BENCH_CPU_PROF=<folder>: every service runs with node --cpu-prof and leaves its profiles in a folder of its own there
+ * (BEFORE-1user/, …): one file per thread, the request thread's named CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile.
+ * BENCH_SEARCH_POOL_SIZE, BENCH_DATABASE_POOL_SIZE: DATABASE_SEARCH_POOL_SIZE and DATABASE_POOL_SIZE of the PostgreSQL
+ * stack's services (default the service's). BENCH_AFTER_ONLY=1: only the AFTER runs (to compare settings quickly).
+ * On PostgreSQL, each run also prints how long queries waited for a pool connection, per pool (from /metrics).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,7 +65,9 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 async function startService(env: Record<string, string>, logFile: string, profileName: string): Promise<Service> {
   const port = await freePort();
   const log = fs.openSync(logFile, 'a');
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, `--cpu-prof-name=${profileName}.cpuprofile`] : [];
+  // A folder per service, default file names: a fixed --cpu-prof-name is shared by every thread, so the answer pool's
+  // workers overwrote the request thread's profile.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, profileName)}`] : [];
   const child = spawn(process.execPath, [...profile, ...COMPILED_SERVER_ARGS], {
     cwd: REPO_ROOT, env: serviceEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET }), stdio: ['ignore', log, log],
   });
@@ -157,9 +163,29 @@ function summary(result: autocannon.Result): Load {
   };
 }
 
+/**
+ * Checkouts of each database pool and their waits for a free connection, from the service's /metrics (PostgreSQL
+ * only; empty on the embedded stack): the share of the history latency spent queueing for a connection.
+ */
+async function connectionWaits(service: Service): Promise<string> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const value = (series: string, pool: string, le?: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`doc_chat_database_connection_wait_seconds_${series}{`) &&
+      l.includes(`pool="${pool}"`) && (le === undefined || l.includes(`le="${le}"`)));
+    return line ? Number(line.split(' ')[1]) : NaN;
+  };
+  return ['records', 'search'].filter((pool) => !Number.isNaN(value('count', pool))).map((pool) => {
+    const count = value('count', pool);
+    const over = count - value('bucket', pool, '0.005');
+    return `${pool} pool: ${count} checkouts, mean wait ${(1000 * value('sum', pool) / Math.max(count, 1)).toFixed(1)} ms, ` +
+      `${(100 * over / Math.max(count, 1)).toFixed(1)} % waited > 5 ms`;
+  }).join('; ');
+}
+
 /** Every user's chat and history clients at once; per user and in total. */
 async function loadAll(service: Service, users: User[], clientsPerUser: number, historyRate?: number) {
   const results = await Promise.all(users.flatMap((user) => [chatLoad(service, user, clientsPerUser), historyLoad(service, user, clientsPerUser, historyRate)]));
+  const waits = await connectionWaits(service);
   const perUser = users.map((user, i) => ({ user: user.id, chat: summary(results[2 * i]), history: summary(results[2 * i + 1]) }));
   const merged = (kind: 'chat' | 'history') => {
     const all = results.filter((_, i) => (kind === 'chat' ? i % 2 === 0 : i % 2 === 1));
@@ -171,14 +197,15 @@ async function loadAll(service: Service, users: User[], clientsPerUser: number, 
       rps: loads.reduce((n, l) => n + l.rps, 0), p50: Math.max(...loads.map((l) => l.p50)), p99: Math.max(...loads.map((l) => l.p99)),
     };
   };
-  return { perUser, chat: merged('chat'), history: merged('history') };
+  return { perUser, chat: merged('chat'), history: merged('history'), waits };
 }
 
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 function line(label: string, run: Awaited<ReturnType<typeof loadAll>>): string {
   const { chat, history } = run;
   return `  ${label.padEnd(7)} errors ${String(chat.errors + history.errors).padStart(4)}  history p50 ${ms(history.p50).padStart(7)} p99 ${ms(history.p99).padStart(7)}` +
-    `  chat ${chat.rps.toFixed(1).padStart(6)} req/s p50 ${ms(chat.p50).padStart(7)} p99 ${ms(chat.p99).padStart(7)}  (${chat.requests} chat, ${history.requests} history)`;
+    `  chat ${chat.rps.toFixed(1).padStart(6)} req/s p50 ${ms(chat.p50).padStart(7)} p99 ${ms(chat.p99).padStart(7)}  (${chat.requests} chat, ${history.requests} history)` +
+    (run.waits ? `\n          ${run.waits}` : '');
 }
 
 async function main(): Promise<void> {
@@ -199,6 +226,8 @@ async function main(): Promise<void> {
       return;
     }
     stackEnv.DATABASE_URL = await sharedPostgresCluster().createDatabase('chat_load');
+    if (process.env.BENCH_SEARCH_POOL_SIZE) stackEnv.DATABASE_SEARCH_POOL_SIZE = process.env.BENCH_SEARCH_POOL_SIZE;
+    if (process.env.BENCH_DATABASE_POOL_SIZE) stackEnv.DATABASE_POOL_SIZE = process.env.BENCH_DATABASE_POOL_SIZE;
   }
   // The service's default (cores − 1, at least 2) unless BENCH_POOL_THREADS says otherwise (to compare sizes).
   const poolOn = process.env.BENCH_POOL_THREADS ?? String(defaultPoolThreads());
@@ -211,7 +240,8 @@ async function main(): Promise<void> {
     console.log(`Chat under load (issue 19): ${STACK} stack, ${SECONDS} s per run, ${os.availableParallelism()} cores, ` +
       `three PDFs per session, compiled service; BEFORE = ANSWER_POOL_THREADS=0, AFTER = ${poolOn} pool thread(s)`);
     const runs: Record<string, Awaited<ReturnType<typeof loadAll>>> = {};
-    for (const [label, threads] of [['BEFORE', '0'], ['AFTER', poolOn]] as const) {
+    const labels = process.env.BENCH_AFTER_ONLY === '1' ? ['AFTER'] : ['BEFORE', 'AFTER'];
+    for (const [label, threads] of ([['BEFORE', '0'], ['AFTER', poolOn]] as const).filter(([l]) => labels.includes(l))) {
       service = await startService({ ...stackEnv, ANSWER_POOL_THREADS: threads, MAX_QUESTIONS_PER_USER: '25' }, logFile, `${label}-1user`);
       runs[`${label} 1`] = await loadAll(service, users.slice(0, 1), 25);
       runs[`${label} rate`] = await loadAll(service, users.slice(0, 1), 25, HISTORY_RATE);
@@ -222,11 +252,11 @@ async function main(): Promise<void> {
       service = undefined;
     }
     console.log('one user, 25 chat + 25 history clients');
-    for (const label of ['BEFORE', 'AFTER']) console.log(line(label, runs[`${label} 1`]));
+    for (const label of labels) console.log(line(label, runs[`${label} 1`]));
     console.log(`one user, 25 chat clients + 25 history clients at ${HISTORY_RATE} req/s together (open loop; not an issue target)`);
-    for (const label of ['BEFORE', 'AFTER']) console.log(line(label, runs[`${label} rate`]));
+    for (const label of labels) console.log(line(label, runs[`${label} rate`]));
     console.log('five users, each 5 chat + 5 history clients (history and chat p50/p99: the worst user\'s)');
-    for (const label of ['BEFORE', 'AFTER']) {
+    for (const label of labels) {
       const run = runs[`${label} 5`];
       console.log(line(label, run));
       const p99s = run.perUser.map((u) => u.chat.p99);
@@ -238,7 +268,7 @@ async function main(): Promise<void> {
     const checks: [string, boolean][] = [
       ['0 errors (AFTER)', after1.chat.errors + after1.history.errors + after5.chat.errors + after5.history.errors === 0],
       [`history p99 ≤ ${TARGET.historyP99Ms} ms (AFTER, both shapes)`, Math.max(after1.history.p99, after5.history.p99) <= TARGET.historyP99Ms],
-      ['chat req/s AFTER ≥ BEFORE (one user)', after1.chat.rps >= runs['BEFORE 1'].chat.rps],
+      ...(runs['BEFORE 1'] ? [['chat req/s AFTER ≥ BEFORE (one user)', after1.chat.rps >= runs['BEFORE 1'].chat.rps] as [string, boolean]] : []),
       [`per-user chat p99 max/min ≤ ${TARGET.fairness} (AFTER)`, Math.max(...p99s) / Math.min(...p99s) <= TARGET.fairness],
     ];
     for (const [what, met] of checks) console.log(`  target ${what}: ${met ? 'met' : 'NOT met'}`);

@@ -7,6 +7,7 @@ import type { ChatMessagesTable, Db } from './schema.js';
 export class KyselyChatRepo implements ChatRepo {
   /** The history page and the recent turns, read on every history request and question: compiled once per limit. */
   private readonly pages = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow>>();
+  private readonly pagesWithTotal = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow & { total: number | string | bigint }>>();
   private readonly recents = new Map<number, (sessionId: string) => CompiledQuery<ChatMessageRow>>();
 
   constructor(private readonly db: Db) {}
@@ -28,6 +29,24 @@ export class KyselyChatRepo implements ChatRepo {
     }
     const { rows } = await this.db.executeQuery(query(sessionId, offset));
     return rows.map(fromRow);
+  }
+
+  /** The page's rows carry the session's count (a subquery): one statement; a second only when the page is empty. */
+  async pageWithTotal(sessionId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number }> {
+    let query = this.pagesWithTotal.get(limit);
+    if (!query) {
+      const literal = literalLimit(limit);
+      query = preparedQuery(2, (session: string, skip: number) =>
+        this.db.selectFrom('chat_messages').selectAll('chat_messages')
+          .select((eb) => eb.selectFrom('chat_messages as counted').where('counted.session_id', '=', session)
+            .select((c) => c.fn.countAll<number | string | bigint>().as('n')).as('total'))
+          .where('chat_messages.session_id', '=', session).orderBy('chat_messages.seq').limit(literal).offset(skip),
+      );
+      this.pagesWithTotal.set(limit, query);
+    }
+    const { rows } = await this.db.executeQuery(query(sessionId, offset));
+    if (rows.length === 0) return { messages: [], total: await this.count(sessionId) };
+    return { messages: rows.map(fromRow), total: Number(rows[0].total) };
   }
 
   async recent(sessionId: string, limit: number): Promise<ChatMessage[]> {

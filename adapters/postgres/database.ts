@@ -1,6 +1,7 @@
-import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
-import pg from 'pg';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type pg from 'pg';
 import type { DatabaseSchema } from '../kysely/schema.js';
+import { openConnectionPool, type ConnectionPool, type PoolName } from './connection-pools.js';
 
 /**
  * The records (sessions, messages, ingest jobs) and the lexical index in PostgreSQL, for deployments that run several
@@ -8,8 +9,18 @@ import type { DatabaseSchema } from '../kysely/schema.js';
  * same kysely repositories serve both; chunks add a generated tsvector for full-text search.
  */
 export interface PostgresDatabase {
+  /** Records and index writes: short statements (a history page, a session, a job update, a chat exchange). */
   db: Kysely<DatabaseSchema>;
   pool: pg.Pool;
+  /**
+   * Questions' lexical searches, on connections of their own: a burst of questions then waits here, never in front of
+   * a history page or a job update, and the searches PostgreSQL runs at once stay bounded.
+   */
+  search: ConnectionPool;
+  /** Both pools, for metrics. */
+  pools: ConnectionPool[];
+  /** `listener` hears each connection checkout's wait (seconds) and its pool. */
+  onConnectionWait(listener: (pool: PoolName, seconds: number) => void): void;
   close(): Promise<void>;
 }
 
@@ -104,21 +115,39 @@ const MIGRATIONS: Record<string, Migration> = {
   },
 };
 
-/** Connects, applies pending migrations, and returns the handle. `poolSize`: connections this process may hold. */
-export async function openPostgresDatabase(url: string, options: { poolSize?: number } = {}): Promise<PostgresDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  // An idle client that loses its connection (server restart) emits 'error' on the pool; without a listener it would
-  // crash the process. The next query gets a fresh connection.
-  pool.on('error', () => {});
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+export interface PostgresPoolSizes {
+  /** Connections for records and index writes (default 10). */
+  poolSize?: number;
+  /** Connections for questions' lexical searches (default 4). */
+  searchPoolSize?: number;
+}
+
+/** Connects, applies pending migrations, and returns the handle; each pool opens connections as they are needed. */
+export async function openPostgresDatabase(url: string, options: PostgresPoolSizes = {}): Promise<PostgresDatabase> {
+  const listeners: ((pool: PoolName, seconds: number) => void)[] = [];
+  const waited = (pool: PoolName, seconds: number) => {
+    for (const listener of listeners) listener(pool, seconds);
+  };
+  const records = openConnectionPool('records', url, options.poolSize ?? 10, waited);
+  const search = openConnectionPool('search', url, options.searchPoolSize ?? 4, waited);
+  const close = async () => {
+    // Kysely's destroy ends the pool too.
+    await Promise.all([records.db.destroy(), search.db.destroy()]);
+  };
   try {
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+    const migrator = new Migrator({ db: records.db, provider: { getMigrations: async () => MIGRATIONS } });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error;
   } catch (error) {
-    await db.destroy();
+    await close();
     throw error;
   }
-  // Kysely's destroy ends the pool too.
-  return { db, pool, close: () => db.destroy() };
+  return {
+    db: records.db,
+    pool: records.pool,
+    search,
+    pools: [records, search],
+    onConnectionWait: (listener) => void listeners.push(listener),
+    close,
+  };
 }

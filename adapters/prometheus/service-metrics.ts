@@ -55,6 +55,15 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  /** How long a query waited for a free connection of its process's pool (PostgreSQL), by pool. */
+  readonly databaseConnectionWait = new Histogram({
+    name: 'doc_chat_database_connection_wait_seconds',
+    help: 'Time a query waited for a free database connection, by pool (records, search)',
+    labelNames: ['pool'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+
   /** Questions refused before any work: `per_user_limit` (429) or `queue_full` (503). */
   readonly questionRefusals = new Counter({
     name: 'doc_chat_question_refusals_total',
@@ -65,6 +74,9 @@ export class ServiceMetrics {
 
   /** Worker-thread pools, read at each scrape (watchPool). */
   private readonly pools = new Map<string, () => { threads: number; inFlight: number; queued: number }>();
+
+  /** Database connection pools, read at each scrape (watchDatabasePool). */
+  private readonly databasePools = new Map<string, () => { total: number; idle: number; waiting: number }>();
 
   /** `countJobs` is asked at each scrape: the job counts live in the database that every instance shares. */
   constructor(countJobs: () => Promise<Partial<Record<IngestStatus, number>>>, options: { processMetrics?: boolean } = {}) {
@@ -88,12 +100,29 @@ export class ServiceMetrics {
     poolGauge('doc_chat_pool_threads', 'Worker threads of each pool', 'threads');
     poolGauge('doc_chat_pool_in_flight', 'Tasks running on a worker thread, per pool', 'inFlight');
     poolGauge('doc_chat_pool_queue_length', 'Tasks waiting for a worker thread, per pool', 'queued');
+    const databasePools = this.databasePools;
+    new Gauge({
+      name: 'doc_chat_database_connections',
+      help: 'Database connections open (total) and idle, and queries waiting for one (waiting), by pool',
+      labelNames: ['pool', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [pool, stats] of databasePools) {
+          for (const [state, value] of Object.entries(stats())) this.set({ pool, state }, value);
+        }
+      },
+    });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'doc_chat_' });
   }
 
   /** Reports a pool's threads, running and waiting tasks under `pool` at each scrape. */
   watchPool(pool: string, stats: () => { threads: number; inFlight: number; queued: number }): void {
     this.pools.set(pool, stats);
+  }
+
+  /** Reports a database pool's open, idle and waiting counts under `pool` at each scrape. */
+  watchDatabasePool(pool: string, stats: () => { total: number; idle: number; waiting: number }): void {
+    this.databasePools.set(pool, stats);
   }
 
   scrape(): Promise<string> {

@@ -8,6 +8,10 @@ export interface ChatRepo {
   page(sessionId: string, offset: number, limit: number): Promise<ChatMessage[]>;
   /** The last `limit` messages, oldest first (for follow-up questions). */
   recent(sessionId: string, limit: number): Promise<ChatMessage[]>;
+  /**
+   * `page` and `count` read together: one statement where the store can, since every history request needs both.
+   */
+  pageWithTotal(sessionId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number }>;
   /** How many messages the session holds (a client pages from the last one upwards). */
   count(sessionId: string): Promise<number>;
   /** Returns how many were removed. */

@@ -12,12 +12,13 @@ export class GetChatHistory {
   /** `page` is zero-based; values below 0 read as 0. */
   /** `total`: messages in the session, so a client can open the last page first and page upwards. */
   async execute(input: { userId: string; sessionId: string; page: number }): Promise<{ messages: ChatMessage[]; total: number }> {
-    await loadOwnedSession(this.sessions, input.sessionId, input.userId);
     const page = Math.max(0, Math.trunc(input.page));
-    const [messages, total] = await Promise.all([
-      this.chats.page(input.sessionId, page * HISTORY_PAGE_SIZE, HISTORY_PAGE_SIZE),
-      this.chats.count(input.sessionId),
+    // The ownership check and the page are read at once (one round trip of waiting, not two): the page is returned only
+    // when the session is the user's, so reading it first reveals nothing.
+    const [, result] = await Promise.all([
+      loadOwnedSession(this.sessions, input.sessionId, input.userId),
+      this.chats.pageWithTotal(input.sessionId, page * HISTORY_PAGE_SIZE, HISTORY_PAGE_SIZE),
     ]);
-    return { messages, total };
+    return result;
   }
 }

@@ -22,11 +22,14 @@ export const DATABASE_URL = optional(
   'PostgreSQL for records, the lexical index and the shared queue (unset: SQLite in DATA_DIR)',
   { defaultText: '(SQLite)', secret: true },
 );
-const DATABASE_POOL_SIZE = setting('DATABASE_POOL_SIZE', positiveInt(1000), 10, 'Connections this process opens to PostgreSQL');
+const DATABASE_POOL_SIZE = setting('DATABASE_POOL_SIZE', positiveInt(1000), 10, 'Connections this process opens to PostgreSQL for records (sessions, history, jobs) and index writes');
+// Questions' searches have connections of their own, so a burst of questions queues here and never in front of a
+// history page; few, because each search is CPU work in PostgreSQL and more at once only share its cores.
+const DATABASE_SEARCH_POOL_SIZE = setting('DATABASE_SEARCH_POOL_SIZE', positiveInt(1000), 4, 'Connections this process opens to PostgreSQL for questions\' lexical searches, beside DATABASE_POOL_SIZE');
 
 export interface RecordsSection {
   /** Where records and the lexical index live: SQLite in DATA_DIR, or PostgreSQL (DATABASE_URL) shared by instances. */
-  records: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number };
+  records: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number; searchPoolSize: number };
 }
 
 /** Its records are in this SQLite database: for a family that keeps its own tables beside them (the dense index). */
@@ -39,14 +42,14 @@ export const sqliteDatabaseOf = (ctx: ResolutionContext) => ctx.get<SqliteDataba
  */
 export const recordsModule: ServiceModule<RecordsSection> = {
   family: 'records',
-  variables: [DATABASE_URL, DATABASE_POOL_SIZE],
+  variables: [DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE],
   configure(env): RecordsSection {
     const url = env.read(DATABASE_URL);
     if (!url) {
-      env.forbidWithout([DATABASE_POOL_SIZE], DATABASE_URL);
+      env.forbidWithout([DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE], DATABASE_URL);
       return { records: { kind: 'sqlite' } };
     }
-    return { records: { kind: 'postgres', url, poolSize: env.read(DATABASE_POOL_SIZE) } };
+    return { records: { kind: 'postgres', url, poolSize: env.read(DATABASE_POOL_SIZE), searchPoolSize: env.read(DATABASE_SEARCH_POOL_SIZE) } };
   },
   async bindings(config) {
     const kysely = await import('../../adapters/kysely/index.js');
@@ -92,21 +95,26 @@ async function sqliteDialect(file: string): Promise<Dialect> {
   };
 }
 
-async function postgresDialect(records: { url: string; poolSize: number }): Promise<Dialect> {
+async function postgresDialect(records: { url: string; poolSize: number; searchPoolSize: number }): Promise<Dialect> {
   const postgres = await import('../../adapters/postgres/index.js');
   // Opened (and migrated) before anything is bound: every PostgreSQL adapter needs the handle synchronously.
-  const database = await postgres.openPostgresDatabase(records.url, { poolSize: records.poolSize });
+  const database = await postgres.openPostgresDatabase(records.url, { poolSize: records.poolSize, searchPoolSize: records.searchPoolSize });
   return {
     bind: ({ bind }) => {
       bind(TOKENS.PostgresDatabase).toConstantValue(database);
       bind<UploadRepo>(TOKENS.UploadRepo).toConstantValue(new postgres.PostgresUploadRepo(database));
       bind<SessionEraser>(TOKENS.SessionEraser).toConstantValue(new postgres.PostgresSessionEraser(database));
       bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => lexical(ctx, new postgres.PostgresLexicalIndex(database), 'postgres'));
-      bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({
+      bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
         name: 'database',
+        async init() {
+          const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
+          for (const pool of database.pools) metrics.watchDatabasePool(pool.name, pool.stats);
+          database.onConnectionWait((pool, seconds) => metrics.databaseConnectionWait.observe({ pool }, seconds));
+        },
         probe: async () => void (await database.pool.query('SELECT 1')),
         close: () => database.close(),
-      });
+      }));
       return () => database.db;
     },
   };

@@ -99,6 +99,18 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(first[0]).to.include({ role: 'user', content: 'message 0 — ünïcødé ✓', sessionId: 's1' });
       });
 
+      it('pageWithTotal gives the same page as page, and the session\'s count as count does (past the end and empty too)', async () => {
+        for (let i = 0; i < 25; i += 2) await s.chats.appendExchange(message(i, 's1'), message(i + 1, 's1'));
+        await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));
+        for (const [offset, limit] of [[0, 20], [20, 20], [3, 4], [100, 20]]) {
+          expect(await s.chats.pageWithTotal('s1', offset, limit), `${offset}, ${limit}`)
+            .to.deep.equal({ messages: await s.chats.page('s1', offset, limit), total: 26 });
+        }
+        expect((await s.chats.pageWithTotal('s1', 20, 20)).messages.map((m) => m.id)).to.deep.equal(['s1-m20', 's1-m21', 's1-m22', 's1-m23', 's1-m24', 's1-m25']);
+        expect(await s.chats.pageWithTotal('s2', 0, 20)).to.deep.equal({ messages: await s.chats.page('s2', 0, 20), total: 2 });
+        expect(await s.chats.pageWithTotal('none', 0, 20)).to.deep.equal({ messages: [], total: 0 });
+      });
+
       it('keeps sessions apart and returns the most recent messages in order', async () => {
         await s.chats.appendExchange(message(0, 's1'), message(1, 's1'));
         await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));

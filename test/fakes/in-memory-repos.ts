@@ -55,6 +55,10 @@ export class InMemoryChatRepo implements ChatRepo {
     return this.rows.filter((m) => m.sessionId === sessionId).slice(offset, offset + limit).map(copy);
   }
 
+  async pageWithTotal(sessionId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number }> {
+    return { messages: await this.page(sessionId, offset, limit), total: await this.count(sessionId) };
+  }
+
   async recent(sessionId: string, limit: number): Promise<ChatMessage[]> {
     this.check();
     const mine = this.rows.filter((m) => m.sessionId === sessionId);

@@ -29,8 +29,20 @@ let databases = 0;
 
 export function sharedPostgresCluster(): PostgresCluster {
   shared ??= start();
+  return clusterOn(shared);
+}
+
+/**
+ * A cluster of its own with extra server settings (`name=value`, e.g. shared_preload_libraries=pg_stat_statements for
+ * a benchmark that reads statement times); stopped when the process exits, like the shared one.
+ */
+export function privatePostgresCluster(settings: string[]): PostgresCluster {
+  return clusterOn(start(settings));
+}
+
+function clusterOn(server: Promise<{ port: number }>): PostgresCluster {
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const { port } = await shared!;
+    const { port } = await server;
     const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     await client.connect();
     try {
@@ -41,7 +53,7 @@ export function sharedPostgresCluster(): PostgresCluster {
   };
   return {
     async createDatabase(prefix = 'test') {
-      const { port } = await shared!;
+      const { port } = await server;
       const name = `${prefix.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}_${++databases}`;
       await admin((client) => client.query(`CREATE DATABASE "${name}"`));
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
@@ -64,7 +76,7 @@ function binDir(): string | null {
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) ?? null;
 }
 
-async function start(): Promise<{ port: number }> {
+async function start(settings: string[] = []): Promise<{ port: number }> {
   const bin = binDir();
   if (!bin) throw new Error(postgresUnavailableReason()!);
   const asRoot = process.getuid?.() === 0;
@@ -81,7 +93,7 @@ async function start(): Promise<{ port: number }> {
       : execFileSync(path.join(bin, command), args, { stdio: 'pipe' });
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200${settings.map((setting) => ` -c ${setting}`).join('')}`;
   run('pg_ctl', ['-D', dataDir, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   process.once('exit', () => {
     try {

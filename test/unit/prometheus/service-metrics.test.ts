@@ -25,6 +25,20 @@ describe('ServiceMetrics and instrumented ports', () => {
     expect(valueOf(text, 'doc_chat_ingest_jobs{state="processing"}')).to.equal(3);
   });
 
+  it('reports each watched database pool\'s open, idle and waiting connections at each scrape', async () => {
+    const metrics = new ServiceMetrics(async () => ({}), { processMetrics: false });
+    let search = { total: 4, idle: 0, waiting: 7 };
+    metrics.watchDatabasePool('records', () => ({ total: 2, idle: 2, waiting: 0 }));
+    metrics.watchDatabasePool('search', () => search);
+    let text = await metrics.scrape();
+    expect(valueOf(text, 'doc_chat_database_connections{pool="records",state="idle"}')).to.equal(2);
+    expect(valueOf(text, 'doc_chat_database_connections{pool="search",state="waiting"}')).to.equal(7);
+    search = { total: 4, idle: 4, waiting: 0 };
+    text = await metrics.scrape();
+    expect(valueOf(text, 'doc_chat_database_connections{pool="search",state="waiting"}')).to.equal(0);
+    expect(valueOf(text, 'doc_chat_database_connections{pool="search",state="idle"}')).to.equal(4);
+  });
+
   it('times index searches and counts an index outage, passing results and errors through', async () => {
     const metrics = new ServiceMetrics(async () => ({}), { processMetrics: false });
     const flaky = new FlakyVectorIndex();

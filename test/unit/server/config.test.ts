@@ -145,13 +145,16 @@ describe('configuration', () => {
   it('puts records in PostgreSQL with DATABASE_URL, never repeating its value (a password) in an error', () => {
     expect(loadConfig({}).records).to.deep.equal({ kind: 'sqlite' });
     expect(loadConfig({ DATABASE_URL: 'postgres://app:s3cret@db:5432/docchat' }).records).to.deep.equal({
-      kind: 'postgres', url: 'postgres://app:s3cret@db:5432/docchat', poolSize: 10,
+      kind: 'postgres', url: 'postgres://app:s3cret@db:5432/docchat', poolSize: 10, searchPoolSize: 4,
     });
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/x', DATABASE_POOL_SIZE: '25' }).records).to.include({ poolSize: 25 });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/x', DATABASE_SEARCH_POOL_SIZE: '2' }).records).to.include({ poolSize: 10, searchPoolSize: 2 });
+    expect(configError({ DATABASE_URL: 'postgresql://db/x', DATABASE_SEARCH_POOL_SIZE: '0' }).variable).to.equal('DATABASE_SEARCH_POOL_SIZE');
     const bad = configError({ DATABASE_URL: 'mysql://app:s3cret@db/x' });
     expect(bad.variable).to.equal('DATABASE_URL');
     expect(bad.message).to.not.include('s3cret');
     expect(configError({ DATABASE_POOL_SIZE: '5' }).message).to.match(/^DATABASE_POOL_SIZE: has no effect without DATABASE_URL/);
+    expect(configError({ DATABASE_SEARCH_POOL_SIZE: '5' }).message).to.match(/^DATABASE_SEARCH_POOL_SIZE: has no effect without DATABASE_URL/);
     // Vectors kept in SQLite would belong to one instance: with a shared database they go to Chroma.
     expect(configError({ DATABASE_URL: 'postgres://db/x', OLLAMA_URL: 'http://ollama:11434' }).variable).to.equal('CHROMA_URL');
   });
