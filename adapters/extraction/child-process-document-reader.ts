@@ -31,6 +31,7 @@ export const DEFAULT_EXTRACTION_SETTINGS: ExtractionSettings = {
   maxPages: 10_000,
   maxOcrPages: 100,
   maxPdfImagePixels: 50_000_000, // A3 at 600 dpi; decoded as RGBA that is already 200 MB
+  pdfReader: 'pdfjs',
 };
 
 export const DEFAULT_EXTRACTION_NICENESS = 10;

@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PDFiumLibrary } from '@hyzyla/pdfium';
+import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import { PDF_MESSAGES, type PdfPageSource } from './pdf-page-source.js';
+import { layOutPageText, type Box, type PageChar } from './pdfium-text.js';
+import { darkestChannelPgm, type OcrImage } from './raster.js';
+
+/** The parts of PDFium's C API (compiled to WebAssembly by @hyzyla/pdfium) this reader calls; pointers are numbers. */
+interface Pdfium {
+  HEAPU8: Uint8Array;
+  HEAPF32: Float32Array;
+  HEAPF64: Float64Array;
+  wasmExports: { malloc(size: number): number; free(ptr: number): void };
+  _FPDF_LoadMemDocument(data: number, size: number, password: number): number;
+  _FPDF_GetLastError(): number;
+  _FPDF_CloseDocument(doc: number): void;
+  _FPDF_GetPageCount(doc: number): number;
+  _FPDF_LoadPage(doc: number, index: number): number;
+  _FPDF_ClosePage(page: number): void;
+  _FPDF_GetPageWidthF(page: number): number;
+  _FPDF_GetPageHeightF(page: number): number;
+  _FPDF_GetPageBoundingBox(page: number, rect: number): number;
+  _FPDFPage_GetRotation(page: number): number;
+  _FPDFPage_CountObjects(page: number): number;
+  _FPDFPage_GetObject(page: number, index: number): number;
+  _FPDFPageObj_GetType(object: number): number;
+  _FPDFPath_GetDrawMode(path: number, fillMode: number, stroke: number): number;
+  _FPDFFormObj_CountObjects(form: number): number;
+  _FPDFFormObj_GetObject(form: number, index: number): number;
+  _FPDFText_LoadPage(page: number): number;
+  _FPDFText_ClosePage(textPage: number): void;
+  _FPDFText_CountChars(textPage: number): number;
+  _FPDFText_GetUnicode(textPage: number, index: number): number;
+  _FPDFText_IsGenerated(textPage: number, index: number): number;
+  _FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
+  _FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+  _FPDFBitmap_Create(width: number, height: number, alpha: number): number;
+  _FPDFBitmap_FillRect(bitmap: number, left: number, top: number, width: number, height: number, color: number): number;
+  _FPDFBitmap_GetBuffer(bitmap: number): number;
+  _FPDFBitmap_GetStride(bitmap: number): number;
+  _FPDFBitmap_Destroy(bitmap: number): void;
+  _FPDF_RenderPageBitmap(bitmap: number, page: number, x: number, y: number, width: number, height: number, rotate: number, flags: number): void;
+}
+
+const FPDF_ERR_PASSWORD = 4;
+const FPDF_ERR_SECURITY = 5;
+const OBJ_TEXT = 1, OBJ_PATH = 2, OBJ_IMAGE = 3, OBJ_SHADING = 4, OBJ_FORM = 5;
+const FPDF_ANNOT = 0x01;
+/** Form XObjects nest; deeper than this counts as drawn (a render then decides). */
+const MAX_FORM_DEPTH = 8;
+
+let library: Promise<Pdfium> | undefined;
+
+/** PDFium is started once per process, from the wasm file installed with the package (never fetched). */
+function pdfium(): Promise<Pdfium> {
+  library ??= (async () => {
+    const file = path.join(path.dirname(createRequire(import.meta.url).resolve('@hyzyla/pdfium')), 'pdfium.wasm');
+    const wasm = fs.readFileSync(file);
+    const lib = await PDFiumLibrary.init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
+    // The wrapper's page API has no character positions or crop box: the module under it has PDFium's whole C API.
+    return (lib as unknown as { module: Pdfium }).module;
+  })();
+  return library;
+}
+
+/**
+ * PDF pages read by PDFium: text from its characters (pdfium-text.ts lays them out as pdf.js's text path does),
+ * page objects for "is anything drawn", and its own renderer for OCR. Everything the document holds in WebAssembly
+ * memory (the file's copy, parsed objects) is freed by close(); that memory is reused by the next document, never
+ * returned to the system (WebAssembly memory does not shrink).
+ */
+export async function openPdfiumPageSource(bytes: Uint8Array): Promise<PdfPageSource> {
+  const m = await pdfium();
+  const data = m.wasmExports.malloc(Math.max(1, bytes.length));
+  m.HEAPU8.set(bytes, data);
+  const doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
+  if (!doc) {
+    const code = m._FPDF_GetLastError();
+    m.wasmExports.free(data);
+    const password = code === FPDF_ERR_PASSWORD || code === FPDF_ERR_SECURITY;
+    throw new UnprocessableDocumentError(password ? PDF_MESSAGES.passwordProtected : PDF_MESSAGES.invalidPdf, { cause: new Error(`PDFium error ${code}`) });
+  }
+  let closed = false;
+  const pageCount = m._FPDF_GetPageCount(doc);
+  const scratch = m.wasmExports.malloc(64); // room for four doubles of output parameters
+
+  const withPage = <T>(num: number, use: (page: number) => T): T => {
+    if (closed) throw new Error('The PDF is closed');
+    if (!Number.isInteger(num) || num < 1 || num > pageCount) throw new RangeError(`No page ${num} in a PDF of ${pageCount} pages`);
+    const page = m._FPDF_LoadPage(doc, num - 1);
+    if (!page) throw new UnprocessableDocumentError(PDF_MESSAGES.invalidPdf, { cause: new Error(`PDFium could not load page ${num}`) });
+    try {
+      return use(page);
+    } finally {
+      m._FPDF_ClosePage(page);
+    }
+  };
+
+  return {
+    pageCount,
+    text: async (num) => withPage(num, (page) => pageText(m, page, scratch)),
+    hasInk: async (num) => withPage(num, (page) => {
+      const count = m._FPDFPage_CountObjects(page);
+      for (let i = 0; i < count; i++) if (isInk(m, m._FPDFPage_GetObject(page, i), scratch, 0)) return true;
+      return false;
+    }),
+    renderForOcr: async (num, dpi, maxPixels) => withPage(num, (page) => render(m, page, dpi, maxPixels)),
+    dropCaches: async () => {}, // PDFium keeps no growing caches across pages: each page is closed after use
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      m._FPDF_CloseDocument(doc);
+      m.wasmExports.free(data);
+      m.wasmExports.free(scratch);
+    },
+  };
+}
+
+/** Whether a page object paints something: glyphs, an image, a shading, a filled or stroked path. */
+function isInk(m: Pdfium, object: number, scratch: number, depth: number): boolean {
+  switch (m._FPDFPageObj_GetType(object)) {
+    case OBJ_TEXT:
+    case OBJ_IMAGE:
+    case OBJ_SHADING:
+      return true;
+    case OBJ_PATH: {
+      // A path that is neither filled nor stroked only clips (pdf.js's endPath).
+      if (!m._FPDFPath_GetDrawMode(object, scratch, scratch + 4)) return true;
+      const view = new Int32Array(m.HEAPU8.buffer, scratch, 2);
+      return view[0] !== 0 || view[1] !== 0;
+    }
+    case OBJ_FORM: {
+      if (depth >= MAX_FORM_DEPTH) return true;
+      const count = m._FPDFFormObj_CountObjects(object);
+      for (let i = 0; i < count; i++) if (isInk(m, m._FPDFFormObj_GetObject(object, i), scratch, depth + 1)) return true;
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/** The page's characters in display coordinates (page rotation applied), laid out in lines, outside the crop box left out. */
+function pageText(m: Pdfium, page: number, scratch: number): string {
+  const turn = ((m._FPDFPage_GetRotation(page) % 4) + 4) % 4;
+  // Page space (y up) to display space for /Rotate 0, 90, 180, 270 (clockwise): offsets do not matter for layout.
+  const display = (x: number, y: number): [number, number] =>
+    turn === 0 ? [x, y] : turn === 1 ? [y, -x] : turn === 2 ? [-x, -y] : [-y, x];
+  let visible: Box = { left: -Infinity, bottom: -Infinity, right: Infinity, top: Infinity };
+  if (m._FPDF_GetPageBoundingBox(page, scratch)) {
+    const [left, top, right, bottom] = new Float32Array(m.HEAPU8.buffer, scratch, 4); // FS_RECTF
+    const [x1, y1] = display(left, bottom);
+    const [x2, y2] = display(right, top);
+    visible = { left: Math.min(x1, x2), bottom: Math.min(y1, y2), right: Math.max(x1, x2), top: Math.max(y1, y2) };
+  }
+  const textPage = m._FPDFText_LoadPage(page);
+  if (!textPage) return '';
+  try {
+    const count = m._FPDFText_CountChars(textPage);
+    const chars: PageChar[] = [];
+    for (let i = 0; i < count; i++) {
+      const code = m._FPDFText_GetUnicode(textPage, i);
+      const generated = m._FPDFText_IsGenerated(textPage, i) === 1;
+      if (generated) {
+        chars.push({ code, generated, x: 0, y: 0, left: 0, right: 0, size: 0 });
+        continue;
+      }
+      m._FPDFText_GetCharOrigin(textPage, i, scratch, scratch + 8);
+      // The loose box spans the font's ascent to descent, scaled as drawn: its height is the size the glyph is shown
+      // at (FPDFText_GetFontSize gives the size before the text matrix, often 1).
+      m._FPDFText_GetLooseCharBox(textPage, i, scratch + 16);
+      // Views are made after the calls: the wasm memory (and so its buffer) may have grown during them.
+      const origin = new Float64Array(m.HEAPU8.buffer, scratch, 2);
+      const [x, y] = display(origin[0], origin[1]);
+      const [left, top, right, bottom] = new Float32Array(m.HEAPU8.buffer, scratch + 16, 4); // FS_RECTF
+      const [x1, y1] = display(left, bottom);
+      const [x2, y2] = display(right, top);
+      chars.push({ code, generated, x, y, left: Math.min(x1, x2), right: Math.max(x1, x2), size: Math.abs(y2 - y1) });
+    }
+    return layOutPageText(chars, visible);
+  } finally {
+    m._FPDFText_ClosePage(textPage);
+  }
+}
+
+/** Renders the page (rotation applied, annotations drawn) on white at `dpi`, never above `maxPixels`, to greyscale. */
+function render(m: Pdfium, page: number, dpi: number, maxPixels: number): OcrImage {
+  const width = m._FPDF_GetPageWidthF(page); // points, rotation applied
+  const height = m._FPDF_GetPageHeightF(page);
+  const scale = Math.min(dpi / 72, Math.sqrt(maxPixels / (width * height)));
+  const w = Math.max(1, Math.floor(width * scale));
+  const h = Math.max(1, Math.floor(height * scale));
+  const bitmap = m._FPDFBitmap_Create(w, h, 0); // BGRx
+  if (!bitmap) throw new Error(`PDFium could not allocate a ${w}x${h} bitmap`);
+  try {
+    m._FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xffffffff);
+    m._FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, FPDF_ANNOT);
+    const stride = m._FPDFBitmap_GetStride(bitmap);
+    const buffer = m._FPDFBitmap_GetBuffer(bitmap);
+    const pixels = new Uint8ClampedArray(m.HEAPU8.buffer, buffer, stride * h);
+    // BGRx rows without padding are RGBA-shaped for the darkest-channel conversion (channel order does not matter).
+    const rows = stride === w * 4 ? pixels : packRows(pixels, w, h, stride);
+    return darkestChannelPgm(rows, w, h);
+  } finally {
+    m._FPDFBitmap_Destroy(bitmap);
+  }
+}
+
+function packRows(pixels: Uint8ClampedArray, w: number, h: number, stride: number): Uint8ClampedArray {
+  const packed = new Uint8ClampedArray(w * h * 4);
+  for (let row = 0; row < h; row++) packed.set(pixels.subarray(row * stride, row * stride + w * 4), row * w * 4);
+  return packed;
+}
