@@ -19,6 +19,8 @@ import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { filingFiles } from './long-real-pdf.js';
 
 const MAX_PAGES = Number(process.env.DIFF_MAX_PAGES ?? 40);
+/** DIFF_ONLY=<regular expression> compares only the documents whose file name matches. */
+const ONLY = new RegExp(process.env.DIFF_ONLY ?? '');
 const normalize = (text: string) => markParagraphBreaks(normalizeExtractedText(text));
 const words = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
 
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
   await readerPages('pdfium', new Uint8Array(fs.readFileSync(corpusPath('pdfs/google-doc-document.pdf'))), 1); // loads the wasm outside the timings
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-reader-diff-'));
   const dir = corpusPath('pdfs');
-  const files = [...fs.readdirSync(dir).filter((name) => name.endsWith('.pdf')).map((name) => path.join(dir, name)), ...filingFiles()];
+  const files = [...fs.readdirSync(dir).filter((name) => name.endsWith('.pdf')).map((name) => path.join(dir, name)), ...filingFiles()].filter((file) => ONLY.test(path.basename(file)));
   const totals = { pdfjsWords: 0, pdfiumWords: 0, common: 0, ordered: 0, pdfjsMs: 0, pdfiumMs: 0, pages: 0 };
   console.log(`${'document'.padEnd(44)} ${'pages'.padStart(5)} ${'words pdf.js'.padStart(12)} ${'PDFium'.padStart(8)} ${'common'.padStart(7)} ${'in order'.padStart(8)}  pdf.js / PDFium ms`);
   for (const file of files) {

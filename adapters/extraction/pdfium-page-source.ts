@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfPageSource } from './pdf-page-source.js';
-import { layOutPageText, type Box, type PageChar } from './pdfium-text.js';
+import { layOutPageText, type PageChar } from './pdfium-text.js';
 import { darkestChannelPgm, type OcrImage } from './raster.js';
 
 /** The parts of PDFium's C API (compiled to WebAssembly by @hyzyla/pdfium) this reader calls; pointers are numbers. */
@@ -22,7 +22,6 @@ interface Pdfium {
   _FPDF_GetPageWidthF(page: number): number;
   _FPDF_GetPageHeightF(page: number): number;
   _FPDF_GetPageBoundingBox(page: number, rect: number): number;
-  _FPDFPage_GetRotation(page: number): number;
   _FPDFPage_CountObjects(page: number): number;
   _FPDFPage_GetObject(page: number, index: number): number;
   _FPDFPageObj_GetType(object: number): number;
@@ -34,8 +33,10 @@ interface Pdfium {
   _FPDFText_CountChars(textPage: number): number;
   _FPDFText_GetUnicode(textPage: number, index: number): number;
   _FPDFText_IsGenerated(textPage: number, index: number): number;
+  _FPDFText_IsHyphen(textPage: number, index: number): number;
   _FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
   _FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+  _FPDFText_GetCharAngle(textPage: number, index: number): number;
   _FPDFBitmap_Create(width: number, height: number, alpha: number): number;
   _FPDFBitmap_FillRect(bitmap: number, left: number, top: number, width: number, height: number, color: number): number;
   _FPDFBitmap_GetBuffer(bitmap: number): number;
@@ -142,18 +143,18 @@ function isInk(m: Pdfium, object: number, scratch: number, depth: number): boole
   }
 }
 
-/** The page's characters in display coordinates (page rotation applied), laid out in lines, outside the crop box left out. */
+/** Printer's marks sit well outside the crop box; glyphs on its edge (rounding) are kept. */
+const CROP_TOLERANCE = 1;
+
+/**
+ * The page's characters, each in the frame of its own writing direction, laid out in lines. Characters whose origin
+ * lies outside the crop box (printer's marks, trimmed text) are left out: they are not on the page a reader sees.
+ */
 function pageText(m: Pdfium, page: number, scratch: number): string {
-  const turn = ((m._FPDFPage_GetRotation(page) % 4) + 4) % 4;
-  // Page space (y up) to display space for /Rotate 0, 90, 180, 270 (clockwise): offsets do not matter for layout.
-  const display = (x: number, y: number): [number, number] =>
-    turn === 0 ? [x, y] : turn === 1 ? [y, -x] : turn === 2 ? [-x, -y] : [-y, x];
-  let visible: Box = { left: -Infinity, bottom: -Infinity, right: Infinity, top: Infinity };
+  let visible = { left: -Infinity, bottom: -Infinity, right: Infinity, top: Infinity };
   if (m._FPDF_GetPageBoundingBox(page, scratch)) {
-    const [left, top, right, bottom] = new Float32Array(m.HEAPU8.buffer, scratch, 4); // FS_RECTF
-    const [x1, y1] = display(left, bottom);
-    const [x2, y2] = display(right, top);
-    visible = { left: Math.min(x1, x2), bottom: Math.min(y1, y2), right: Math.max(x1, x2), top: Math.max(y1, y2) };
+    const [left, top, right, bottom] = new Float32Array(m.HEAPU8.buffer, scratch, 4); // FS_RECTF, page space
+    visible = { left: left - CROP_TOLERANCE, bottom: bottom - CROP_TOLERANCE, right: right + CROP_TOLERANCE, top: top + CROP_TOLERANCE };
   }
   const textPage = m._FPDFText_LoadPage(page);
   if (!textPage) return '';
@@ -161,10 +162,10 @@ function pageText(m: Pdfium, page: number, scratch: number): string {
     const count = m._FPDFText_CountChars(textPage);
     const chars: PageChar[] = [];
     for (let i = 0; i < count; i++) {
-      const code = m._FPDFText_GetUnicode(textPage, i);
-      const generated = m._FPDFText_IsGenerated(textPage, i) === 1;
-      if (generated) {
-        chars.push({ code, generated, x: 0, y: 0, left: 0, right: 0, size: 0 });
+      // A hyphen that ended a line can come with any code (broken font encodings give U+0002): PDFium knows it is one.
+      const code = m._FPDFText_IsHyphen(textPage, i) === 1 ? 0xfffe : m._FPDFText_GetUnicode(textPage, i);
+      if (m._FPDFText_IsGenerated(textPage, i) === 1) {
+        chars.push({ code, generated: true, x: 0, y: 0, left: 0, right: 0, size: 0, angle: 0 });
         continue;
       }
       m._FPDFText_GetCharOrigin(textPage, i, scratch, scratch + 8);
@@ -172,14 +173,23 @@ function pageText(m: Pdfium, page: number, scratch: number): string {
       // at (FPDFText_GetFontSize gives the size before the text matrix, often 1).
       m._FPDFText_GetLooseCharBox(textPage, i, scratch + 16);
       // Views are made after the calls: the wasm memory (and so its buffer) may have grown during them.
-      const origin = new Float64Array(m.HEAPU8.buffer, scratch, 2);
-      const [x, y] = display(origin[0], origin[1]);
+      const [px, py] = new Float64Array(m.HEAPU8.buffer, scratch, 2);
+      if (px < visible.left || px > visible.right || py < visible.bottom || py > visible.top) continue;
       const [left, top, right, bottom] = new Float32Array(m.HEAPU8.buffer, scratch + 16, 4); // FS_RECTF
-      const [x1, y1] = display(left, bottom);
-      const [x2, y2] = display(right, top);
-      chars.push({ code, generated, x, y, left: Math.min(x1, x2), right: Math.max(x1, x2), size: Math.abs(y2 - y1) });
+      // PDFium measures the angle clockwise (text running up the page is 3π/2); -1 when unknown.
+      const angle = Math.max(0, m._FPDFText_GetCharAngle(textPage, i));
+      const cos = Math.cos(-angle);
+      const sin = Math.sin(-angle);
+      const along = (x: number, y: number) => x * cos + y * sin;
+      const across = (x: number, y: number) => y * cos - x * sin;
+      const xs = [along(left, bottom), along(right, bottom), along(left, top), along(right, top)];
+      const ys = [across(left, bottom), across(right, bottom), across(left, top), across(right, top)];
+      chars.push({
+        code, generated: false, x: along(px, py), y: across(px, py),
+        left: Math.min(...xs), right: Math.max(...xs), size: Math.max(...ys) - Math.min(...ys), angle,
+      });
     }
-    return layOutPageText(chars, visible);
+    return layOutPageText(chars);
   } finally {
     m._FPDFText_ClosePage(textPage);
   }
