@@ -223,3 +223,8 @@ function packRows(pixels: Uint8ClampedArray, w: number, h: number, stride: numbe
   for (let row = 0; row < h; row++) packed.set(pixels.subarray(row * stride, row * stride + w * 4), row * w * 4);
   return packed;
 }
+
+/** Bytes of WebAssembly memory PDFium holds in this process (0 before its first document): it grows, never shrinks. */
+export async function pdfiumMemoryBytes(): Promise<number> {
+  return library ? (await library).HEAPU8.buffer.byteLength : 0;
+}
