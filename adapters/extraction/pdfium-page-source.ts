@@ -22,6 +22,8 @@ interface Pdfium {
   _FPDF_GetPageWidthF(page: number): number;
   _FPDF_GetPageHeightF(page: number): number;
   _FPDF_GetPageBoundingBox(page: number, rect: number): number;
+  _FPDFPage_GetRotation(page: number): number;
+  _FPDFPage_SetRotation(page: number, rotation: number): void;
   _FPDFPage_CountObjects(page: number): number;
   _FPDFPage_GetObject(page: number, index: number): number;
   _FPDFPageObj_GetType(object: number): number;
@@ -156,7 +158,13 @@ function pageText(m: Pdfium, page: number, scratch: number): string {
     const [left, top, right, bottom] = new Float32Array(m.HEAPU8.buffer, scratch, 4); // FS_RECTF, page space
     visible = { left: left - CROP_TOLERANCE, bottom: bottom - CROP_TOLERANCE, right: right + CROP_TOLERANCE, top: top + CROP_TOLERANCE };
   }
+  // PDFium orders the characters of a turned page (/Rotate) as they appear on screen: on a page turned by 180° every
+  // word comes out backwards. Positions and angles here are in page space, so the text is read unturned; the turn is
+  // put back at once (the document is never saved, and renders need it).
+  const turn = m._FPDFPage_GetRotation(page);
+  if (turn !== 0) m._FPDFPage_SetRotation(page, 0);
   const textPage = m._FPDFText_LoadPage(page);
+  if (turn !== 0) m._FPDFPage_SetRotation(page, turn);
   if (!textPage) return '';
   try {
     const count = m._FPDFText_CountChars(textPage);

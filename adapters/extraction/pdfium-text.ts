@@ -35,12 +35,16 @@ const HYPHEN_MARK = 0xfffe;
 const NEW_LINE_BASELINE_SHIFT = 0.5;
 /** A gap wider than this many font sizes (of the smaller glyph) separates words where PDFium put no space. */
 const WORD_GAP = 0.1;
-/** Going back along the line by more than this many font sizes starts a new line (text drawn out of order). */
+/**
+ * Going back along the line by more than this many font sizes starts a new line (text drawn out of order), except in
+ * right-to-left scripts, whose letters go back along the line one by one.
+ */
 const BACKWARDS_NEW_LINE = 1;
 /** Characters whose directions differ by more than this (radians) are not on one line. */
 const SAME_ANGLE = 0.05;
 const TURN = 2 * Math.PI;
 
+const isRightToLeft = (code: number) => (code >= 0x0590 && code <= 0x08ff) || (code >= 0xfb1d && code <= 0xfefc);
 const isBlank = (code: number) => code === SPACE || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x3000;
 
 /** Typographic ligatures as separate letters, as pdf.js writes them (its text normalisation), so words compare. */
@@ -74,7 +78,7 @@ export function layOutPageText(chars: Iterable<PageChar>): string {
     if (line !== '') {
       const em = Math.max(lineSize, size);
       const turned = Math.abs(((char.angle - lineAngle) % TURN + TURN * 1.5) % TURN - TURN / 2) > SAME_ANGLE;
-      const newLine = turned || Math.abs(y - lineY) >= NEW_LINE_BASELINE_SHIFT * em || char.left < lastRight - BACKWARDS_NEW_LINE * em;
+      const newLine = turned || Math.abs(y - lineY) >= NEW_LINE_BASELINE_SHIFT * em || (char.left < lastRight - BACKWARDS_NEW_LINE * em && !isRightToLeft(char.code));
       if (newLine) {
         lines.push(line);
         line = '';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
+import { PDFDocument, degrees } from 'pdf-lib';
 import { normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
 import { openPdfPageSource, PDF_READERS, type PdfReaderName } from '../../../adapters/extraction/pdf-page-source.js';
 import { pdfiumMemoryBytes } from '../../../adapters/extraction/pdfium-page-source.js';
@@ -82,6 +83,21 @@ describeWithCorpus('PDFium page text reads as pdf.js does (real corpus pages)', 
   it('reads text set sideways in the margin as one line', async () => {
     for (const reader of PDF_READERS) {
       expect((await pageText(reader, 'pdfs/federal-register-2020-17221.pdf', 1)).split('\n'), reader).to.include('jbell on DSKJLSW7X2PROD with PROPOSALS');
+    }
+  });
+
+  it('reads a page turned by /Rotate 90, 180 or 270 exactly as the upright page (pdf.js splits rows when turned)', async () => {
+    const upright = await pageText('pdfium', 'pdfs/google-doc-document.pdf', 1);
+    expect(upright).to.include('Population 273.879.7501 83,190,5562');
+    for (const angle of [90, 180, 270]) {
+      const doc = await PDFDocument.load(readData('pdfs/google-doc-document.pdf'));
+      doc.getPage(0).setRotation(degrees(angle));
+      const pdf = await openPdfPageSource('pdfium', await doc.save(), OPTIONS);
+      try {
+        expect(normalizeExtractedText(await pdf.text(1)), `/Rotate ${angle}`).to.equal(upright);
+      } finally {
+        await pdf.close();
+      }
     }
   });
 
