@@ -169,6 +169,8 @@ function pageText(m: Pdfium, page: number, scratch: number): string {
   try {
     const count = m._FPDFText_CountChars(textPage);
     const chars: PageChar[] = [];
+    let f64 = new Float64Array(m.HEAPU8.buffer);
+    let f32 = new Float32Array(m.HEAPU8.buffer);
     for (let i = 0; i < count; i++) {
       // A hyphen that ended a line can come with any code (broken font encodings give U+0002): PDFium knows it is one.
       const code = m._FPDFText_IsHyphen(textPage, i) === 1 ? 0xfffe : m._FPDFText_GetUnicode(textPage, i);
@@ -180,21 +182,31 @@ function pageText(m: Pdfium, page: number, scratch: number): string {
       // The loose box spans the font's ascent to descent, scaled as drawn: its height is the size the glyph is shown
       // at (FPDFText_GetFontSize gives the size before the text matrix, often 1).
       m._FPDFText_GetLooseCharBox(textPage, i, scratch + 16);
-      // Views are made after the calls: the wasm memory (and so its buffer) may have grown during them.
-      const [px, py] = new Float64Array(m.HEAPU8.buffer, scratch, 2);
+      // New views only when the wasm memory grew during a call (its buffer is then replaced).
+      if (f64.buffer !== m.HEAPU8.buffer) {
+        f64 = new Float64Array(m.HEAPU8.buffer);
+        f32 = new Float32Array(m.HEAPU8.buffer);
+      }
+      const px = f64[scratch >> 3];
+      const py = f64[(scratch >> 3) + 1];
       if (px < visible.left || px > visible.right || py < visible.bottom || py > visible.top) continue;
-      const [left, top, right, bottom] = new Float32Array(m.HEAPU8.buffer, scratch + 16, 4); // FS_RECTF
+      const box = (scratch + 16) >> 2; // FS_RECTF: left, top, right, bottom
+      const left = f32[box], top = f32[box + 1], right = f32[box + 2], bottom = f32[box + 3];
       // PDFium measures the angle clockwise (text running up the page is 3π/2); -1 when unknown.
       const angle = Math.max(0, m._FPDFText_GetCharAngle(textPage, i));
+      if (angle === 0) {
+        chars.push({ code, generated: false, x: px, y: py, left, right, size: top - bottom, angle });
+        continue;
+      }
       const cos = Math.cos(-angle);
       const sin = Math.sin(-angle);
-      const along = (x: number, y: number) => x * cos + y * sin;
-      const across = (x: number, y: number) => y * cos - x * sin;
-      const xs = [along(left, bottom), along(right, bottom), along(left, top), along(right, top)];
-      const ys = [across(left, bottom), across(right, bottom), across(left, top), across(right, top)];
+      // Along the writing direction and across it; the box's extent along and across is that of its four corners.
+      const alongX = (left + right) / 2 * cos + (top + bottom) / 2 * sin;
+      const halfAlong = (Math.abs((right - left) * cos) + Math.abs((top - bottom) * sin)) / 2;
+      const halfAcross = (Math.abs((right - left) * sin) + Math.abs((top - bottom) * cos)) / 2;
       chars.push({
-        code, generated: false, x: along(px, py), y: across(px, py),
-        left: Math.min(...xs), right: Math.max(...xs), size: Math.max(...ys) - Math.min(...ys), angle,
+        code, generated: false, x: px * cos + py * sin, y: py * cos - px * sin,
+        left: alongX - halfAlong, right: alongX + halfAlong, size: 2 * halfAcross, angle,
       });
     }
     return layOutPageText(chars);

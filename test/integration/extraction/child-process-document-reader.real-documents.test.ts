@@ -110,6 +110,18 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
     });
   });
 
+  // The rest of the corpus: every page read, each as the same kind as with the other reader.
+  for (const [file, count, method] of [
+    ['arabic-habibi.pdf', 1, 'text'], ['federal-register-2020-17221.pdf', 15, 'text'], ['irs-i1040nr-2007.pdf', 50, 'text'],
+    ['latex-multicolumn.pdf', 3, 'text'], ['nics-background-checks-2015-11.pdf', 1, 'text'], ['scanned-linn-2col.pdf', 1, 'ocr'],
+  ] as const) {
+    it(`reads ${file}: ${count} pages, ${method}`, async () => {
+      const pages = await reader.read({ bytes: readData(`pdfs/${file}`), contentType: PDF });
+      expect(pages.map((page) => [page.page, page.method])).to.deep.equal(Array.from({ length: count }, (_, i) => [i + 1, method]));
+      expect(pages.every((page) => page.text.trim() !== '')).to.equal(true);
+    });
+  }
+
   for (const angle of [90, 180, 270]) {
     it(`reads a page turned by /Rotate ${angle} as text`, async () => {
       const pages = await reader.read({ bytes: await rotated('pdfs/google-doc-document.pdf', angle), contentType: PDF });
