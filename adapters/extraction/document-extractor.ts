@@ -5,7 +5,8 @@ import { readJpegHeader } from './jpeg-header.js';
 import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
 import { hasDarkPixels } from './pdf-page-raster.js';
-import { openPdfPageSource, PDF_MESSAGES, type PdfPageSource, type PdfReaderName } from './pdf-page-source.js';
+import { openPdfPageSource } from './open-pdf-page-source.js';
+import { PDF_MESSAGES, type PdfPageSource, type PdfReaderName } from './pdf-page-source.js';
 import { decodeJpeg, toOcrImage } from './raster.js';
 import { LIMIT_VARIABLES, tooManyPagesMessage } from './errors.js';
 

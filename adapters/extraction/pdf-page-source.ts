@@ -33,9 +33,3 @@ export interface PdfPageSource {
   /** Frees everything the document holds. */
   close(): Promise<void>;
 }
-
-/** Opens `bytes` with the named reader. The libraries are loaded on first use, so a process loads only the one it uses. */
-export async function openPdfPageSource(reader: PdfReaderName, bytes: Uint8Array, options: PdfPageSourceOptions): Promise<PdfPageSource> {
-  if (reader === 'pdfium') return (await import('./pdfium-page-source.js')).openPdfiumPageSource(bytes);
-  return (await import('./pdfjs-page-source.js')).openPdfjsPageSource(bytes, options);
-}
