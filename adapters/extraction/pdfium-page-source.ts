@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
-import { PDF_MESSAGES, type PdfPageSource } from './pdf-page-source.js';
+import { PDF_MESSAGES, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
 import { layOutPageText, type PageChar } from './pdfium-text.js';
 import { darkestChannelPgm, type OcrImage } from './raster.js';
 
@@ -27,6 +27,8 @@ interface Pdfium {
   _FPDFPage_CountObjects(page: number): number;
   _FPDFPage_GetObject(page: number, index: number): number;
   _FPDFPageObj_GetType(object: number): number;
+  _FPDFImageObj_GetImagePixelSize(image: number, width: number, height: number): number;
+  _FPDFPageObj_SetIsActive(object: number, active: number): number;
   _FPDFPath_GetDrawMode(path: number, fillMode: number, stroke: number): number;
   _FPDFFormObj_CountObjects(form: number): number;
   _FPDFFormObj_GetObject(form: number, index: number): number;
@@ -74,7 +76,7 @@ function pdfium(): Promise<Pdfium> {
  * memory (the file's copy, parsed objects) is freed by close(); that memory is reused by the next document, never
  * returned to the system (WebAssembly memory does not shrink).
  */
-export async function openPdfiumPageSource(bytes: Uint8Array): Promise<PdfPageSource> {
+export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixels }: PdfPageSourceOptions): Promise<PdfPageSource> {
   const m = await pdfium();
   const data = m.wasmExports.malloc(Math.max(1, bytes.length));
   m.HEAPU8.set(bytes, data);
@@ -106,10 +108,15 @@ export async function openPdfiumPageSource(bytes: Uint8Array): Promise<PdfPageSo
     text: async (num) => withPage(num, (page) => pageText(m, page, scratch)),
     hasInk: async (num) => withPage(num, (page) => {
       const count = m._FPDFPage_CountObjects(page);
-      for (let i = 0; i < count; i++) if (isInk(m, m._FPDFPage_GetObject(page, i), scratch, 0)) return true;
+      for (let i = 0; i < count; i++) if (isInk(m, m._FPDFPage_GetObject(page, i), maxPdfImagePixels, scratch, 0)) return true;
       return false;
     }),
-    renderForOcr: async (num, dpi, maxPixels) => withPage(num, (page) => render(m, page, dpi, maxPixels)),
+    renderForOcr: async (num, dpi, maxPixels) => withPage(num, (page) => {
+      // As pdf.js's maxImageSize: an image with more pixels is left out of the render rather than decoded.
+      const count = m._FPDFPage_CountObjects(page);
+      for (let i = 0; i < count; i++) leaveOutLargeImages(m, m._FPDFPage_GetObject(page, i), maxPdfImagePixels, scratch, 0);
+      return render(m, page, dpi, maxPixels);
+    }),
     dropCaches: async () => {}, // PDFium keeps no growing caches across pages: each page is closed after use
     close: async () => {
       if (closed) return;
@@ -121,13 +128,17 @@ export async function openPdfiumPageSource(bytes: Uint8Array): Promise<PdfPageSo
   };
 }
 
-/** Whether a page object paints something: glyphs, an image, a shading, a filled or stroked path. */
-function isInk(m: Pdfium, object: number, scratch: number, depth: number): boolean {
+/**
+ * Whether a page object paints something: glyphs, an image (not one over `maxImagePixels`, which is never drawn, as
+ * with pdf.js), a shading, a filled or stroked path.
+ */
+function isInk(m: Pdfium, object: number, maxImagePixels: number, scratch: number, depth: number): boolean {
   switch (m._FPDFPageObj_GetType(object)) {
     case OBJ_TEXT:
-    case OBJ_IMAGE:
     case OBJ_SHADING:
       return true;
+    case OBJ_IMAGE:
+      return !isLargeImage(m, object, maxImagePixels, scratch);
     case OBJ_PATH: {
       // A path that is neither filled nor stroked only clips (pdf.js's endPath).
       if (!m._FPDFPath_GetDrawMode(object, scratch, scratch + 4)) return true;
@@ -137,11 +148,28 @@ function isInk(m: Pdfium, object: number, scratch: number, depth: number): boole
     case OBJ_FORM: {
       if (depth >= MAX_FORM_DEPTH) return true;
       const count = m._FPDFFormObj_CountObjects(object);
-      for (let i = 0; i < count; i++) if (isInk(m, m._FPDFFormObj_GetObject(object, i), scratch, depth + 1)) return true;
+      for (let i = 0; i < count; i++) if (isInk(m, m._FPDFFormObj_GetObject(object, i), maxImagePixels, scratch, depth + 1)) return true;
       return false;
     }
     default:
       return false;
+  }
+}
+
+function isLargeImage(m: Pdfium, image: number, maxPixels: number, scratch: number): boolean {
+  if (!m._FPDFImageObj_GetImagePixelSize(image, scratch, scratch + 4)) return false;
+  const [width, height] = new Uint32Array(m.HEAPU8.buffer, scratch, 2);
+  return width * height > maxPixels;
+}
+
+/** Turns off (on the loaded page only; the document is never saved) images with more than `maxPixels` pixels. */
+function leaveOutLargeImages(m: Pdfium, object: number, maxPixels: number, scratch: number, depth: number): void {
+  const type = m._FPDFPageObj_GetType(object);
+  if (type === OBJ_IMAGE) {
+    if (isLargeImage(m, object, maxPixels, scratch)) m._FPDFPageObj_SetIsActive(object, 0);
+  } else if (type === OBJ_FORM && depth < MAX_FORM_DEPTH) {
+    const count = m._FPDFFormObj_CountObjects(object);
+    for (let i = 0; i < count; i++) leaveOutLargeImages(m, m._FPDFFormObj_GetObject(object, i), maxPixels, scratch, depth + 1);
   }
 }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
+import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, degrees } from 'pdf-lib';
 import { normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
 import { openPdfPageSource } from '../../../adapters/extraction/open-pdf-page-source.js';
@@ -146,6 +147,36 @@ for (const reader of PDF_READERS) describeWithCorpus(`PDF page source (${reader}
       await pdf.close();
     }
   });
+});
+
+describe('PDF page sources: images over PDF_MAX_IMAGE_PIXELS', () => {
+  for (const reader of PDF_READERS) {
+    it(`leaves a larger image out (nothing drawn, a blank render) instead of decoding it (${reader})`, async () => {
+      const canvas = createCanvas(1_500, 1_000);
+      const context = canvas.getContext('2d');
+      context.fillStyle = '#000';
+      context.fillRect(0, 0, 1_500, 1_000);
+      const doc = await PDFDocument.create();
+      const image = await doc.embedPng(canvas.toBuffer('image/png'));
+      doc.addPage([300, 200]).drawImage(image, { x: 0, y: 0, width: 300, height: 200 });
+      const bytes = await doc.save();
+      const read = async (maxPdfImagePixels: number) => {
+        const pdf = await openPdfPageSource(reader, bytes.slice(), { maxPdfImagePixels });
+        try {
+          const { pgm, width, height } = await pdf.renderForOcr(1, 72, 1_000_000);
+          return { ink: await pdf.hasInk(1), dark: pgm.subarray(pgm.length - width * height).filter((v) => v < 128).length / (width * height) };
+        } finally {
+          await pdf.close();
+        }
+      };
+      const shown = await read(2_000_000);
+      expect(shown.ink).to.equal(true);
+      expect(shown.dark).to.be.above(0.95);
+      const left = await read(1_000_000);
+      expect(left.ink).to.equal(false);
+      expect(left.dark).to.be.below(0.01);
+    });
+  }
 });
 
 describeWithCorpus('PDFium memory', function () {
