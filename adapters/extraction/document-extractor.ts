@@ -35,9 +35,9 @@ export interface ExtractionEvents {
   onPage(page: ExtractedPage): void;
   /** `fraction` of the work is done, `pagesDone` pages are finished. */
   onProgress(fraction: number, pagesDone: number): void;
-  /** Called between two pages: true when pdf.js's caches should be dropped (the process grew large). */
+  /** Called between two pages: true when the PDF reader's caches should be dropped (the process grew large). */
   shouldCleanUp?(): boolean;
-  /** pdf.js's caches were just dropped: a good moment to collect garbage. */
+  /** The PDF reader's caches were just dropped: a good moment to collect garbage. */
   onCleanedUp?(): void;
 }
 
@@ -47,7 +47,7 @@ export const MESSAGES = {
   noText: 'The document contains no readable text',
 } as const;
 
-/** pdf.js's caches (fonts, images, parsed pages) are dropped this often even when the process is small. */
+/** The PDF reader's caches (pdf.js: fonts, images, parsed pages) are dropped this often even when the process is small. */
 const CLEANUP_EVERY_PAGES = 250;
 /**
  * And at most this often when shouldCleanUp() says so: a document whose live data stays above the threshold must not
