@@ -21,7 +21,7 @@ export interface ExtractionSettings {
   maxPages: number;
   /** Pages OCR'd per document; later pages that need OCR come back as 'ocr-skipped', empty (MAX_OCR_PAGES). */
   maxOcrPages: number;
-  /** pdf.js maxImageSize: images in a PDF with more pixels are left out instead of decoded (PDF_MAX_IMAGE_PIXELS). */
+  /** Images in a PDF with more pixels are left out instead of decoded (pdf.js maxImageSize; PDFium too) (PDF_MAX_IMAGE_PIXELS). */
   maxPdfImagePixels: number;
   /** The library that reads PDFs: pdf.js (through pdf-parse) or PDFium (WebAssembly) (PDF_READER). */
   pdfReader: PdfReaderName;

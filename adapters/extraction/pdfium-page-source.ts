@@ -87,6 +87,7 @@ function pdfium(): Promise<Pdfium> {
 export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixels }: PdfPageSourceOptions): Promise<PdfPageSource> {
   const m = await pdfium();
   const data = m.wasmExports.malloc(Math.max(1, bytes.length));
+  if (!data) throw new Error(`PDFium could not allocate ${bytes.length} bytes for the document`);
   m.HEAPU8.set(bytes, data);
   const doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
   if (!doc) {
@@ -102,12 +103,21 @@ export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixel
   const withPage = <T>(num: number, use: (page: number) => T): T => {
     if (closed) throw new Error('The PDF is closed');
     if (!Number.isInteger(num) || num < 1 || num > pageCount) throw new RangeError(`No page ${num} in a PDF of ${pageCount} pages`);
-    const page = m._FPDF_LoadPage(doc, num - 1);
-    if (!page) throw new UnprocessableDocumentError(PDF_MESSAGES.invalidPdf, { cause: new Error(`PDFium could not load page ${num}`) });
     try {
-      return use(page);
-    } finally {
-      m._FPDF_ClosePage(page);
+      const page = m._FPDF_LoadPage(doc, num - 1);
+      if (!page) throw new UnprocessableDocumentError(PDF_MESSAGES.invalidPdf, { cause: new Error(`PDFium could not load page ${num}`) });
+      try {
+        return use(page);
+      } finally {
+        m._FPDF_ClosePage(page);
+      }
+    } catch (error) {
+      // PDFium aborted (out of memory, a failed check): this instance is unusable; the next document gets a new one.
+      if (error instanceof Error && error.name === 'RuntimeError') {
+        library = undefined;
+        closed = true;
+      }
+      throw error;
     }
   };
 
