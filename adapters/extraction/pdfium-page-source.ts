@@ -89,7 +89,7 @@ export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixel
   const data = m.wasmExports.malloc(Math.max(1, bytes.length));
   if (!data) throw new Error(`PDFium could not allocate ${bytes.length} bytes for the document`);
   m.HEAPU8.set(bytes, data);
-  const doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
+  let doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
   if (!doc) {
     const code = m._FPDF_GetLastError();
     m.wasmExports.free(data);
@@ -135,7 +135,19 @@ export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixel
       for (let i = 0; i < count; i++) leaveOutLargeImages(m, m._FPDFPage_GetObject(page, i), maxPdfImagePixels, scratch, 0);
       return render(m, page, dpi, maxPixels);
     }),
-    dropCaches: async () => {}, // PDFium keeps no growing caches across pages: each page is closed after use
+    // PDFium keeps what it parsed for the document (fonts, shared resources) until the document is closed, and has no
+    // call to drop it: the document is closed and opened again from the same bytes (a few milliseconds).
+    dropCaches: async () => {
+      if (closed) return;
+      m._FPDF_CloseDocument(doc);
+      doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
+      if (!doc) {
+        closed = true;
+        m.wasmExports.free(data);
+        m.wasmExports.free(scratch);
+        throw new Error(`PDFium could not open the document again (error ${m._FPDF_GetLastError()})`);
+      }
+    },
     close: async () => {
       if (closed) return;
       closed = true;
