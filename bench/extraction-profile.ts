@@ -6,11 +6,14 @@
  *   esbuild bench/extraction-profile.ts --bundle --platform=node --format=esm --packages=external --outfile=DIR/p.mjs
  *   (DIR/node_modules a link to ours), then
  *   node --max-old-space-size=1024 --expose-gc [--cpu-prof --heap-prof] DIR/p.mjs FILE [MAX_PAGES] [WINDOW]
+ * PDF_READER=pdfjs|pdfium picks the reader as in the service (bench/pdf-reader-speed.ts runs both this way).
  */
 import fs from 'node:fs';
 import { DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS } from '../adapters/extraction/child-process-document-reader.js';
 import { cleanupPolicy } from '../adapters/extraction/cleanup-policy.js';
 import { DocumentExtractor } from '../adapters/extraction/document-extractor.js';
+import { PDF_READERS, type PdfReaderName } from '../adapters/extraction/pdf-page-source.js';
+import { pdfiumMemoryBytes } from '../adapters/extraction/pdfium-page-source.js';
 
 const [file, maxPagesArg, windowArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: extraction-profile.ts FILE [MAX_PAGES] [WINDOW]');
@@ -22,7 +25,9 @@ const counters = { cleanups: 0, collections: 0 };
 const policy = cleanupPolicy(thresholds, counters);
 const rssMb = () => Math.round(process.memoryUsage.rss() / 1024 / 1024);
 
-const extractor = new DocumentExtractor(DEFAULT_EXTRACTION_SETTINGS);
+const pdfReader = (process.env.PDF_READER ?? DEFAULT_EXTRACTION_SETTINGS.pdfReader) as PdfReaderName;
+if (!PDF_READERS.includes(pdfReader)) throw new Error(`PDF_READER must be one of ${PDF_READERS.join(', ')}`);
+const extractor = new DocumentExtractor({ ...DEFAULT_EXTRACTION_SETTINGS, pdfReader });
 const data = fs.readFileSync(file);
 const t0 = performance.now();
 let windowStart = t0;
@@ -57,5 +62,9 @@ try {
   if (error !== STOP && (error as Error).cause !== STOP) throw error;
 }
 const seconds = (performance.now() - t0) / 1000;
-console.log(`${pages} pages in ${seconds.toFixed(1)} s: ${(pages / seconds).toFixed(1)} pages/s; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+const cpu = process.cpuUsage();
+const wasmMb = Math.round((await pdfiumMemoryBytes()) / 1024 / 1024);
+console.log(`${pdfReader}: ${pages} pages (${ocrPages} OCR'd) in ${seconds.toFixed(1)} s: ${(pages / seconds).toFixed(1)} pages/s, ` +
+  `CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB, RSS at end ${rssMb()} MB` +
+  (pdfReader === 'pdfium' ? `, PDFium WebAssembly memory ${wasmMb} MB` : ''));
 await extractor.close();

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   if (!['tune', 'heldout', 'both', 'none'].includes(FINANCE_PART)) throw new Error('BENCH_FINANCEBENCH_PART must be tune, heldout, both or none');
   if (!['run', 'skip'].includes(SQUAD)) throw new Error('BENCH_SQUAD must be run or skip');
   const financeParts: FinancePart[] = FINANCE_PART === 'both' ? ['tune', 'heldout'] : FINANCE_PART === 'none' ? [] : [FINANCE_PART as FinancePart];
-  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MINIO|CHROMA|OLLAMA)_|^ANSWER_PLUGINS$/.test(k))) as Record<string, string>;
+  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MINIO|CHROMA|OLLAMA)_|^(ANSWER_PLUGINS|PDF_READER)$/.test(k))) as Record<string, string>;
   const configuration = Object.keys(passthrough).length ? Object.keys(passthrough).join(',') : 'embedded defaults';
   const test = await startTestService(passthrough);
   let met = true;

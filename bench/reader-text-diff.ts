@@ -1,5 +1,6 @@
 /**
- * Issue 18: does PDFium (WASM, @hyzyla/pdfium) read the corpus as pdf.js (pdf-parse) does? For every PDF of
+ * Issue 18: does PDFium (WASM, @hyzyla/pdfium) read the corpus as pdf.js (pdf-parse) does? Both are read through the
+ * extraction process's page sources (adapters/extraction/pdf-page-source.ts, PDF_READER=pdfjs|pdfium). For every PDF of
  * ../shared/data/pdfs and the FinanceBench filings (first DIFF_MAX_PAGES pages each, default 40), both readers' page
  * texts, normalized as the extractor normalizes them, are written to a temporary folder with a `diff -u` per document,
  * and a summary is printed: words each reader found, the share of words both found (bag of words), and the share of
@@ -9,38 +10,31 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { PDFiumLibrary } from '@hyzyla/pdfium';
-import { PDFParse } from 'pdf-parse';
+import { DEFAULT_EXTRACTION_SETTINGS } from '../adapters/extraction/child-process-document-reader.js';
+import { openPdfPageSource } from '../adapters/extraction/open-pdf-page-source.js';
+import type { PdfReaderName } from '../adapters/extraction/pdf-page-source.js';
 import { markParagraphBreaks, normalizeExtractedText } from '../adapters/extraction/normalize-text.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { filingFiles } from './long-real-pdf.js';
 
 const MAX_PAGES = Number(process.env.DIFF_MAX_PAGES ?? 40);
+/** DIFF_ONLY=<regular expression> compares only the documents whose file name matches. */
+const ONLY = new RegExp(process.env.DIFF_ONLY ?? '');
 const normalize = (text: string) => markParagraphBreaks(normalizeExtractedText(text));
 const words = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
 
-async function pdfjsPages(data: Uint8Array, pages: number): Promise<string[]> {
-  const parser = new PDFParse({ data: data.slice() });
+/** The first `pages` page texts of a PDF as the extraction process reads them (text layer only, no OCR). */
+async function readerPages(reader: PdfReaderName, data: Uint8Array, pages: number): Promise<string[]> {
+  const pdf = await openPdfPageSource(reader, data.slice(), { maxPdfImagePixels: DEFAULT_EXTRACTION_SETTINGS.maxPdfImagePixels });
   try {
-    const result = await parser.getText({ first: pages });
-    return result.pages.map((page) => normalize(page.text));
+    const texts: string[] = [];
+    for (let num = 1; num <= Math.min(pages, pdf.pageCount); num++) texts.push(normalize(await pdf.text(num)));
+    return texts;
   } finally {
-    await parser.destroy();
+    await pdf.close();
   }
-}
-
-function pdfiumPages(library: PDFiumLibrary, data: Uint8Array, pages: number): Promise<string[]> {
-  return library.loadDocument(data.slice()).then((doc) => {
-    try {
-      const count = Math.min(pages, doc.getPageCount());
-      return Array.from({ length: count }, (_, i) => normalize(doc.getPage(i).getText()));
-    } finally {
-      doc.destroy();
-    }
-  });
 }
 
 /** Length of the longest common subsequence of two word sequences (one DP row; pages are at most a few thousand words). */
@@ -73,11 +67,10 @@ function bagOverlap(a: string[], b: string[]): number {
 
 async function main(): Promise<void> {
   exitUnlessCorpus('The reader text diff');
-  const wasm = fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('@hyzyla/pdfium')), 'pdfium.wasm'));
-  const library = await PDFiumLibrary.init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
+  await readerPages('pdfium', new Uint8Array(fs.readFileSync(corpusPath('pdfs/google-doc-document.pdf'))), 1); // loads the wasm outside the timings
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-reader-diff-'));
   const dir = corpusPath('pdfs');
-  const files = [...fs.readdirSync(dir).filter((name) => name.endsWith('.pdf')).map((name) => path.join(dir, name)), ...filingFiles()];
+  const files = [...fs.readdirSync(dir).filter((name) => name.endsWith('.pdf')).map((name) => path.join(dir, name)), ...filingFiles()].filter((file) => ONLY.test(path.basename(file)));
   const totals = { pdfjsWords: 0, pdfiumWords: 0, common: 0, ordered: 0, pdfjsMs: 0, pdfiumMs: 0, pages: 0 };
   console.log(`${'document'.padEnd(44)} ${'pages'.padStart(5)} ${'words pdf.js'.padStart(12)} ${'PDFium'.padStart(8)} ${'common'.padStart(7)} ${'in order'.padStart(8)}  pdf.js / PDFium ms`);
   for (const file of files) {
@@ -87,15 +80,15 @@ async function main(): Promise<void> {
     let b: string[];
     const t0 = performance.now();
     try {
-      a = await pdfjsPages(data, MAX_PAGES);
+      a = await readerPages('pdfjs', data, MAX_PAGES);
     } catch (error) {
       a = [`(pdf.js: ${(error as Error).name}: ${(error as Error).message})`];
     }
     const t1 = performance.now();
     try {
-      b = await pdfiumPages(library, data, MAX_PAGES);
+      b = await readerPages('pdfium', data, MAX_PAGES);
     } catch (error) {
-      b = [`(PDFium: ${(error as Error).message})`];
+      b = [`(PDFium: ${(error as Error).name}: ${(error as Error).message})`];
     }
     const t2 = performance.now();
     const pageText = (texts: string[]) => texts.map((text, i) => `=== page ${i + 1}\n${text}\n`).join('');
@@ -125,7 +118,6 @@ async function main(): Promise<void> {
   const all = Math.max(totals.pdfjsWords, totals.pdfiumWords);
   console.log(`\nall ${files.length} documents, ${totals.pages} pages: words pdf.js ${totals.pdfjsWords}, PDFium ${totals.pdfiumWords}; common ${(totals.common / all).toFixed(3)}, in order ${(totals.ordered / all).toFixed(3)}; time pdf.js ${(totals.pdfjsMs / 1000).toFixed(1)} s, PDFium ${(totals.pdfiumMs / 1000).toFixed(1)} s`);
   console.log(`page texts and diffs: ${out}`);
-  library.destroy();
 }
 
 main().catch((error) => {

@@ -5,9 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let failed = false;
-// chat-under-load.ts twice: the embedded stack, then PostgreSQL (issue 19 asks for both).
+// chat-under-load.ts twice: the embedded stack, then PostgreSQL (issue 19 asks for both). pdf-reader-speed.ts: both PDF
+// readers (PDF_READER) on the long real PDF, one process each.
 const benches: [string, Record<string, string>][] = [
-  ['idle-memory.ts', {}], ['performance.ts', {}], ['ingestion-limits.ts', {}], ['long-documents.ts', {}], ['quality.ts', {}], ['search-scaling.ts', {}],
+  ['idle-memory.ts', {}], ['performance.ts', {}], ['ingestion-limits.ts', {}], ['long-documents.ts', {}], ['pdf-reader-speed.ts', {}],
+  ['quality.ts', {}], ['search-scaling.ts', {}],
   ['http-throughput.ts', {}], ['chat-under-load.ts', {}], ['chat-under-load.ts', { BENCH_STACK: 'postgres' }],
   ['overview.ts', {}], ['page-images.ts', {}], ['web-app.ts', {}],
 ];

@@ -31,6 +31,8 @@ export const DEFAULT_EXTRACTION_SETTINGS: ExtractionSettings = {
   maxPages: 10_000,
   maxOcrPages: 100,
   maxPdfImagePixels: 50_000_000, // A3 at 600 dpi; decoded as RGBA that is already 200 MB
+  // PDFium reads the corpus as pdf.js does (99.9 % of words, the same quality figures) in about half the time (issue 18).
+  pdfReader: 'pdfium',
 };
 
 export const DEFAULT_EXTRACTION_NICENESS = 10;

@@ -1,14 +1,12 @@
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { PDFParse } from 'pdf-parse';
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
 import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
-import { hasDarkPixels, hasInk, renderForOcr } from './pdf-page-raster.js';
+import { hasDarkPixels } from './pdf-page-raster.js';
+import { openPdfPageSource } from './open-pdf-page-source.js';
+import { PDF_MESSAGES, type PdfPageSource, type PdfReaderName } from './pdf-page-source.js';
 import { decodeJpeg, toOcrImage } from './raster.js';
 import { LIMIT_VARIABLES, tooManyPagesMessage } from './errors.js';
 
@@ -23,8 +21,10 @@ export interface ExtractionSettings {
   maxPages: number;
   /** Pages OCR'd per document; later pages that need OCR come back as 'ocr-skipped', empty (MAX_OCR_PAGES). */
   maxOcrPages: number;
-  /** pdf.js maxImageSize: images in a PDF with more pixels are left out instead of decoded (PDF_MAX_IMAGE_PIXELS). */
+  /** Images in a PDF with more pixels are left out instead of decoded (pdf.js maxImageSize; PDFium too) (PDF_MAX_IMAGE_PIXELS). */
   maxPdfImagePixels: number;
+  /** The library that reads PDFs: pdf.js (through pdf-parse) or PDFium (WebAssembly) (PDF_READER). */
+  pdfReader: PdfReaderName;
 }
 
 /** What the extraction process hears from a document as it goes. */
@@ -35,20 +35,19 @@ export interface ExtractionEvents {
   onPage(page: ExtractedPage): void;
   /** `fraction` of the work is done, `pagesDone` pages are finished. */
   onProgress(fraction: number, pagesDone: number): void;
-  /** Called between two pages: true when pdf.js's caches should be dropped (the process grew large). */
+  /** Called between two pages: true when the PDF reader's caches should be dropped (the process grew large). */
   shouldCleanUp?(): boolean;
-  /** pdf.js's caches were just dropped: a good moment to collect garbage. */
+  /** The PDF reader's caches were just dropped: a good moment to collect garbage. */
   onCleanedUp?(): void;
 }
 
 export const MESSAGES = {
-  passwordProtected: 'The PDF is password-protected; upload a copy without a password',
-  invalidPdf: 'The file is not a valid PDF (it is damaged or truncated)',
+  ...PDF_MESSAGES,
   invalidImage: 'The image could not be decoded (it is damaged or truncated)',
   noText: 'The document contains no readable text',
 } as const;
 
-/** pdf.js's caches (fonts, images, parsed pages) are dropped this often even when the process is small. */
+/** The PDF reader's caches (pdf.js: fonts, images, parsed pages) are dropped this often even when the process is small. */
 const CLEANUP_EVERY_PAGES = 250;
 /**
  * And at most this often when shouldCleanUp() says so: a document whose live data stays above the threshold must not
@@ -109,45 +108,36 @@ export class DocumentExtractor {
   }
 
   /**
-   * Page by page: each page's text layer, and OCR only where it has too little text and something is drawn. Each
-   * page's data is released after it (page.cleanup()); pdf.js's document-wide caches are dropped every few hundred
-   * pages or when the process grows large, so memory stays flat however long the document is.
+   * Page by page: each page's text layer, and OCR only where it has too little text and something is drawn. The page
+   * source releases each page's data after it; its document-wide caches are dropped every few hundred pages or when
+   * the process grows large, so memory stays flat however long the document is.
    */
   private async readPdf(bytes: Uint8Array, events: ExtractionEvents): Promise<void> {
-    const { maxPages, maxOcrPages, minTextCharsPerPage, maxPdfImagePixels } = this.settings;
-    const parser = new PDFParse({ data: bytes, ...pdfjsAssets(), isEvalSupported: false, maxImageSize: maxPdfImagePixels });
+    const { maxPages, maxOcrPages, minTextCharsPerPage, maxPdfImagePixels, pdfReader } = this.settings;
+    const pdf = await openPdfPageSource(pdfReader, bytes, { maxPdfImagePixels });
     try {
-      const doc = await openDocument(parser);
-      const total = doc.numPages;
+      const total = pdf.pageCount;
       if (total > maxPages) throw new UnprocessableDocumentError(tooManyPagesMessage(total, maxPages));
       events.onStart?.(total);
-      const pageText = pageTextReader(parser, doc);
       let ocrPages = 0;
       let cleanedAt = 0;
       let lastOcrAt = 0;
       for (let num = 1; num <= total; num++) {
-        let text = markParagraphBreaks(normalizeExtractedText(await pageText(num)));
+        let text = markParagraphBreaks(normalizeExtractedText(await pdf.text(num)));
         let method: ExtractedPage['method'] = 'text';
-        if (countWordCharacters(text, minTextCharsPerPage) < minTextCharsPerPage) {
-          const page = await doc.getPage(num);
-          try {
-            // A page with nothing drawn is blank: its (short) text layer is all there is.
-            if (await hasInk(page)) {
-              if (ocrPages >= maxOcrPages) {
-                text = '';
-                method = 'ocr-skipped';
-              } else {
-                ocrPages++;
-                const ocrText = await this.ocrPdfPage(page, (sub) => events.onProgress((num - 1 + sub) / total, num - 1));
-                // Keep the text layer when OCR finds less (a blank page with a page number, a non-Latin script).
-                if (countWordCharacters(ocrText) >= countWordCharacters(text)) {
-                  text = ocrText;
-                  method = 'ocr';
-                }
-              }
+        // A page with nothing drawn is blank: its (short) text layer is all there is.
+        if (countWordCharacters(text, minTextCharsPerPage) < minTextCharsPerPage && (await pdf.hasInk(num))) {
+          if (ocrPages >= maxOcrPages) {
+            text = '';
+            method = 'ocr-skipped';
+          } else {
+            ocrPages++;
+            const ocrText = await this.ocrPdfPage(pdf, num, (sub) => events.onProgress((num - 1 + sub) / total, num - 1));
+            // Keep the text layer when OCR finds less (a blank page with a page number, a non-Latin script).
+            if (countWordCharacters(ocrText) >= countWordCharacters(text)) {
+              text = ocrText;
+              method = 'ocr';
             }
-          } finally {
-            page.cleanup();
           }
         }
         if (method !== 'text') lastOcrAt = num;
@@ -156,19 +146,17 @@ export class DocumentExtractor {
         events.onProgress(num / total, num);
         if (num % CLEANUP_EVERY_PAGES === 0 || (num - cleanedAt >= MIN_PAGES_BETWEEN_CLEANUPS && events.shouldCleanUp?.())) {
           cleanedAt = num;
-          await doc.cleanup();
+          await pdf.dropCaches();
           events.onCleanedUp?.();
         }
       }
-    } catch (error) {
-      throw toPdfError(error);
     } finally {
-      await parser.destroy().catch(() => {});
+      await pdf.close();
     }
   }
 
-  private async ocrPdfPage(page: PDFPageProxy, onProgress: (fraction: number) => void): Promise<string> {
-    const image = await renderForOcr(page, this.settings.renderDpi, this.settings.maxImagePixels);
+  private async ocrPdfPage(pdf: PdfPageSource, num: number, onProgress: (fraction: number) => void): Promise<string> {
+    const image = await pdf.renderForOcr(num, this.settings.renderDpi, this.settings.maxImagePixels);
     // Drawn, but nothing dark enough to be text (a white rectangle, a faint background): no OCR.
     if (!hasDarkPixels(image)) return '';
     return normalizeExtractedText(await this.ocr.recognize(image.pgm, 'auto', onProgress));
@@ -195,66 +183,4 @@ export class DocumentExtractor {
     events.onPage({ page: 1, text, method: 'ocr' });
     events.onProgress(1, 1);
   }
-}
-
-/**
- * The parsed pdf.js document behind pdf-parse (its load() is private in its typings, public at run time): pages are
- * read one at a time from it, and rendered or cleaned up through it.
- */
-export async function openDocument(parser: PDFParse): Promise<PDFDocumentProxy> {
-  const load = (parser as unknown as { load?: () => Promise<PDFDocumentProxy> }).load;
-  if (typeof load !== 'function') throw new Error('pdf-parse no longer exposes load(); check its version');
-  return load.call(parser);
-}
-
-/**
- * pdf-parse's own text layout of one page (lines and cell gaps as its getText() makes them), then the page is
- * cleaned up. getText({ partial: [n] }) does the same but walks every page number of the document to find n: on
- * 5,000 pages that is 25 million checks. Falls back to it should pdf-parse rename its per-page method.
- */
-function pageTextReader(parser: PDFParse, doc: PDFDocumentProxy): (num: number) => Promise<string> {
-  type PageText = (page: PDFPageProxy, params: object, total: number) => Promise<string>;
-  const ofPage = (parser as unknown as { getPageText?: PageText }).getPageText;
-  if (typeof ofPage !== 'function') return async (num) => (await parser.getText({ partial: [num] })).pages[0]?.text ?? '';
-  return async (num) => {
-    const page = await doc.getPage(num);
-    try {
-      return await ofPage.call(parser, page, {}, doc.numPages);
-    } finally {
-      page.cleanup();
-    }
-  };
-}
-
-/** pdf.js errors that describe the document (names survive the library's re-wrapping), in words a user can act on. */
-function toPdfError(error: unknown): unknown {
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'PasswordException') {
-    return new UnprocessableDocumentError(MESSAGES.passwordProtected, { cause: error });
-  }
-  if (name === 'InvalidPDFException' || name === 'FormatError') {
-    return new UnprocessableDocumentError(MESSAGES.invalidPdf, { cause: error });
-  }
-  return error;
-}
-
-let assets: { cMapUrl: string; standardFontDataUrl: string; wasmUrl: string } | undefined;
-
-/**
- * Local pdf.js resources: CMaps (text of CJK fonts), the 14 standard fonts (rendering PDFs that do not embed them)
- * and the wasm decoders (JPEG 2000 scans). In Node pdf.js reads these paths from disk; without them it would
- * silently lose that text or those images. Resolved from pdf-parse so we get the pdfjs-dist it was built with.
- */
-export function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string; wasmUrl: string } {
-  if (!assets) {
-    const requireFromPdfParse = createRequire(createRequire(import.meta.url).resolve('pdf-parse'));
-    const root = path.dirname(requireFromPdfParse.resolve('pdfjs-dist/package.json'));
-    // pdf.js insists on a trailing slash.
-    assets = {
-      cMapUrl: path.join(root, 'cmaps') + '/',
-      standardFontDataUrl: path.join(root, 'standard_fonts') + '/',
-      wasmUrl: path.join(root, 'wasm') + '/',
-    };
-  }
-  return assets;
 }

@@ -9,3 +9,4 @@ export { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCra
 export type { ExtractionSettings } from './document-extractor.js';
 export type { ProcessLimits } from './extraction-process.js';
 export { ChildProcessPageRenderer, type PageRendererOptions } from './child-process-page-renderer.js';
+export { PDF_READERS, type PdfReaderName } from './pdf-page-source.js';

@@ -3,7 +3,7 @@ import { PDFParse } from 'pdf-parse';
 import type { RenderParameters } from 'pdfjs-dist/types/src/display/api.js';
 import type { PageImage } from '../../core/ports/page-renderer.js';
 import type { DocumentKind } from './content-type.js';
-import { openDocument, pdfjsAssets } from './document-extractor.js';
+import { openDocument, pdfjsAssets } from './pdfjs-page-source.js';
 import { readJpegHeader } from './jpeg-header.js';
 import { decodeJpeg, orientationMatrix } from './raster.js';
 

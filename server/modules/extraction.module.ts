@@ -2,11 +2,11 @@ import { ContainerModule } from 'inversify';
 import * as v from 'valibot';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
 import {
-  ChildProcessDocumentReader, DEFAULT_EXTRACTION_NICENESS, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS,
+  ChildProcessDocumentReader, DEFAULT_EXTRACTION_NICENESS, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS, PDF_READERS, type PdfReaderName,
 } from '../../adapters/extraction/index.js';
 import { instrumentReader, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { optional, setting } from '../config/variables.js';
-import { positiveInt, wholeNumber } from '../config/schemas.js';
+import { oneOf, positiveInt, wholeNumber } from '../config/schemas.js';
 import { ChildProcessPageRenderer } from '../../adapters/extraction/child-process-page-renderer.js';
 import type { PageRenderer } from '../../core/ports/page-renderer.js';
 import { TOKENS } from '../tokens.js';
@@ -23,6 +23,7 @@ const EXTRACTION_MS_PER_PAGE = setting('EXTRACTION_MS_PER_PAGE', positiveInt(3_6
 const PDF_MAX_IMAGE_PIXELS = setting('PDF_MAX_IMAGE_PIXELS', positiveInt(1_000_000_000), DEFAULT_EXTRACTION_SETTINGS.maxPdfImagePixels, 'Largest image in a PDF that is decoded');
 const EXTRACTION_MAX_MEMORY_MB = setting('EXTRACTION_MAX_MEMORY_MB', v.pipe(positiveInt(65_536), v.minValue(128, 'must be at least 128')), DEFAULT_PROCESS_LIMITS.maxMemoryMb, 'Heap limit of one extraction process');
 const EXTRACTION_RECYCLE_PAGES = setting('EXTRACTION_RECYCLE_PAGES', positiveInt(10_000_000), DEFAULT_PROCESS_LIMITS.recycleAfterPages, 'Pages after which an extraction process is replaced');
+const PDF_READER = setting('PDF_READER', oneOf(PDF_READERS), DEFAULT_EXTRACTION_SETTINGS.pdfReader, 'Library that reads PDFs: pdfium (PDFium, WebAssembly) or pdfjs (pdf.js, through pdf-parse)');
 const EXTRACTION_IDLE_MS = setting('EXTRACTION_IDLE_MS', positiveInt(86_400_000), DEFAULT_PROCESS_LIMITS.idleMs, 'Idle time after which an extraction process exits');
 
 export interface ExtractionLimits {
@@ -34,6 +35,7 @@ export interface ExtractionLimits {
   maxMemoryMb: number;
   recycleAfterPages: number;
   idleMs: number;
+  pdfReader: PdfReaderName;
 }
 
 export interface ExtractionSection {
@@ -49,7 +51,7 @@ export interface ExtractionSection {
 export const extractionModule: ServiceModule<ExtractionSection> = {
   family: 'extraction',
   variables: [EXTRACTION_WORKERS, EXTRACTION_NICENESS, MAX_DOCUMENT_PAGES, MAX_OCR_PAGES, EXTRACTION_PAGE_TIMEOUT_MS, EXTRACTION_MS_PER_PAGE,
-    PDF_MAX_IMAGE_PIXELS, EXTRACTION_MAX_MEMORY_MB, EXTRACTION_RECYCLE_PAGES, EXTRACTION_IDLE_MS],
+    PDF_MAX_IMAGE_PIXELS, EXTRACTION_MAX_MEMORY_MB, EXTRACTION_RECYCLE_PAGES, EXTRACTION_IDLE_MS, PDF_READER],
   configure(env): ExtractionSection {
     return {
       // As many extraction processes as documents in progress: with fewer, a second user's document would wait for the
@@ -65,6 +67,7 @@ export const extractionModule: ServiceModule<ExtractionSection> = {
         maxMemoryMb: env.read(EXTRACTION_MAX_MEMORY_MB),
         recycleAfterPages: env.read(EXTRACTION_RECYCLE_PAGES),
         idleMs: env.read(EXTRACTION_IDLE_MS),
+        pdfReader: env.read(PDF_READER),
       },
     };
   },

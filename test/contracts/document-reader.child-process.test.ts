@@ -1,4 +1,4 @@
-import { ChildProcessDocumentReader } from '../../adapters/extraction/index.js';
+import { ChildProcessDocumentReader, PDF_READERS } from '../../adapters/extraction/index.js';
 import { pagedTextPdf, textJpeg } from '../support/generated-documents.js';
 import { documentReaderContract } from './document-reader.contract.js';
 
@@ -11,11 +11,12 @@ const PDF = await pagedTextPdf([
 ]);
 const JPEG = textJpeg(['Tesseract.js'], { width: 320, height: 180, fontSize: 36, margin: 40 });
 
-describe('ChildProcessDocumentReader', function () {
-  const reader = new ChildProcessDocumentReader();
+// Once per PDF reader (PDF_READER): the same contract, the same documents, the same expected text.
+for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (PDF_READER=${pdfReader})`, function () {
+  const reader = new ChildProcessDocumentReader({ pdfReader });
   after(() => reader.close());
 
-  documentReaderContract('ChildProcessDocumentReader (pdf.js and tesseract.js in a child process)', () => reader, {
+  documentReaderContract(`ChildProcessDocumentReader (${pdfReader} and tesseract.js in a child process)`, () => reader, {
     pdf: {
       bytes: PDF,
       pages: 3,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
-import { ChildProcessDocumentReader } from '../../../adapters/extraction/index.js';
+import { PDFDocument, degrees } from 'pdf-lib';
+import { ChildProcessDocumentReader, PDF_READERS } from '../../../adapters/extraction/index.js';
 import { describeWithCorpus } from '../../support/corpus.js';
 import { listData, maxEventLoopLag, readData, readDataText, wordRecall } from '../../support/extraction-fixtures.js';
 import { allText, expectIncreasingToOne, rejection } from './reader-assertions.js';
@@ -8,10 +9,20 @@ import { allText, expectIncreasingToOne, rejection } from './reader-assertions.j
 const PDF = 'application/pdf';
 const JPEG = 'image/jpeg';
 
-/** The same reader on the real-document corpus (DOC_CHAT_CORPUS); generated documents: child-process-document-reader.test.ts. */
-describeWithCorpus('ChildProcessDocumentReader (real documents)', function () {
+/** A real page turned by /Rotate, as scanners and "rotate page" in viewers save it. */
+async function rotated(file: string, angle: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(readData(file));
+  for (const page of doc.getPages()) page.setRotation(degrees(angle));
+  return doc.save();
+}
+
+/**
+ * The same reader on the real-document corpus (DOC_CHAT_CORPUS), its PDFs read by each PDF reader (PDF_READER) with
+ * the same expected outcome; generated documents: child-process-document-reader.test.ts.
+ */
+for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentReader (real PDFs, PDF_READER=${pdfReader})`, function () {
   this.timeout(60_000);
-  const reader = new ChildProcessDocumentReader();
+  const reader = new ChildProcessDocumentReader({ pdfReader });
   after(() => reader.close());
 
   describe('PDFs with a text layer', () => {
@@ -99,6 +110,44 @@ describeWithCorpus('ChildProcessDocumentReader (real documents)', function () {
     });
   });
 
+  // The rest of the corpus: every page read, each as the same kind as with the other reader.
+  for (const [file, count, method] of [
+    ['arabic-habibi.pdf', 1, 'text'], ['federal-register-2020-17221.pdf', 15, 'text'], ['irs-i1040nr-2007.pdf', 50, 'text'],
+    ['latex-multicolumn.pdf', 3, 'text'], ['nics-background-checks-2015-11.pdf', 1, 'text'], ['scanned-linn-2col.pdf', 1, 'ocr'],
+  ] as const) {
+    it(`reads ${file}: ${count} pages, ${method}`, async () => {
+      const pages = await reader.read({ bytes: readData(`pdfs/${file}`), contentType: PDF });
+      expect(pages.map((page) => [page.page, page.method])).to.deep.equal(Array.from({ length: count }, (_, i) => [i + 1, method]));
+      expect(pages.every((page) => page.text.trim() !== '')).to.equal(true);
+    });
+  }
+
+  for (const angle of [90, 180, 270]) {
+    it(`reads a page turned by /Rotate ${angle} as text`, async () => {
+      const pages = await reader.read({ bytes: await rotated('pdfs/google-doc-document.pdf', angle), contentType: PDF });
+      expect(pages.map((page) => [page.page, page.method])).to.deep.equal([[1, 'text']]);
+      for (const phrase of ['Beautiful is better than ugly.', 'Explicit is better than implicit.']) expect(pages[0].text).to.include(phrase);
+    });
+  }
+
+  it('queues concurrent documents and answers each with its own pages', async () => {
+    const [doc, image, broken] = await Promise.allSettled([
+      reader.read({ bytes: readData('pdfs/pdflatex-outline.pdf'), contentType: PDF }),
+      reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG }),
+      reader.read({ bytes: readData('pdfs/malformed-invalid.pdf'), contentType: PDF }),
+    ]);
+    expect(doc.status === 'fulfilled' && doc.value.length).to.equal(4);
+    expect(image.status === 'fulfilled' && image.value[0].text).to.include('Tesseract.js');
+    expect(broken.status === 'rejected' && broken.reason).to.be.instanceOf(UnprocessableDocumentError);
+  });
+});
+
+/** Photos do not go through a PDF reader: read once. */
+describeWithCorpus('ChildProcessDocumentReader (real photos)', function () {
+  this.timeout(60_000);
+  const reader = new ChildProcessDocumentReader();
+  after(() => reader.close());
+
   describe('JPEG photos and scans (OCR)', () => {
     it('reads the tesseract.js test page (>= 90% of ground-truth words)', async () => {
       const pages = await reader.read({ bytes: readData('images/tesseractjs_testocr.jpg'), contentType: JPEG });
@@ -126,16 +175,5 @@ describeWithCorpus('ChildProcessDocumentReader (real documents)', function () {
         expect(text.includes(total) || text.includes(total.replace(',', '.')), text).to.equal(true);
       });
     }
-  });
-
-  it('queues concurrent documents and answers each with its own pages', async () => {
-    const [doc, image, broken] = await Promise.allSettled([
-      reader.read({ bytes: readData('pdfs/pdflatex-outline.pdf'), contentType: PDF }),
-      reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG }),
-      reader.read({ bytes: readData('pdfs/malformed-invalid.pdf'), contentType: PDF }),
-    ]);
-    expect(doc.status === 'fulfilled' && doc.value.length).to.equal(4);
-    expect(image.status === 'fulfilled' && image.value[0].text).to.include('Tesseract.js');
-    expect(broken.status === 'rejected' && broken.reason).to.be.instanceOf(UnprocessableDocumentError);
   });
 });

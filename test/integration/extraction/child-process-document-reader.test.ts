@@ -3,7 +3,7 @@ import os from 'node:os';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
-import { ExtractionWorkerCrashedError, ChildProcessDocumentReader } from '../../../adapters/extraction/index.js';
+import { ExtractionWorkerCrashedError, ChildProcessDocumentReader, PDF_READERS } from '../../../adapters/extraction/index.js';
 import { childPids, isAlive } from '../../support/extraction-processes.js';
 import { maxEventLoopLag, wordRecall, withExifOrientation } from '../../support/extraction-fixtures.js';
 import {
@@ -36,9 +36,10 @@ const TEST_PAGE_LINES = [
   'over the lazy fox.',
 ];
 
-describe('ChildProcessDocumentReader (generated documents)', function () {
+// Once per PDF reader (PDF_READER): every generated document ends the same way with either.
+for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (generated documents, PDF_READER=${pdfReader})`, function () {
   this.timeout(60_000);
-  const reader = new ChildProcessDocumentReader();
+  const reader = new ChildProcessDocumentReader({ pdfReader });
   after(() => reader.close());
 
   describe('PDFs with a text layer', () => {

@@ -8,6 +8,7 @@ import {
   ChildProcessDocumentReader,
   ExtractionMemoryLimitError,
   ExtractionTimeoutError,
+  PDF_READERS,
 } from '../../../adapters/extraction/index.js';
 import { pagedTextPdf, textJpeg } from '../../support/generated-documents.js';
 import { childPids, eventually, isAlive, rejection, scannedPages } from '../../support/extraction-processes.js';
@@ -78,61 +79,64 @@ describe('ChildProcessDocumentReader (limits)', function () {
     }
   });
 
-  it('refuses a PDF with more pages than the page limit, naming the limit', async () => {
-    const reader = new ChildProcessDocumentReader({ maxPages: 17 });
-    try {
-      const error = await rejection(reader.read({ bytes: EIGHTEEN_PAGES, contentType: PDF }));
-      expect(error).to.be.instanceOf(UnprocessableDocumentError);
-      expect(error.message).to.match(/^The document has 18 pages; the limit is 17 pages per document \(MAX_DOCUMENT_PAGES\)/);
-      expect(await reader.read({ bytes: FOUR_PAGES, contentType: PDF })).to.have.length(4);
-    } finally {
-      await reader.close();
-    }
-  });
+  // What a PDF ends as (refused, blank, OCR'd, skipped) does not depend on the PDF reader (PDF_READER).
+  for (const pdfReader of PDF_READERS) describe(`PDF outcomes, PDF_READER=${pdfReader}`, () => {
+    it('refuses a PDF with more pages than the page limit, naming the limit', async () => {
+      const reader = new ChildProcessDocumentReader({ maxPages: 17, pdfReader });
+      try {
+        const error = await rejection(reader.read({ bytes: EIGHTEEN_PAGES, contentType: PDF }));
+        expect(error).to.be.instanceOf(UnprocessableDocumentError);
+        expect(error.message).to.match(/^The document has 18 pages; the limit is 17 pages per document \(MAX_DOCUMENT_PAGES\)/);
+        expect(await reader.read({ bytes: FOUR_PAGES, contentType: PDF })).to.have.length(4);
+      } finally {
+        await reader.close();
+      }
+    });
 
-  it('skips blank pages without OCR, and returns scanned pages past the OCR limit as ocr-skipped', async () => {
-    // Were blank pages rendered and OCR'd, 400 of them would take minutes and use up the OCR limit of 1.
-    const reader = new ChildProcessDocumentReader({ maxOcrPages: 1 });
-    try {
-      const pages = await reader.read({ bytes: await mixedPdf(400, 2), contentType: PDF });
-      expect(pages).to.have.length(403);
-      expect(pages[0]).to.include({ page: 1, method: 'text' });
-      expect(pages.slice(1, 401).every((page) => page.method === 'text' && page.text === '')).to.equal(true);
-      expect(pages[401]).to.include({ page: 402, method: 'ocr' });
-      expect(pages[401].text).to.include('tip-toeing');
-      expect(pages[402]).to.deep.equal({ page: 403, method: 'ocr-skipped', text: '' });
-    } finally {
-      await reader.close();
-    }
-  });
+    it('skips blank pages without OCR, and returns scanned pages past the OCR limit as ocr-skipped', async () => {
+      // Were blank pages rendered and OCR'd, 400 of them would take minutes and use up the OCR limit of 1.
+      const reader = new ChildProcessDocumentReader({ maxOcrPages: 1, pdfReader });
+      try {
+        const pages = await reader.read({ bytes: await mixedPdf(400, 2), contentType: PDF });
+        expect(pages).to.have.length(403);
+        expect(pages[0]).to.include({ page: 1, method: 'text' });
+        expect(pages.slice(1, 401).every((page) => page.method === 'text' && page.text === '')).to.equal(true);
+        expect(pages[401]).to.include({ page: 402, method: 'ocr' });
+        expect(pages[401].text).to.include('tip-toeing');
+        expect(pages[402]).to.deep.equal({ page: 403, method: 'ocr-skipped', text: '' });
+      } finally {
+        await reader.close();
+      }
+    });
 
-  it('says when a document without text had scanned pages past the OCR limit', async () => {
-    // Drawn shapes without any text: the first page is OCR'd (and reads nothing), the next two are skipped.
-    const doc = await PDFDocument.create();
-    for (let i = 0; i < 3; i++) doc.addPage([300, 300]).drawRectangle({ x: 50, y: 50, width: 200, height: 120 });
-    const reader = new ChildProcessDocumentReader({ maxOcrPages: 1 });
-    try {
-      const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
-      expect(error).to.be.instanceOf(UnprocessableDocumentError);
-      expect(error.message).to.equal(
-        "The document contains no readable text in its first 1 scanned pages; 2 more were not OCR'd (at most 1 per document, MAX_OCR_PAGES)",
-      );
-    } finally {
-      await reader.close();
-    }
-  });
+    it('says when a document without text had scanned pages past the OCR limit', async () => {
+      // Drawn shapes without any text: the first page is OCR'd (and reads nothing), the next two are skipped.
+      const doc = await PDFDocument.create();
+      for (let i = 0; i < 3; i++) doc.addPage([300, 300]).drawRectangle({ x: 50, y: 50, width: 200, height: 120 });
+      const reader = new ChildProcessDocumentReader({ maxOcrPages: 1, pdfReader });
+      try {
+        const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
+        expect(error).to.be.instanceOf(UnprocessableDocumentError);
+        expect(error.message).to.equal(
+          "The document contains no readable text in its first 1 scanned pages; 2 more were not OCR'd (at most 1 per document, MAX_OCR_PAGES)",
+        );
+      } finally {
+        await reader.close();
+      }
+    });
 
-  it('ends a document of only blank pages quickly, as having no readable text', async () => {
-    const doc = await PDFDocument.create();
-    for (let i = 0; i < 2_000; i++) doc.addPage([595, 842]);
-    const reader = new ChildProcessDocumentReader();
-    try {
-      const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
-      expect(error).to.be.instanceOf(UnprocessableDocumentError);
-      expect(error.message).to.equal('The document contains no readable text');
-    } finally {
-      await reader.close();
-    }
+    it('ends a document of only blank pages quickly, as having no readable text', async () => {
+      const doc = await PDFDocument.create();
+      for (let i = 0; i < 2_000; i++) doc.addPage([595, 842]);
+      const reader = new ChildProcessDocumentReader({ pdfReader });
+      try {
+        const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
+        expect(error).to.be.instanceOf(UnprocessableDocumentError);
+        expect(error.message).to.equal('The document contains no readable text');
+      } finally {
+        await reader.close();
+      }
+    });
   });
 
   it('fails a document whose extraction process grows past the memory limit, naming the limit', async () => {

@@ -109,8 +109,10 @@ describe('configuration', () => {
   it('reads the extraction limits, with defaults, naming the variable of a wrong value', () => {
     expect(loadConfig({}).extraction).to.deep.equal({
       maxPages: 10_000, maxOcrPages: 100, pageTimeoutMs: 120_000, msPerPage: 5_000, maxPdfImagePixels: 50_000_000,
-      maxMemoryMb: 1_024, recycleAfterPages: 5_000, idleMs: 30_000,
+      maxMemoryMb: 1_024, recycleAfterPages: 5_000, idleMs: 30_000, pdfReader: 'pdfium',
     });
+    expect(loadConfig({ PDF_READER: 'PDFjs' }).extraction.pdfReader).to.equal('pdfjs');
+    expect(configError({ PDF_READER: 'mupdf' }).message).to.equal('PDF_READER: must be pdfjs or pdfium (got "mupdf")');
     const config = loadConfig({ MAX_DOCUMENT_PAGES: '500', MAX_OCR_PAGES: '20', EXTRACTION_IDLE_MS: '1000', EXTRACTION_MAX_MEMORY_MB: '512' });
     expect(config.extraction).to.deep.include({ maxPages: 500, maxOcrPages: 20, idleMs: 1000, maxMemoryMb: 512 });
     expect(configError({ MAX_DOCUMENT_PAGES: '0' }).variable).to.equal('MAX_DOCUMENT_PAGES');

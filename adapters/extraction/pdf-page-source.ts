@@ -1,0 +1,35 @@
+import type { OcrImage } from './raster.js';
+
+/** Which library reads PDFs in the extraction process (PDF_READER). */
+export const PDF_READERS = ['pdfjs', 'pdfium'] as const;
+export type PdfReaderName = (typeof PDF_READERS)[number];
+
+/** What a PDF is refused with, whichever library read it: the same words for the same fault. */
+export const PDF_MESSAGES = {
+  passwordProtected: 'The PDF is password-protected; upload a copy without a password',
+  invalidPdf: 'The file is not a valid PDF (it is damaged or truncated)',
+} as const;
+
+export interface PdfPageSourceOptions {
+  /** Images in the PDF with more pixels are left out when rendering (pdf.js maxImageSize; PDF_MAX_IMAGE_PIXELS). */
+  maxPdfImagePixels: number;
+}
+
+/**
+ * One open PDF, read a page at a time by page number (1-based), in any order: DocumentExtractor reads pages through
+ * this, so the library behind it (pdf.js or PDFium) is a setting. Opening throws UnprocessableDocumentError with
+ * PDF_MESSAGES for a password-protected or damaged file.
+ */
+export interface PdfPageSource {
+  readonly pageCount: number;
+  /** The page's text layer as lines (one per visual line, table cells on one line), before normalizeExtractedText. */
+  text(pageNumber: number): Promise<string>;
+  /** Whether anything OCR could read is drawn on the page (glyphs, images, shadings, painted paths). */
+  hasInk(pageNumber: number): Promise<boolean>;
+  /** The page rendered at `dpi` (never above `maxPixels`) as a greyscale image for OCR. */
+  renderForOcr(pageNumber: number, dpi: number, maxPixels: number): Promise<OcrImage>;
+  /** Drops document-wide caches (fonts, images) between pages; a long document calls it every few hundred pages. */
+  dropCaches(): Promise<void>;
+  /** Frees everything the document holds. */
+  close(): Promise<void>;
+}
