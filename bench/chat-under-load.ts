@@ -12,7 +12,8 @@
  * default 100: twice what BEFORE serves): closed-loop history clients answered in 15 ms send 20-30 times the requests
  * they send when answered in 400 ms, so the closed shapes compare chat throughput under very different total loads.
  * Targets (issue 19): 0 errors, history p99 ≤ 50 ms, chat req/s AFTER ≥ BEFORE, per-user chat p99 max/min ≤ 1.5.
- * BENCH_POOL_THREADS: the AFTER pool size (default the service's: cores − 1, at least 2).
+ * BENCH_POOL_THREADS: the AFTER pool size (default the service's: cores − 1, at least 2); BENCH_THREAD_TASKS: its
+ * ANSWER_THREAD_TASKS (default the service's).
  * BENCH_CPU_PROF=<folder>: every service runs with node --cpu-prof and leaves its profiles in a folder of its own there
  * (BEFORE-1user/, …): one file per thread, the request thread's named CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile.
  * BENCH_SEARCH_POOL_SIZE, BENCH_DATABASE_POOL_SIZE: DATABASE_SEARCH_POOL_SIZE and DATABASE_POOL_SIZE of the PostgreSQL
@@ -218,6 +219,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-chat-load-'));
   const logFile = path.join(dataDir, 'service.log');
   const stackEnv: Record<string, string> = { DATA_DIR: dataDir };
+  if (process.env.BENCH_THREAD_TASKS) stackEnv.ANSWER_THREAD_TASKS = process.env.BENCH_THREAD_TASKS;
   if (STACK === 'postgres') {
     const { postgresUnavailableReason, sharedPostgresCluster } = await import('../test/support/postgres-cluster.js');
     const unavailable = postgresUnavailableReason();

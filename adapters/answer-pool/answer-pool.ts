@@ -8,6 +8,8 @@ import { QueueFullError, ThreadPool } from './thread-pool.js';
 export interface AnswerPoolOptions {
   /** Worker threads (default: defaultPoolThreads()). */
   threads?: number;
+  /** Tasks handed to one thread at once (default DEFAULT_THREAD_TASKS; see ThreadPool). */
+  tasksPerThread?: number;
   /** Tasks that may wait for a thread; one more is refused (503) rather than queued without end. */
   maxQueued: number;
   /** The worker module (default: answer-worker beside this file). Tests give one that can crash or hang. */
@@ -61,9 +63,7 @@ export class AnswerPool {
     const { threadFile, taskModule, execArgv } = workerModule(options.workerFile);
     this.pool = new ThreadPool({
       threads,
-      // A thread holds the task it runs and the next ones: it goes on while the request thread, busy with other
-      // requests, has not yet taken its last result (bench/chat-under-load.ts: idle threads at 25-30 % CPU without).
-      stageDepth: STAGE_DEPTH,
+      stageDepth: options.tasksPerThread ?? DEFAULT_THREAD_TASKS,
       maxWaiting: options.maxQueued,
       minThreads: Math.min(threads, options.minThreads ?? threads),
       idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
@@ -99,8 +99,13 @@ export class AnswerPool {
   }
 }
 
-/** Tasks one thread holds at once (see ThreadPool): the one it runs and the next ones. */
-const STAGE_DEPTH = 4;
+/**
+ * Tasks one thread holds at once (see ThreadPool): the one it runs and the next ones. With more than one, a thread
+ * goes on while the request thread, busy with other requests, has not yet taken its last result (bench/chat-under-load.ts:
+ * with one, the threads idled at 25-30 % CPU with 22 tasks waiting); on 2 cores the busier threads also take CPU from
+ * the request thread, so cheap requests wait longer.
+ */
+export const DEFAULT_THREAD_TASKS = 4;
 
 /**
  * Where the thread's modules are and how to load them: compiled (dist/), the .js beside this file; from the TypeScript

@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { AnswerPool, PooledReranker } from '../../adapters/answer-pool/index.js';
-import { defaultPoolThreads } from '../../adapters/answer-pool/answer-pool.js';
+import { DEFAULT_THREAD_TASKS, defaultPoolThreads } from '../../adapters/answer-pool/answer-pool.js';
 import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
 import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import { setting } from '../config/variables.js';
@@ -11,11 +11,12 @@ import type { ServiceModule } from './module.js';
 
 const ANSWER_POOL_THREADS = setting('ANSWER_POOL_THREADS', wholeNumber(256), defaultPoolThreads(), 'Worker threads that re-rank hits and write extractive answers off the request thread (0: on the request thread)', { defaultText: 'cores − 1, at least 2' });
 const ANSWER_QUEUE_LIMIT = setting('ANSWER_QUEUE_LIMIT', positiveInt(1_000_000), 64, 'Questions\' pool tasks that may wait for a thread; one more is refused with 503');
+const ANSWER_THREAD_TASKS = setting('ANSWER_THREAD_TASKS', positiveInt(64), DEFAULT_THREAD_TASKS, 'Tasks handed to one answer thread at once: above 1 a thread starts its next task without waiting for the busy request thread (more answers under load, slower cheap requests on few cores)');
 const MAX_QUESTIONS_PER_USER = setting('MAX_QUESTIONS_PER_USER', positiveInt(10_000), 8, 'Questions of one user in progress at once; one more is refused with 429 and Retry-After');
 
 export interface AnsweringSection {
   /** Questions' CPU work off the request thread, and fair shares of it. */
-  answering: { poolThreads: number; queueLimit: number; perUserInFlight: number };
+  answering: { poolThreads: number; threadTasks: number; queueLimit: number; perUserInFlight: number };
 }
 
 /**
@@ -24,17 +25,17 @@ export interface AnsweringSection {
  */
 export const answeringModule: ServiceModule<AnsweringSection> = {
   family: 'answering',
-  variables: [ANSWER_POOL_THREADS, ANSWER_QUEUE_LIMIT, MAX_QUESTIONS_PER_USER],
+  variables: [ANSWER_POOL_THREADS, ANSWER_THREAD_TASKS, ANSWER_QUEUE_LIMIT, MAX_QUESTIONS_PER_USER],
   configure: (env) => ({
-    answering: { poolThreads: env.read(ANSWER_POOL_THREADS), queueLimit: env.read(ANSWER_QUEUE_LIMIT), perUserInFlight: env.read(MAX_QUESTIONS_PER_USER) },
+    answering: { poolThreads: env.read(ANSWER_POOL_THREADS), threadTasks: env.read(ANSWER_THREAD_TASKS), queueLimit: env.read(ANSWER_QUEUE_LIMIT), perUserInFlight: env.read(MAX_QUESTIONS_PER_USER) },
   }),
   bindings(config) {
-    const { poolThreads, queueLimit } = config.answering;
+    const { poolThreads, threadTasks, queueLimit } = config.answering;
     return new ContainerModule(({ bind }) => {
       if (poolThreads === 0) return;
       bind<AnswerPool>(TOKENS.AnswerPool).toDynamicValue((ctx) => {
         const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
-        const pool = new AnswerPool({ threads: poolThreads, minThreads: 0, maxQueued: queueLimit, plugins: config.answerPlugins, onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }) });
+        const pool = new AnswerPool({ threads: poolThreads, tasksPerThread: threadTasks, minThreads: 0, maxQueued: queueLimit, plugins: config.answerPlugins, onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }) });
         metrics.watchPool('answer', () => pool.stats());
         return pool;
       });
