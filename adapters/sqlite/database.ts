@@ -205,6 +205,9 @@ export function openSqliteDatabase(file: string, threads: SqliteThreadTimings = 
   if (file !== ':memory:') {
     raw.pragma('wal_autocheckpoint = 0');
     raw.pragma('journal_size_limit = 16777216'); // a log grown by a long burst of writes shrinks back once copied
+    // What the migrations (or a run that crashed) left in the log is copied now, before any request waits on this
+    // thread, and the log emptied: an idle server then starts with no checkpoint thread (see WalCheckpointer).
+    raw.pragma('wal_checkpoint(TRUNCATE)');
     checkpointer = new WalCheckpointer(path.resolve(file), { everyMs: threads.checkpointEveryMs, idleMs: threads.idleMs });
     chunkWriter = new ChunkWriteThread(path.resolve(file), threads.idleMs);
   }
