@@ -6,7 +6,8 @@
  *
  * BENCH_FILE=<pdf> ingests another file instead. BENCH_HEAP_SNAPSHOTS=1 has the service write a heap snapshot half-way
  * through the document and one 60 s after (into the trace folder). BENCH_CPU_PROF=<folder> runs the service with
- * --cpu-prof and leaves its profile there. Other settings pass on from this process's environment.
+ * --cpu-prof and leaves its profile there. BENCH_NODE_ARGS="--flag …" adds Node options to the service's command line
+ * (e.g. to compare V8 heap settings). Other settings pass on from this process's environment.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,7 +34,8 @@ async function main(): Promise<void> {
   const trace = path.join(traceDir, 'memory.jsonl');
   const cpuProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, '--cpu-prof-name=api-ingest.cpuprofile'] : [];
   const snapshots = process.env.BENCH_HEAP_SNAPSHOTS === '1';
-  const server = await startServer({}, [...memoryTraceArgs(trace), ...cpuProf]);
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const server = await startServer({}, [...nodeArgs, ...memoryTraceArgs(trace), ...cpuProf]);
   const t0 = Date.now(); // close to the trace's own start: the service started just before
   try {
     await sleep(3_000);
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
     const end = peakSample(samples, ingestTo - 1_000, ingestTo + 1_000);
     const last = samples.at(-1);
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-    console.log(`\nAPI process while ingesting ${path.basename(file)} (${pages} pages): ${job.status}, ${job.chunks ?? '?'} chunks, ${seconds.toFixed(1)} s`);
+    console.log(`\nAPI process while ingesting ${path.basename(file)} (${pages} pages): ${job.status}, ${job.chunks ?? '?'} chunks, ${seconds.toFixed(1)} s${nodeArgs.length ? ` (node ${nodeArgs.join(' ')})` : ''}`);
     console.log(`  idle, before:        ${idleSample ? describeSample(idleSample) : '?'} (tree ${mb(idle.total)} MB)`);
     console.log(`  peak while ingesting: ${peak ? describeSample(peak) : '?'}`);
     console.log(`  at completion:       ${end ? describeSample(end) : '?'}`);
