@@ -34,4 +34,5 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/server/main.js"]
+# Node options: see server/node-flags.ts (V8's young generation bounded, a collection after ingestion).
+CMD ["node", "--max-semi-space-size=8", "--expose-gc", "dist/server/main.js"]

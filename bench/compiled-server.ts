@@ -1,6 +1,7 @@
 /** The service as production runs it, for benchmarks: dist/ compiled by tsc, started with plain node. */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { SERVICE_NODE_FLAGS } from '../server/node-flags.js';
 import { REPO_ROOT } from '../test/support/paths.js';
 
 /** Compiles dist/ (tsc -p tsconfig.build.json; incremental, so seconds when little changed). */
@@ -12,5 +13,5 @@ export function buildDist(): void {
   if (result.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
 }
 
-/** Arguments for `node`: the compiled entry point, no loader flags. */
-export const COMPILED_SERVER_ARGS = ['dist/server/main.js'];
+/** Arguments for `node`: the service's Node options (as `npm start` and the image pass them), the compiled entry point, no loader flags. */
+export const COMPILED_SERVER_ARGS = [...SERVICE_NODE_FLAGS, 'dist/server/main.js'];

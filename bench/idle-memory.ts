@@ -1,6 +1,6 @@
 /**
  * Idle memory of the service as production runs it: compiles dist/ (tsc, incremental), starts
- * `node dist/server/main.js` on an empty temporary DATA_DIR with the embedded defaults, waits for /api/v1/health,
+ * `node dist/server/main.js` (with the service's Node options, as `npm start` runs it) on an empty temporary DATA_DIR with the embedded defaults, waits for /api/v1/health,
  * then samples the resident memory of the whole process tree (the server and any child it started) for a few
  * seconds, with no document ingested. Prints the highest sample.
  */
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       processes = Math.max(processes, tree.pids.length);
     }
     const peak = Math.max(...samples);
-    console.log('\nidle memory (node dist/server/main.js, embedded defaults, no document)');
+    console.log(`\nidle memory (node ${COMPILED_SERVER_ARGS.join(' ')}, embedded defaults, no document)`);
     console.log(`  processes in the tree: ${processes}; median ${percentile(samples, 50).toFixed(0)} MB over ${samples.length} samples`);
     console.log(`idle RSS: ${peak.toFixed(0)} MB (target ≤ ${TARGET_MB} MB) ${peak <= TARGET_MB ? 'met' : 'NOT met'}`);
   } finally {

@@ -133,3 +133,29 @@ export function descendantsCpuSeconds(root: number): number {
   }
   return total / ticksPerSecond;
 }
+
+/** CPU time a process used itself, all its threads together, not its children's (Linux /proc, seconds). */
+export function processCpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100)
+}
+
+/**
+ * CPU time of a process's live threads grouped by thread name (Linux /proc, seconds): MainThread (the event loop),
+ * WorkerThread (worker_threads), V8Worker (GC and compiler helpers), libuv-worker (fs, crypto, zlib), ….
+ */
+export function threadCpuSeconds(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // The thread ended while we looked.
+    }
+  }
+  return byName;
+}

@@ -20,12 +20,13 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+/** `nodeArgs` go before the entry point (e.g. --cpu-prof, memoryTraceArgs()). */
+export async function startServer(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-bench-data-'));
   // As production runs it (compiled, plain node): under tsx the server alone holds ~100 MB more.
   buildDist();
-  const child: ChildProcess = spawn(process.execPath, COMPILED_SERVER_ARGS, {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...COMPILED_SERVER_ARGS], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, AUTH_JWT_SECRET: SECRET },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -28,18 +28,21 @@ export function instrumentIndex(index: VectorIndex, metrics: ServiceMetrics, dep
 
 export function instrumentReader(reader: DocumentReader, metrics: ServiceMetrics): DocumentReader {
   return {
-    read: async (request) => {
+    // Not async: an async function awaiting the read would hold the request, and with it the document's bytes (40 MB
+    // for a long report), until the last page is read. Here only the callbacks below outlive the call.
+    read: (request) => {
       const stop = metrics.extractionDuration.startTimer();
-      let pages: ExtractedPage[];
-      try {
-        pages = await reader.read(request);
-      } catch (error) {
-        stop({ outcome: 'failed' });
-        throw error;
-      }
-      stop({ outcome: 'completed' });
-      for (const page of pages) metrics.pagesExtracted.inc({ method: page.method });
-      return pages;
+      return reader.read(request).then(
+        (pages: ExtractedPage[]) => {
+          stop({ outcome: 'completed' });
+          for (const page of pages) metrics.pagesExtracted.inc({ method: page.method });
+          return pages;
+        },
+        (error: unknown) => {
+          stop({ outcome: 'failed' });
+          throw error;
+        },
+      );
     },
   };
 }

@@ -5,6 +5,9 @@ import { CHUNK_INSERT_SQL, CHUNK_REMOVE_SQL } from './chunk-rows.js';
 /** A chunk row as the `chunks` table takes it (ChunkRow plus the institution column). */
 export type ChunkInsert = Record<string, string | number | null>;
 
+/** A thread with no write for this long stops; the next write starts another (~30 ms). */
+const DEFAULT_IDLE_MS = 30_000;
+
 /**
  * The writer thread: its own connection to the same file. Each batch is one IMMEDIATE transaction (the write lock is
  * taken first), and the batch's cancel flag is read only once the lock is held: a session deletion sets the flag
@@ -34,36 +37,48 @@ parentPort.on('message', (message) => {
 });
 `;
 
+type Waiter = { resolve: (written: boolean) => void; reject: (error: Error) => void };
+
+/** One running writer thread and the writes it has not answered yet. */
+interface Writer {
+  worker: Worker;
+  waiting: Map<number, Waiter>;
+  exited: Promise<unknown>;
+}
+
 /**
  * Writes chunk rows (and through the table's triggers, the FTS5 index) on a worker thread. FTS5 inserts, and the
  * segment merges some of them set off (up to 15 ms), were two fifths of the server's busy time while a long document
  * was indexed, and each ran on the thread that answers every request. Readers on the server's connection see a batch
  * once it commits (WAL). Only for a database file: an in-memory database cannot be shared between connections.
+ *
+ * The thread runs only while there is writing to do: it starts with the first write and stops after `idleMs` without
+ * one. A worker thread (its V8 heap, its connection's page cache) is ~12 MB the server would otherwise hold all the
+ * time for work that comes in bursts (a document's ingestion). A thread that fails rejects its writes in flight; the
+ * next write starts a new one.
  */
 export class ChunkWriteThread {
-  private readonly worker: Worker;
-  private readonly exited: Promise<unknown>;
-  private readonly waiting = new Map<number, { resolve: (written: boolean) => void; reject: (error: Error) => void }>();
+  private writer: Writer | undefined;
+  /** Threads told to stop that may not have exited yet: close() waits for them. */
+  private readonly stopping = new Set<Promise<unknown>>();
+  private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
-  private failure: Error | undefined;
+  private closed = false;
+  /** Threads started so far (for tests and diagnostics). */
+  started = 0;
 
-  constructor(file: string) {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { driver, file, removeSql: CHUNK_REMOVE_SQL, insertSql: CHUNK_INSERT_SQL },
-    });
-    this.worker.unref(); // only a write in flight keeps the program alive (see write)
-    this.exited = new Promise((resolve) => this.worker.once('exit', resolve));
-    this.worker.on('message', (reply: { id: number; written?: boolean; error?: string }) => {
-      const waiter = this.waiting.get(reply.id);
-      this.waiting.delete(reply.id);
-      if (this.waiting.size === 0) this.worker.unref();
-      if (reply.error !== undefined) waiter?.reject(new Error(`Writing chunks failed: ${reply.error}`));
-      else waiter?.resolve(reply.written === true);
-    });
-    this.worker.on('error', (error) => this.fail(new Error(`The chunk writer thread stopped: ${error.message}`, { cause: error })));
-    this.worker.on('exit', () => this.fail(new Error('The chunk writer thread exited')));
+  private readonly idleMs: number;
+
+  constructor(
+    private readonly file: string,
+    idleMs?: number,
+  ) {
+    this.idleMs = idleMs ?? DEFAULT_IDLE_MS;
+  }
+
+  /** Whether a thread runs now. */
+  get running(): boolean {
+    return this.writer !== undefined;
   }
 
   /**
@@ -71,30 +86,73 @@ export class ChunkWriteThread {
    * when `signal` was aborted before the transaction held the write lock.
    */
   write(rows: ChunkInsert[], signal?: AbortSignal): Promise<boolean> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.closed) return Promise.reject(new Error('The chunk writer thread was closed'));
+    clearTimeout(this.idleTimer);
+    const writer = (this.writer ??= this.start());
     const cancelled = new Int32Array(new SharedArrayBuffer(4));
     const cancel = () => Atomics.store(cancelled, 0, 1);
     if (signal?.aborted) cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     const id = this.nextId++;
     return new Promise<boolean>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({ id, rows, cancelled });
+      writer.waiting.set(id, { resolve, reject });
+      writer.worker.ref(); // a write in flight keeps the program alive; an idle thread does not
+      writer.worker.postMessage({ id, rows, cancelled });
     }).finally(() => signal?.removeEventListener('abort', cancel));
   }
 
-  /** Stops the thread once the writes sent before have ended. */
+  /** Stops the thread once the writes sent before have ended; later writes are refused. */
   async close(): Promise<void> {
-    if (this.failure) return;
-    this.worker.ref();
-    this.worker.postMessage('stop');
-    await this.exited;
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    if (this.writer) this.stop(this.writer);
+    await Promise.all(this.stopping);
   }
 
-  private fail(error: Error): void {
-    this.failure ??= error;
-    for (const waiter of this.waiting.values()) waiter.reject(this.failure);
-    this.waiting.clear();
+  private start(): Writer {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, file: this.file, removeSql: CHUNK_REMOVE_SQL, insertSql: CHUNK_INSERT_SQL },
+    });
+    this.started++;
+    const writer: Writer = { worker, waiting: new Map(), exited: new Promise((resolve) => worker.once('exit', resolve)) };
+    worker.on('message', (reply: { id: number; written?: boolean; error?: string }) => {
+      const waiter = writer.waiting.get(reply.id);
+      writer.waiting.delete(reply.id);
+      if (writer.waiting.size === 0) this.idle(writer);
+      if (reply.error !== undefined) waiter?.reject(new Error(`Writing chunks failed: ${reply.error}`));
+      else waiter?.resolve(reply.written === true);
+    });
+    worker.on('error', (error) => this.fail(writer, new Error(`The chunk writer thread stopped: ${error.message}`, { cause: error })));
+    worker.on('exit', () => this.fail(writer, new Error('The chunk writer thread exited')));
+    return writer;
+  }
+
+  /** No write in flight: the thread no longer keeps the program alive, and stops if none comes for idleMs. */
+  private idle(writer: Writer): void {
+    if (writer !== this.writer) return; // stopping: stays ref'd until it has exited (see stop)
+    writer.worker.unref();
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.writer === writer && writer.waiting.size === 0) this.stop(writer);
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  /** Asks the thread to stop after the writes already sent to it (the worker answers messages in order). */
+  private stop(writer: Writer): void {
+    if (this.writer === writer) this.writer = undefined;
+    writer.worker.ref(); // held until it is gone: a program awaiting close() must not end with that await unsettled
+    writer.worker.postMessage('stop');
+    this.stopping.add(writer.exited);
+    void writer.exited.then(() => this.stopping.delete(writer.exited));
+  }
+
+  /** The thread is gone (stopped, or crashed): its unanswered writes fail; the next write starts another. */
+  private fail(writer: Writer, error: Error): void {
+    if (this.writer === writer) this.writer = undefined;
+    for (const waiter of writer.waiting.values()) waiter.reject(error);
+    writer.waiting.clear();
   }
 }

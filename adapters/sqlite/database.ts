@@ -23,6 +23,8 @@ export interface SqliteDatabase {
   raw: BetterSqlite3.Database;
   /** For a database file: the thread that writes chunk rows (see ChunkWriteThread); none in memory. */
   chunkWriter?: ChunkWriteThread;
+  /** For a database file: the thread that copies the write-ahead log into the file (see WalCheckpointer). */
+  checkpointer?: WalCheckpointer;
   close(): Promise<void>;
 }
 
@@ -180,8 +182,16 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
   },
 ];
 
+/** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */
+export interface SqliteThreadTimings {
+  /** A thread with nothing to do for this long stops (it starts again when needed). */
+  idleMs?: number;
+  /** How often the write-ahead log is looked at and, while a checkpointer runs, copied. */
+  checkpointEveryMs?: number;
+}
+
 /** Opens (creating if needed) the database file, or ':memory:', and applies pending migrations. */
-export function openSqliteDatabase(file: string): SqliteDatabase {
+export function openSqliteDatabase(file: string, threads: SqliteThreadTimings = {}): SqliteDatabase {
   if (file !== ':memory:') createPrivately(path.resolve(file));
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
@@ -195,14 +205,18 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   if (file !== ':memory:') {
     raw.pragma('wal_autocheckpoint = 0');
     raw.pragma('journal_size_limit = 16777216'); // a log grown by a long burst of writes shrinks back once copied
-    checkpointer = new WalCheckpointer(path.resolve(file));
-    chunkWriter = new ChunkWriteThread(path.resolve(file));
+    // What the migrations (or a run that crashed) left in the log is copied now, before any request waits on this
+    // thread, and the log emptied: an idle server then starts with no checkpoint thread (see WalCheckpointer).
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    checkpointer = new WalCheckpointer(path.resolve(file), { everyMs: threads.checkpointEveryMs, idleMs: threads.idleMs });
+    chunkWriter = new ChunkWriteThread(path.resolve(file), threads.idleMs);
   }
   const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return {
     db,
     raw,
     chunkWriter,
+    checkpointer,
     // Kysely's destroy closes the underlying better-sqlite3 handle too (the last connection: it checkpoints).
     close: async () => {
       await chunkWriter?.close();

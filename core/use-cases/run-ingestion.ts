@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { DomainError, JobStoppedError, NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
-import type { IngestJob, IngestStage } from '../domain/model.js';
+import type { ExtractedPage, IngestJob, IngestStage } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
-import type { DocumentReader } from '../ports/document-reader.js';
+import type { DocumentReader, ReadDocumentRequest } from '../ports/document-reader.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobPatch, IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Logger } from '../ports/logger.js';
@@ -115,7 +115,8 @@ export class RunIngestion {
     const started = await this.deps.jobs.update(job.id, { status: 'processing', stage: 'reading', progress: 0, attempts: attempt, updatedAt: this.now() });
     if (!started) return;
 
-    const bytes = await blobs.read(job.key).catch((error) => {
+    // Let, not const: dropped once the reader has them (see handOver), so a 40 MB document is not held here while read.
+    let bytes: Uint8Array | undefined = await blobs.read(job.key).catch((error) => {
       if (error instanceof NotFoundError) {
         throw new UnprocessableDocumentError('The uploaded file is no longer in storage: upload it again');
       }
@@ -149,8 +150,9 @@ export class RunIngestion {
     const chunking = this.deps.chunking ?? DEFAULT_CHUNKING;
     const indexer = new PageIndexer(job, { indexes, embedder, chunking }, run.signal, (error) => run.abort(error));
     try {
-      const pages = await reader.read({
-        bytes,
+      const held = { bytes };
+      bytes = undefined;
+      const pages = await handOver(reader, held, {
         contentType,
         onPages: (batch) => indexer.push(batch),
         onProgress: (fraction) => void progress('extracting', 0.05 + 0.85 * fraction),
@@ -273,6 +275,17 @@ export class RunIngestion {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/**
+ * Starts the reader on the document and forgets its bytes here: the request is built in this (synchronous) frame and
+ * the holder emptied, so nothing in the awaiting caller (its locals, its suspended registers) keeps them alive while
+ * a long document is read; the reader alone decides how long they live.
+ */
+function handOver(reader: DocumentReader, held: { bytes?: Uint8Array }, request: Omit<ReadDocumentRequest, 'bytes'>): Promise<ExtractedPage[]> {
+  const bytes = held.bytes!;
+  held.bytes = undefined;
+  return reader.read({ ...request, bytes });
 }
 
 function sameTags(a: Record<string, string>, b: Record<string, string>): boolean {

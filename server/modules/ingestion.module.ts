@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import { ConfigError, setting } from '../config/variables.js';
 import { positiveInt } from '../config/schemas.js';
 import { TOKENS } from '../tokens.js';
+import { CollectAfterJobs, exposedGc } from './collect-after-jobs.js';
 import type { Lifecycle, QueueRunner } from './lifecycle.js';
 import type { ServiceModule } from './module.js';
 import { MINIO_ENDPOINT } from './files.module.js';
@@ -69,9 +70,9 @@ export const ingestionModule: ServiceModule<IngestionSection> = {
     let runner: (ctx: ResolutionContext) => JobQueue & QueueRunner;
     if (config.records.kind === 'postgres') {
       const { PostgresJobQueue } = await import('../../adapters/postgres-queue/index.js');
-      runner = (ctx) => new PostgresJobQueue(handlerOf(ctx), { ...limits, ...sharedQueueOptions(config), pool: ctx.get<PostgresDatabase>(TOKENS.PostgresDatabase).pool }, ctx.get<Logger>(TOKENS.Logger));
+      runner = (ctx) => new PostgresJobQueue(handlerOf(ctx, new CollectAfterJobs(exposedGc(), ctx.get<Logger>(TOKENS.Logger))), { ...limits, ...sharedQueueOptions(config), pool: ctx.get<PostgresDatabase>(TOKENS.PostgresDatabase).pool }, ctx.get<Logger>(TOKENS.Logger));
     } else {
-      runner = (ctx) => new InProcessJobQueue(handlerOf(ctx), limits, ctx.get<Logger>(TOKENS.Logger));
+      runner = (ctx) => new InProcessJobQueue(handlerOf(ctx, new CollectAfterJobs(exposedGc(), ctx.get<Logger>(TOKENS.Logger))), limits, ctx.get<Logger>(TOKENS.Logger));
     }
     return new ContainerModule(({ bind }) => {
       bind<JobQueue & QueueRunner>(TOKENS.QueueRunner).toDynamicValue(runner);
@@ -103,13 +104,17 @@ function sharedQueueOptions(config: Config) {
   };
 }
 
-/** Resolved per job, not at bind time: the queue and the use cases need each other. */
-function handlerOf(ctx: ResolutionContext): JobHandler {
-  return async (jobId, signal) => {
-    // A metric must never keep a job from running: a failed look-up only loses this observation.
-    await observeQueueWait(ctx, jobId).catch(() => undefined);
-    return ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal);
-  };
+/**
+ * Resolved per job, not at bind time: the queue and the use cases need each other. Jobs run inside `collector`, which
+ * collects the garbage they leave once ingestion has been quiet for a while.
+ */
+function handlerOf(ctx: ResolutionContext, collector: CollectAfterJobs): JobHandler {
+  return (jobId, signal) =>
+    collector.around(async () => {
+      // A metric must never keep a job from running: a failed look-up only loses this observation.
+      await observeQueueWait(ctx, jobId).catch(() => undefined);
+      return ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal);
+    });
 }
 
 /**

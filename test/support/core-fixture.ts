@@ -11,6 +11,7 @@ import { InMemoryChatRepo, InMemoryIngestJobRepo, InMemorySessionEraser, InMemor
 import { InMemoryUploadRepo } from '../fakes/in-memory-upload-repo.js';
 import type { UploadLimits } from '../../core/ports/upload-repo.js';
 import { InMemoryVectorIndex } from '../fakes/in-memory-vector-index.js';
+import type { DocumentReader } from '../../core/ports/document-reader.js';
 import type { Embedder } from '../../core/ports/embedder.js';
 import { JobStoppedError } from '../../core/domain/errors.js';
 import type { JobQueue, QueuedJob } from '../../core/ports/job-queue.js';
@@ -59,6 +60,8 @@ export function coreFixture(
     singleUseUploads?: boolean;
     jobs?: InMemoryIngestJobRepo;
     planners?: QueryPlanner[];
+    /** Another reader instead of the FakeDocumentReader (`reader` in the result stays the unused fake). */
+    reader?: DocumentReader;
   } = {},
 ) {
   const clock = new ManualClock();
@@ -75,7 +78,7 @@ export function coreFixture(
   const queue = new ManualJobQueue();
   const queued = queue.queued;
   const docChat: DocChat = createDocChat({
-    sessions, chats, jobs, blobs, uploads, eraser, indexes, reader,
+    sessions, chats, jobs, blobs, uploads, eraser, indexes, reader: options.reader ?? reader,
     uploadLimits: options.uploadLimits,
     llm: options.llm ?? new ExtractiveAnswerer(),
     reranker: options.reranker,

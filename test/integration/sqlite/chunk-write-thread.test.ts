@@ -58,6 +58,22 @@ describe('SQLite chunk rows written on a thread of their own', function () {
     expect(count(), 'rows written after the deletion').to.equal(0);
   });
 
+  it('runs a thread only while there is writing: the first write starts it, idleMs without one stops it, the next starts another', async () => {
+    await database.close();
+    database = openSqliteDatabase(path.join(dir, 'doc-chat.db'), { idleMs: 200 });
+    const writer = database.chunkWriter!;
+    expect(writer.running, 'a thread before any write').to.equal(false);
+    const index = new SqliteFtsIndex(database);
+    await index.add([chunk(1)]);
+    expect([writer.running, writer.started]).to.deep.equal([true, 1]);
+    for (const deadline = Date.now() + 5_000; writer.running; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      expect(Date.now(), 'the idle thread never stopped').to.be.below(deadline);
+    }
+    await index.add([chunk(2), chunk(3)]);
+    expect(writer.started, 'a write after the stop starts a new thread').to.equal(2);
+    expect(count()).to.equal(3);
+  });
+
   it('a write to a closed writer is refused with a clear error, not lost silently', async () => {
     await database.chunkWriter!.close();
     let thrown: unknown;

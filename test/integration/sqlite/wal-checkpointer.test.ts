@@ -11,6 +11,38 @@ describe('SQLite write-ahead log checkpoints (a thread of their own)', function 
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-wal-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  it('runs no thread for a log already copied, one while writes are new, and another for later writes', async () => {
+    const file = path.join(dir, 'doc-chat.db');
+    const database = openSqliteDatabase(file, { idleMs: 300, checkpointEveryMs: 50 });
+    const checkpointer = database.checkpointer!;
+    const until = async (what: string, done: () => boolean) => {
+      for (const deadline = Date.now() + 8_000; !done(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+        expect(Date.now(), what).to.be.below(deadline);
+      }
+    };
+    try {
+      // What the migrations wrote was copied at open: an idle database has no thread.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect([checkpointer.running, checkpointer.started], 'a thread for a log already copied').to.deep.equal([false, 0]);
+      const before = fs.statSync(file).size;
+      database.raw.exec('CREATE TABLE filler (body TEXT)');
+      const insert = database.raw.prepare('INSERT INTO filler (body) VALUES (?)');
+      database.raw.transaction(() => {
+        for (let i = 0; i < 1_000; i++) insert.run(`${i} ${'x'.repeat(4_000)}`);
+      })();
+      await until('the later writes never reached the database file', () => fs.statSync(file).size >= before + 3_500_000);
+      expect(checkpointer.started, 'the writes started a thread').to.equal(1);
+      await until('the thread never stopped', () => !checkpointer.running);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(checkpointer.started, 'a thread started again for a log it left copied').to.equal(1);
+      database.raw.prepare('INSERT INTO filler (body) VALUES (?)').run('one more');
+      await until('a later write started no thread', () => checkpointer.started === 2);
+      await until('the second thread never stopped', () => !checkpointer.running);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('copies committed writes into the database file while the server connection only writes', async () => {
     const file = path.join(dir, 'doc-chat.db');
     const database = openSqliteDatabase(file);

@@ -4,6 +4,8 @@ import { countDependencyErrors, instrumentIndex, instrumentReader } from '../../
 import { ServiceMetrics } from '../../../adapters/prometheus/service-metrics.js';
 import type { Answer, AnswerRequest, Llm } from '../../../core/ports/llm.js';
 import { FakeDocumentReader } from '../../fakes/fake-document-reader.js';
+import { HandOverReader } from '../../fakes/hand-over-reader.js';
+import { collectGarbage } from '../../support/collect-garbage.js';
 import { FlakyVectorIndex } from '../../fakes/flaky-vector-index.js';
 
 /** The value of one series in Prometheus' text format, or undefined when absent. */
@@ -68,6 +70,18 @@ describe('ServiceMetrics and instrumented ports', () => {
     expect(valueOf(text, `doc_chat_pages_extracted_total{method="${pages[0].method}"}`)).to.equal(2);
     expect(valueOf(text, 'doc_chat_extraction_duration_seconds_count{outcome="completed"}')).to.equal(1);
     expect(valueOf(text, 'doc_chat_extraction_duration_seconds_count{outcome="failed"}')).to.equal(1);
+  });
+
+  it('does not hold the document’s bytes while the reader it times reads them', async () => {
+    const inner = new HandOverReader();
+    const reader = instrumentReader(inner, new ServiceMetrics(async () => ({}), { processMetrics: false }));
+    const reading = reader.read({ bytes: Buffer.from('page one\fpage two'), contentType: 'application/pdf' });
+    await inner.waiting;
+    await collectGarbage();
+    const held = inner.bytes!.deref() !== undefined;
+    inner.finish();
+    expect(await reading).to.have.length(2);
+    expect(held, 'the bytes are still reachable while the reader reads').to.equal(false);
   });
 
   it('counts only outages of a wrapped dependency, not the caller’s own errors', async () => {
