@@ -27,14 +27,25 @@ export interface ExtractionSettings {
   maxPdfImagePixels: number;
 }
 
+/** Pages firstPage..lastPage (1-based, inclusive; a lastPage past the end stops at the end). */
+export interface PageRange {
+  firstPage: number;
+  lastPage: number;
+}
+
 /** What the extraction process hears from a document as it goes. */
 export interface ExtractionEvents {
   /** The document is open and has `pages` pages (before any page is read). */
   onStart?(pages: number): void;
   /** A page is read (in order, once each): it is passed on at once, so no process holds a long document's text twice. */
   onPage(page: ExtractedPage): void;
-  /** `fraction` of the work is done, `pagesDone` pages are finished. */
+  /** `fraction` of the whole document is behind (position, not count), pages up to number `pagesDone` are finished. */
   onProgress(fraction: number, pagesDone: number): void;
+  /**
+   * Asked before OCR-ing a page: false leaves it 'ocr-skipped'. Given when several processes read one document, which
+   * share its MAX_OCR_PAGES budget; without it the budget is this call's own (settings.maxOcrPages).
+   */
+  takeOcrPage?(): Promise<boolean>;
   /** Called between two pages: true when pdf.js's caches should be dropped (the process grew large). */
   shouldCleanUp?(): boolean;
   /** pdf.js's caches were just dropped: a good moment to collect garbage. */
@@ -76,9 +87,10 @@ export class DocumentExtractor {
 
   /**
    * Reads the document page by page into events.onPage. The text of the pages still carries running headers and
-   * footers: removeRunningHeaders() needs all pages, so whoever collects them applies it.
+   * footers: removeRunningHeaders() needs all pages, so whoever collects them applies it. Given a range, reads only
+   * those pages of a PDF (a JPEG is one page) and leaves the "no readable text" verdict to whoever sees all ranges.
    */
-  async extract(bytes: Uint8Array, kind: DocumentKind, events: ExtractionEvents): Promise<void> {
+  async extract(bytes: Uint8Array, kind: DocumentKind, events: ExtractionEvents, range?: PageRange): Promise<void> {
     events.onProgress(0, 0);
     let withText = 0;
     let skipped = 0;
@@ -91,17 +103,12 @@ export class DocumentExtractor {
       },
     };
     try {
-      if (kind === 'pdf') await this.readPdf(bytes, tally);
+      if (kind === 'pdf') await this.readPdf(bytes, tally, range ?? { firstPage: 1, lastPage: Infinity });
       else await this.readJpeg(bytes, tally);
     } finally {
       await this.ocr.terminate(); // its memory goes back while the server indexes, or the process waits idle
     }
-    if (withText === 0) {
-      throw new UnprocessableDocumentError(
-        skipped === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${this.settings.maxOcrPages} scanned pages; ` +
-          `${skipped} more were not OCR'd (at most ${this.settings.maxOcrPages} per document, ${LIMIT_VARIABLES.maxOcrPages})`,
-      );
-    }
+    if (withText === 0 && !range) throw noReadableTextError(skipped, this.settings.maxOcrPages);
   }
 
   close(): Promise<void> {
@@ -113,7 +120,7 @@ export class DocumentExtractor {
    * page's data is released after it (page.cleanup()); pdf.js's document-wide caches are dropped every few hundred
    * pages or when the process grows large, so memory stays flat however long the document is.
    */
-  private async readPdf(bytes: Uint8Array, events: ExtractionEvents): Promise<void> {
+  private async readPdf(bytes: Uint8Array, events: ExtractionEvents, { firstPage, lastPage }: PageRange): Promise<void> {
     const { maxPages, maxOcrPages, minTextCharsPerPage, maxPdfImagePixels } = this.settings;
     const parser = new PDFParse({ data: bytes, ...pdfjsAssets(), isEvalSupported: false, maxImageSize: maxPdfImagePixels });
     try {
@@ -123,9 +130,10 @@ export class DocumentExtractor {
       events.onStart?.(total);
       const pageText = pageTextReader(parser, doc);
       let ocrPages = 0;
-      let cleanedAt = 0;
-      let lastOcrAt = 0;
-      for (let num = 1; num <= total; num++) {
+      const takeOcrPage = events.takeOcrPage ?? (async () => ocrPages++ < maxOcrPages);
+      let cleanedAt = firstPage - 1;
+      let lastOcrAt = firstPage - 1;
+      for (let num = firstPage; num <= Math.min(lastPage, total); num++) {
         let text = markParagraphBreaks(normalizeExtractedText(await pageText(num)));
         let method: ExtractedPage['method'] = 'text';
         if (countWordCharacters(text, minTextCharsPerPage) < minTextCharsPerPage) {
@@ -133,11 +141,10 @@ export class DocumentExtractor {
           try {
             // A page with nothing drawn is blank: its (short) text layer is all there is.
             if (await hasInk(page)) {
-              if (ocrPages >= maxOcrPages) {
+              if (!(await takeOcrPage())) {
                 text = '';
                 method = 'ocr-skipped';
               } else {
-                ocrPages++;
                 const ocrText = await this.ocrPdfPage(page, (sub) => events.onProgress((num - 1 + sub) / total, num - 1));
                 // Keep the text layer when OCR finds less (a blank page with a page number, a non-Latin script).
                 if (countWordCharacters(ocrText) >= countWordCharacters(text)) {
@@ -195,6 +202,14 @@ export class DocumentExtractor {
     events.onPage({ page: 1, text, method: 'ocr' });
     events.onProgress(1, 1);
   }
+}
+
+/** A document without any page of text: say so, and say when the OCR limit left scanned pages unread. */
+export function noReadableTextError(skippedPages: number, maxOcrPages: number): UnprocessableDocumentError {
+  return new UnprocessableDocumentError(
+    skippedPages === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${maxOcrPages} scanned pages; ` +
+      `${skippedPages} more were not OCR'd (at most ${maxOcrPages} per document, ${LIMIT_VARIABLES.maxOcrPages})`,
+  );
 }
 
 /**

@@ -9,7 +9,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import { cleanupPolicy } from './cleanup-policy.js';
 import { DocumentExtractor } from './document-extractor.js';
-import type { ExtractionJob, WorkerReply, WorkerStartData } from './protocol.js';
+import type { ExtractionJob, OcrGrant, WorkerCommand, WorkerReply, WorkerStartData } from './protocol.js';
 
 if (!process.send) throw new Error('extraction-worker must run as a forked child process with an IPC channel');
 
@@ -38,9 +38,24 @@ const PROGRESS_INTERVAL_MS = 500;
 /** Pages are sent at least this often: the server takes each message in one go, so a long one would hold its requests. */
 const PAGES_PER_MESSAGE = 10;
 
-process.on('message', async ({ id, kind, file }: ExtractionJob) => {
+/** The answer to the running job's OCR request, awaited by its page loop. */
+let awaitingGrant: { id: number; answer(granted: boolean): void } | undefined;
+
+process.on('message', (command: WorkerCommand) => {
+  if (command.type === 'ocr-grant') answerOcrRequest(command);
+  else void read(command);
+});
+
+function answerOcrRequest({ id, granted }: OcrGrant): void {
+  if (awaitingGrant?.id !== id) return;
+  const { answer } = awaitingGrant;
+  awaitingGrant = undefined;
+  answer(granted);
+}
+
+async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Promise<void> {
   let reportedFraction = -1; // so that 0 ("started") is sent too
-  let reportedPages = 0;
+  let reportedPages = firstPage - 1;
   let reportedAt = 0;
   let pages: ExtractedPage[] = []; // read since the last progress message
   try {
@@ -51,6 +66,12 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
     await extractor.extract(bytes, kind, {
       onStart: (pageCount) => reply({ id, type: 'started', pages: pageCount, rssMb: rssMb() }),
       onPage: (page) => pages.push(page),
+      // The document's OCR budget is the parent's: other processes read other ranges of it at the same time.
+      takeOcrPage: () =>
+        new Promise<boolean>((answer) => {
+          awaitingGrant = { id, answer };
+          reply({ id, type: 'ocr-request' });
+        }),
       onProgress: (fraction, pagesDone) => {
         const now = Date.now();
         const newPages = pagesDone > reportedPages && now - reportedAt >= PROGRESS_INTERVAL_MS;
@@ -66,7 +87,7 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
       // (5,000 text pages: 400 MB instead of 240 MB). Only above a size, though: forced every 250 pages it cost a
       // sixth of the extraction time.
       ...cleanupPolicy(cleanup),
-    });
+    }, { firstPage, lastPage });
     reply({ id, type: 'result', rssMb: rssMb() });
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
@@ -78,6 +99,6 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
       stack: err.stack,
     });
   }
-});
+}
 
 reply({ type: 'ready' });
