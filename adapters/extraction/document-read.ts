@@ -237,9 +237,9 @@ export class DocumentRead {
     this.headers.end();
     if (this.settled) return; // the caller's onPages failed on the last pages
     if (this.pagesWithText === 0) return this.fail(noReadableTextError(this.pagesSkipped, this.options.maxOcrPages));
+    this.options.onProgress(1);
     this.settled = true;
     this.removeFile();
-    this.options.onProgress(1);
     this.options.resolve(this.pages);
   }
 }

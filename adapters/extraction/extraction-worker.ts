@@ -55,6 +55,7 @@ function answerOcrRequest({ id, granted }: OcrGrant): void {
 
 async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Promise<void> {
   let reportedFraction = -1; // so that 0 ("started") is sent too
+  let fractionNow = 0;
   let reportedPages = firstPage - 1;
   let reportedAt = 0;
   let pages: ExtractedPage[] = []; // read since the last progress message
@@ -73,6 +74,7 @@ async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Pro
           reply({ id, type: 'ocr-request' });
         }),
       onProgress: (fraction, pagesDone) => {
+        fractionNow = fraction;
         const now = Date.now();
         const newPages = pagesDone > reportedPages && now - reportedAt >= PROGRESS_INTERVAL_MS;
         if (fraction >= 1 || fraction - reportedFraction >= 0.01 || newPages || pagesDone - reportedPages >= PAGES_PER_MESSAGE) {
@@ -88,6 +90,8 @@ async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Pro
       // sixth of the extraction time.
       ...cleanupPolicy(cleanup),
     }, { firstPage, lastPage });
+    // A range that ends before the document does (fraction < 1) may still hold pages not sent.
+    if (pages.length > 0) reply({ id, type: 'progress', fraction: Math.min(1, fractionNow), pagesDone: pages.at(-1)!.page, pages, rssMb: rssMb() });
     reply({ id, type: 'result', rssMb: rssMb() });
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
