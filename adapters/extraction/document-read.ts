@@ -70,8 +70,8 @@ export class DocumentRead {
   private pagesWithText = 0;
   private pagesSkipped = 0;
   private finishedShare = 0;
-  /** The page at which a child last crashed. */
-  private crashedAt?: number;
+  /** Pages at which a child crashed (a set: two ranges of one document may each hit a poison page, in turns). */
+  private readonly crashedAt = new Set<number>();
   private file?: Promise<string>;
 
   constructor(
@@ -214,13 +214,13 @@ export class DocumentRead {
 
   /**
    * A crashed child's range is read again from the first page not received (those received are delivered once), unless
-   * the crash came at the same page as the last one: that page kills children, and reading it a third time would not help.
+   * a child crashed at that page before: it kills children, and reading it a third time would not help.
    */
   private onRangeFailed(range: RangeInFlight, error: Error): void {
     this.inFlight.delete(range);
     if (this.settled) return;
-    if (!(error instanceof ExtractionWorkerCrashedError) || this.crashedAt === range.nextPage) return this.fail(error);
-    this.crashedAt = range.nextPage;
+    if (!(error instanceof ExtractionWorkerCrashedError) || this.crashedAt.has(range.nextPage)) return this.fail(error);
+    this.crashedAt.add(range.nextPage);
     if (range.grantPending) this.ocrTaken--; // the page it was for was never read
     this.finishedShare += this.total ? (range.nextPage - range.firstPage) / this.total : 0;
     const end = this.total === undefined ? range.lastPage : Math.min(range.lastPage, this.total);
