@@ -164,6 +164,34 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     }
   });
 
+  it('hands ranges of two running documents out in turns', async () => {
+    const book = readData('pdfs/GeoTopo-komprimiert.pdf'); // 117 pages: 8 ranges of 15
+    const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: 15 });
+    const watch = watchRanges(reader);
+    try {
+      const first = reader.read({ bytes: book, contentType: PDF });
+      await eventually(() => reader.rangesInFlight().length === 2, 'the first document on both processes', 60_000);
+      const second = reader.read({ bytes: book, contentType: PDF });
+      const [a, b] = await Promise.all([first, second]);
+      expect(a).to.deep.equal(b);
+      const [firstId, secondId] = [watch.seen[0].document, watch.seen.find((r) => r.document !== watch.seen[0].document)!.document];
+      // From the second document's first range on, while both have ranges to hand out, they alternate.
+      const order = watch.seen.slice(watch.seen.findIndex((r) => r.document === secondId)).map((r) => r.document);
+      const handedOut = { [firstId]: watch.seen.length - order.length, [secondId]: 0 };
+      const whileBoth: number[] = [];
+      for (const document of order) {
+        if (handedOut[firstId] === 8 || handedOut[secondId] === 8) break;
+        whileBoth.push(document);
+        handedOut[document]++;
+      }
+      expect(whileBoth.length, JSON.stringify(watch.seen)).to.be.at.least(6);
+      expect(whileBoth.every((document, i) => i === 0 || document !== whileBoth[i - 1]), JSON.stringify(watch.seen)).to.equal(true);
+    } finally {
+      watch.stop();
+      await reader.close();
+    }
+  });
+
   it('starts a document queued later before the long one\'s remaining ranges, and ends it long before', async () => {
     const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: RANGE_PAGES });
     const watch = watchRanges(reader);
