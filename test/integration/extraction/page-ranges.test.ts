@@ -203,7 +203,8 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
         const running = reader.rangesInFlight();
         return new Set(running.map((r) => r.pid)).size === 2 && running.every((r) => r.lastPage < MERGED_CORPUS_PAGES);
       }, 'the long document on both processes, ranges left', 60_000);
-      const longRangesBefore = new Set(watch.seen.map((r) => r.firstPage));
+      // The sampler may not have seen yet what eventually() just saw.
+      const longRangesBefore = new Set([...watch.seen, ...reader.rangesInFlight()].map((r) => r.firstPage));
       const small = await reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF });
       expect(small).to.have.length(18);
       expect(longDone, 'the long document is still being read').to.equal(false);
