@@ -38,6 +38,10 @@ const PROGRESS_INTERVAL_MS = 500;
 /** Pages are sent at least this often: the server takes each message in one go, so a long one would hold its requests. */
 const PAGES_PER_MESSAGE = 10;
 
+/** How long a PDF stays open after a range, waiting for the next range of the same document. */
+const KEEP_PDF_OPEN_MS = 1_000;
+let dropKeptPdf: NodeJS.Timeout | undefined;
+
 /** The answer to the running job's OCR request, awaited by its page loop. */
 let awaitingGrant: { id: number; answer(granted: boolean): void } | undefined;
 
@@ -60,10 +64,14 @@ async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Pro
   let reportedAt = 0;
   let pages: ExtractedPage[] = []; // read since the last progress message
   try {
-    // One copy of the document in this process, read from the file the parent wrote (a view, not a second copy).
-    const data = fs.readFileSync(file);
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    if (crashOnMarker && data.includes(crashOnMarker)) process.kill(process.pid, 'SIGSEGV'); // test-only: a native crash
+    clearTimeout(dropKeptPdf);
+    // One copy of the document in this process, read from the file the parent wrote (a view, not a second copy); not
+    // read at all when the PDF is still open from this document's previous range.
+    const bytes = () => {
+      const data = fs.readFileSync(file);
+      if (crashOnMarker && data.includes(crashOnMarker)) process.kill(process.pid, 'SIGSEGV'); // test-only: a native crash
+      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    };
     await extractor.extract(bytes, kind, {
       onStart: (pageCount) => reply({ id, type: 'started', pages: pageCount, rssMb: rssMb() }),
       onPage: (page) => pages.push(page),
@@ -89,10 +97,12 @@ async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Pro
       // (5,000 text pages: 400 MB instead of 240 MB). Only above a size, though: forced every 250 pages it cost a
       // sixth of the extraction time.
       ...cleanupPolicy(cleanup),
-    }, { firstPage, lastPage });
+    }, { firstPage, lastPage, keepOpenAs: file });
     // A range that ends before the document does (fraction < 1) may still hold pages not sent.
     if (pages.length > 0) reply({ id, type: 'progress', fraction: Math.min(1, fractionNow), pagesDone: pages.at(-1)!.page, pages, rssMb: rssMb() });
     reply({ id, type: 'result', rssMb: rssMb() });
+    // The pool hands the next range of a document to the process that is free at once: no range soon, no document.
+    dropKeptPdf = setTimeout(() => void extractor.closeKeptPdf(), KEEP_PDF_OPEN_MS);
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
     reply({
