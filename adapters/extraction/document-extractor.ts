@@ -32,7 +32,7 @@ export interface PageRange {
   firstPage: number;
   lastPage: number;
   /**
-   * Keep the PDF open under this name for the next range of the same document (see keptPdf): opening a 36 MB PDF
+   * Keep the PDF open under this name for the next range of the same document (see openPdf): opening a 36 MB PDF
    * again costs ~0.3 CPU-s per range.
    */
   keepOpenAs?: string;
