@@ -7,8 +7,9 @@
  *    ingesting vs idle;
  * b. the same filings, each its own upload (all at once, one user): pages/s end to end;
  * c. the generated ~5,000-page text PDF (bench-pdfs.ts) as a second long case, with the same per-1,000-page rates.
- * LONG_BENCH_CASES=real,separate,generated (the default) picks cases. Case a and b are skipped, with the reason printed, where the corpus or qpdf is absent. EXTRACTION_WORKERS and the
- * other settings are passed on to the service from this process's environment.
+ * LONG_BENCH_CASES=real,separate,generated (the default) picks cases. Case a and b are skipped, with the reason printed, where the corpus or qpdf is absent. EXTRACTION_WORKERS (default
+ * here 2: a long PDF is read as page ranges by both processes, EXTRACTION_RANGE_PAGES each) and the other settings are
+ * passed on to the service from this process's environment.
  * Timings are noisy on a shared machine; the ratios compare figures taken in the same run.
  */
 import fs from 'node:fs';
@@ -139,6 +140,8 @@ async function main(): Promise<void> {
   const unavailable = longRealPdfUnavailable();
   const realPdf = unavailable ? undefined : longRealPdf();
   const generated = await textReportPdf(5_000);
+  // Two extraction processes unless told otherwise: a long PDF is read as page ranges by both at once.
+  process.env.EXTRACTION_WORKERS ??= '2';
   const server = await startServer();
   const sampler = new PeakRssSampler(server.pid);
   try {

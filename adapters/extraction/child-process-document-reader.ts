@@ -6,7 +6,8 @@ import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentReader, ReadDocumentRequest } from '../../core/ports/document-reader.js';
 import { resolveDocumentKind } from './content-type.js';
 import type { ExtractionSettings } from './document-extractor.js';
-import { ExtractionProcess, type DocumentTask, type ProcessLimits } from './extraction-process.js';
+import { DocumentRead } from './document-read.js';
+import { ExtractionProcess, type ProcessLimits } from './extraction-process.js';
 import type { WorkerStartData } from './protocol.js';
 
 export interface ChildProcessDocumentReaderOptions extends Partial<ExtractionSettings>, Partial<ProcessLimits> {
@@ -22,7 +23,20 @@ export interface ChildProcessDocumentReaderOptions extends Partial<ExtractionSet
    * with SIGSEGV, like a native crash in @napi-rs/canvas would. Proves the server survives such crashes.
    */
   crashOnMarkerForTests?: string;
+  /**
+   * A PDF with more pages is read as ranges of this many pages, by as many processes as are free (default
+   * DEFAULT_RANGE_PAGES). Tests set it low to get several ranges from a short document.
+   */
+  rangePages?: number;
 }
+
+/**
+ * 200 pages: opening the document again costs each range ~0.2-0.3 s of a 36 MB PDF (pdf.js parses its cross-reference
+ * table; measured on issue 18's merged filings), ~5% of the ~4 s a process takes for 200 text pages, and a document
+ * that arrives while every process reads a long one's ranges waits at most for one range to end. Short enough that
+ * 2 processes share a 1,000-page report; long enough that per-range costs stay small.
+ */
+export const DEFAULT_RANGE_PAGES = 200;
 
 export const DEFAULT_EXTRACTION_SETTINGS: ExtractionSettings = {
   renderDpi: 300,
@@ -49,37 +63,36 @@ export const DEFAULT_PROCESS_LIMITS: ProcessLimits = {
   idleMs: 30_000,
 };
 
-interface Job extends DocumentTask {
-  /** Until the child's temporary file holds them. */
-  bytes?: Uint8Array;
-  settled: boolean;
-  process?: ExtractionProcess;
-  /** Unhooks the abort listener. */
-  detach(): void;
-}
-
 /**
  * DocumentReader that parses and OCRs in child processes, so a 5,000-page PDF or a large photo never blocks the API's
  * event loop, and a native crash (a segfault or panic in canvas), running out of memory, or a hang in a parser takes
- * down only that child, never the server. Documents queue for a small pool of children (ExtractionProcess); a child
- * that crashes, times out or is cancelled answers its document and is replaced when the next document comes. Idle
- * children exit after a while. Call close() on shutdown.
+ * down only that child, never the server. Documents queue for a small pool of children (ExtractionProcess); a PDF
+ * longer than rangePages is read as page ranges by every free child at once (DocumentRead puts them back in order).
+ * A document that has not started gets the next free child before further ranges of running ones, which take turns:
+ * another user's small PDF starts as soon as any range ends. A child that crashes, times out or is cancelled answers
+ * its range and is replaced when there is more to read. Idle children exit after a while. Call close() on shutdown.
  */
 export class ChildProcessDocumentReader implements DocumentReader {
   private readonly poolSize: number;
   private readonly limits: ProcessLimits;
   private readonly startData: WorkerStartData;
+  private readonly rangePages: number;
   private readonly processes = new Set<ExtractionProcess>();
-  private readonly queue: Job[] = [];
+  /** Documents not settled, in arrival order. */
+  private documents: DocumentRead[] = [];
+  /** The running document that got the last range (round-robin among running documents). */
+  private lastServed = 0;
   private tempDir?: string;
   private nextId = 1;
   private closed = false;
 
   constructor(options: ChildProcessDocumentReaderOptions = {}) {
-    const { poolSize = 1, niceness = DEFAULT_EXTRACTION_NICENESS, crashOnMarkerForTests, pageTimeoutMs, msPerPage, maxMemoryMb, recycleAfterPages, idleMs, ...settings } = options;
+    const { poolSize = 1, niceness = DEFAULT_EXTRACTION_NICENESS, crashOnMarkerForTests, rangePages = DEFAULT_RANGE_PAGES, pageTimeoutMs, msPerPage, maxMemoryMb, recycleAfterPages, idleMs, ...settings } = options;
     if (!Number.isInteger(poolSize) || poolSize < 1) throw new RangeError('poolSize must be a positive integer');
     if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) throw new RangeError('niceness must be a whole number from 0 to 19');
+    if (!Number.isInteger(rangePages) || rangePages < 1) throw new RangeError('rangePages must be a positive integer');
     this.poolSize = poolSize;
+    this.rangePages = rangePages;
     this.limits = { ...DEFAULT_PROCESS_LIMITS, ...definedOnly({ pageTimeoutMs, msPerPage, maxMemoryMb, recycleAfterPages, idleMs }) };
     for (const [name, value] of Object.entries(this.limits)) {
       if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer`);
@@ -96,23 +109,32 @@ export class ChildProcessDocumentReader implements DocumentReader {
   async read(request: ReadDocumentRequest): Promise<ExtractedPage[]> {
     if (this.closed) throw new Error('The document reader is closed');
     // The callbacks are kept, not the request: its bytes must not outlive the temporary file (see writeTempFile).
+    // No closure below may name `request`: V8 keeps what any closure names in the context they all share, and the
+    // upload's bytes with it for the whole extraction (heap snapshot: 36 MB held while a long PDF was read).
     const { signal, onProgress, onPages } = request;
+    let bytes: Uint8Array | undefined = request.bytes;
     if (signal?.aborted) throw new ReadCancelledError();
     // Type checks happen here, before queueing: a mismatch is answered at once.
-    const kind = resolveDocumentKind(request.bytes, request.contentType);
+    const kind = resolveDocumentKind(bytes, request.contentType);
     return new Promise<ExtractedPage[]>((resolve, reject) => {
       let progress = -1;
-      const onAbort = () => this.cancel(job);
-      const job: Job = {
-        id: this.nextId++,
-        kind,
-        bytes: request.bytes,
-        settled: false,
+      const onAbort = () => document.cancel();
+      const settle = (answer: () => void) => {
+        signal?.removeEventListener('abort', onAbort);
+        this.documents = this.documents.filter((other) => other !== document);
+        answer();
+      };
+      const id = this.nextId++;
+      const document = new DocumentRead(id, kind, bytes!, {
+        rangePages: this.rangePages,
+        maxOcrPages: this.startData.settings.maxOcrPages,
         streamsText: onPages !== undefined,
-        writeFile: () => this.writeTempFile(job),
+        writeFile: (bytes) => this.writeTempFile(id, bytes),
+        nextTaskId: () => this.nextId++,
+        onWork: () => this.dispatch(),
         // Progress only moves forward; a throwing callback must not break extraction (it runs in an event handler).
         onProgress: (fraction) => {
-          if (job.settled || !onProgress || !(fraction > progress)) return;
+          if (document.settled || !onProgress || !(fraction > progress)) return;
           progress = fraction;
           try {
             onProgress(fraction);
@@ -120,36 +142,26 @@ export class ChildProcessDocumentReader implements DocumentReader {
             // progress is advisory
           }
         },
-        // A caller's failure to take pages stops the document: carrying on would leave pages unaccounted for.
-        onPages: (pages) => {
-          if (job.settled || !onPages) return;
-          try {
-            onPages(pages);
-          } catch (error) {
-            job.process?.cancel(job, error instanceof Error ? error : new Error(String(error)));
-            job.reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        },
+        onPages: (pages) => onPages?.(pages),
         resolve: (pages) => settle(() => resolve(pages)),
         reject: (error) => settle(() => reject(error)),
-        detach: () => signal?.removeEventListener('abort', onAbort),
-      };
-      const settle = (answer: () => void) => {
-        if (job.settled) return;
-        job.settled = true;
-        job.detach();
-        answer();
-      };
+      });
+      bytes = undefined; // the document has them until its temporary file does
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(job);
+      this.documents.push(document);
       this.dispatch();
     });
+  }
+
+  /** Ranges being read now: which process (pid) reads which pages of which document. For tests and diagnostics. */
+  rangesInFlight(): { document: number; pid?: number; firstPage: number; lastPage: number; nextPage: number }[] {
+    return this.documents.flatMap((document) => document.ranges.map((range) => ({ document: document.id, ...range })));
   }
 
   /** Rejects queued and running documents and kills the children (resolves once they are gone). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('The document reader was closed'));
+    for (const document of [...this.documents]) document.fail(new Error('The document reader was closed'));
     await Promise.all(
       [...this.processes].map((child) => {
         child.stop(new Error('The document reader was closed'));
@@ -159,17 +171,11 @@ export class ChildProcessDocumentReader implements DocumentReader {
     if (this.tempDir) fs.rmSync(this.tempDir, { recursive: true, force: true });
   }
 
-  /** A queued document never starts; a running one is stopped at once (its child is killed). */
-  private cancel(job: Job): void {
-    if (job.settled) return;
-    const queued = this.queue.indexOf(job);
-    if (queued >= 0) this.queue.splice(queued, 1);
-    job.process?.cancel(job, new ReadCancelledError());
-    job.reject(new ReadCancelledError());
-  }
-
+  /** Hands ranges to free processes (starting processes up to poolSize) while there are ranges to read. */
   private dispatch(): void {
-    while (!this.closed && this.queue.length > 0) {
+    while (!this.closed) {
+      const document = this.nextDocument();
+      if (!document) return;
       let child = [...this.processes].find((candidate) => candidate.available);
       if (!child) {
         if (this.processes.size >= this.poolSize) return;
@@ -177,26 +183,32 @@ export class ChildProcessDocumentReader implements DocumentReader {
           onFree: () => this.dispatch(),
           onExit: (gone) => {
             this.processes.delete(gone);
-            this.dispatch(); // starts a replacement if documents are waiting
+            this.dispatch(); // starts a replacement if ranges are waiting
           },
         });
         this.processes.add(child);
       }
-      const job = this.queue.shift()!;
-      job.process = child;
-      child.run(job);
+      this.lastServed = document.id;
+      child.run(document.takeRange(child));
     }
+  }
+
+  /** A document that has not started yet, first come first served; else the next running one with ranges left, in turn. */
+  private nextDocument(): DocumentRead | undefined {
+    const waiting = this.documents.find((document) => !document.started && document.hasWork);
+    if (waiting) return waiting;
+    const running = this.documents.filter((document) => document.hasWork);
+    return running.find((document) => document.id > this.lastServed) ?? running[0];
   }
 
   /**
    * The child reads the document from a private temporary file: no serialized copy of it in either process, and
-   * none kept in the queue's memory while the child works. Deleted by ExtractionProcess once the job is answered.
+   * none kept in the queue's memory while the children work. Deleted by DocumentRead once the document is answered.
    */
-  private async writeTempFile(job: Job): Promise<string> {
+  private async writeTempFile(id: number, bytes: Uint8Array): Promise<string> {
     this.tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-extraction-${process.pid}-`));
-    const file = path.join(this.tempDir, `document-${job.id}`);
-    await fs.promises.writeFile(file, job.bytes!, { mode: 0o600 });
-    job.bytes = undefined; // a 40 MB document is not held by the server for the whole extraction
+    const file = path.join(this.tempDir, `document-${id}`);
+    await fs.promises.writeFile(file, bytes, { mode: 0o600 });
     return file;
   }
 }

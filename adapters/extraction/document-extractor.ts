@@ -27,14 +27,33 @@ export interface ExtractionSettings {
   pdfReader: PdfReaderName;
 }
 
+/** Pages firstPage..lastPage (1-based, inclusive; a lastPage past the end stops at the end). */
+export interface PageRange {
+  firstPage: number;
+  lastPage: number;
+  /**
+   * Keep the PDF open under this name for the next range of the same document (see openPdf): opening a 36 MB PDF
+   * again costs ~0.3 CPU-s per range.
+   */
+  keepOpenAs?: string;
+}
+
+/** The bytes of a document, or how to get them (not called when a kept PDF is reused). */
+export type DocumentBytes = Uint8Array | (() => Uint8Array);
+
 /** What the extraction process hears from a document as it goes. */
 export interface ExtractionEvents {
   /** The document is open and has `pages` pages (before any page is read). */
   onStart?(pages: number): void;
   /** A page is read (in order, once each): it is passed on at once, so no process holds a long document's text twice. */
   onPage(page: ExtractedPage): void;
-  /** `fraction` of the work is done, `pagesDone` pages are finished. */
+  /** `fraction` of the whole document is behind (position, not count), pages up to number `pagesDone` are finished. */
   onProgress(fraction: number, pagesDone: number): void;
+  /**
+   * Asked before OCR-ing a page: false leaves it 'ocr-skipped'. Given when several processes read one document, which
+   * share its MAX_OCR_PAGES budget; without it the budget is this call's own (settings.maxOcrPages).
+   */
+  takeOcrPage?(): Promise<boolean>;
   /** Called between two pages: true when the PDF reader's caches should be dropped (the process grew large). */
   shouldCleanUp?(): boolean;
   /** The PDF reader's caches were just dropped: a good moment to collect garbage. */
@@ -71,13 +90,17 @@ export class DocumentExtractor {
   /** Read-only outside: tests look at whether its thread runs. */
   readonly ocr = new OcrEngine();
 
+  /** The PDF of the last range read with keepOpenAs, open for that document's next range. */
+  private kept?: { name: string; pdf: PdfPageSource };
+
   constructor(private readonly settings: ExtractionSettings) {}
 
   /**
    * Reads the document page by page into events.onPage. The text of the pages still carries running headers and
-   * footers: removeRunningHeaders() needs all pages, so whoever collects them applies it.
+   * footers: removeRunningHeaders() needs all pages, so whoever collects them applies it. Given a range, reads only
+   * those pages of a PDF (a JPEG is one page) and leaves the "no readable text" verdict to whoever sees all ranges.
    */
-  async extract(bytes: Uint8Array, kind: DocumentKind, events: ExtractionEvents): Promise<void> {
+  async extract(bytes: DocumentBytes, kind: DocumentKind, events: ExtractionEvents, range?: PageRange): Promise<void> {
     events.onProgress(0, 0);
     let withText = 0;
     let skipped = 0;
@@ -90,21 +113,33 @@ export class DocumentExtractor {
       },
     };
     try {
-      if (kind === 'pdf') await this.readPdf(bytes, tally);
-      else await this.readJpeg(bytes, tally);
+      if (kind === 'pdf') await this.readPdf(bytes, tally, range ?? { firstPage: 1, lastPage: Infinity });
+      else await this.readJpeg(typeof bytes === 'function' ? bytes() : bytes, tally);
     } finally {
       await this.ocr.terminate(); // its memory goes back while the server indexes, or the process waits idle
     }
-    if (withText === 0) {
-      throw new UnprocessableDocumentError(
-        skipped === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${this.settings.maxOcrPages} scanned pages; ` +
-          `${skipped} more were not OCR'd (at most ${this.settings.maxOcrPages} per document, ${LIMIT_VARIABLES.maxOcrPages})`,
-      );
-    }
+    if (withText === 0 && !range) throw noReadableTextError(skipped, this.settings.maxOcrPages);
   }
 
   close(): Promise<void> {
-    return this.ocr.terminate();
+    return Promise.all([this.ocr.terminate(), this.closeKeptPdf()]).then(() => {});
+  }
+
+  /** Lets go of the PDF kept open for a next range (its document is done, or the process waits idle). */
+  async closeKeptPdf(): Promise<void> {
+    const kept = this.kept;
+    this.kept = undefined;
+    await kept?.pdf.close().catch(() => {});
+  }
+
+  /** The kept PDF when `name` is it; else a new one (kept under `name` if given, the previous one closed). */
+  private async openPdf(bytes: DocumentBytes, name: string | undefined): Promise<PdfPageSource> {
+    if (name !== undefined && this.kept?.name === name) return this.kept.pdf;
+    await this.closeKeptPdf();
+    const { pdfReader, maxPdfImagePixels } = this.settings;
+    const pdf = await openPdfPageSource(pdfReader, typeof bytes === 'function' ? bytes() : bytes, { maxPdfImagePixels });
+    if (name !== undefined) this.kept = { name, pdf };
+    return pdf;
   }
 
   /**
@@ -112,26 +147,28 @@ export class DocumentExtractor {
    * source releases each page's data after it; its document-wide caches are dropped every few hundred pages or when
    * the process grows large, so memory stays flat however long the document is.
    */
-  private async readPdf(bytes: Uint8Array, events: ExtractionEvents): Promise<void> {
-    const { maxPages, maxOcrPages, minTextCharsPerPage, maxPdfImagePixels, pdfReader } = this.settings;
-    const pdf = await openPdfPageSource(pdfReader, bytes, { maxPdfImagePixels });
+  private async readPdf(bytes: DocumentBytes, events: ExtractionEvents, { firstPage, lastPage, keepOpenAs }: PageRange): Promise<void> {
+    const { maxPages, maxOcrPages, minTextCharsPerPage } = this.settings;
+    let pdf: PdfPageSource | undefined;
+    let failed = false;
     try {
+      pdf = await this.openPdf(bytes, keepOpenAs);
       const total = pdf.pageCount;
       if (total > maxPages) throw new UnprocessableDocumentError(tooManyPagesMessage(total, maxPages));
       events.onStart?.(total);
       let ocrPages = 0;
-      let cleanedAt = 0;
-      let lastOcrAt = 0;
-      for (let num = 1; num <= total; num++) {
+      const takeOcrPage = events.takeOcrPage ?? (async () => ocrPages++ < maxOcrPages);
+      let cleanedAt = firstPage - 1;
+      let lastOcrAt = firstPage - 1;
+      for (let num = firstPage; num <= Math.min(lastPage, total); num++) {
         let text = markParagraphBreaks(normalizeExtractedText(await pdf.text(num)));
         let method: ExtractedPage['method'] = 'text';
         // A page with nothing drawn is blank: its (short) text layer is all there is.
         if (countWordCharacters(text, minTextCharsPerPage) < minTextCharsPerPage && (await pdf.hasInk(num))) {
-          if (ocrPages >= maxOcrPages) {
+          if (!(await takeOcrPage())) {
             text = '';
             method = 'ocr-skipped';
           } else {
-            ocrPages++;
             const ocrText = await this.ocrPdfPage(pdf, num, (sub) => events.onProgress((num - 1 + sub) / total, num - 1));
             // Keep the text layer when OCR finds less (a blank page with a page number, a non-Latin script).
             if (countWordCharacters(ocrText) >= countWordCharacters(text)) {
@@ -150,8 +187,13 @@ export class DocumentExtractor {
           events.onCleanedUp?.();
         }
       }
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
-      await pdf.close();
+      // A kept PDF stays open for the next range, unless this one failed (its state is then unknown).
+      if (failed && pdf !== undefined && pdf === this.kept?.pdf) await this.closeKeptPdf();
+      else if (pdf !== this.kept?.pdf) await pdf?.close();
     }
   }
 
@@ -183,4 +225,12 @@ export class DocumentExtractor {
     events.onPage({ page: 1, text, method: 'ocr' });
     events.onProgress(1, 1);
   }
+}
+
+/** A document without any page of text: say so, and say when the OCR limit left scanned pages unread. */
+export function noReadableTextError(skippedPages: number, maxOcrPages: number): UnprocessableDocumentError {
+  return new UnprocessableDocumentError(
+    skippedPages === 0 ? MESSAGES.noText : `${MESSAGES.noText} in its first ${maxOcrPages} scanned pages; ` +
+      `${skippedPages} more were not OCR'd (at most ${maxOcrPages} per document, ${LIMIT_VARIABLES.maxOcrPages})`,
+  );
 }

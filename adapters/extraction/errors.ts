@@ -34,6 +34,14 @@ export class ExtractionTimeoutError extends UnprocessableDocumentError {
         `(${LIMIT_VARIABLES.pageTimeoutMs}=${pageTimeoutMs} + ${pages} pages × ${LIMIT_VARIABLES.msPerPage}=${msPerPage})`,
     );
   }
+
+  /** A page range of a long document (read by one of several processes) over its share of the time budget. */
+  static range(first: number, last: number, budgetMs: number, pageTimeoutMs: number, msPerPage: number): ExtractionTimeoutError {
+    return new ExtractionTimeoutError(
+      `Reading pages ${first}-${last} of the document took longer than their time budget of ${describeDuration(budgetMs)} ` +
+        `(${LIMIT_VARIABLES.pageTimeoutMs}=${pageTimeoutMs} + ${last - first + 1} pages × ${LIMIT_VARIABLES.msPerPage}=${msPerPage})`,
+    );
+  }
 }
 
 /** The extraction process grew past the memory limit while reading the document (it was killed). */

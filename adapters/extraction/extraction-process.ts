@@ -1,11 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCrashedError } from './errors.js';
-import { RunningHeaderRemover } from './running-headers.js';
-import type { WorkerReply, WorkerStartData } from './protocol.js';
+import type { ExtractionJob, WorkerCommand, WorkerReply, WorkerStartData } from './protocol.js';
 import { liveChildren, setRef, startChild } from './worker-entry.js';
 
 /** Limits of one extraction process, enforced from the parent (a child stuck in native code cannot police itself). */
@@ -22,18 +20,29 @@ export interface ProcessLimits {
   idleMs: number;
 }
 
-/** A document given to a process: where its bytes are, what it is, and whom to answer. */
-export interface DocumentTask {
+/**
+ * A page range of a document given to a process: where the document's bytes are, what it is, and whom to answer.
+ * The pages come back raw (running headers still on them): the document, which sees every range, cleans them.
+ */
+export interface RangeTask {
+  /** Unique per task (a range re-read after a crash is a new task). */
   id: number;
   kind: DocumentKind;
-  /** Writes the document to a temporary file for the child, resolving to its path. */
-  writeFile(): Promise<string>;
-  onProgress(fraction: number): void;
-  /** Pages whose text is final (running headers removed), in order, each once, while later pages are read. */
-  onPages(pages: ExtractedPage[]): void;
-  /** The caller takes page texts from onPages: the pages resolve() gets then leave their text out (''). */
-  streamsText: boolean;
-  resolve(pages: ExtractedPage[]): void;
+  firstPage: number;
+  /** May lie past the document's end (the first range of a document of unknown length). */
+  lastPage: number;
+  /** The document's temporary file for the child (written once per document), resolving to its path. */
+  file(): Promise<string>;
+  /** The child opened the document: it has `pages` pages in all. */
+  onStarted(pages: number): void;
+  /** Pages of this range in order, each once; `fraction` is the child's position in the whole document. */
+  onPages(pages: ExtractedPage[], fraction: number): void;
+  /** The child asks whether the next page may be OCR'd (the document's budget). */
+  takeOcrPage(): boolean;
+  /** Other ranges of the same document remain to be read (then a large process is not recycled yet). */
+  readonly moreToRead: boolean;
+  /** The range is read to its end (or the document's). */
+  resolve(): void;
   reject(error: Error): void;
 }
 
@@ -45,21 +54,18 @@ const STDERR_GRACE_MS = 500;
 const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit|FatalProcessOutOfMemory/;
 
 /**
- * One extraction child process and the document it works on: sends the document, enforces the page and document
- * time budgets and the memory limit, stops itself when idle or worn (recycling), and answers the document when the
- * child dies. The pool (ChildProcessDocumentReader) learns through `onFree` and `onExit` when to dispatch again.
+ * One extraction child process and the page range it works on: sends the range, enforces the page and range time
+ * budgets and the memory limit, stops itself when idle or worn (recycling), and answers the range when the child
+ * dies. The pool (ChildProcessDocumentReader) learns through `onFree` and `onExit` when to dispatch again.
  */
 export class ExtractionProcess {
   readonly exited: Promise<void>;
   private readonly child: ChildProcess;
   private ready = false;
-  private task?: DocumentTask;
+  private task?: RangeTask;
   private file?: string;
-  /** Why the child is going away: the document in flight is rejected with it on exit. Also: no new document. */
+  /** Why the child is going away: the range in flight is rejected with it on exit. Also: no new range. */
   private failure?: Error;
-  /** Pages of the current document received so far (their text final once passed through `headers`). */
-  private pages: ExtractedPage[] = [];
-  private headers?: RunningHeaderRemover;
   private pagesRead = 0;
   private lastRssMb = 0;
   private pagesDone = 0;
@@ -93,7 +99,9 @@ export class ExtractionProcess {
       finished = true;
       liveChildren.delete(this.child);
       const task = this.release();
-      task?.reject(this.failure ?? new ExtractionWorkerCrashedError(this.outOfMemory ? `it ran out of memory (${detail})` : detail));
+      // Set before answering: the pool, dispatching again from the answer, must not pick this process as free.
+      this.failure ??= new ExtractionWorkerCrashedError(this.outOfMemory ? `it ran out of memory (${detail})` : detail);
+      task?.reject(this.failure);
       markExited();
       this.events.onExit(this);
     };
@@ -117,21 +125,31 @@ export class ExtractionProcess {
     return !this.task && !this.failure;
   }
 
-  run(task: DocumentTask): void {
+  /** The child's process id (tests kill it to play a crash). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** The range in flight, if any. */
+  get running(): RangeTask | undefined {
+    return this.task;
+  }
+
+  run(task: RangeTask): void {
     clearTimeout(this.idleTimer);
     this.task = task;
-    setRef(this.child, true); // a running document keeps the server's event loop alive; an idle child does not
+    setRef(this.child, true); // a running range keeps the server's event loop alive; an idle child does not
     task
-      .writeFile()
+      .file()
       .then((file) => {
-        if (this.task !== task) return void fs.rm(file, { force: true }, () => {});
+        if (this.task !== task) return;
         this.file = file;
         if (this.ready && !this.failure) this.send();
       })
       .catch((error: Error) => this.stop(error));
   }
 
-  /** Kills the child: the document in flight (if any) is rejected with `reason` once the child is gone. */
+  /** Kills the child: the range in flight (if any) is rejected with `reason` once the child is gone. */
   stop(reason: Error): void {
     this.failure ??= reason;
     // An idle child is unref'd: without this, a program whose last work is awaiting close() would end with that
@@ -140,8 +158,8 @@ export class ExtractionProcess {
     this.child.kill('SIGKILL');
   }
 
-  /** Stops the document in flight at once (the child is killed; the pool starts another for the next document). */
-  cancel(task: DocumentTask, reason: Error): void {
+  /** Stops the range in flight at once, unanswered (the child is killed; the pool starts another when needed). */
+  cancel(task: RangeTask, reason: Error): void {
     if (this.task !== task) return;
     this.release();
     this.stop(reason);
@@ -150,18 +168,16 @@ export class ExtractionProcess {
   private send(): void {
     const task = this.task!;
     this.startedAt = Date.now();
-    this.pagesDone = 0;
-    const pages: ExtractedPage[] = (this.pages = []);
-    this.headers = new RunningHeaderRemover((texts, first) => {
-      const final = texts.map((text, i) => ({ ...pages[first + i], text }));
-      // A 5,000-page document's text held until its end would grow the server's heap, and every major GC with it.
-      final.forEach((page, i) => (pages[first + i] = task.streamsText ? { ...page, text: '' } : page));
-      task.onPages(final);
-    });
+    this.pagesDone = task.firstPage - 1;
     this.armPageTimer();
-    // Opening the document counts as its first page until the child says how many pages it has.
-    this.child.send({ id: task.id, kind: task.kind, file: this.file! }, undefined, undefined, (error) => {
-      if (error && !this.failure) this.stop(new ExtractionWorkerCrashedError(`the document could not be sent to it (${error.message})`, { cause: error }));
+    // Opening the document counts as the range's first page until the child says how many pages it has.
+    const job: ExtractionJob = { type: 'read', id: task.id, kind: task.kind, file: this.file!, firstPage: task.firstPage, lastPage: task.lastPage };
+    this.sendToChild(job, 'the document could not be sent to it');
+  }
+
+  private sendToChild(command: WorkerCommand, failure: string): void {
+    this.child.send(command, undefined, undefined, (error) => {
+      if (error && !this.failure) this.stop(new ExtractionWorkerCrashedError(`${failure} (${error.message})`, { cause: error }));
     });
   }
 
@@ -177,32 +193,27 @@ export class ExtractionProcess {
     if (reply.type === 'started' || reply.type === 'progress') this.checkMemory(reply.rssMb);
     if (this.failure) return;
     if (reply.type === 'started') {
-      const budget = this.limits.pageTimeoutMs + reply.pages * this.limits.msPerPage;
-      const error = ExtractionTimeoutError.document(reply.pages, budget, this.limits.pageTimeoutMs, this.limits.msPerPage);
-      this.documentTimer = setTimeout(() => this.stop(error), Math.max(0, budget - (Date.now() - this.startedAt)));
+      this.armRangeTimer(task, reply.pages);
+      task.onStarted(reply.pages);
+      return;
+    }
+    if (reply.type === 'ocr-request') {
+      this.sendToChild({ type: 'ocr-grant', id: task.id, granted: task.takeOcrPage() }, 'the OCR budget could not be sent to it');
       return;
     }
     if (reply.type === 'progress') {
-      for (const page of reply.pages) {
-        this.pages.push(page);
-        this.headers!.push(page.text);
-      }
       if (reply.pagesDone > this.pagesDone) {
         this.pagesRead += reply.pagesDone - this.pagesDone;
         this.pagesDone = reply.pagesDone;
         this.armPageTimer();
       }
-      task.onProgress(reply.fraction);
+      task.onPages(reply.pages, reply.fraction);
       return;
     }
-    const pages = this.pages;
-    const headers = this.headers;
     this.release();
     if (reply.type === 'result') {
-      this.lastRssMb = reply.rssMb; // a document read to its end is answered; its size only decides recycling
-      headers!.end();
-      task.onProgress(1);
-      task.resolve(pages);
+      this.lastRssMb = reply.rssMb; // a range read to its end is answered; its size only decides recycling
+      task.resolve();
     } else if (reply.unprocessable) {
       task.reject(new UnprocessableDocumentError(reply.message));
     } else {
@@ -211,8 +222,8 @@ export class ExtractionProcess {
       task.reject(error);
     }
     // A worn or grown child is replaced (its memory freed while the server indexes what it read); a lean one waits,
-    // for a while, for more.
-    if (this.pagesRead >= this.limits.recycleAfterPages || this.lastRssMb > this.limits.maxMemoryMb / 4) {
+    // for a while, for more. A grown one still reads the next ranges of a document: restarting it would cost more.
+    if (this.pagesRead >= this.limits.recycleAfterPages || (this.lastRssMb > this.limits.maxMemoryMb / 4 && !task.moreToRead)) {
       this.stop(new Error('The extraction process was recycled'));
     } else {
       this.armIdleTimer();
@@ -223,6 +234,17 @@ export class ExtractionProcess {
   private checkMemory(rssMb: number): void {
     this.lastRssMb = rssMb;
     if (rssMb > this.limits.maxMemoryMb) this.stop(new ExtractionMemoryLimitError(this.limits.maxMemoryMb));
+  }
+
+  /** A range's budget: pageTimeoutMs + its pages × msPerPage, counted from when it was sent. */
+  private armRangeTimer(task: RangeTask, documentPages: number): void {
+    const { pageTimeoutMs, msPerPage } = this.limits;
+    const pages = Math.max(1, Math.min(task.lastPage, documentPages) - task.firstPage + 1);
+    const budget = pageTimeoutMs + pages * msPerPage;
+    const error = pages === documentPages
+      ? ExtractionTimeoutError.document(pages, budget, pageTimeoutMs, msPerPage)
+      : ExtractionTimeoutError.range(task.firstPage, task.firstPage + pages - 1, budget, pageTimeoutMs, msPerPage);
+    this.documentTimer = setTimeout(() => this.stop(error), Math.max(0, budget - (Date.now() - this.startedAt)));
   }
 
   private armPageTimer(): void {
@@ -239,15 +261,12 @@ export class ExtractionProcess {
     this.idleTimer.unref();
   }
 
-  /** Ends the current document's bookkeeping (timers, temporary file) and returns it, unanswered. */
-  private release(): DocumentTask | undefined {
+  /** Ends the current range's bookkeeping (timers) and returns it, unanswered. The file is the document's to delete. */
+  private release(): RangeTask | undefined {
     const task = this.task;
     clearTimeout(this.pageTimer);
     clearTimeout(this.documentTimer);
     this.task = undefined;
-    this.pages = [];
-    this.headers = undefined;
-    if (this.file) fs.rm(this.file, { force: true }, () => {});
     this.file = undefined;
     setRef(this.child, false);
     return task;

@@ -9,7 +9,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import { cleanupPolicy } from './cleanup-policy.js';
 import { DocumentExtractor } from './document-extractor.js';
-import type { ExtractionJob, WorkerReply, WorkerStartData } from './protocol.js';
+import type { ExtractionJob, OcrGrant, WorkerCommand, WorkerReply, WorkerStartData } from './protocol.js';
 
 if (!process.send) throw new Error('extraction-worker must run as a forked child process with an IPC channel');
 
@@ -38,20 +38,51 @@ const PROGRESS_INTERVAL_MS = 500;
 /** Pages are sent at least this often: the server takes each message in one go, so a long one would hold its requests. */
 const PAGES_PER_MESSAGE = 10;
 
-process.on('message', async ({ id, kind, file }: ExtractionJob) => {
+/** How long a PDF stays open after a range, waiting for the next range of the same document. */
+const KEEP_PDF_OPEN_MS = 1_000;
+let dropKeptPdf: NodeJS.Timeout | undefined;
+
+/** The answer to the running job's OCR request, awaited by its page loop. */
+let awaitingGrant: { id: number; answer(granted: boolean): void } | undefined;
+
+process.on('message', (command: WorkerCommand) => {
+  if (command.type === 'ocr-grant') answerOcrRequest(command);
+  else void read(command);
+});
+
+function answerOcrRequest({ id, granted }: OcrGrant): void {
+  if (awaitingGrant?.id !== id) return;
+  const { answer } = awaitingGrant;
+  awaitingGrant = undefined;
+  answer(granted);
+}
+
+async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Promise<void> {
   let reportedFraction = -1; // so that 0 ("started") is sent too
-  let reportedPages = 0;
+  let fractionNow = 0;
+  let reportedPages = firstPage - 1;
   let reportedAt = 0;
   let pages: ExtractedPage[] = []; // read since the last progress message
   try {
-    // One copy of the document in this process, read from the file the parent wrote (a view, not a second copy).
-    const data = fs.readFileSync(file);
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    if (crashOnMarker && data.includes(crashOnMarker)) process.kill(process.pid, 'SIGSEGV'); // test-only: a native crash
+    clearTimeout(dropKeptPdf);
+    // One copy of the document in this process, read from the file the parent wrote (a view, not a second copy); not
+    // read at all when the PDF is still open from this document's previous range.
+    const bytes = () => {
+      const data = fs.readFileSync(file);
+      if (crashOnMarker && data.includes(crashOnMarker)) process.kill(process.pid, 'SIGSEGV'); // test-only: a native crash
+      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    };
     await extractor.extract(bytes, kind, {
       onStart: (pageCount) => reply({ id, type: 'started', pages: pageCount, rssMb: rssMb() }),
       onPage: (page) => pages.push(page),
+      // The document's OCR budget is the parent's: other processes read other ranges of it at the same time.
+      takeOcrPage: () =>
+        new Promise<boolean>((answer) => {
+          awaitingGrant = { id, answer };
+          reply({ id, type: 'ocr-request' });
+        }),
       onProgress: (fraction, pagesDone) => {
+        fractionNow = fraction;
         const now = Date.now();
         const newPages = pagesDone > reportedPages && now - reportedAt >= PROGRESS_INTERVAL_MS;
         if (fraction >= 1 || fraction - reportedFraction >= 0.01 || newPages || pagesDone - reportedPages >= PAGES_PER_MESSAGE) {
@@ -66,8 +97,12 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
       // (5,000 text pages: 400 MB instead of 240 MB). Only above a size, though: forced every 250 pages it cost a
       // sixth of the extraction time.
       ...cleanupPolicy(cleanup),
-    });
+    }, { firstPage, lastPage, keepOpenAs: file });
+    // A range that ends before the document does (fraction < 1) may still hold pages not sent.
+    if (pages.length > 0) reply({ id, type: 'progress', fraction: Math.min(1, fractionNow), pagesDone: pages.at(-1)!.page, pages, rssMb: rssMb() });
     reply({ id, type: 'result', rssMb: rssMb() });
+    // The pool hands the next range of a document to the process that is free at once: no range soon, no document.
+    dropKeptPdf = setTimeout(() => void extractor.closeKeptPdf(), KEEP_PDF_OPEN_MS);
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
     reply({
@@ -78,6 +113,6 @@ process.on('message', async ({ id, kind, file }: ExtractionJob) => {
       stack: err.stack,
     });
   }
-});
+}
 
 reply({ type: 'ready' });

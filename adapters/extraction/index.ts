@@ -3,6 +3,7 @@ export {
   DEFAULT_EXTRACTION_SETTINGS,
   DEFAULT_EXTRACTION_NICENESS,
   DEFAULT_PROCESS_LIMITS,
+  DEFAULT_RANGE_PAGES,
   type ChildProcessDocumentReaderOptions,
 } from './child-process-document-reader.js';
 export { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCrashedError, LIMIT_VARIABLES } from './errors.js';

@@ -20,21 +20,40 @@ export interface WorkerStartData {
   crashOnMarker?: string;
 }
 
+/** Messages from the parent: a page range of a document to read, or the answer to an OCR request. */
+export type WorkerCommand = ExtractionJob | OcrGrant;
+
+/**
+ * Pages firstPage..lastPage of a document (lastPage past the end means "to the end"); the child reports the whole
+ * document's page count. A long PDF is read as several such jobs, by several children at once.
+ */
 export interface ExtractionJob {
+  type: 'read';
   id: number;
   kind: DocumentKind;
-  /** A temporary file holding the document; the parent deletes it once the job is answered. */
+  /** A temporary file holding the document; the parent deletes it once the whole document is answered. */
   file: string;
+  firstPage: number;
+  lastPage: number;
+}
+
+/** Whether the page the child asked about may be OCR'd: the parent keeps the document's OCR budget across ranges. */
+export interface OcrGrant {
+  type: 'ocr-grant';
+  id: number;
+  granted: boolean;
 }
 
 export type WorkerReply =
   /** Sent once the child listens for jobs: a job sent earlier could be lost while the child still loads. */
   | { type: 'ready' }
-  /** The document is open: its page count sets its time budget. */
+  /** The document is open: `pages` is its whole page count (not the range's); it sets the range's time budget. */
   | { id: number; type: 'started'; pages: number; rssMb: number }
-  /** `pagesDone` pages are finished, `pages` are those read since the last message; `rssMb` is the child's size now. */
+  /** The next page needs OCR: may it (an OcrGrant answers)? */
+  | { id: number; type: 'ocr-request' }
+  /** Pages up to number `pagesDone` are finished, `pages` are those read since the last message; `rssMb` is the child's size now. */
   | { id: number; type: 'progress'; fraction: number; pagesDone: number; pages: ExtractedPage[]; rssMb: number }
-  /** The document is read to its end: every page was sent with the progress messages before. */
+  /** The range is read to its end: every page was sent with the progress messages before. */
   | { id: number; type: 'result'; rssMb: number }
   /** Errors are sent as data: class identity does not survive serialization. */
   | { id: number; type: 'error'; unprocessable: boolean; message: string; stack?: string };

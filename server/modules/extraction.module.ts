@@ -2,7 +2,8 @@ import { ContainerModule } from 'inversify';
 import * as v from 'valibot';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
 import {
-  ChildProcessDocumentReader, DEFAULT_EXTRACTION_NICENESS, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS, PDF_READERS, type PdfReaderName,
+  ChildProcessDocumentReader, DEFAULT_EXTRACTION_NICENESS, DEFAULT_RANGE_PAGES, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS,
+  PDF_READERS, type PdfReaderName,
 } from '../../adapters/extraction/index.js';
 import { instrumentReader, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { optional, setting } from '../config/variables.js';
@@ -16,6 +17,7 @@ import { INGEST_CONCURRENCY } from './ingestion.module.js';
 
 const EXTRACTION_WORKERS = optional('EXTRACTION_WORKERS', positiveInt(16), 'Extraction child processes', { defaultText: 'INGEST_CONCURRENCY' });
 const EXTRACTION_NICENESS = setting('EXTRACTION_NICENESS', wholeNumber(19), DEFAULT_EXTRACTION_NICENESS, 'How much nicer (0-19) extraction processes run than the service, so API requests go first');
+const EXTRACTION_RANGE_PAGES = setting('EXTRACTION_RANGE_PAGES', positiveInt(1_000_000), DEFAULT_RANGE_PAGES, 'A PDF with more pages is read in ranges of this many pages by all extraction processes at once');
 const MAX_DOCUMENT_PAGES = setting('MAX_DOCUMENT_PAGES', positiveInt(1_000_000), DEFAULT_EXTRACTION_SETTINGS.maxPages, 'Pages a document may have; a longer one fails');
 const MAX_OCR_PAGES = setting('MAX_OCR_PAGES', positiveInt(1_000_000), DEFAULT_EXTRACTION_SETTINGS.maxOcrPages, 'Pages of a document that are OCR\'d; the rest of its scanned pages are skipped');
 const EXTRACTION_PAGE_TIMEOUT_MS = setting('EXTRACTION_PAGE_TIMEOUT_MS', positiveInt(86_400_000), DEFAULT_PROCESS_LIMITS.pageTimeoutMs, 'Longest time one page may take');
@@ -43,6 +45,8 @@ export interface ExtractionSection {
   extractionWorkers: number;
   /** How much nicer (lower CPU priority, 0-19) extraction processes run than the service: API requests go first. */
   extractionNiceness: number;
+  /** A longer PDF is read as page ranges of this many pages by every free extraction process. */
+  extractionRangePages: number;
   /** Limits of document extraction; a document that hits one fails with a reason naming it (or loses OCR'd pages). */
   extraction: ExtractionLimits;
 }
@@ -50,14 +54,15 @@ export interface ExtractionSection {
 /** Text extraction from PDFs and page images, in a pool of child processes with limits on time, memory and pages. */
 export const extractionModule: ServiceModule<ExtractionSection> = {
   family: 'extraction',
-  variables: [EXTRACTION_WORKERS, EXTRACTION_NICENESS, MAX_DOCUMENT_PAGES, MAX_OCR_PAGES, EXTRACTION_PAGE_TIMEOUT_MS, EXTRACTION_MS_PER_PAGE,
-    PDF_MAX_IMAGE_PIXELS, EXTRACTION_MAX_MEMORY_MB, EXTRACTION_RECYCLE_PAGES, EXTRACTION_IDLE_MS, PDF_READER],
+  variables: [EXTRACTION_WORKERS, EXTRACTION_NICENESS, EXTRACTION_RANGE_PAGES, MAX_DOCUMENT_PAGES, MAX_OCR_PAGES, EXTRACTION_PAGE_TIMEOUT_MS,
+    EXTRACTION_MS_PER_PAGE, PDF_MAX_IMAGE_PIXELS, EXTRACTION_MAX_MEMORY_MB, EXTRACTION_RECYCLE_PAGES, EXTRACTION_IDLE_MS, PDF_READER],
   configure(env): ExtractionSection {
     return {
       // As many extraction processes as documents in progress: with fewer, a second user's document would wait for the
       // first one's extraction after all, which is what fair scheduling is meant to prevent.
       extractionWorkers: env.read(EXTRACTION_WORKERS, env.read(INGEST_CONCURRENCY)),
       extractionNiceness: env.read(EXTRACTION_NICENESS),
+      extractionRangePages: env.read(EXTRACTION_RANGE_PAGES),
       extraction: {
         maxPages: env.read(MAX_DOCUMENT_PAGES),
         maxOcrPages: env.read(MAX_OCR_PAGES),
@@ -73,7 +78,9 @@ export const extractionModule: ServiceModule<ExtractionSection> = {
   },
   bindings: (config) =>
     new ContainerModule(({ bind }) => {
-      const reader = new ChildProcessDocumentReader({ poolSize: config.extractionWorkers, niceness: config.extractionNiceness, ...config.extraction });
+      const reader = new ChildProcessDocumentReader({
+        poolSize: config.extractionWorkers, niceness: config.extractionNiceness, rangePages: config.extractionRangePages, ...config.extraction,
+      });
       bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue((ctx) => instrumentReader(reader, ctx.get<ServiceMetrics>(TOKENS.Metrics)));
       bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'text extraction', close: () => reader.close() });
       // Page images in a child process of their own, started at the first page asked for: viewing a page never waits

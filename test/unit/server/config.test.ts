@@ -126,6 +126,9 @@ describe('configuration', () => {
     expect(loadConfig({}).extractionNiceness).to.equal(10);
     expect(loadConfig({ EXTRACTION_NICENESS: '0' }).extractionNiceness).to.equal(0);
     expect(configError({ EXTRACTION_NICENESS: '20' }).message).to.equal('EXTRACTION_NICENESS: must be at most 19 (got "20")');
+    expect(loadConfig({}).extractionRangePages).to.equal(200);
+    expect(loadConfig({ EXTRACTION_RANGE_PAGES: '50' }).extractionRangePages).to.equal(50);
+    expect(configError({ EXTRACTION_RANGE_PAGES: '0' }).variable).to.equal('EXTRACTION_RANGE_PAGES');
   });
 
   it('serves /metrics on the API port and publicly by default; METRICS_PORT and METRICS_TOKEN change that', () => {
