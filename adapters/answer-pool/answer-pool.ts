@@ -116,7 +116,31 @@ function workerModule(workerFile: string | undefined): { threadFile: string; tas
   const extension = here.endsWith('.ts') ? '.ts' : '.js';
   const threadFile = path.join(path.dirname(here), `pool-thread${extension}`);
   const taskModule = workerFile ?? path.join(path.dirname(here), `answer-worker${extension}`);
-  if (extension === '.js' && !taskModule.endsWith('.ts')) return { threadFile, taskModule, execArgv: process.execArgv };
-  const hasTsx = process.execArgv.some((arg) => arg.includes('tsx'));
-  return { threadFile, taskModule, execArgv: hasTsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'] };
+  const loaders = moduleLoadingOptions(process.execArgv);
+  if (extension === '.js' && !taskModule.endsWith('.ts')) return { threadFile, taskModule, execArgv: loaders };
+  const hasTsx = loaders.some((arg) => arg.includes('tsx'));
+  return { threadFile, taskModule, execArgv: hasTsx ? loaders : [...loaders, '--import', 'tsx'] };
+}
+
+/** Options that take their value as the next argument when written without '='. */
+const LOADER_OPTIONS_WITH_VALUE = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--conditions', '-C']);
+
+/**
+ * The process's module-loading options (a TypeScript loader, conditions), which threads need too. Not the rest: a
+ * Worker refuses V8 and per-process options (the service runs with --max-semi-space-size and --expose-gc, see
+ * server/node-flags.ts), and V8's flags apply to its threads anyway.
+ */
+export function moduleLoadingOptions(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i];
+    const name = arg.split('=')[0];
+    if (LOADER_OPTIONS_WITH_VALUE.has(name)) {
+      kept.push(arg);
+      if (!arg.includes('=') && i + 1 < execArgv.length) kept.push(execArgv[++i]);
+    } else if (name === '--no-experimental-require-module' || name === '--enable-source-maps' || name === '--experimental-strip-types') {
+      kept.push(arg);
+    }
+  }
+  return kept;
 }

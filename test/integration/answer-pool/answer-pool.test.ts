@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { AnswerPool, AnswerQueueFullError, PooledLlm, PooledReranker } from '../../../adapters/answer-pool/index.js';
+import { moduleLoadingOptions } from '../../../adapters/answer-pool/answer-pool.js';
+import { SERVICE_NODE_FLAGS } from '../../../server/node-flags.js';
 import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
 import type { AnswerRequest } from '../../../core/ports/llm.js';
 import type { ChunkHit } from '../../../core/ports/vector-index.js';
@@ -102,6 +105,27 @@ describe('answer pool (worker threads, loaded from the TypeScript sources)', fun
         }
       }
       expect(compared).to.equal(40);
+    });
+  });
+
+  describe('in a process started with the service\'s Node options', () => {
+    it('gives its threads only the module-loading options (a Worker refuses V8 options such as --max-semi-space-size)', () => {
+      expect(moduleLoadingOptions(['--max-semi-space-size=8', '--expose-gc', '--require', '/x/preflight.cjs', '--import', 'file:///x/loader.mjs', '--cpu-prof']))
+        .to.deep.equal(['--require', '/x/preflight.cjs', '--import', 'file:///x/loader.mjs']);
+      expect(moduleLoadingOptions(['--import=tsx', '--no-experimental-require-module', '--max-old-space-size=1024'])).to.deep.equal(['--import=tsx', '--no-experimental-require-module']);
+    });
+
+    it('answers through its threads (the service runs with --max-semi-space-size and --expose-gc)', function () {
+      this.timeout(60_000);
+      const script = [
+        "import { AnswerPool, PooledLlm } from './adapters/answer-pool/index.ts';",
+        'const pool = new AnswerPool({ threads: 1, maxQueued: 4 });',
+        `const answer = await new PooledLlm(pool).answer(${JSON.stringify(request('What is the monthly maintenance fee?'))});`,
+        'console.log(answer.text); await pool.close();',
+      ].join('\n');
+      const run = spawnSync(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 50_000 });
+      expect(run.stderr).to.equal('');
+      expect(run.stdout).to.include('12 dollars');
     });
   });
 
