@@ -134,7 +134,8 @@ describe('answer pool (worker threads, loaded from the TypeScript sources)', fun
     let queueFull = 0;
     beforeEach(() => {
       queueFull = 0;
-      pool = new AnswerPool({ threads: 1, maxQueued: 2, workerFile: TEST_WORKER, onQueueFull: () => queueFull++ });
+      // Four tasks per thread: waiting tasks are handed to the thread ahead of time, the harder case for aborts and crashes.
+      pool = new AnswerPool({ threads: 1, tasksPerThread: 4, maxQueued: 2, workerFile: TEST_WORKER, onQueueFull: () => queueFull++ });
     });
     afterEach(() => pool.close());
 
@@ -178,7 +179,7 @@ describe('answer pool (worker threads, loaded from the TypeScript sources)', fun
     });
 
     it('a thread that runs dry takes over a task waiting at a busy thread', async () => {
-      const two = new AnswerPool({ threads: 2, maxQueued: 8, workerFile: TEST_WORKER });
+      const two = new AnswerPool({ threads: 2, tasksPerThread: 4, maxQueued: 8, workerFile: TEST_WORKER });
       try {
         const llm = new PooledLlm(two);
         let longDone = false;
