@@ -154,7 +154,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
   }
 
   /** Ranges being read now: which process (pid) reads which pages of which document. For tests and diagnostics. */
-  rangesInFlight(): { document: number; pid?: number; firstPage: number; lastPage: number; nextPage: number }[] {
+  rangesInFlight(): { document: number; id: number; pid?: number; firstPage: number; lastPage: number; nextPage: number }[] {
     return this.documents.flatMap((document) => document.ranges.map((range) => ({ document: document.id, ...range })));
   }
 

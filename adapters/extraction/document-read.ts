@@ -89,8 +89,9 @@ export class DocumentRead {
   }
 
   /** Ranges being read now, with the processes reading them. */
-  get ranges(): { pid?: number; firstPage: number; lastPage: number; nextPage: number }[] {
-    return [...this.inFlight].map(({ pid, firstPage, lastPage, nextPage }) => ({ pid, firstPage, lastPage, nextPage }));
+  /** `id` grows with each range handed out: the order ranges were given to processes. */
+  get ranges(): { id: number; pid?: number; firstPage: number; lastPage: number; nextPage: number }[] {
+    return [...this.inFlight].map(({ id, pid, firstPage, lastPage, nextPage }) => ({ id, pid, firstPage, lastPage, nextPage }));
   }
 
   /** The next range to read (the earliest first: delivery waits on it), for the process behind `stop`. */
