@@ -34,6 +34,9 @@ interface Running extends TakenJob {
   done: Promise<void>;
 }
 
+/** How long a cancel made here is remembered against takes that were already under way (far longer than one take). */
+const CANCEL_MEMORY_MS = 10 * 60_000;
+
 /**
  * A JobQueue several processes share through a table of its own on the records' PostgreSQL database (why not a queue
  * library's table: see queue-table.ts). Each working process polls: it expires jobs whose lease ran out, chooses which
@@ -54,6 +57,8 @@ export class PostgresJobQueue implements JobQueue {
   private readonly maintenanceIntervalMs: number;
   private lastMaintenance = 0;
   private readonly running = new Map<string, Running>();
+  /** Jobs cancelled here lately (id → when), whatever their row says yet; forgotten after CANCEL_MEMORY_MS. */
+  private readonly cancelledHere = new Map<string, number>();
   /** Sends and cancels in call order, so a job's insert lands before its cancel and jobs age in enqueue order. */
   private commands: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -102,6 +107,7 @@ export class PostgresJobQueue implements JobQueue {
   enqueue(job: QueuedJob): void {
     if (this.stopped) return;
     if (!this.ready) throw new Error('PostgresJobQueue: call start() before enqueue');
+    this.cancelledHere.delete(job.id);
     this.command('enqueue', job.id, () => this.table.send(job.id, job.userId, this.retry));
     this.wake();
   }
@@ -109,6 +115,7 @@ export class PostgresJobQueue implements JobQueue {
   cancel(jobId: string): void {
     if (!this.ready) throw new Error('PostgresJobQueue: call start() before cancel');
     this.running.get(jobId)?.controller.abort(new JobStoppedError('cancelled'));
+    this.cancelledHere.set(jobId, Date.now());
     // Also for a job running here: the cancelled row keeps any process from taking it again.
     this.command('cancel', jobId, () => this.table.cancel(jobId));
   }
@@ -171,11 +178,15 @@ export class PostgresJobQueue implements JobQueue {
       if (Date.now() - this.lastMaintenance >= this.maintenanceIntervalMs) {
         await this.table.maintain();
         this.lastMaintenance = Date.now();
+        for (const [jobId, at] of this.cancelledHere) if (this.lastMaintenance - at > CANCEL_MEMORY_MS) this.cancelledHere.delete(jobId);
       }
       await this.watchRunning();
       const free = this.concurrency - this.running.size;
       if (free <= 0 || this.stopped) return;
-      for (const job of await this.table.take(free, this.perUser, this.leaseSeconds)) this.run(job);
+      for (const job of await this.table.take(free, this.perUser, this.leaseSeconds)) {
+        // A take under way when cancel() came may return the job before the cancel reached its row: it must not run.
+        if (!this.cancelledHere.has(job.jobId)) this.run(job);
+      }
     } catch (error) {
       this.logger.error('could not poll the job queue', { error: String(error) });
     }
