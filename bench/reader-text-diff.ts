@@ -18,6 +18,7 @@ import type { PdfReaderName } from '../adapters/extraction/pdf-page-source.js';
 import { markParagraphBreaks, normalizeExtractedText } from '../adapters/extraction/normalize-text.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { filingFiles } from './long-real-pdf.js';
+import { commonSubsequenceLength } from '../test/support/word-order.js';
 
 const MAX_PAGES = Number(process.env.DIFF_MAX_PAGES ?? 40);
 /** DIFF_ONLY=<regular expression> compares only the documents whose file name matches. */
@@ -35,20 +36,6 @@ async function readerPages(reader: PdfReaderName, data: Uint8Array, pages: numbe
   } finally {
     await pdf.close();
   }
-}
-
-/** Length of the longest common subsequence of two word sequences (one DP row; pages are at most a few thousand words). */
-function lcs(a: string[], b: string[]): number {
-  const row = new Uint32Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = 0;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = a[i - 1] === b[j - 1] ? diagonal + 1 : Math.max(row[j], row[j - 1]);
-      diagonal = above;
-    }
-  }
-  return row[b.length];
 }
 
 function bagOverlap(a: string[], b: string[]): number {
@@ -103,7 +90,7 @@ async function main(): Promise<void> {
       wa += x.length;
       wb += y.length;
       common += bagOverlap(x, y);
-      ordered += lcs(x, y);
+      ordered += commonSubsequenceLength(x, y);
     }
     const share = (n: number) => (Math.max(wa, wb) === 0 ? 1 : n / Math.max(wa, wb));
     console.log(`${name.slice(0, 44).padEnd(44)} ${String(Math.max(a.length, b.length)).padStart(5)} ${String(wa).padStart(12)} ${String(wb).padStart(8)} ${share(common).toFixed(3).padStart(7)} ${share(ordered).toFixed(3).padStart(8)}  ${(t1 - t0).toFixed(0)} / ${(t2 - t1).toFixed(0)}`);

@@ -6,6 +6,7 @@ import { normalizeExtractedText } from '../../../adapters/extraction/normalize-t
 import { openPdfPageSource } from '../../../adapters/extraction/open-pdf-page-source.js';
 import { PDF_READERS, type PdfReaderName } from '../../../adapters/extraction/pdf-page-source.js';
 import { pdfiumMemoryBytes } from '../../../adapters/extraction/pdfium-page-source.js';
+import { commonSubsequenceLength } from '../../support/word-order.js';
 import { describeWithCorpus } from '../../support/corpus.js';
 import { readData } from '../../support/extraction-fixtures.js';
 
@@ -39,16 +40,7 @@ const words = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]
 
 /** Share of pdf.js's words PDFium has in the same order (longest common subsequence). */
 function inOrder(a: string[], b: string[]): number {
-  const row = new Uint32Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = 0;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = a[i - 1] === b[j - 1] ? diagonal + 1 : Math.max(row[j], row[j - 1]);
-      diagonal = above;
-    }
-  }
-  return row[b.length] / Math.max(a.length, b.length, 1);
+  return commonSubsequenceLength(a, b) / Math.max(a.length, b.length, 1);
 }
 
 describeWithCorpus('PDFium page text reads as pdf.js does (real corpus pages)', function () {
