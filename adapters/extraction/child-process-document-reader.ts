@@ -31,12 +31,13 @@ export interface ChildProcessDocumentReaderOptions extends Partial<ExtractionSet
 }
 
 /**
- * 200 pages: opening the document again costs each range ~0.2-0.3 s of a 36 MB PDF (pdf.js parses its cross-reference
- * table; measured on issue 18's merged filings), ~5% of the ~4 s a process takes for 200 text pages, and a document
- * that arrives while every process reads a long one's ranges waits at most for one range to end. Short enough that
- * 2 processes share a 1,000-page report; long enough that per-range costs stay small.
+ * 50 pages. A user's documents are ingested one at a time (INGEST_PER_USER_CONCURRENCY), so with 200-page ranges a
+ * year of ~100-page filings read on one process: 138-142 pages/s for 30 filings, 173 with 50-page ranges, while the
+ * 4,557-page merged PDF stayed at 0.58-0.60 of raw pdf-parse (bench/long-documents.ts). A process keeps the PDF open
+ * for its next range of the same document, so a range costs little more than its pages; and a document that arrives
+ * while every process reads another's ranges waits for at most 50 pages.
  */
-export const DEFAULT_RANGE_PAGES = 200;
+export const DEFAULT_RANGE_PAGES = 50;
 
 export const DEFAULT_EXTRACTION_SETTINGS: ExtractionSettings = {
   renderDpi: 300,

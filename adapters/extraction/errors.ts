@@ -71,6 +71,6 @@ export function tooManyPagesMessage(pages: number, maxPages: number): string {
 
 export function describeDuration(ms: number): string {
   if (ms >= 60_000 && ms % 60_000 === 0) return ms === 60_000 ? '1 minute' : `${ms / 60_000} minutes`;
-  if (ms >= 1000) return `${Math.round(ms / 1000)} seconds`;
+  if (ms >= 1000) return `${Number((ms / 1000).toFixed(1))} seconds`; // 17500 → "17.5 seconds", not a rounded 18
   return `${ms} ms`;
 }
