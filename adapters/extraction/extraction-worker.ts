@@ -4,9 +4,9 @@
  * a native crash (canvas, OCR) or running out of memory takes down only this process, never the server.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
+import { runInBackground } from './background-priority.js';
 import { cleanupPolicy } from './cleanup-policy.js';
 import { DocumentExtractor } from './document-extractor.js';
 import type { ExtractionJob, OcrGrant, WorkerCommand, WorkerReply, WorkerStartData } from './protocol.js';
@@ -17,15 +17,9 @@ if (!process.send) throw new Error('extraction-worker must run as a forked child
 process.on('disconnect', () => process.exit(0));
 if (!process.connected) process.exit(0); // the parent went away while this module was loading
 
-const { settings, cleanup, niceness, crashOnMarker } = JSON.parse(process.argv[2] ?? '{}') as WorkerStartData;
-// First, so that the OCR engine's threads started later inherit it (Linux sets niceness per thread).
-if (niceness > 0) {
-  try {
-    os.setPriority(Math.min(19, os.getPriority() + niceness));
-  } catch {
-    // Not allowed here (some containers): extraction then competes with the API as an equal.
-  }
-}
+const { settings, cleanup, niceness, scheduling, crashOnMarker } = JSON.parse(process.argv[2] ?? '{}') as WorkerStartData;
+// First, so that the OCR engine's threads started later inherit it (Linux sets both per thread).
+runInBackground(niceness, scheduling);
 const extractor = new DocumentExtractor(settings);
 const reply = (message: WorkerReply): void => {
   // Dropped if the parent is gone (then 'disconnect' ends this process).

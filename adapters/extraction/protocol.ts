@@ -1,4 +1,5 @@
 import type { ExtractedPage } from '../../core/domain/model.js';
+import type { ExtractionScheduling } from './background-priority.js';
 import type { DocumentKind } from './content-type.js';
 import type { CleanupThresholds } from './cleanup-policy.js';
 import type { ExtractionSettings } from './document-extractor.js';
@@ -16,6 +17,8 @@ export interface WorkerStartData {
   cleanup: CleanupThresholds;
   /** CPU niceness the child gives itself at start, before it starts any thread (0 keeps the parent's). */
   niceness: number;
+  /** Whether the child also takes Linux's idle scheduling policy at start (see background-priority.ts). */
+  scheduling: ExtractionScheduling;
   /** Test-only (see ChildProcessDocumentReaderOptions.crashOnMarkerForTests): crash hard on a document with this text. */
   crashOnMarker?: string;
 }

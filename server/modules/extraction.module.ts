@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
 import {
   ChildProcessDocumentReader, DEFAULT_EXTRACTION_NICENESS, DEFAULT_RANGE_PAGES, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS,
-  PDF_READERS, type PdfReaderName,
+  PDF_READERS, type PdfReaderName, EXTRACTION_SCHEDULING, type ExtractionScheduling,
 } from '../../adapters/extraction/index.js';
 import { instrumentReader, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { optional, setting } from '../config/variables.js';
@@ -17,6 +17,7 @@ import { INGEST_CONCURRENCY } from './ingestion.module.js';
 
 const EXTRACTION_WORKERS = optional('EXTRACTION_WORKERS', positiveInt(16), 'Extraction child processes', { defaultText: 'INGEST_CONCURRENCY' });
 const EXTRACTION_NICENESS = setting('EXTRACTION_NICENESS', wholeNumber(19), DEFAULT_EXTRACTION_NICENESS, 'How much nicer (0-19) extraction processes run than the service, so API requests go first');
+const EXTRACTION_SCHEDULING_SETTING = setting('EXTRACTION_SCHEDULING', oneOf(EXTRACTION_SCHEDULING), 'idle', 'idle: extraction processes also run under Linux\'s SCHED_IDLE policy (chrt), so a request never waits for them; nice: EXTRACTION_NICENESS only');
 const EXTRACTION_RANGE_PAGES = setting('EXTRACTION_RANGE_PAGES', positiveInt(1_000_000), DEFAULT_RANGE_PAGES, 'A PDF with more pages is read in ranges of this many pages by all extraction processes at once');
 const MAX_DOCUMENT_PAGES = setting('MAX_DOCUMENT_PAGES', positiveInt(1_000_000), DEFAULT_EXTRACTION_SETTINGS.maxPages, 'Pages a document may have; a longer one fails');
 const MAX_OCR_PAGES = setting('MAX_OCR_PAGES', positiveInt(1_000_000), DEFAULT_EXTRACTION_SETTINGS.maxOcrPages, 'Pages of a document that are OCR\'d; the rest of its scanned pages are skipped');
@@ -45,6 +46,8 @@ export interface ExtractionSection {
   extractionWorkers: number;
   /** How much nicer (lower CPU priority, 0-19) extraction processes run than the service: API requests go first. */
   extractionNiceness: number;
+  /** Whether extraction processes also take Linux's idle scheduling policy (a woken request thread preempts them at once). */
+  extractionScheduling: ExtractionScheduling;
   /** A longer PDF is read as page ranges of this many pages by every free extraction process. */
   extractionRangePages: number;
   /** Limits of document extraction; a document that hits one fails with a reason naming it (or loses OCR'd pages). */
@@ -54,7 +57,7 @@ export interface ExtractionSection {
 /** Text extraction from PDFs and page images, in a pool of child processes with limits on time, memory and pages. */
 export const extractionModule: ServiceModule<ExtractionSection> = {
   family: 'extraction',
-  variables: [EXTRACTION_WORKERS, EXTRACTION_NICENESS, EXTRACTION_RANGE_PAGES, MAX_DOCUMENT_PAGES, MAX_OCR_PAGES, EXTRACTION_PAGE_TIMEOUT_MS,
+  variables: [EXTRACTION_WORKERS, EXTRACTION_NICENESS, EXTRACTION_SCHEDULING_SETTING, EXTRACTION_RANGE_PAGES, MAX_DOCUMENT_PAGES, MAX_OCR_PAGES, EXTRACTION_PAGE_TIMEOUT_MS,
     EXTRACTION_MS_PER_PAGE, PDF_MAX_IMAGE_PIXELS, EXTRACTION_MAX_MEMORY_MB, EXTRACTION_RECYCLE_PAGES, EXTRACTION_IDLE_MS, PDF_READER],
   configure(env): ExtractionSection {
     return {
@@ -62,6 +65,7 @@ export const extractionModule: ServiceModule<ExtractionSection> = {
       // first one's extraction after all, which is what fair scheduling is meant to prevent.
       extractionWorkers: env.read(EXTRACTION_WORKERS, env.read(INGEST_CONCURRENCY)),
       extractionNiceness: env.read(EXTRACTION_NICENESS),
+      extractionScheduling: env.read(EXTRACTION_SCHEDULING_SETTING),
       extractionRangePages: env.read(EXTRACTION_RANGE_PAGES),
       extraction: {
         maxPages: env.read(MAX_DOCUMENT_PAGES),
@@ -79,7 +83,7 @@ export const extractionModule: ServiceModule<ExtractionSection> = {
   bindings: (config) =>
     new ContainerModule(({ bind }) => {
       const reader = new ChildProcessDocumentReader({
-        poolSize: config.extractionWorkers, niceness: config.extractionNiceness, rangePages: config.extractionRangePages, ...config.extraction,
+        poolSize: config.extractionWorkers, niceness: config.extractionNiceness, scheduling: config.extractionScheduling, rangePages: config.extractionRangePages, ...config.extraction,
       });
       bind<DocumentReader>(TOKENS.DocumentReader).toDynamicValue((ctx) => instrumentReader(reader, ctx.get<ServiceMetrics>(TOKENS.Metrics)));
       bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'text extraction', close: () => reader.close() });

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
 import os from 'node:os';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
 import { ExtractionWorkerCrashedError, ChildProcessDocumentReader, PDF_READERS } from '../../../adapters/extraction/index.js';
-import { childPids, isAlive } from '../../support/extraction-processes.js';
+import { schedulingPolicy } from '../../../adapters/extraction/background-priority.js';
+import { childPids, isAlive, scannedPages } from '../../support/extraction-processes.js';
 import { maxEventLoopLag, wordRecall, withExifOrientation } from '../../support/extraction-fixtures.js';
 import {
   MALFORMED_PDF,
@@ -325,21 +327,48 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
 describe('ChildProcessDocumentReader CPU priority', function () {
   this.timeout(60_000);
 
-  it('runs its children at the niceness asked above this process (0 keeps it), refusing values outside 0-19', async () => {
+  /** Every thread of `pid`: its niceness and scheduling policy (Linux applies both per thread). */
+  const threadsOf = (pid: number) =>
+    fs.readdirSync(`/proc/${pid}/task`).map((tid) => ({ tid, niceness: os.getPriority(Number(tid)), policy: schedulingPolicy(pid, Number(tid)) }));
+
+  it('runs every thread of its children at the niceness asked above this process (0 keeps it), refusing values outside 0-19', async () => {
     const mine = os.getPriority();
     for (const niceness of [7, 0]) {
       const before = new Set(childPids());
-      const reader = new ChildProcessDocumentReader({ niceness });
+      const reader = new ChildProcessDocumentReader({ niceness, scheduling: 'nice' });
       try {
         await reader.read({ bytes: ONE_PAGE, contentType: PDF });
         const started = childPids().filter((pid) => !before.has(pid));
         expect(started).to.have.length(1);
-        expect(os.getPriority(started[0]), `niceness ${niceness}`).to.equal(Math.min(19, mine + niceness));
+        const threads = threadsOf(started[0]);
+        expect(threads.length, 'V8 and libuv start threads before our code runs').to.be.greaterThan(1);
+        for (const thread of threads) {
+          expect(thread.niceness, `thread ${thread.tid} at niceness ${niceness}`).to.equal(Math.min(19, mine + niceness));
+          expect(thread.policy, `thread ${thread.tid}`).to.equal('SCHED_OTHER');
+        }
       } finally {
         await reader.close();
       }
     }
     expect(() => new ChildProcessDocumentReader({ niceness: 20 })).to.throw(RangeError, /0 to 19/);
     expect(() => new ChildProcessDocumentReader({ niceness: -1 })).to.throw(RangeError, /0 to 19/);
+  });
+
+  it('runs every thread of its children, including the OCR engine, under the idle scheduling policy by default', async () => {
+    const before = new Set(childPids());
+    // A memory limit high enough that the child, grown by the OCR engine, is not recycled before it is looked at.
+    const reader = new ChildProcessDocumentReader({ maxMemoryMb: 4096 });
+    try {
+      const pages = await reader.read({ bytes: await scannedPages(1), contentType: PDF });
+      expect(pages[0].method, 'the OCR engine ran').to.equal('ocr');
+      const started = childPids().filter((pid) => !before.has(pid));
+      expect(started).to.have.length(1);
+      const threads = threadsOf(started[0]);
+      expect(threads.length).to.be.greaterThan(1);
+      for (const thread of threads) expect(thread.policy, `thread ${thread.tid}`).to.equal('SCHED_IDLE');
+      expect(schedulingPolicy(process.pid), 'this process keeps its own policy').to.equal('SCHED_OTHER');
+    } finally {
+      await reader.close();
+    }
   });
 });
