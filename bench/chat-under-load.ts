@@ -175,7 +175,7 @@ async function connectionWaits(service: Service): Promise<string> {
       l.includes(`pool="${pool}"`) && (le === undefined || l.includes(`le="${le}"`)));
     return line ? Number(line.split(' ')[1]) : NaN;
   };
-  return ['records', 'search'].filter((pool) => !Number.isNaN(value('count', pool))).map((pool) => {
+  return ['records', 'reads', 'search'].filter((pool) => !Number.isNaN(value('count', pool))).map((pool) => {
     const count = value('count', pool);
     const over = count - value('bucket', pool, '0.005');
     return `${pool} pool: ${count} checkouts, mean wait ${(1000 * value('sum', pool) / Math.max(count, 1)).toFixed(1)} ms, ` +

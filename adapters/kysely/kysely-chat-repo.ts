@@ -10,12 +10,21 @@ export class KyselyChatRepo implements ChatRepo {
   private readonly pagesWithTotal = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow & { total: number | string | bigint }>>();
   private readonly recents = new Map<number, (sessionId: string) => CompiledQuery<ChatMessageRow>>();
 
-  constructor(private readonly db: Db) {}
+  /**
+   * `reads`: where the history reads (page, pageWithTotal, count) run; by default `db`. On PostgreSQL a pool of their
+   * own, so a history page never waits for a connection behind questions' record reads and appends.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: Db = db,
+  ) {}
 
+  /**
+   * One INSERT of both rows: a single statement is atomic on its own (both or neither), so no explicit transaction,
+   * whose BEGIN and COMMIT were two more round trips holding a pooled connection on PostgreSQL.
+   */
   async appendExchange(question: ChatMessage, answer: ChatMessage): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('chat_messages').values([toRow(question), toRow(answer)]).execute();
-    });
+    await this.db.insertInto('chat_messages').values([toRow(question), toRow(answer)]).execute();
   }
 
   async page(sessionId: string, offset: number, limit: number): Promise<ChatMessage[]> {
@@ -27,7 +36,7 @@ export class KyselyChatRepo implements ChatRepo {
       );
       this.pages.set(limit, query);
     }
-    const { rows } = await this.db.executeQuery(query(sessionId, offset));
+    const { rows } = await this.reads.executeQuery(query(sessionId, offset));
     return rows.map(fromRow);
   }
 
@@ -44,7 +53,7 @@ export class KyselyChatRepo implements ChatRepo {
       );
       this.pagesWithTotal.set(limit, query);
     }
-    const { rows } = await this.db.executeQuery(query(sessionId, offset));
+    const { rows } = await this.reads.executeQuery(query(sessionId, offset));
     if (rows.length === 0) return { messages: [], total: await this.count(sessionId) };
     return { messages: rows.map(fromRow), total: Number(rows[0].total) };
   }
@@ -63,7 +72,7 @@ export class KyselyChatRepo implements ChatRepo {
   }
 
   async count(sessionId: string): Promise<number> {
-    const row = await this.db
+    const row = await this.reads
       .selectFrom('chat_messages')
       .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
       .where('session_id', '=', sessionId)

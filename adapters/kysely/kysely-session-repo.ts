@@ -7,7 +7,14 @@ export class KyselySessionRepo implements SessionRepo {
   /** Every request about a session reads it (ownership): compiled once. */
   private readonly byId;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `reads`: where findById runs (the ownership check of every request); by default `db`. On PostgreSQL the pool of
+   * cheap reads, beside the history page, so neither queues behind questions' record reads and appends.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: Db = db,
+  ) {
     this.byId = preparedQuery(1, (id: string) => db.selectFrom('sessions').selectAll().where('id', '=', id));
   }
 
@@ -19,7 +26,7 @@ export class KyselySessionRepo implements SessionRepo {
   }
 
   async findById(id: string): Promise<Session | null> {
-    const [row] = (await this.db.executeQuery(this.byId(id))).rows;
+    const [row] = (await this.reads.executeQuery(this.byId(id))).rows;
     return row ? toSession(row) : null;
   }
 

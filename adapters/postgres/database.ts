@@ -17,7 +17,12 @@ export interface PostgresDatabase {
    * a history page or a job update, and the searches PostgreSQL runs at once stay bounded.
    */
   search: ConnectionPool;
-  /** Both pools, for metrics. */
+  /**
+   * The history page and the session ownership check, the reads every history request (and every question, for
+   * ownership) makes: on connections of their own they never queue behind a question's record reads and appends.
+   */
+  reads: ConnectionPool;
+  /** Every pool, for metrics. */
   pools: ConnectionPool[];
   /** `listener` hears each connection checkout's wait (seconds) and its pool. */
   onConnectionWait(listener: (pool: PoolName, seconds: number) => void): void;
@@ -120,6 +125,8 @@ export interface PostgresPoolSizes {
   poolSize?: number;
   /** Connections for questions' lexical searches (default 4). */
   searchPoolSize?: number;
+  /** Connections for history pages and ownership checks (default 4). */
+  readPoolSize?: number;
 }
 
 /** Connects, applies pending migrations, and returns the handle; each pool opens connections as they are needed. */
@@ -130,9 +137,10 @@ export async function openPostgresDatabase(url: string, options: PostgresPoolSiz
   };
   const records = openConnectionPool('records', url, options.poolSize ?? 10, waited);
   const search = openConnectionPool('search', url, options.searchPoolSize ?? 4, waited);
+  const reads = openConnectionPool('reads', url, options.readPoolSize ?? 4, waited);
   const close = async () => {
     // Kysely's destroy ends the pool too.
-    await Promise.all([records.db.destroy(), search.db.destroy()]);
+    await Promise.all([records.db.destroy(), search.db.destroy(), reads.db.destroy()]);
   };
   try {
     const migrator = new Migrator({ db: records.db, provider: { getMigrations: async () => MIGRATIONS } });
@@ -146,7 +154,8 @@ export async function openPostgresDatabase(url: string, options: PostgresPoolSiz
     db: records.db,
     pool: records.pool,
     search,
-    pools: [records, search],
+    reads,
+    pools: [records, search, reads],
     onConnectionWait: (listener) => void listeners.push(listener),
     close,
   };
