@@ -41,8 +41,9 @@ export class KyselyChatRepo implements ChatRepo {
   }
 
   /**
-   * The session's row (only when it is the user's), the page left-joined to it, and the count as a subquery: one
-   * statement. No row: the session is missing or foreign; one row with no message: an owned session's empty page.
+   * The session's row (only when it is the user's) with its message count (kept by triggers), and the page left-joined
+   * to it: one statement, no counting. No row: the session is missing or foreign; one row with no message: an owned
+   * session's empty page.
    */
   async ownedPage(sessionId: string, userId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number } | null> {
     let query = this.ownedPages.get(limit);
@@ -55,8 +56,7 @@ export class KyselyChatRepo implements ChatRepo {
             (join) => join.onTrue(),
           )
           .selectAll('m')
-          .select((eb) => eb.selectFrom('chat_messages as counted').where('counted.session_id', '=', session)
-            .select((c) => c.fn.countAll<number | string | bigint>().as('n')).as('total'))
+          .select('sessions.message_count as total')
           .where('sessions.id', '=', session).where('sessions.user_id', '=', user)
           .orderBy('m.seq'),
       );

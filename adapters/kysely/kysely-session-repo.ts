@@ -1,5 +1,6 @@
 import type { Session } from '../../core/domain/model.js';
 import type { SessionRepo } from '../../core/ports/session-repo.js';
+import type { Selectable } from 'kysely';
 import { preparedQuery } from './prepared-query.js';
 import type { Db, SessionsTable } from './schema.js';
 
@@ -52,6 +53,6 @@ export class KyselySessionRepo implements SessionRepo {
   }
 }
 
-function toSession(row: SessionsTable): Session {
+function toSession(row: Selectable<SessionsTable>): Session {
   return { id: row.id, label: row.label, userId: row.user_id, createdAt: row.created_at };
 }

@@ -118,6 +118,36 @@ const MIGRATIONS: Record<string, Migration> = {
       `.execute(db);
     },
   },
+  '003-session-message-count': {
+    // Issue 19: every history request returns the session's message count; counting the rows each time grew with the
+    // session (a bitmap heap scan of every message). Statement triggers keep the count on the session row, one update
+    // per statement and session, whichever statement inserted or deleted; concurrent appends queue on that row's lock
+    // only for their own statement.
+    async up(db) {
+      await sql`
+        ALTER TABLE sessions ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET message_count = (SELECT count(*) FROM chat_messages WHERE chat_messages.session_id = sessions.id);
+        CREATE FUNCTION chat_messages_count_added() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          UPDATE sessions SET message_count = sessions.message_count + added.n
+          FROM (SELECT session_id, count(*) AS n FROM added_messages GROUP BY session_id) AS added
+          WHERE sessions.id = added.session_id;
+          RETURN NULL;
+        END $$;
+        CREATE FUNCTION chat_messages_count_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          UPDATE sessions SET message_count = sessions.message_count - removed.n
+          FROM (SELECT session_id, count(*) AS n FROM removed_messages GROUP BY session_id) AS removed
+          WHERE sessions.id = removed.session_id;
+          RETURN NULL;
+        END $$;
+        CREATE TRIGGER chat_messages_count_added AFTER INSERT ON chat_messages
+          REFERENCING NEW TABLE AS added_messages FOR EACH STATEMENT EXECUTE FUNCTION chat_messages_count_added();
+        CREATE TRIGGER chat_messages_count_removed AFTER DELETE ON chat_messages
+          REFERENCING OLD TABLE AS removed_messages FOR EACH STATEMENT EXECUTE FUNCTION chat_messages_count_removed();
+      `.execute(db);
+    },
+  },
 };
 
 export interface PostgresPoolSizes {

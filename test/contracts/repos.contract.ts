@@ -120,6 +120,20 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.chats.ownedPage('s2', 'u1', 0, 20)).to.equal(null);
       });
 
+      it('ownedPage\'s total follows appends and deletes, concurrent ones included, per session', async () => {
+        await s.sessions.create(session('s1', 'u1', '2026-01-01T00:00:00.000Z'));
+        await s.sessions.create(session('s2', 'u1', '2026-01-01T00:00:00.000Z'));
+        await Promise.all(Array.from({ length: 10 }, (_, i) =>
+          s.chats.appendExchange(message(2 * i, i % 2 ? 's1' : 's2'), message(2 * i + 1, i % 2 ? 's1' : 's2'))));
+        expect((await s.chats.ownedPage('s1', 'u1', 0, 20))!.total).to.equal(10);
+        expect((await s.chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(10);
+        expect(await s.chats.deleteBySession('s1')).to.equal(10);
+        expect(await s.chats.ownedPage('s1', 'u1', 0, 20)).to.deep.equal({ messages: [], total: 0 });
+        await s.chats.appendExchange(message(0, 's1'), message(1, 's1'));
+        expect((await s.chats.ownedPage('s1', 'u1', 0, 20))!.total).to.equal(2);
+        expect((await s.chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(await s.chats.count('s2'));
+      });
+
       it('keeps sessions apart and returns the most recent messages in order', async () => {
         await s.chats.appendExchange(message(0, 's1'), message(1, 's1'));
         await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));
