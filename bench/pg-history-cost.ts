@@ -6,7 +6,9 @@
  * (request thread and answer pool), PostgreSQL's backends' CPU per request, and the statements PostgreSQL spent its
  * time on (pg_stat_statements, loaded in a cluster of the bench's own).
  * BENCH_SHAPES: the runs, in order (default "history,both"). BENCH_ROOTS=<repo>,<repo>: compiled trees taking the runs
- * in turn (an A/B of two builds on the same data, e.g. BENCH_SHAPES=history,history,history,history).
+ * in turn (an A/B of two builds on the same data, e.g. BENCH_SHAPES=history,history,history,history; both builds must
+ * know the same migrations). BENCH_CPU_PROF=<folder>: each measured service runs with node --cpu-prof and leaves its
+ * profiles in <folder>/<run number>-<shape>/ (the request thread's is the one ending .0.<seq>.cpuprofile).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,12 +37,13 @@ const QUESTIONS = [
 
 interface Service { url: string; pid: number; stop(): Promise<void> }
 
-async function startService(root: string, env: Record<string, string>): Promise<Service> {
+async function startService(root: string, env: Record<string, string>, profileDir?: string): Promise<Service> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete childEnv[name];
   Object.assign(childEnv, env, { PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET, LOG_LEVEL: 'warn' });
-  const child = spawn(process.execPath, COMPILED_SERVER_ARGS, { cwd: root, env: childEnv, stdio: 'ignore' });
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, ...COMPILED_SERVER_ARGS], { cwd: root, env: childEnv, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   while (!(await fetch(`${url}/api/v1/health`).then((r) => r.ok, () => false))) {
     if (child.exitCode !== null) throw new Error(`the service in ${root} exited with ${child.exitCode}`);
@@ -93,7 +96,8 @@ async function main(): Promise<void> {
   try {
     for (const [i, shape] of (process.env.BENCH_SHAPES ?? 'history,both').split(',').entries()) {
       const root = roots[i % roots.length];
-      service = await startService(root, stackEnv);
+      const profileDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF, `${i + 1}-${shape}`) : undefined;
+      service = await startService(root, stackEnv, profileDir);
       await fetch(`${service.url}/api/v1/chat/history/${sessionId}?page=0`, { headers: auth });
       await db.query('SELECT pg_stat_statements_reset()');
       const backends = (_: string, cmdline: string) => cmdline.startsWith(`postgres: postgres ${database} `);
