@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { openPostgresDatabase } from '../../adapters/postgres/database.js';
+import { PostgresSessionEraser } from '../../adapters/postgres/postgres-session-eraser.js';
 import { KyselyChatRepo } from '../../adapters/kysely/kysely-chat-repo.js';
 import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
@@ -24,6 +25,24 @@ describeWithPostgres('Repos on PostgreSQL', () => {
         const { rows } = await a.pool.query('SELECT count(*)::int AS n, count(DISTINCT name)::int AS distinct_names FROM kysely_migration');
         expect(rows[0].n).to.be.greaterThan(0);
         expect(rows[0].n).to.equal(rows[0].distinct_names);
+        await Promise.all([a.close(), b.close()]);
+      } finally {
+        await cluster.dropDatabase(url);
+      }
+    });
+
+    it('a session deleted through one instance is not read through another, at once (no ownership is cached)', async () => {
+      const cluster = sharedPostgresCluster();
+      const url = await cluster.createDatabase('two_instances');
+      try {
+        const [a, b] = await Promise.all([openPostgresDatabase(url), openPostgresDatabase(url)]);
+        const at = '2026-01-01T00:00:00.000Z';
+        await new KyselySessionRepo(a.db).create({ id: 's', label: 'l', userId: 'u', createdAt: at });
+        await new KyselyChatRepo(a.db).appendExchange({ id: 'q', sessionId: 's', role: 'user', content: 'q', createdAt: at }, { id: 'r', sessionId: 's', role: 'assistant', content: 'r', createdAt: at });
+        const readThroughB = () => new KyselyChatRepo(b.db, b.reads.db).ownedPage('s', 'u', 0, 20);
+        expect((await readThroughB())!.total).to.equal(2);
+        await new PostgresSessionEraser(a).erase('s', { remove: [], release: [] });
+        expect(await readThroughB()).to.equal(null);
         await Promise.all([a.close(), b.close()]);
       } finally {
         await cluster.dropDatabase(url);
