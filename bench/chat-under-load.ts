@@ -16,8 +16,8 @@
  * ANSWER_THREAD_TASKS (default the service's).
  * BENCH_CPU_PROF=<folder>: every service runs with node --cpu-prof and leaves its profiles in a folder of its own there
  * (BEFORE-1user/, …): one file per thread, the request thread's named CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile.
- * BENCH_SEARCH_POOL_SIZE, BENCH_DATABASE_POOL_SIZE: DATABASE_SEARCH_POOL_SIZE and DATABASE_POOL_SIZE of the PostgreSQL
- * stack's services (default the service's). BENCH_AFTER_ONLY=1: only the AFTER runs (to compare settings quickly).
+ * BENCH_SEARCH_POOL_SIZE, BENCH_DATABASE_POOL_SIZE, BENCH_READ_POOL_SIZE: DATABASE_SEARCH_POOL_SIZE, DATABASE_POOL_SIZE
+ * and DATABASE_READ_POOL_SIZE of the PostgreSQL stack's services (default the service's). BENCH_AFTER_ONLY=1: only the AFTER runs (to compare settings quickly).
  * On PostgreSQL, each run also prints how long queries waited for a pool connection, per pool (from /metrics).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -175,7 +175,7 @@ async function connectionWaits(service: Service): Promise<string> {
       l.includes(`pool="${pool}"`) && (le === undefined || l.includes(`le="${le}"`)));
     return line ? Number(line.split(' ')[1]) : NaN;
   };
-  return ['records', 'search'].filter((pool) => !Number.isNaN(value('count', pool))).map((pool) => {
+  return ['records', 'reads', 'search'].filter((pool) => !Number.isNaN(value('count', pool))).map((pool) => {
     const count = value('count', pool);
     const over = count - value('bucket', pool, '0.005');
     return `${pool} pool: ${count} checkouts, mean wait ${(1000 * value('sum', pool) / Math.max(count, 1)).toFixed(1)} ms, ` +
@@ -230,6 +230,7 @@ async function main(): Promise<void> {
     stackEnv.DATABASE_URL = await sharedPostgresCluster().createDatabase('chat_load');
     if (process.env.BENCH_SEARCH_POOL_SIZE) stackEnv.DATABASE_SEARCH_POOL_SIZE = process.env.BENCH_SEARCH_POOL_SIZE;
     if (process.env.BENCH_DATABASE_POOL_SIZE) stackEnv.DATABASE_POOL_SIZE = process.env.BENCH_DATABASE_POOL_SIZE;
+    if (process.env.BENCH_READ_POOL_SIZE) stackEnv.DATABASE_READ_POOL_SIZE = process.env.BENCH_READ_POOL_SIZE;
   }
   // The service's default (cores − 1, at least 2) unless BENCH_POOL_THREADS says otherwise (to compare sizes).
   const poolOn = process.env.BENCH_POOL_THREADS ?? String(defaultPoolThreads());

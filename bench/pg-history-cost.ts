@@ -6,7 +6,10 @@
  * (request thread and answer pool), PostgreSQL's backends' CPU per request, and the statements PostgreSQL spent its
  * time on (pg_stat_statements, loaded in a cluster of the bench's own).
  * BENCH_SHAPES: the runs, in order (default "history,both"). BENCH_ROOTS=<repo>,<repo>: compiled trees taking the runs
- * in turn (an A/B of two builds on the same data, e.g. BENCH_SHAPES=history,history,history,history).
+ * in turn (an A/B of two builds on the same data, e.g. BENCH_SHAPES=history,history,history,history; both builds must
+ * know the same migrations). BENCH_RUN_ENV="A=1 B=2,A=3": settings for the measured services, taking the runs in turn
+ * like BENCH_ROOTS (an A/B of two settings on the same data, interleaved so both see the same machine). BENCH_CPU_PROF=<folder>: each measured service runs with node --cpu-prof and leaves its
+ * profiles in <folder>/<run number>-<shape>/ (the request thread's is the one ending .0.<seq>.cpuprofile).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,12 +38,13 @@ const QUESTIONS = [
 
 interface Service { url: string; pid: number; stop(): Promise<void> }
 
-async function startService(root: string, env: Record<string, string>): Promise<Service> {
+async function startService(root: string, env: Record<string, string>, profileDir?: string): Promise<Service> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete childEnv[name];
   Object.assign(childEnv, env, { PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET, LOG_LEVEL: 'warn' });
-  const child = spawn(process.execPath, COMPILED_SERVER_ARGS, { cwd: root, env: childEnv, stdio: 'ignore' });
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, ...COMPILED_SERVER_ARGS], { cwd: root, env: childEnv, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   while (!(await fetch(`${url}/api/v1/health`).then((r) => r.ok, () => false))) {
     if (child.exitCode !== null) throw new Error(`the service in ${root} exited with ${child.exitCode}`);
@@ -88,12 +92,16 @@ async function main(): Promise<void> {
   await db.connect();
   await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   const roots = (process.env.BENCH_ROOTS ?? REPO_ROOT).split(',').map((root) => path.resolve(root));
+  const runEnvs = (process.env.BENCH_RUN_ENV ?? '').split(',').map((settings) =>
+    Object.fromEntries(settings.split(/\s+/).filter(Boolean).map((pair) => pair.split('=') as [string, string])));
   const auth = { authorization: `Bearer ${token}` };
   console.log(`PostgreSQL history cost (issue 19): ${SECONDS} s per run, ${os.availableParallelism()} cores, 25 history clients (+ 25 chat clients in "both")`);
   try {
     for (const [i, shape] of (process.env.BENCH_SHAPES ?? 'history,both').split(',').entries()) {
       const root = roots[i % roots.length];
-      service = await startService(root, stackEnv);
+      const profileDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF, `${i + 1}-${shape}`) : undefined;
+      const runEnv = runEnvs[i % runEnvs.length];
+      service = await startService(root, { ...stackEnv, ...runEnv }, profileDir);
       await fetch(`${service.url}/api/v1/chat/history/${sessionId}?page=0`, { headers: auth });
       await db.query('SELECT pg_stat_statements_reset()');
       const backends = (_: string, cmdline: string) => cmdline.startsWith(`postgres: postgres ${database} `);
@@ -110,7 +118,8 @@ async function main(): Promise<void> {
       const [serviceMs, postgresMs] = [cpuMs(self) - service0, cpuMs(backends) - postgres0];
       const requests = history.requests.total + (chat?.requests.total ?? 0);
       const errors = history.errors + history.non2xx + (chat ? chat.errors + chat.non2xx : 0);
-      console.log(`${shape} (${path.basename(root)}): history ${(history.requests.total / SECONDS).toFixed(0)}/s p50 ${history.latency.p50} ms p99 ${history.latency.p99} ms` +
+      const settings = Object.entries(runEnv).map(([name, value]) => ` ${name}=${value}`).join('');
+      console.log(`${shape} (${path.basename(root)}${settings}): history ${(history.requests.total / SECONDS).toFixed(0)}/s p50 ${history.latency.p50} ms p99 ${history.latency.p99} ms` +
         (chat ? `; chat ${(chat.requests.total / SECONDS).toFixed(1)}/s p99 ${chat.latency.p99} ms` : '') + `; errors ${errors}` +
         `; CPU per request: service ${(serviceMs / requests).toFixed(2)} ms, PostgreSQL ${(postgresMs / requests).toFixed(2)} ms`);
       const { rows } = await db.query(`

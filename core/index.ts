@@ -94,7 +94,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     listSessions: new ListSessions(sessions),
     renameSession: new RenameSession(sessions),
     deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue }),
-    getChatHistory: new GetChatHistory(sessions, chats),
+    getChatHistory: new GetChatHistory(chats),
     clearChat: new ClearChat(sessions, chats),
     createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits }),
     startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock }),

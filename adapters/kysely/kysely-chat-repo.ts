@@ -7,15 +7,24 @@ import type { ChatMessagesTable, Db } from './schema.js';
 export class KyselyChatRepo implements ChatRepo {
   /** The history page and the recent turns, read on every history request and question: compiled once per limit. */
   private readonly pages = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow>>();
-  private readonly pagesWithTotal = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow & { total: number | string | bigint }>>();
+  private readonly ownedPages = new Map<number, (sessionId: string, userId: string, offset: number) => CompiledQuery<OwnedPageRow>>();
   private readonly recents = new Map<number, (sessionId: string) => CompiledQuery<ChatMessageRow>>();
 
-  constructor(private readonly db: Db) {}
+  /**
+   * `reads`: where the history reads (page, ownedPage, count) run; by default `db`. On PostgreSQL a pool of their
+   * own, so a history page never waits for a connection behind questions' record reads and appends.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: Db = db,
+  ) {}
 
+  /**
+   * One INSERT of both rows: a single statement is atomic on its own (both or neither), so no explicit transaction,
+   * whose BEGIN and COMMIT were two more round trips holding a pooled connection on PostgreSQL.
+   */
   async appendExchange(question: ChatMessage, answer: ChatMessage): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('chat_messages').values([toRow(question), toRow(answer)]).execute();
-    });
+    await this.db.insertInto('chat_messages').values([toRow(question), toRow(answer)]).execute();
   }
 
   async page(sessionId: string, offset: number, limit: number): Promise<ChatMessage[]> {
@@ -27,26 +36,36 @@ export class KyselyChatRepo implements ChatRepo {
       );
       this.pages.set(limit, query);
     }
-    const { rows } = await this.db.executeQuery(query(sessionId, offset));
+    const { rows } = await this.reads.executeQuery(query(sessionId, offset));
     return rows.map(fromRow);
   }
 
-  /** The page's rows carry the session's count (a subquery): one statement; a second only when the page is empty. */
-  async pageWithTotal(sessionId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number }> {
-    let query = this.pagesWithTotal.get(limit);
+  /**
+   * The session's row (only when it is the user's) with its message count (kept by triggers), and the page left-joined
+   * to it: one statement, no counting. No row: the session is missing or foreign; one row with no message: an owned
+   * session's empty page.
+   */
+  async ownedPage(sessionId: string, userId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number } | null> {
+    let query = this.ownedPages.get(limit);
     if (!query) {
       const literal = literalLimit(limit);
-      query = preparedQuery(2, (session: string, skip: number) =>
-        this.db.selectFrom('chat_messages').selectAll('chat_messages')
-          .select((eb) => eb.selectFrom('chat_messages as counted').where('counted.session_id', '=', session)
-            .select((c) => c.fn.countAll<number | string | bigint>().as('n')).as('total'))
-          .where('chat_messages.session_id', '=', session).orderBy('chat_messages.seq').limit(literal).offset(skip),
+      query = preparedQuery(3, (session: string, user: string, skip: number) =>
+        this.reads.selectFrom('sessions')
+          .leftJoin(
+            (eb) => eb.selectFrom('chat_messages').selectAll().where('session_id', '=', session).orderBy('seq').limit(literal).offset(skip).as('m'),
+            (join) => join.onTrue(),
+          )
+          .selectAll('m')
+          .select('sessions.message_count as total')
+          .where('sessions.id', '=', session).where('sessions.user_id', '=', user)
+          .orderBy('m.seq'),
       );
-      this.pagesWithTotal.set(limit, query);
+      this.ownedPages.set(limit, query);
     }
-    const { rows } = await this.db.executeQuery(query(sessionId, offset));
-    if (rows.length === 0) return { messages: [], total: await this.count(sessionId) };
-    return { messages: rows.map(fromRow), total: Number(rows[0].total) };
+    const { rows } = await this.reads.executeQuery(query(sessionId, userId, offset));
+    if (rows.length === 0) return null;
+    const messages = rows[0].id === null ? [] : rows.map((row) => fromRow(row as ChatMessageRow));
+    return { messages, total: Number(rows[0].total) };
   }
 
   async recent(sessionId: string, limit: number): Promise<ChatMessage[]> {
@@ -63,7 +82,7 @@ export class KyselyChatRepo implements ChatRepo {
   }
 
   async count(sessionId: string): Promise<number> {
-    const row = await this.db
+    const row = await this.reads
       .selectFrom('chat_messages')
       .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
       .where('session_id', '=', sessionId)
@@ -98,6 +117,8 @@ function toRow(m: ChatMessage) {
 }
 
 type ChatMessageRow = Selectable<ChatMessagesTable>;
+/** A message's columns (null on an owned session's empty page) and the session's count. */
+type OwnedPageRow = { [K in keyof ChatMessageRow]: ChatMessageRow[K] | null } & { total: number | string | bigint | null };
 
 function fromRow(row: ChatMessageRow): ChatMessage {
   const message: ChatMessage = {

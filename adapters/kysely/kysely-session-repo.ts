@@ -1,5 +1,6 @@
 import type { Session } from '../../core/domain/model.js';
 import type { SessionRepo } from '../../core/ports/session-repo.js';
+import type { Selectable } from 'kysely';
 import { preparedQuery } from './prepared-query.js';
 import type { Db, SessionsTable } from './schema.js';
 
@@ -7,7 +8,14 @@ export class KyselySessionRepo implements SessionRepo {
   /** Every request about a session reads it (ownership): compiled once. */
   private readonly byId;
 
-  constructor(private readonly db: Db) {
+  /**
+   * `reads`: where findById runs (the ownership check of every request); by default `db`. On PostgreSQL the pool of
+   * cheap reads, beside the history page, so neither queues behind questions' record reads and appends.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: Db = db,
+  ) {
     this.byId = preparedQuery(1, (id: string) => db.selectFrom('sessions').selectAll().where('id', '=', id));
   }
 
@@ -19,7 +27,7 @@ export class KyselySessionRepo implements SessionRepo {
   }
 
   async findById(id: string): Promise<Session | null> {
-    const [row] = (await this.db.executeQuery(this.byId(id))).rows;
+    const [row] = (await this.reads.executeQuery(this.byId(id))).rows;
     return row ? toSession(row) : null;
   }
 
@@ -45,6 +53,6 @@ export class KyselySessionRepo implements SessionRepo {
   }
 }
 
-function toSession(row: SessionsTable): Session {
+function toSession(row: Selectable<SessionsTable>): Session {
   return { id: row.id, label: row.label, userId: row.user_id, createdAt: row.created_at };
 }

@@ -10,6 +10,8 @@ export interface SessionsTable {
   label: string;
   user_id: string;
   created_at: string;
+  /** Messages in the session, kept by triggers on chat_messages (the history's total, read without counting). */
+  message_count: Generated<number>;
 }
 
 export interface ChatMessagesTable {

@@ -2,8 +2,11 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseSchema } from '../kysely/schema.js';
 
-/** Which of a process's pools a connection came from: records (every short read and write) or search (questions). */
-export type PoolName = 'records' | 'search';
+/**
+ * Which of a process's pools a connection came from: records (short reads and writes), search (questions' lexical
+ * searches) or reads (the history page and the ownership check, one short statement each).
+ */
+export type PoolName = 'records' | 'search' | 'reads';
 
 /** A pg pool and the kysely handle over it; `waited` hears how long each checkout waited for a free connection. */
 export interface ConnectionPool {

@@ -17,7 +17,12 @@ export interface PostgresDatabase {
    * a history page or a job update, and the searches PostgreSQL runs at once stay bounded.
    */
   search: ConnectionPool;
-  /** Both pools, for metrics. */
+  /**
+   * The history page and the session ownership check, the reads every history request (and every question, for
+   * ownership) makes: on connections of their own they never queue behind a question's record reads and appends.
+   */
+  reads: ConnectionPool;
+  /** Every pool, for metrics. */
   pools: ConnectionPool[];
   /** `listener` hears each connection checkout's wait (seconds) and its pool. */
   onConnectionWait(listener: (pool: PoolName, seconds: number) => void): void;
@@ -113,6 +118,36 @@ const MIGRATIONS: Record<string, Migration> = {
       `.execute(db);
     },
   },
+  '003-session-message-count': {
+    // Issue 19: every history request returns the session's message count; counting the rows each time grew with the
+    // session (a bitmap heap scan of every message). Statement triggers keep the count on the session row, one update
+    // per statement and session, whichever statement inserted or deleted; concurrent appends queue on that row's lock
+    // only for their own statement.
+    async up(db) {
+      await sql`
+        ALTER TABLE sessions ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET message_count = (SELECT count(*) FROM chat_messages WHERE chat_messages.session_id = sessions.id);
+        CREATE FUNCTION chat_messages_count_added() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          UPDATE sessions SET message_count = sessions.message_count + added.n
+          FROM (SELECT session_id, count(*) AS n FROM added_messages GROUP BY session_id) AS added
+          WHERE sessions.id = added.session_id;
+          RETURN NULL;
+        END $$;
+        CREATE FUNCTION chat_messages_count_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          UPDATE sessions SET message_count = sessions.message_count - removed.n
+          FROM (SELECT session_id, count(*) AS n FROM removed_messages GROUP BY session_id) AS removed
+          WHERE sessions.id = removed.session_id;
+          RETURN NULL;
+        END $$;
+        CREATE TRIGGER chat_messages_count_added AFTER INSERT ON chat_messages
+          REFERENCING NEW TABLE AS added_messages FOR EACH STATEMENT EXECUTE FUNCTION chat_messages_count_added();
+        CREATE TRIGGER chat_messages_count_removed AFTER DELETE ON chat_messages
+          REFERENCING OLD TABLE AS removed_messages FOR EACH STATEMENT EXECUTE FUNCTION chat_messages_count_removed();
+      `.execute(db);
+    },
+  },
 };
 
 export interface PostgresPoolSizes {
@@ -120,6 +155,8 @@ export interface PostgresPoolSizes {
   poolSize?: number;
   /** Connections for questions' lexical searches (default 4). */
   searchPoolSize?: number;
+  /** Connections for history pages and ownership checks (default 4). */
+  readPoolSize?: number;
 }
 
 /** Connects, applies pending migrations, and returns the handle; each pool opens connections as they are needed. */
@@ -130,9 +167,10 @@ export async function openPostgresDatabase(url: string, options: PostgresPoolSiz
   };
   const records = openConnectionPool('records', url, options.poolSize ?? 10, waited);
   const search = openConnectionPool('search', url, options.searchPoolSize ?? 4, waited);
+  const reads = openConnectionPool('reads', url, options.readPoolSize ?? 4, waited);
   const close = async () => {
     // Kysely's destroy ends the pool too.
-    await Promise.all([records.db.destroy(), search.db.destroy()]);
+    await Promise.all([records.db.destroy(), search.db.destroy(), reads.db.destroy()]);
   };
   try {
     const migrator = new Migrator({ db: records.db, provider: { getMigrations: async () => MIGRATIONS } });
@@ -146,7 +184,8 @@ export async function openPostgresDatabase(url: string, options: PostgresPoolSiz
     db: records.db,
     pool: records.pool,
     search,
-    pools: [records, search],
+    reads,
+    pools: [records, search, reads],
     onConnectionWait: (listener) => void listeners.push(listener),
     close,
   };

@@ -58,7 +58,7 @@ export class ServiceMetrics {
   /** How long a query waited for a free connection of its process's pool (PostgreSQL), by pool. */
   readonly databaseConnectionWait = new Histogram({
     name: 'doc_chat_database_connection_wait_seconds',
-    help: 'Time a query waited for a free database connection, by pool (records, search)',
+    help: 'Time a query waited for a free database connection, by pool (records, search, reads)',
     labelNames: ['pool'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [this.registry],

@@ -180,6 +180,21 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
         WHERE status IN ('queued', 'processing');
     `,
   },
+  {
+    // Issue 19: every history request returns the session's message count; counting the rows each time grew with the
+    // session. Triggers keep the count on the session row (every insert and delete, whichever statement made it).
+    id: '006-session-message-count',
+    sql: `
+      ALTER TABLE sessions ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+      UPDATE sessions SET message_count = (SELECT count(*) FROM chat_messages WHERE chat_messages.session_id = sessions.id);
+      CREATE TRIGGER chat_messages_count_added AFTER INSERT ON chat_messages BEGIN
+        UPDATE sessions SET message_count = message_count + 1 WHERE id = NEW.session_id;
+      END;
+      CREATE TRIGGER chat_messages_count_removed AFTER DELETE ON chat_messages BEGIN
+        UPDATE sessions SET message_count = message_count - 1 WHERE id = OLD.session_id;
+      END;
+    `,
+  },
 ];
 
 /** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */

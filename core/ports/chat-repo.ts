@@ -9,9 +9,11 @@ export interface ChatRepo {
   /** The last `limit` messages, oldest first (for follow-up questions). */
   recent(sessionId: string, limit: number): Promise<ChatMessage[]>;
   /**
-   * `page` and `count` read together: one statement where the store can, since every history request needs both.
+   * A history request's whole read: the page, the session's message count, and whether the session exists and is
+   * `userId`'s (null when not: missing and foreign alike). One statement where the store can, since every history
+   * request needs all three.
    */
-  pageWithTotal(sessionId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number }>;
+  ownedPage(sessionId: string, userId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number } | null>;
   /** How many messages the session holds (a client pages from the last one upwards). */
   count(sessionId: string): Promise<number>;
   /** Returns how many were removed. */

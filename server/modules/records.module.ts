@@ -26,10 +26,13 @@ const DATABASE_POOL_SIZE = setting('DATABASE_POOL_SIZE', positiveInt(1000), 10, 
 // Questions' searches have connections of their own, so a burst of questions queues here and never in front of a
 // history page; few, because each search is CPU work in PostgreSQL and more at once only share its cores.
 const DATABASE_SEARCH_POOL_SIZE = setting('DATABASE_SEARCH_POOL_SIZE', positiveInt(1000), 4, 'Connections this process opens to PostgreSQL for questions\' lexical searches, beside DATABASE_POOL_SIZE');
+// History pages and ownership checks (one short statement each) have connections of their own too: on the shared
+// records pool they waited behind questions' record reads and appends. Few suffice: each holds a connection ~1 ms.
+const DATABASE_READ_POOL_SIZE = setting('DATABASE_READ_POOL_SIZE', positiveInt(1000), 4, 'Connections this process opens to PostgreSQL for history pages and session ownership checks, beside DATABASE_POOL_SIZE');
 
 export interface RecordsSection {
   /** Where records and the lexical index live: SQLite in DATA_DIR, or PostgreSQL (DATABASE_URL) shared by instances. */
-  records: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number; searchPoolSize: number };
+  records: { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize: number; searchPoolSize: number; readPoolSize: number };
 }
 
 /** Its records are in this SQLite database: for a family that keeps its own tables beside them (the dense index). */
@@ -42,14 +45,19 @@ export const sqliteDatabaseOf = (ctx: ResolutionContext) => ctx.get<SqliteDataba
  */
 export const recordsModule: ServiceModule<RecordsSection> = {
   family: 'records',
-  variables: [DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE],
+  variables: [DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE, DATABASE_READ_POOL_SIZE],
   configure(env): RecordsSection {
     const url = env.read(DATABASE_URL);
     if (!url) {
-      env.forbidWithout([DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE], DATABASE_URL);
+      env.forbidWithout([DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE, DATABASE_READ_POOL_SIZE], DATABASE_URL);
       return { records: { kind: 'sqlite' } };
     }
-    return { records: { kind: 'postgres', url, poolSize: env.read(DATABASE_POOL_SIZE), searchPoolSize: env.read(DATABASE_SEARCH_POOL_SIZE) } };
+    return {
+      records: {
+        kind: 'postgres', url, poolSize: env.read(DATABASE_POOL_SIZE), searchPoolSize: env.read(DATABASE_SEARCH_POOL_SIZE),
+        readPoolSize: env.read(DATABASE_READ_POOL_SIZE),
+      },
+    };
   },
   async bindings(config) {
     const kysely = await import('../../adapters/kysely/index.js');
@@ -58,9 +66,9 @@ export const recordsModule: ServiceModule<RecordsSection> = {
       : await sqliteDialect(path.join(config.dataDir, 'doc-chat.sqlite'));
     return new ContainerModule((options) => {
       const { bind } = options;
-      const db = dialect.bind(options);
-      bind<SessionRepo>(TOKENS.SessionRepo).toDynamicValue((ctx) => new kysely.KyselySessionRepo(db(ctx)));
-      bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => new kysely.KyselyChatRepo(db(ctx)));
+      const { db, reads } = dialect.bind(options);
+      bind<SessionRepo>(TOKENS.SessionRepo).toDynamicValue((ctx) => new kysely.KyselySessionRepo(db(ctx), reads(ctx)));
+      bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => new kysely.KyselyChatRepo(db(ctx), reads(ctx)));
       bind<IngestJobRepo>(TOKENS.IngestJobRepo).toDynamicValue((ctx) => new kysely.KyselyIngestJobRepo(db(ctx)));
     });
   },
@@ -69,9 +77,12 @@ export const recordsModule: ServiceModule<RecordsSection> = {
 
 type BindOptions = Parameters<ConstructorParameters<typeof ContainerModule>[0]>[0];
 
-/** A dialect binds its handle, upload repo, eraser, lexical index and Lifecycle, and says where its kysely `db` is. */
+/**
+ * A dialect binds its handle, upload repo, eraser, lexical index and Lifecycle, and says where its kysely `db` is and
+ * where the cheap reads (history page, ownership check) run: the same handle, or a pool of their own.
+ */
 interface Dialect {
-  bind(options: BindOptions): (ctx: ResolutionContext) => Db;
+  bind(options: BindOptions): { db: (ctx: ResolutionContext) => Db; reads: (ctx: ResolutionContext) => Db };
 }
 
 const lexical = (ctx: ResolutionContext, index: VectorIndex, dependency: string) =>
@@ -90,15 +101,19 @@ async function sqliteDialect(file: string): Promise<Dialect> {
         probe: async () => void sqliteDatabaseOf(ctx).raw.prepare('SELECT 1').get(),
         close: () => sqliteDatabaseOf(ctx).close(),
       }));
-      return (ctx) => sqliteDatabaseOf(ctx).db;
+      // SQLite answers in-process on the request thread: there is no connection to wait for.
+      const db = (ctx: ResolutionContext) => sqliteDatabaseOf(ctx).db;
+      return { db, reads: db };
     },
   };
 }
 
-async function postgresDialect(records: { url: string; poolSize: number; searchPoolSize: number }): Promise<Dialect> {
+async function postgresDialect(records: { url: string; poolSize: number; searchPoolSize: number; readPoolSize: number }): Promise<Dialect> {
   const postgres = await import('../../adapters/postgres/index.js');
   // Opened (and migrated) before anything is bound: every PostgreSQL adapter needs the handle synchronously.
-  const database = await postgres.openPostgresDatabase(records.url, { poolSize: records.poolSize, searchPoolSize: records.searchPoolSize });
+  const database = await postgres.openPostgresDatabase(records.url, {
+    poolSize: records.poolSize, searchPoolSize: records.searchPoolSize, readPoolSize: records.readPoolSize,
+  });
   return {
     bind: ({ bind }) => {
       bind(TOKENS.PostgresDatabase).toConstantValue(database);
@@ -115,7 +130,7 @@ async function postgresDialect(records: { url: string; poolSize: number; searchP
         probe: async () => void (await database.pool.query('SELECT 1')),
         close: () => database.close(),
       }));
-      return () => database.db;
+      return { db: () => database.db, reads: () => database.reads.db };
     },
   };
 }

@@ -99,16 +99,39 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(first[0]).to.include({ role: 'user', content: 'message 0 — ünïcødé ✓', sessionId: 's1' });
       });
 
-      it('pageWithTotal gives the same page as page, and the session\'s count as count does (past the end and empty too)', async () => {
+      it('ownedPage gives the same page as page and the session\'s count as count does, only to its owner (empty and past the end too)', async () => {
+        await s.sessions.create(session('s1', 'u1', '2026-01-01T00:00:00.000Z'));
+        await s.sessions.create(session('s2', 'u1', '2026-01-01T00:00:00.000Z'));
+        await s.sessions.create(session('s3', 'u1', '2026-01-01T00:00:00.000Z'));
         for (let i = 0; i < 25; i += 2) await s.chats.appendExchange(message(i, 's1'), message(i + 1, 's1'));
         await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));
         for (const [offset, limit] of [[0, 20], [20, 20], [3, 4], [100, 20]]) {
-          expect(await s.chats.pageWithTotal('s1', offset, limit), `${offset}, ${limit}`)
+          expect(await s.chats.ownedPage('s1', 'u1', offset, limit), `${offset}, ${limit}`)
             .to.deep.equal({ messages: await s.chats.page('s1', offset, limit), total: 26 });
         }
-        expect((await s.chats.pageWithTotal('s1', 20, 20)).messages.map((m) => m.id)).to.deep.equal(['s1-m20', 's1-m21', 's1-m22', 's1-m23', 's1-m24', 's1-m25']);
-        expect(await s.chats.pageWithTotal('s2', 0, 20)).to.deep.equal({ messages: await s.chats.page('s2', 0, 20), total: 2 });
-        expect(await s.chats.pageWithTotal('none', 0, 20)).to.deep.equal({ messages: [], total: 0 });
+        expect((await s.chats.ownedPage('s1', 'u1', 20, 20))!.messages.map((m) => m.id)).to.deep.equal(['s1-m20', 's1-m21', 's1-m22', 's1-m23', 's1-m24', 's1-m25']);
+        expect(await s.chats.ownedPage('s2', 'u1', 0, 20)).to.deep.equal({ messages: await s.chats.page('s2', 0, 20), total: 2 });
+        expect(await s.chats.ownedPage('s3', 'u1', 0, 20)).to.deep.equal({ messages: [], total: 0 });
+        // Another user's session and a missing one read alike: nothing.
+        expect(await s.chats.ownedPage('s1', 'u2', 0, 20)).to.equal(null);
+        expect(await s.chats.ownedPage('none', 'u1', 0, 20)).to.equal(null);
+        // Deleted (as the eraser deletes it): nothing at once, though its messages were there a moment ago.
+        await s.eraser.erase('s2', { remove: [], release: [] });
+        expect(await s.chats.ownedPage('s2', 'u1', 0, 20)).to.equal(null);
+      });
+
+      it('ownedPage\'s total follows appends and deletes, concurrent ones included, per session', async () => {
+        await s.sessions.create(session('s1', 'u1', '2026-01-01T00:00:00.000Z'));
+        await s.sessions.create(session('s2', 'u1', '2026-01-01T00:00:00.000Z'));
+        await Promise.all(Array.from({ length: 10 }, (_, i) =>
+          s.chats.appendExchange(message(2 * i, i % 2 ? 's1' : 's2'), message(2 * i + 1, i % 2 ? 's1' : 's2'))));
+        expect((await s.chats.ownedPage('s1', 'u1', 0, 20))!.total).to.equal(10);
+        expect((await s.chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(10);
+        expect(await s.chats.deleteBySession('s1')).to.equal(10);
+        expect(await s.chats.ownedPage('s1', 'u1', 0, 20)).to.deep.equal({ messages: [], total: 0 });
+        await s.chats.appendExchange(message(0, 's1'), message(1, 's1'));
+        expect((await s.chats.ownedPage('s1', 'u1', 0, 20))!.total).to.equal(2);
+        expect((await s.chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(await s.chats.count('s2'));
       });
 
       it('keeps sessions apart and returns the most recent messages in order', async () => {

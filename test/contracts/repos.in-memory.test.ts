@@ -4,7 +4,7 @@ import { repoContract } from './repos.contract.js';
 
 repoContract('in-memory fakes', async () => {
   const sessions = new InMemorySessionRepo();
-  const chats = new InMemoryChatRepo();
+  const chats = new InMemoryChatRepo(sessions);
   const jobs = new InMemoryIngestJobRepo();
   const uploads = new InMemoryUploadRepo();
   const eraser = new InMemorySessionEraser({ sessions, chats, jobs, uploads });

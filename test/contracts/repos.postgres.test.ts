@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { openPostgresDatabase } from '../../adapters/postgres/database.js';
+import { PostgresSessionEraser } from '../../adapters/postgres/postgres-session-eraser.js';
+import { KyselyChatRepo } from '../../adapters/kysely/kysely-chat-repo.js';
 import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { postgresRepoSubject } from '../support/postgres-repo-subject.js';
@@ -24,6 +26,55 @@ describeWithPostgres('Repos on PostgreSQL', () => {
         expect(rows[0].n).to.be.greaterThan(0);
         expect(rows[0].n).to.equal(rows[0].distinct_names);
         await Promise.all([a.close(), b.close()]);
+      } finally {
+        await cluster.dropDatabase(url);
+      }
+    });
+
+    it('a session deleted through one instance is not read through another, at once (no ownership is cached)', async () => {
+      const cluster = sharedPostgresCluster();
+      const url = await cluster.createDatabase('two_instances');
+      try {
+        const [a, b] = await Promise.all([openPostgresDatabase(url), openPostgresDatabase(url)]);
+        const at = '2026-01-01T00:00:00.000Z';
+        await new KyselySessionRepo(a.db).create({ id: 's', label: 'l', userId: 'u', createdAt: at });
+        await new KyselyChatRepo(a.db).appendExchange({ id: 'q', sessionId: 's', role: 'user', content: 'q', createdAt: at }, { id: 'r', sessionId: 's', role: 'assistant', content: 'r', createdAt: at });
+        const readThroughB = () => new KyselyChatRepo(b.db, b.reads.db).ownedPage('s', 'u', 0, 20);
+        expect((await readThroughB())!.total).to.equal(2);
+        await new PostgresSessionEraser(a).erase('s', { remove: [], release: [] });
+        expect(await readThroughB()).to.equal(null);
+        await Promise.all([a.close(), b.close()]);
+      } finally {
+        await cluster.dropDatabase(url);
+      }
+    });
+
+    it('migration 003 counts the messages an older version stored, then triggers keep the count', async () => {
+      const cluster = sharedPostgresCluster();
+      const url = await cluster.createDatabase('message_count');
+      try {
+        // Roll the schema back to before migration 003 and store messages as an older version did.
+        let database = await openPostgresDatabase(url);
+        await database.pool.query(`
+          DROP TRIGGER chat_messages_count_added ON chat_messages; DROP TRIGGER chat_messages_count_removed ON chat_messages;
+          DROP FUNCTION chat_messages_count_added(); DROP FUNCTION chat_messages_count_removed();
+          ALTER TABLE sessions DROP COLUMN message_count;
+          DELETE FROM kysely_migration WHERE name = '003-session-message-count';
+          INSERT INTO sessions (id, label, user_id, created_at) VALUES ('s1', 'l', 'u1', 'x'), ('s2', 'l', 'u1', 'x');
+          INSERT INTO chat_messages (id, session_id, role, content, created_at)
+            VALUES ('m1', 's1', 'user', 'q', 'x'), ('m2', 's1', 'assistant', 'a', 'x'), ('m3', 's1', 'user', 'q', 'x');`);
+        await database.close();
+        database = await openPostgresDatabase(url);
+        const chats = new KyselyChatRepo(database.db, database.reads.db);
+        expect((await chats.ownedPage('s1', 'u1', 0, 20))!.total).to.equal(3);
+        expect((await chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(0);
+        const at = '2026-01-01T00:00:00.000Z';
+        await chats.appendExchange({ id: 'm4', sessionId: 's2', role: 'user', content: 'q', createdAt: at }, { id: 'm5', sessionId: 's2', role: 'assistant', content: 'a', createdAt: at });
+        expect((await chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(2);
+        // One statement deleting several sessions' messages takes each session's own share off.
+        await database.pool.query("DELETE FROM chat_messages WHERE id IN ('m1', 'm4')");
+        expect([(await chats.ownedPage('s1', 'u1', 0, 20))!.total, (await chats.ownedPage('s2', 'u1', 0, 20))!.total]).to.deep.equal([2, 1]);
+        await database.close();
       } finally {
         await cluster.dropDatabase(url);
       }

@@ -137,6 +137,35 @@ describe('SQLite database', () => {
     }
   });
 
+  it('migration 006 counts the messages an older version stored, then triggers keep the count', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
+    const file = path.join(dir, 'x.sqlite');
+    try {
+      // Roll the schema back to before migration 006 and store messages as an older version did.
+      let database = openSqliteDatabase(file);
+      database.raw.exec(`
+        DROP TRIGGER chat_messages_count_added;
+        DROP TRIGGER chat_messages_count_removed;
+        ALTER TABLE sessions DROP COLUMN message_count;
+        DELETE FROM schema_migrations WHERE id = '006-session-message-count';
+        INSERT INTO sessions (id, label, user_id, created_at) VALUES ('s1', 'l', 'u1', 'x'), ('s2', 'l', 'u1', 'x');
+        INSERT INTO chat_messages (id, session_id, role, content, created_at)
+          VALUES ('m1', 's1', 'user', 'q', 'x'), ('m2', 's1', 'assistant', 'a', 'x'), ('m3', 's1', 'user', 'q', 'x');
+      `);
+      await database.close();
+      database = openSqliteDatabase(file);
+      const chats = new KyselyChatRepo(database.db);
+      expect((await chats.ownedPage('s1', 'u1', 0, 20))!.total).to.equal(3);
+      expect((await chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(0);
+      const at = '2026-01-01T00:00:00.000Z';
+      await chats.appendExchange({ id: 'm4', sessionId: 's2', role: 'user', content: 'q', createdAt: at }, { id: 'm5', sessionId: 's2', role: 'assistant', content: 'a', createdAt: at });
+      expect((await chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(2);
+      await database.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('pages history with the session index, not a table scan', () => {
     const database = openSqliteDatabase(':memory:');
     const plan = database.raw

@@ -144,12 +144,13 @@ describe('GET /metrics (Prometheus)', function () {
         for (const family of FAMILIES) expect(declaredFamilies(text).has(family), family).to.equal(true);
         expectRequestSeries(samples, sessionId);
         expectSearchSeries(samples, ['lexical', 'dense']);
-        // Each query checked a connection out of its pool: history and records from `records`, the questions' lexical
-        // searches from `search`; both pools are reported.
-        expect(total(samples, 'doc_chat_database_connection_wait_seconds_count', { pool: 'records' })).to.be.at.least(HISTORY_REQUESTS);
+        // Each query checked a connection out of its pool: history pages and ownership checks from `reads`, other
+        // records from `records`, the questions' lexical searches from `search`; every pool is reported.
+        expect(total(samples, 'doc_chat_database_connection_wait_seconds_count', { pool: 'reads' })).to.be.at.least(HISTORY_REQUESTS);
+        expect(total(samples, 'doc_chat_database_connection_wait_seconds_count', { pool: 'records' })).to.be.at.least(1);
         expect(total(samples, 'doc_chat_database_connection_wait_seconds_count', { pool: 'search' })).to.be.at.least(2);
         const pools = samples.filter((s) => s.name === 'doc_chat_database_connections' && s.labels.state === 'waiting').map((s) => s.labels.pool);
-        expect(pools.sort()).to.deep.equal(['records', 'search']);
+        expect(pools.sort()).to.deep.equal(['reads', 'records', 'search']);
         expect(total(samples, 'doc_chat_ingest_jobs', { state: 'completed' })).to.be.at.least(1);
         // The worker extracted the document, not this instance.
         expect(total(samples, 'doc_chat_pages_extracted_total')).to.equal(0);

@@ -45,6 +45,9 @@ export class InMemoryChatRepo implements ChatRepo {
   /** Set to make every call fail, as a broken database would. */
   failWith: Error | null = null;
 
+  /** `sessions`: where ownedPage looks up the session's owner (as the database joins the sessions table). */
+  constructor(private readonly sessions?: SessionRepo) {}
+
   async appendExchange(question: ChatMessage, answer: ChatMessage): Promise<void> {
     this.check();
     this.rows.push(copy(question), copy(answer));
@@ -55,7 +58,11 @@ export class InMemoryChatRepo implements ChatRepo {
     return this.rows.filter((m) => m.sessionId === sessionId).slice(offset, offset + limit).map(copy);
   }
 
-  async pageWithTotal(sessionId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number }> {
+  async ownedPage(sessionId: string, userId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number } | null> {
+    if (!this.sessions) throw new Error('InMemoryChatRepo.ownedPage needs the session repo: new InMemoryChatRepo(sessions)');
+    this.check();
+    const session = await this.sessions.findById(sessionId);
+    if (!session || session.userId !== userId) return null;
     return { messages: await this.page(sessionId, offset, limit), total: await this.count(sessionId) };
   }
 

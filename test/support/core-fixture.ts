@@ -66,7 +66,7 @@ export function coreFixture(
 ) {
   const clock = new ManualClock();
   const sessions = new InMemorySessionRepo();
-  const chats = new InMemoryChatRepo();
+  const chats = new InMemoryChatRepo(sessions);
   const jobs = options.jobs ?? new InMemoryIngestJobRepo();
   const uploads = new InMemoryUploadRepo();
   const eraser = new InMemorySessionEraser({ sessions, chats, jobs, uploads });

@@ -2,14 +2,16 @@ import { expect } from 'chai';
 import type pg from 'pg';
 import type { Chunk } from '../../../core/domain/model.js';
 import { KyselyChatRepo } from '../../../adapters/kysely/kysely-chat-repo.js';
+import { KyselySessionRepo } from '../../../adapters/kysely/kysely-session-repo.js';
 import { openPostgresDatabase, type PostgresDatabase } from '../../../adapters/postgres/database.js';
 import { PostgresLexicalIndex, queryTerms } from '../../../adapters/postgres/postgres-lexical-index.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../../support/postgres-cluster.js';
 
 /**
  * Issue 19 on PostgreSQL: questions' searches run on a pool of their own, so a history page never waits for a
- * connection behind them (and a burst of searches cannot take every connection); and the BM25 the search computes in
- * SQL equals BM25 computed here from the stored tsvectors.
+ * connection behind them (and a burst of searches cannot take every connection); history pages and ownership checks
+ * run on another, so they never wait behind questions' record reads and appends either; and the BM25 the search
+ * computes in SQL equals BM25 computed here from the stored tsvectors.
  */
 
 const SESSION = 'session-search-pool';
@@ -37,14 +39,18 @@ describeWithPostgres('PostgreSQL: the search pool and the BM25 search', () => de
   let database: PostgresDatabase;
   let index: PostgresLexicalIndex;
   let chats: KyselyChatRepo;
+  let sessions: KyselySessionRepo;
   const held: pg.PoolClient[] = [];
 
   before(async () => {
     url = await cluster.createDatabase('search_pool');
     // One connection per pool: holding it exhausts the pool.
-    database = await openPostgresDatabase(url, { poolSize: 1, searchPoolSize: 1 });
+    database = await openPostgresDatabase(url, { poolSize: 1, searchPoolSize: 1, readPoolSize: 1 });
     index = new PostgresLexicalIndex(database);
-    chats = new KyselyChatRepo(database.db);
+    // As the service binds them: writes on the records pool, history reads and ownership checks on the reads pool.
+    chats = new KyselyChatRepo(database.db, database.reads.db);
+    sessions = new KyselySessionRepo(database.db, database.reads.db);
+    await sessions.create({ id: SESSION, label: 'ice', userId: 'u1', createdAt: '2026-01-01T00:00:00.000Z' });
     await index.add(chunks.map((c) => ({ ...c, embedding: [] })));
   });
   afterEach(() => {
@@ -65,7 +71,30 @@ describeWithPostgres('PostgreSQL: the search pool and the BM25 search', () => de
     expect(database.search.stats().waiting).to.equal(1);
     held.pop()!.release();
     expect((await search).map((h) => h.chunk.id)[0]).to.equal('job-1:0');
-    expect(waits).to.include.members(['records', 'search']);
+    expect(waits).to.include.members(['reads', 'search']);
+  });
+
+  it('a history page and an ownership check get a connection while every records connection is busy; an append waits for its own', async () => {
+    const waits: string[] = [];
+    database.onConnectionWait((pool) => waits.push(pool));
+    held.push(await database.pool.connect());
+    const at = '2026-01-01T00:00:01.000Z';
+    const append = chats.appendExchange(
+      { id: 'q1', sessionId: SESSION, role: 'user', content: 'Where are glaciers?', createdAt: at },
+      { id: 'a1', sessionId: SESSION, role: 'assistant', content: 'In valleys.', createdAt: at },
+    );
+    expect(await sessions.findById(SESSION)).to.include({ userId: 'u1' });
+    expect(await chats.ownedPage(SESSION, 'u1', 0, 20)).to.deep.equal({ messages: [], total: 0 });
+    expect(await settlesWithin(append, 200), 'the append got a connection the held one should have blocked').to.equal(false);
+    expect(database.pools.find((p) => p.name === 'records')!.stats().waiting).to.equal(1);
+    // The reads checked out (the ownership row, then the page with its count and ownership) came from `reads` alone.
+    expect(waits).to.deep.equal(['reads', 'reads']);
+    held.pop()!.release();
+    await append;
+    const { messages, total } = (await chats.ownedPage(SESSION, 'u1', 0, 20))!;
+    expect([messages.map((m) => m.id), total]).to.deep.equal([['q1', 'a1'], 2]);
+    expect(waits.slice(2)).to.deep.equal(['records', 'reads']);
+    await chats.deleteBySession(SESSION);
   });
 
   it('a search gets a connection while every records connection is busy', async () => {

@@ -153,10 +153,13 @@ describe('configuration', () => {
   it('puts records in PostgreSQL with DATABASE_URL, never repeating its value (a password) in an error', () => {
     expect(loadConfig({}).records).to.deep.equal({ kind: 'sqlite' });
     expect(loadConfig({ DATABASE_URL: 'postgres://app:s3cret@db:5432/docchat' }).records).to.deep.equal({
-      kind: 'postgres', url: 'postgres://app:s3cret@db:5432/docchat', poolSize: 10, searchPoolSize: 4,
+      kind: 'postgres', url: 'postgres://app:s3cret@db:5432/docchat', poolSize: 10, searchPoolSize: 4, readPoolSize: 4,
     });
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/x', DATABASE_POOL_SIZE: '25' }).records).to.include({ poolSize: 25 });
-    expect(loadConfig({ DATABASE_URL: 'postgresql://db/x', DATABASE_SEARCH_POOL_SIZE: '2' }).records).to.include({ poolSize: 10, searchPoolSize: 2 });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/x', DATABASE_SEARCH_POOL_SIZE: '2' }).records).to.include({ poolSize: 10, searchPoolSize: 2, readPoolSize: 4 });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/x', DATABASE_READ_POOL_SIZE: '7' }).records).to.include({ readPoolSize: 7 });
+    expect(configError({ DATABASE_URL: 'postgresql://db/x', DATABASE_READ_POOL_SIZE: '0' }).variable).to.equal('DATABASE_READ_POOL_SIZE');
+    expect(configError({ DATABASE_READ_POOL_SIZE: '5' }).message).to.match(/^DATABASE_READ_POOL_SIZE: has no effect without DATABASE_URL/);
     expect(configError({ DATABASE_URL: 'postgresql://db/x', DATABASE_SEARCH_POOL_SIZE: '0' }).variable).to.equal('DATABASE_SEARCH_POOL_SIZE');
     const bad = configError({ DATABASE_URL: 'mysql://app:s3cret@db/x' });
     expect(bad.variable).to.equal('DATABASE_URL');

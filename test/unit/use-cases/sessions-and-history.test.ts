@@ -59,7 +59,7 @@ describe('chat history and clear chat', () => {
   let chats: InMemoryChatRepo;
   beforeEach(async () => {
     sessions = new InMemorySessionRepo();
-    chats = new InMemoryChatRepo();
+    chats = new InMemoryChatRepo(sessions);
     await sessions.create({ id: 's1', label: 'l', userId: 'u1', createdAt: '2026-01-01T00:00:00.000Z' });
     for (let i = 0; i < 45; i++) {
       chats.rows.push({ id: `m${i}`, sessionId: 's1', role: i % 2 ? 'assistant' : 'user', content: `c${i}`, createdAt: '2026-01-01T00:00:00.000Z' } as ChatMessage);
@@ -67,7 +67,7 @@ describe('chat history and clear chat', () => {
   });
 
   it('pages 20 at a time from the oldest; pages below 0 read as 0', async () => {
-    const history = new GetChatHistory(sessions, chats);
+    const history = new GetChatHistory(chats);
     const page = async (n: number) => (await history.execute({ userId: 'u1', sessionId: 's1', page: n })).messages.map((m) => m.content);
     expect(await page(0)).to.have.length(20);
     expect((await page(0))[0]).to.equal('c0');
@@ -79,8 +79,10 @@ describe('chat history and clear chat', () => {
   });
 
   it('hides another user’s history behind "Session not found"', async () => {
-    const error = await rejection(new GetChatHistory(sessions, chats).execute({ userId: 'u2', sessionId: 's1', page: 0 }));
+    const error = await rejection(new GetChatHistory(chats).execute({ userId: 'u2', sessionId: 's1', page: 0 }));
     expect(error).to.be.instanceOf(NotFoundError);
+    const missing = await rejection(new GetChatHistory(chats).execute({ userId: 'u1', sessionId: 'gone', page: 0 }));
+    expect(missing).to.be.instanceOf(NotFoundError).and.to.have.property('message', (error as Error).message);
   });
 
   it('clears only the owner’s session messages, and refuses a foreign session without deleting', async () => {
