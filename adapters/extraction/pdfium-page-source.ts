@@ -86,10 +86,13 @@ function pdfium(): Promise<Pdfium> {
  */
 export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixels }: PdfPageSourceOptions): Promise<PdfPageSource> {
   const m = await pdfium();
-  const data = m.wasmExports.malloc(Math.max(1, bytes.length));
-  if (!data) throw new Error(`PDFium could not allocate ${bytes.length} bytes for the document`);
+  // Only the size is kept: no closure below may name `bytes`, so the caller's copy of the file (36 MB for issue 18's
+  // long PDF) can be collected once it is in WebAssembly memory instead of living as long as the document is open.
+  const size = bytes.length;
+  const data = m.wasmExports.malloc(Math.max(1, size));
+  if (!data) throw new Error(`PDFium could not allocate ${size} bytes for the document`);
   m.HEAPU8.set(bytes, data);
-  let doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
+  let doc = m._FPDF_LoadMemDocument(data, size, 0);
   if (!doc) {
     const code = m._FPDF_GetLastError();
     m.wasmExports.free(data);
@@ -140,7 +143,7 @@ export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixel
     dropCaches: async () => {
       if (closed) return;
       m._FPDF_CloseDocument(doc);
-      doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
+      doc = m._FPDF_LoadMemDocument(data, size, 0);
       if (!doc) {
         closed = true;
         m.wasmExports.free(data);
