@@ -16,7 +16,7 @@ import { signLocalToken } from '../adapters/local-jwt/local-jwt-verifier.js';
 import { ApiClient } from '../test/support/api-client.js';
 import { longRealPdf, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 import { describeSample, memoryTraceArgs, peakSample, readMemoryTrace } from './memory-trace.js';
-import { processCpuSeconds, threadCpuSeconds, treeRssParts } from './process-tree.js';
+import { processCpuSeconds, threadCpuSeconds, treePss, treeRssParts } from './process-tree.js';
 import { SECRET, sleep, startServer } from './service-bench.js';
 
 const AFTER_MS = 60_000;
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
       await sleep(5_000);
     }
     const after = treeRssParts(server.pid);
+    const afterPss = treePss(server.pid);
     const samples = readMemoryTrace(trace);
     const idleSample = peakSample(samples, 0, ingestFrom);
     const peak = peakSample(samples, ingestFrom, ingestTo);
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
     console.log(`  idle, before:        ${idleSample ? describeSample(idleSample) : '?'} (tree ${mb(idle.total)} MB)`);
     console.log(`  peak while ingesting: ${peak ? describeSample(peak) : '?'}`);
     console.log(`  at completion:       ${end ? describeSample(end) : '?'}`);
-    console.log(`  ${AFTER_MS / 1000} s after:          ${last ? describeSample(last) : '?'} (tree ${mb(after.total)} MB)`);
+    console.log(`  ${AFTER_MS / 1000} s after:          ${last ? describeSample(last) : '?'} (tree ${mb(after.total)} MB, PSS ${mb(afterPss)} MB)`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.log(`  API process peak RSS while ingesting ${peakApiMb.toFixed(0)} MB (target ≤ ${TARGET.ingestingMb}) ${verdict(peakApiMb <= TARGET.ingestingMb)}`);
     console.log(`  API process RSS ${AFTER_MS / 1000} s after ${mb(after.root)} MB, tree ${mb(after.total)} MB (target ≤ ${TARGET.afterMb}) ${verdict(after.total / 1024 / 1024 <= TARGET.afterMb)}`);

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import { expect } from 'chai';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { DEFAULT_EXTRACTION_SETTINGS } from '../../../adapters/extraction/child-process-document-reader.js';
 import { cleanupPolicy } from '../../../adapters/extraction/cleanup-policy.js';
 import { DocumentExtractor } from '../../../adapters/extraction/document-extractor.js';
+import { ExtractionProcess } from '../../../adapters/extraction/extraction-process.js';
 import type { ExtractedPage } from '../../../core/domain/model.js';
 import { textPng } from '../../support/generated-documents.js';
 
@@ -74,5 +76,20 @@ describe('extraction memory policy (issue 18: cost per page flat in the length o
     expect(running.get(57)).to.equal(true);
     expect(extractor.ocr.running).to.equal(false); // stopped once the document is read
     await extractor.close();
+  });
+
+  it('starts extraction processes with a young generation of 8 MB semi-spaces, the heap limit and gc exposed', async () => {
+    const limits = { pageTimeoutMs: 10_000, msPerPage: 1_000, maxMemoryMb: 300, recycleAfterPages: 100, idleMs: 60_000 };
+    const startData = { settings: DEFAULT_EXTRACTION_SETTINGS, cleanup: { cleanupAboveHeapMb: 150, collectAboveRssMb: 75 }, niceness: 0 };
+    const child = new ExtractionProcess(startData, limits, { onFree: () => {}, onExit: () => {} });
+    try {
+      // What the kernel started: node's own arguments come before the entry file.
+      const argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      const nodeArgs = argv.slice(1, argv.findIndex((arg) => /extraction-worker\.m?js$/.test(arg)));
+      expect(nodeArgs).to.have.members(['--max-old-space-size=300', '--max-semi-space-size=8', '--expose-gc']);
+    } finally {
+      child.stop(new Error('test over'));
+      await child.exited;
+    }
   });
 });
