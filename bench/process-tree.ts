@@ -46,7 +46,9 @@ export function treeRssParts(root: number): { total: number; root: number; desce
  * Proportional set size of a process and all its descendants (Linux /proc/<pid>/smaps_rollup), in bytes: each page
  * shared by n processes counts 1/n in each. Summed RSS counts the pages of the node binary and its libraries, which
  * every process of the tree maps from the same files, once per process (~50-60 MB each); PSS is what the tree
- * really takes from the machine. Slower to read than RSS (the kernel walks every mapping), so sampled less often.
+ * really takes from the machine. Pages shared with processes outside the tree (other Node programs running on the
+ * machine) are split with them too: on a shared machine PSS is lower than the tree alone would take. Slower to read
+ * than RSS (the kernel walks every mapping), so sampled less often.
  */
 export function treePss(root: number): number {
   let total = 0;
@@ -58,6 +60,16 @@ export function treePss(root: number): number {
     }
   }
   return total;
+}
+
+/**
+ * Resident memory of one process by kind (Linux /proc/<pid>/status), in MB: anonymous (heaps, wasm memory, thread
+ * stacks, malloc arenas), file-backed (the node binary and libraries: shared, clean, reclaimable) and shared memory.
+ */
+export function rssKinds(pid: number): { anonMb: number; fileMb: number; shmemMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) / 1024;
+  return { anonMb: kb('RssAnon'), fileMb: kb('RssFile'), shmemMb: kb('RssShmem') };
 }
 
 /**
