@@ -23,6 +23,10 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
+# glibc malloc gives freed memory back to the system: see SERVICE_MALLOC_ENV in server/node-flags.ts.
+ENV MALLOC_ARENA_MAX=2 \
+    MALLOC_TRIM_THRESHOLD_=131072 \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 # Compiled JavaScript and production dependencies only: no TypeScript, no tsx, no sources.
 COPY --from=build --chown=node:node /app/package.json ./

@@ -16,7 +16,7 @@ import { signLocalToken } from '../adapters/local-jwt/local-jwt-verifier.js';
 import { ApiClient } from '../test/support/api-client.js';
 import { longRealPdf, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 import { describeSample, memoryTraceArgs, peakSample, readMemoryTrace } from './memory-trace.js';
-import { processCpuSeconds, threadCpuSeconds, treeRssParts } from './process-tree.js';
+import { processCpuSeconds, rssKinds, threadCpuSeconds, treePss, treeRssParts } from './process-tree.js';
 import { SECRET, sleep, startServer } from './service-bench.js';
 
 const AFTER_MS = 60_000;
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   try {
     await sleep(3_000);
     const idle = treeRssParts(server.pid);
+    const idleKinds = rssKinds(server.pid);
     const api = new ApiClient(server.baseUrl, await signLocalToken(SECRET, 'bench-api-memory'));
     const session = await api.createSession('api memory');
     const bytes = fs.readFileSync(file);
@@ -70,6 +71,8 @@ async function main(): Promise<void> {
       await sleep(5_000);
     }
     const after = treeRssParts(server.pid);
+    const afterPss = treePss(server.pid);
+    const afterKinds = rssKinds(server.pid);
     const samples = readMemoryTrace(trace);
     const idleSample = peakSample(samples, 0, ingestFrom);
     const peak = peakSample(samples, ingestFrom, ingestTo);
@@ -80,7 +83,9 @@ async function main(): Promise<void> {
     console.log(`  idle, before:        ${idleSample ? describeSample(idleSample) : '?'} (tree ${mb(idle.total)} MB)`);
     console.log(`  peak while ingesting: ${peak ? describeSample(peak) : '?'}`);
     console.log(`  at completion:       ${end ? describeSample(end) : '?'}`);
-    console.log(`  ${AFTER_MS / 1000} s after:          ${last ? describeSample(last) : '?'} (tree ${mb(after.total)} MB)`);
+    console.log(`  ${AFTER_MS / 1000} s after:          ${last ? describeSample(last) : '?'} (tree ${mb(after.total)} MB, PSS ${mb(afterPss)} MB)`);
+    const kinds = (k: ReturnType<typeof rssKinds>) => `anonymous ${k.anonMb.toFixed(0)} + file-backed ${k.fileMb.toFixed(0)} + shared ${k.shmemMb.toFixed(0)} MB`;
+    console.log(`  API process resident memory by kind, idle before: ${kinds(idleKinds)}; ${AFTER_MS / 1000} s after: ${kinds(afterKinds)}`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
     console.log(`  API process peak RSS while ingesting ${peakApiMb.toFixed(0)} MB (target ≤ ${TARGET.ingestingMb}) ${verdict(peakApiMb <= TARGET.ingestingMb)}`);
     console.log(`  API process RSS ${AFTER_MS / 1000} s after ${mb(after.root)} MB, tree ${mb(after.total)} MB (target ≤ ${TARGET.afterMb}) ${verdict(after.total / 1024 / 1024 <= TARGET.afterMb)}`);

@@ -30,7 +30,7 @@ import { CONFIG_VARIABLES } from '../server/config.js';
 import { ApiClient } from '../test/support/api-client.js';
 import { freePort } from '../test/support/free-port.js';
 import { CORPUS_DIR, REPO_ROOT } from '../test/support/paths.js';
-import { buildDist, COMPILED_SERVER_ARGS } from './compiled-server.js';
+import { buildDist, COMPILED_SERVER_ARGS, compiledServerEnv } from './compiled-server.js';
 import { defaultPoolThreads } from '../adapters/answer-pool/answer-pool.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -70,7 +70,7 @@ async function startService(env: Record<string, string>, logFile: string, profil
   // workers overwrote the request thread's profile.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, profileName)}`] : [];
   const child = spawn(process.execPath, [...profile, ...COMPILED_SERVER_ARGS], {
-    cwd: REPO_ROOT, env: serviceEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET }), stdio: ['ignore', log, log],
+    cwd: REPO_ROOT, env: compiledServerEnv(serviceEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET })), stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
   // A service that dies mid-run (a native crash) must fail the bench loudly, not leave it waiting on nothing.

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { CONFIG_VARIABLES } from '../server/config.js';
 import { freePort } from '../test/support/free-port.js';
 import { REPO_ROOT } from '../test/support/paths.js';
-import { buildDist, COMPILED_SERVER_ARGS } from './compiled-server.js';
+import { buildDist, COMPILED_SERVER_ARGS, compiledServerEnv } from './compiled-server.js';
 import { percentile } from './metrics.js';
 import { processTree } from './process-tree.js';
 
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete env[name];
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir });
-  const server = spawn(process.execPath, COMPILED_SERVER_ARGS, { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn(process.execPath, COMPILED_SERVER_ARGS, { cwd: REPO_ROOT, env: compiledServerEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
   let log = ''; // the server's log, shown only when it fails
   server.stderr!.on('data', (chunk: Buffer) => (log += chunk));
   try {

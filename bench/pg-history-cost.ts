@@ -23,7 +23,7 @@ import { ApiClient } from '../test/support/api-client.js';
 import { freePort } from '../test/support/free-port.js';
 import { CORPUS_DIR, REPO_ROOT } from '../test/support/paths.js';
 import { postgresUnavailableReason, privatePostgresCluster } from '../test/support/postgres-cluster.js';
-import { buildDist, COMPILED_SERVER_ARGS } from './compiled-server.js';
+import { buildDist, COMPILED_SERVER_ARGS, compiledServerEnv } from './compiled-server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const SECRET = 'pg-history-cost-bench-secret-0123456789abcdef';
@@ -44,7 +44,7 @@ async function startService(root: string, env: Record<string, string>, profileDi
   for (const name of [...CONFIG_VARIABLES, 'NODE_OPTIONS']) delete childEnv[name];
   Object.assign(childEnv, env, { PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET, LOG_LEVEL: 'warn' });
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, ...COMPILED_SERVER_ARGS], { cwd: root, env: childEnv, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...profile, ...COMPILED_SERVER_ARGS], { cwd: root, env: compiledServerEnv(childEnv), stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   while (!(await fetch(`${url}/api/v1/health`).then((r) => r.ok, () => false))) {
     if (child.exitCode !== null) throw new Error(`the service in ${root} exited with ${child.exitCode}`);

@@ -43,15 +43,47 @@ export function treeRssParts(root: number): { total: number; root: number; desce
 }
 
 /**
+ * Proportional set size of a process and all its descendants (Linux /proc/<pid>/smaps_rollup), in bytes: each page
+ * shared by n processes counts 1/n in each. Summed RSS counts the pages of the node binary and its libraries, which
+ * every process of the tree maps from the same files, once per process (~50-60 MB each); PSS is what the tree
+ * really takes from the machine. Pages shared with processes outside the tree (other Node programs running on the
+ * machine) are split with them too: on a shared machine PSS is lower than the tree alone would take. Slower to read
+ * than RSS (the kernel walks every mapping), so sampled less often.
+ */
+export function treePss(root: number): number {
+  let total = 0;
+  for (const pid of treeRssParts(root).pids) {
+    try {
+      total += Number(/^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) * 1024;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return total;
+}
+
+/**
+ * Resident memory of one process by kind (Linux /proc/<pid>/status), in MB: anonymous (heaps, wasm memory, thread
+ * stacks, malloc arenas), file-backed (the node binary and libraries: shared, clean, reclaimable) and shared memory.
+ */
+export function rssKinds(pid: number): { anonMb: number; fileMb: number; shmemMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) / 1024;
+  return { anonMb: kb('RssAnon'), fileMb: kb('RssFile'), shmemMb: kb('RssShmem') };
+}
+
+/**
  * Samples treeRss(root) every `intervalMs` and keeps the highest value since the last reset (and how it splits).
  * The sampling runs on a worker thread: reading /proc for every process takes 1–9 ms, which on the bench's own event
  * loop would delay the responses whose latency the bench measures. Peaks are shared through atomics (bytes as BigInt).
  */
 export class PeakRssSampler {
-  /** [total, root, descendants] of the peak since the last reset, in bytes. */
-  private readonly shared = new BigInt64Array(new SharedArrayBuffer(3 * 8));
+  /** [total, root, descendants] of the peak since the last reset, then the peak PSS of the tree, in bytes. */
+  private readonly shared = new BigInt64Array(new SharedArrayBuffer(4 * 8));
   /** At the last reset's peak: the root process and its descendants, in MB. */
   lastPeakParts = { rootMb: 0, descendantsMb: 0 };
+  /** The tree's highest PSS (see treePss) in the window before the last reset, in MB (sampled every 5th interval). */
+  lastPeakPssMb = 0;
   private readonly worker: Worker;
 
   constructor(
@@ -59,9 +91,9 @@ export class PeakRssSampler {
     intervalMs = 100,
   ) {
     // The worker runs this module's own (already compiled) functions as plain CommonJS: no TypeScript loader there.
-    const source = `const fs = require('node:fs');\n${treeRssParts}\n${recordPeak}\n` +
-      `const { root, intervalMs, shared } = require('node:worker_threads').workerData;\n` +
-      `setInterval(() => recordPeak(shared, treeRssParts(root)), intervalMs);`;
+    const source = `const fs = require('node:fs');\n${treeRssParts}\n${treePss}\n${recordPeak}\n${recordPeakPss}\n` +
+      `const { root, intervalMs, shared } = require('node:worker_threads').workerData;\nlet tick = 0;\n` +
+      `setInterval(() => { recordPeak(shared, treeRssParts(root)); if (tick++ % 5 === 0) recordPeakPss(shared, treePss(root)); }, intervalMs);`;
     this.worker = new Worker(source, { eval: true, workerData: { root, intervalMs, shared: this.shared } });
     this.worker.unref();
   }
@@ -79,12 +111,20 @@ export class PeakRssSampler {
     const total = Number(Atomics.exchange(this.shared, 0, 0n));
     const root = Number(Atomics.exchange(this.shared, 1, 0n));
     const descendants = Number(Atomics.exchange(this.shared, 2, 0n));
+    this.lastPeakPssMb = Number(Atomics.exchange(this.shared, 3, 0n)) / 1024 / 1024;
     this.lastPeakParts = { rootMb: root / 1024 / 1024, descendantsMb: descendants / 1024 / 1024 };
     return total / 1024 / 1024;
   }
 
   stop(): void {
     void this.worker.terminate();
+  }
+}
+
+function recordPeakPss(shared: BigInt64Array, pss: number): void {
+  for (;;) {
+    const peak = Atomics.load(shared, 3);
+    if (BigInt(pss) <= peak || Atomics.compareExchange(shared, 3, peak, BigInt(pss)) === peak) return;
   }
 }
 

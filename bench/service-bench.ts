@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../test/support/api-client.js';
 import { freePort } from '../test/support/free-port.js';
-import { buildDist, COMPILED_SERVER_ARGS } from './compiled-server.js';
+import { buildDist, COMPILED_SERVER_ARGS, compiledServerEnv } from './compiled-server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
@@ -28,7 +28,7 @@ export async function startServer(env: Record<string, string> = {}, nodeArgs: st
   buildDist();
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...COMPILED_SERVER_ARGS], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, AUTH_JWT_SECRET: SECRET },
+    env: compiledServerEnv({ ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, AUTH_JWT_SECRET: SECRET }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,6 +1,6 @@
 /**
  * Node options the service runs with: `npm start` and the Docker image pass them, and the benchmarks start the
- * service the same way (test/architecture/package-manifest.test.ts keeps the three in step). Started otherwise (the
+ * service the same way (test/architecture/package-manifest.test.ts keeps the three in step), with SERVICE_MALLOC_ENV. Started otherwise (the
  * `doc-chat serve` command, an embedding program), pass them yourself, e.g. NODE_OPTIONS for `doc-chat serve`.
  * - --max-semi-space-size=8 (MB): V8 grows the young generation up to 64 MB per semi-space on a machine with this
  *   much memory; while a long document was ingested that alone was 128 MB of the server's ~320 MB, held afterwards.
@@ -9,3 +9,18 @@
  *   memory falls back to idle instead of staying at the ingestion peak until V8 gets round to it.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--expose-gc'];
+
+/**
+ * glibc malloc settings the service runs with (environment variables: read by the C library when the process starts,
+ * so `npm start` and the image set them, and the benchmarks; a value already in the environment wins). At most 2
+ * malloc arenas instead of up to 8 per core, freed memory above 128 KiB given back to the system (trimmed from the
+ * heap's top; blocks of 128 KiB and more mmap'd, unmapped when freed). Issue 18, API process after ingesting the
+ * 4,557-page PDF, 60 s after, with the last-resort collection (CollectAfterJobs): anonymous memory 96 MB without, 73 MB
+ * with (its idle level): RSS 159 → 136 MB. Started otherwise, set them yourself; other C libraries (musl) ignore them.
+ * Extraction processes get the same from the server (EXTRACTION_MALLOC_ENV) however it was started.
+ */
+export const SERVICE_MALLOC_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+};

@@ -5,7 +5,7 @@ import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
 import { layOutPageText, type PageChar } from './pdfium-text.js';
-import { darkestChannelPgm, type OcrImage } from './raster.js';
+import { RENDER_BAND_BYTES, renderPage } from './pdfium-render.js';
 
 /** The parts of PDFium's C API (compiled to WebAssembly by @hyzyla/pdfium) this reader calls; pointers are numbers. */
 interface Pdfium {
@@ -52,7 +52,6 @@ interface Pdfium {
 const FPDF_ERR_PASSWORD = 4;
 const FPDF_ERR_SECURITY = 5;
 const OBJ_TEXT = 1, OBJ_PATH = 2, OBJ_IMAGE = 3, OBJ_SHADING = 4, OBJ_FORM = 5;
-const FPDF_ANNOT = 0x01;
 /** Form XObjects nest; deeper than this counts as drawn (a render then decides). */
 const MAX_FORM_DEPTH = 8;
 
@@ -84,12 +83,18 @@ function pdfium(): Promise<Pdfium> {
  * memory (the file's copy, parsed objects) is freed by close(); that memory is reused by the next document, never
  * returned to the system (WebAssembly memory does not shrink).
  */
-export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixels }: PdfPageSourceOptions): Promise<PdfPageSource> {
+export async function openPdfiumPageSource(
+  bytes: Uint8Array,
+  { maxPdfImagePixels, renderBandBytes = RENDER_BAND_BYTES }: PdfPageSourceOptions & { renderBandBytes?: number },
+): Promise<PdfPageSource> {
   const m = await pdfium();
-  const data = m.wasmExports.malloc(Math.max(1, bytes.length));
-  if (!data) throw new Error(`PDFium could not allocate ${bytes.length} bytes for the document`);
+  // Only the size is kept: no closure below may name `bytes`, so the caller's copy of the file (36 MB for issue 18's
+  // long PDF) can be collected once it is in WebAssembly memory instead of living as long as the document is open.
+  const size = bytes.length;
+  const data = m.wasmExports.malloc(Math.max(1, size));
+  if (!data) throw new Error(`PDFium could not allocate ${size} bytes for the document`);
   m.HEAPU8.set(bytes, data);
-  let doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
+  let doc = m._FPDF_LoadMemDocument(data, size, 0);
   if (!doc) {
     const code = m._FPDF_GetLastError();
     m.wasmExports.free(data);
@@ -133,14 +138,14 @@ export async function openPdfiumPageSource(bytes: Uint8Array, { maxPdfImagePixel
       // As pdf.js's maxImageSize: an image with more pixels is left out of the render rather than decoded.
       const count = m._FPDFPage_CountObjects(page);
       for (let i = 0; i < count; i++) leaveOutLargeImages(m, m._FPDFPage_GetObject(page, i), maxPdfImagePixels, scratch, 0);
-      return render(m, page, dpi, maxPixels);
+      return renderPage(m, page, dpi, maxPixels, renderBandBytes);
     }),
     // PDFium keeps what it parsed for the document (fonts, shared resources) until the document is closed, and has no
     // call to drop it: the document is closed and opened again from the same bytes (a few milliseconds).
     dropCaches: async () => {
       if (closed) return;
       m._FPDF_CloseDocument(doc);
-      doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
+      doc = m._FPDF_LoadMemDocument(data, size, 0);
       if (!doc) {
         closed = true;
         m.wasmExports.free(data);
@@ -271,35 +276,6 @@ function pageText(m: Pdfium, page: number, scratch: number): string {
   } finally {
     m._FPDFText_ClosePage(textPage);
   }
-}
-
-/** Renders the page (rotation applied, annotations drawn) on white at `dpi`, never above `maxPixels`, to greyscale. */
-function render(m: Pdfium, page: number, dpi: number, maxPixels: number): OcrImage {
-  const width = m._FPDF_GetPageWidthF(page); // points, rotation applied
-  const height = m._FPDF_GetPageHeightF(page);
-  const scale = Math.min(dpi / 72, Math.sqrt(maxPixels / (width * height)));
-  const w = Math.max(1, Math.floor(width * scale));
-  const h = Math.max(1, Math.floor(height * scale));
-  const bitmap = m._FPDFBitmap_Create(w, h, 0); // BGRx
-  if (!bitmap) throw new Error(`PDFium could not allocate a ${w}x${h} bitmap`);
-  try {
-    m._FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xffffffff);
-    m._FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, FPDF_ANNOT);
-    const stride = m._FPDFBitmap_GetStride(bitmap);
-    const buffer = m._FPDFBitmap_GetBuffer(bitmap);
-    const pixels = new Uint8ClampedArray(m.HEAPU8.buffer, buffer, stride * h);
-    // BGRx rows without padding are RGBA-shaped for the darkest-channel conversion (channel order does not matter).
-    const rows = stride === w * 4 ? pixels : packRows(pixels, w, h, stride);
-    return darkestChannelPgm(rows, w, h);
-  } finally {
-    m._FPDFBitmap_Destroy(bitmap);
-  }
-}
-
-function packRows(pixels: Uint8ClampedArray, w: number, h: number, stride: number): Uint8ClampedArray {
-  const packed = new Uint8ClampedArray(w * h * 4);
-  for (let row = 0; row < h; row++) packed.set(pixels.subarray(row * stride, row * stride + w * 4), row * w * 4);
-  return packed;
 }
 
 /** Bytes of WebAssembly memory PDFium holds in this process (0 before its first document): it grows, never shrinks. */

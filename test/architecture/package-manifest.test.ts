@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { SERVICE_NODE_FLAGS } from '../../server/node-flags.js';
+import { SERVICE_MALLOC_ENV, SERVICE_NODE_FLAGS } from '../../server/node-flags.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 const read = (name: string) => fs.readFileSync(path.join(REPO_ROOT, name), 'utf8');
@@ -44,14 +44,19 @@ describe('the package manifest and the image run compiled JavaScript', () => {
     for (const suite of suites) expect(testing, suite).to.include(`'../test/contracts/${suite.replace(/\.ts$/, '.js')}'`);
   });
 
-  it('tsx is a development dependency only; npm start and the image run node on dist/, with the service\'s Node options', () => {
+  it('tsx is a development dependency only; npm start and the image run node on dist/, with the service\'s Node options and malloc settings', () => {
     expect(manifest.dependencies).to.not.have.property('tsx');
     expect(manifest.devDependencies).to.have.property('tsx');
-    expect(manifest.scripts.start).to.equal(['node', ...SERVICE_NODE_FLAGS, 'dist/server/main.js'].join(' '));
+    const assignments = Object.entries(SERVICE_MALLOC_ENV).map(([name, value]) => `${name}=${value}`);
+    expect(manifest.scripts.start).to.equal([...assignments, 'node', ...SERVICE_NODE_FLAGS, 'dist/server/main.js'].join(' '));
     const dockerfile = read('Dockerfile');
     const instructions = dockerfile.split('\n').filter((line) => !line.startsWith('#'));
     expect(instructions.filter((line) => /tsx/.test(line))).to.deep.equal([]);
     const lastStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
     expect(lastStage).to.include(`\nCMD ${JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'dist/server/main.js']).replace(/","/g, '", "')}\n`);
+    // The image's environment holds the malloc settings (ENV lines of its last stage, continued with backslashes).
+    const env = lastStage.split('\n').filter((line) => !line.startsWith('#')).join('\n').replace(/\\\n\s*/g, ' ');
+    const envLines = env.split('\n').filter((line) => line.startsWith('ENV '));
+    for (const assignment of assignments) expect(envLines.join(' ').split(/\s+/), assignment).to.include(assignment);
   });
 });

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import { expect } from 'chai';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { DEFAULT_EXTRACTION_SETTINGS } from '../../../adapters/extraction/child-process-document-reader.js';
 import { cleanupPolicy } from '../../../adapters/extraction/cleanup-policy.js';
 import { DocumentExtractor } from '../../../adapters/extraction/document-extractor.js';
+import { ExtractionProcess } from '../../../adapters/extraction/extraction-process.js';
 import type { ExtractedPage } from '../../../core/domain/model.js';
 import { textPng } from '../../support/generated-documents.js';
 
@@ -18,6 +20,13 @@ async function mixedPdf(pages: (string | string[])[]): Promise<Uint8Array> {
     else page.drawImage(await doc.embedPng(textPng(content)), { x: 0, y: 0, width: 612, height: 792 });
   }
   return doc.save();
+}
+
+/** An idle extraction process (a real child), with a 300 MB limit. */
+function startExtractionProcess(): ExtractionProcess {
+  const limits = { pageTimeoutMs: 10_000, msPerPage: 1_000, maxMemoryMb: 300, recycleAfterPages: 100, idleMs: 60_000 };
+  const startData = { settings: DEFAULT_EXTRACTION_SETTINGS, cleanup: { cleanupAboveHeapMb: 150, collectAboveRssMb: 75 }, niceness: 0, scheduling: 'nice' as const };
+  return new ExtractionProcess(startData, limits, { onFree: () => {}, onExit: () => {} });
 }
 
 const textPage = (n: number) => `Page ${n} of a long report on quarterly revenue and operating margins.`;
@@ -74,5 +83,36 @@ describe('extraction memory policy (issue 18: cost per page flat in the length o
     expect(running.get(57)).to.equal(true);
     expect(extractor.ocr.running).to.equal(false); // stopped once the document is read
     await extractor.close();
+  });
+
+  it('starts extraction processes with a young generation of 8 MB semi-spaces, the heap limit, gc exposed and glibc malloc giving memory back', async () => {
+    const child = startExtractionProcess();
+    try {
+      // What the kernel started: node's own arguments come before the entry file.
+      const argv = fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      const nodeArgs = argv.slice(1, argv.findIndex((arg) => /extraction-worker\.m?js$/.test(arg)));
+      expect(nodeArgs).to.have.members(['--max-old-space-size=300', '--max-semi-space-size=8', '--expose-gc']);
+      const environment = fs.readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+      expect(environment).to.include.members(['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=131072', 'MALLOC_MMAP_THRESHOLD_=131072']);
+    } finally {
+      child.stop(new Error('test over'));
+      await child.exited;
+    }
+  });
+
+  it("leaves a glibc malloc setting given in the server's environment as it is", async () => {
+    const given = process.env.MALLOC_ARENA_MAX;
+    process.env.MALLOC_ARENA_MAX = '4';
+    const child = startExtractionProcess();
+    try {
+      const environment = fs.readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+      expect(environment).to.include('MALLOC_ARENA_MAX=4');
+      expect(environment).to.not.include('MALLOC_ARENA_MAX=2');
+    } finally {
+      if (given === undefined) delete process.env.MALLOC_ARENA_MAX;
+      else process.env.MALLOC_ARENA_MAX = given;
+      child.stop(new Error('test over'));
+      await child.exited;
+    }
   });
 });

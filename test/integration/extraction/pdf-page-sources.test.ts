@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { createCanvas } from '@napi-rs/canvas';
@@ -5,10 +6,11 @@ import { PDFDocument, degrees } from 'pdf-lib';
 import { normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
 import { openPdfPageSource } from '../../../adapters/extraction/open-pdf-page-source.js';
 import { PDF_READERS, type PdfReaderName } from '../../../adapters/extraction/pdf-page-source.js';
-import { pdfiumMemoryBytes } from '../../../adapters/extraction/pdfium-page-source.js';
+import { openPdfiumPageSource, pdfiumMemoryBytes } from '../../../adapters/extraction/pdfium-page-source.js';
 import { commonSubsequenceLength } from '../../support/word-order.js';
 import { describeWithCorpus } from '../../support/corpus.js';
 import { readData } from '../../support/extraction-fixtures.js';
+import { corpusPath, REPO_ROOT } from '../../support/paths.js';
 
 const OPTIONS = { maxPdfImagePixels: 50_000_000 };
 
@@ -191,5 +193,60 @@ describeWithCorpus('PDFium memory', function () {
     for (let i = 0; i < 5; i++) await readAll();
     expect(after1).to.be.greaterThan(0);
     expect(await pdfiumMemoryBytes()).to.equal(after1);
+  });
+
+  /** The page's grey pixels (the PGM without its header). */
+  const pixels = ({ pgm, width, height }: { pgm: Uint8Array; width: number; height: number }) => pgm.subarray(pgm.length - width * height);
+
+  it('renders for OCR in bands of rows: scanned pages pixel for pixel as in one whole-page bitmap, drawn ones within a grey level', async () => {
+    const render = async (file: string, page: number, renderBandBytes?: number) => {
+      const pdf = await openPdfiumPageSource(readData(file), { ...OPTIONS, renderBandBytes });
+      try {
+        return await pdf.renderForOcr(page, 300, 24_000_000);
+      } finally {
+        await pdf.close();
+      }
+    };
+    for (const file of ['pdfs/scanned-huckfinn-p22.pdf', 'pdfs/scanned-linn-2col.pdf', 'pdfs/scanned-epson-wikipedia-ocr.pdf', 'pdfs/irs-i1040nr-2007.pdf']) {
+      const whole = await render(file, 1, Infinity);
+      // The default bands (4 MB: ~400 rows of a 300-dpi page) and bands of a few rows, where every seam shows.
+      for (const bandBytes of [undefined, 50_000]) {
+        const banded = await render(file, 1, bandBytes);
+        expect([banded.width, banded.height], file).to.deep.equal([whole.width, whole.height]);
+        const a = pixels(whole);
+        const b = pixels(banded);
+        let differing = 0;
+        let largest = 0;
+        for (let i = 0; i < a.length; i++) {
+          if (a[i] === b[i]) continue;
+          differing++;
+          largest = Math.max(largest, Math.abs(a[i] - b[i]));
+        }
+        // The IRS form's vector lines are anti-aliased a grey level apart on a few hundred of its 8.4 M pixels
+        // (PDFium's rasterizer accumulates coverage per clip); the scans, which are what gets OCR'd, do not change.
+        if (file.includes('scanned')) expect(differing, `${file}, ${bandBytes ?? 'default'} bands`).to.equal(0);
+        else {
+          expect(largest, file).to.be.at.most(1);
+          expect(differing / a.length, file).to.be.below(0.001);
+        }
+      }
+    }
+  });
+
+  it('does not grow its WebAssembly memory by a whole-page bitmap to render a 300-dpi page for OCR', function () {
+    // In a process of its own: WebAssembly memory only grows, so this process's PDFium has been grown by other tests.
+    const script = [
+      "import fs from 'node:fs';",
+      "import { openPdfiumPageSource, pdfiumMemoryBytes } from './adapters/extraction/pdfium-page-source.ts';",
+      `const pdf = await openPdfiumPageSource(new Uint8Array(fs.readFileSync(${JSON.stringify(corpusPath('pdfs/scanned-linn-2col.pdf'))})), { maxPdfImagePixels: 50_000_000 });`,
+      'const before = await pdfiumMemoryBytes();',
+      'const image = await pdf.renderForOcr(1, 300, 24_000_000);',
+      'console.log(JSON.stringify({ before, after: await pdfiumMemoryBytes(), pixels: image.width * image.height }));',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 50_000 });
+    expect(run.stderr).to.equal('');
+    const { before, after, pixels: count } = JSON.parse(run.stdout) as { before: number; after: number; pixels: number };
+    expect(count).to.be.above(8_000_000); // a letter page at 300 dpi: 34 MB as one BGRx bitmap
+    expect(after - before).to.be.below(8 * 1024 * 1024);
   });
 });
