@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UpstreamUnavailableError } from '../../core/domain/errors.js';
-import type { PoolResult, PoolTask } from './pool-task.js';
+import type { AnswerWorkerData, PoolResult, PoolTask } from './pool-task.js';
 import { QueueFullError, ThreadPool } from './thread-pool.js';
 
 export interface AnswerPoolOptions {
@@ -25,6 +25,11 @@ export interface AnswerPoolOptions {
   idleTimeoutMs?: number;
   /** Answer plug-ins the threads' extractive answerer is built with (adapters/answer-plugins; default: their default). */
   plugins?: readonly string[];
+  /**
+   * The embedded SQLite database whose lexical index the threads search, each through a read-only connection of its
+   * own, for 'question' tasks (retrieval and answer in one task: PooledGroundedAnswerer). Without it they cannot run.
+   */
+  sqliteFile?: string;
 }
 
 export interface AnswerPoolStats {
@@ -68,13 +73,14 @@ export class AnswerPool {
       minThreads: Math.min(threads, options.minThreads ?? threads),
       idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
       threadFile, taskModule, execArgv,
-      workerData: { plugins: options.plugins },
+      workerData: { plugins: options.plugins, sqliteFile: options.sqliteFile } satisfies AnswerWorkerData,
     });
   }
 
-  async run<T extends PoolResult>(task: PoolTask, signal?: AbortSignal): Promise<T> {
+  /** `group`: whose task it is (the user); waiting tasks of different groups are handed to threads in turns. */
+  async run<T extends PoolResult>(task: PoolTask, signal?: AbortSignal, group?: string): Promise<T> {
     try {
-      return (await this.pool.run(task, signal)) as T;
+      return (await this.pool.run(task, signal, group)) as T;
     } catch (error) {
       if (error instanceof QueueFullError) {
         this.options.onQueueFull?.();

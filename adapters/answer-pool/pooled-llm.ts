@@ -1,4 +1,6 @@
+import type { GroundedAnswer, GroundedAnswerer, GroundedQuestion } from '../../core/ports/grounded-answerer.js';
 import type { Answer, AnswerRequest, Llm } from '../../core/ports/llm.js';
+import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../../core/use-cases/retrieve-and-answer.js';
 import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import type { ChunkHit } from '../../core/ports/vector-index.js';
 import { answerInSentences } from '../../core/rag/answer-stream.js';
@@ -29,5 +31,24 @@ export class PooledReranker implements HitReranker {
     if (hits.length <= 1) return hits;
     const order = await this.pool.run<number[]>({ kind: 'rerank', query, hits }, signal);
     return order.map((i) => hits[i]);
+  }
+}
+
+/**
+ * A whole question on the pool's threads: retrieval (the thread's own read-only connection to the embedded lexical
+ * index, re-ranking, fusion, packing) and the answer in one task, so that the request thread only reads the session
+ * and history, and stores the exchange. The same code as on the request thread (RetrieveAndAnswer) with the same
+ * settings, so the same answers. Questions of different users waiting at once are handed to threads in turns.
+ * Needs a pool started with `sqliteFile`.
+ */
+export class PooledGroundedAnswerer implements GroundedAnswerer {
+  private readonly settings: RetrievalSettings;
+
+  constructor(private readonly pool: AnswerPool, settings?: Partial<RetrievalSettings>) {
+    this.settings = { ...DEFAULT_RETRIEVAL, ...settings };
+  }
+
+  answer(question: GroundedQuestion, signal?: AbortSignal): Promise<GroundedAnswer> {
+    return this.pool.run<GroundedAnswer>({ kind: 'question', question, settings: this.settings }, signal, question.userId);
   }
 }

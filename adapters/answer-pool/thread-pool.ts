@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { FairQueue } from './fair-queue.js';
 import { CLAIM, type StagedTask, type ThreadReply, type ThreadStartData } from './thread-protocol.js';
 
 export interface ThreadPoolOptions {
@@ -23,6 +24,8 @@ export class QueueFullError extends Error {}
 
 interface Job {
   task: unknown;
+  /** Whose task it is: waiting tasks are handed out in turns between groups (FairQueue). */
+  group: string;
   resolve(value: unknown): void;
   reject(error: unknown): void;
   settled: boolean;
@@ -58,7 +61,7 @@ interface Thread {
  */
 export class ThreadPool {
   private readonly threads = new Set<Thread>();
-  private readonly queue: Job[] = [];
+  private readonly queue = new FairQueue<Job>();
   private readonly flags: Int32Array;
   private readonly freeSlots: number[];
   private nextPost = 1;
@@ -71,18 +74,19 @@ export class ThreadPool {
     for (let i = 0; i < options.minThreads; i++) this.startThread();
   }
 
-  run(task: unknown, signal?: AbortSignal): Promise<unknown> {
+  /** Runs `task` on a thread; tasks of different `group`s (users) waiting at once are handed out in turns. */
+  run(task: unknown, signal?: AbortSignal, group = ''): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('The answer pool is closed'));
     signal?.throwIfAborted();
     if (this.waitingCount() >= this.options.maxWaiting) return Promise.reject(new QueueFullError());
     return new Promise((resolve, reject) => {
       const onAbort = () => this.abort(job, signal!.reason);
       const job: Job = {
-        task, settled: false, resolve, reject,
+        task, group, settled: false, resolve, reject,
         detach: () => signal?.removeEventListener('abort', onAbort),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(job);
+      this.queue.push(group, job);
       this.dispatch();
     });
   }
@@ -101,7 +105,7 @@ export class ThreadPool {
   async close(): Promise<void> {
     this.closed = true;
     const error = new Error('The answer pool is closed');
-    for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(error));
+    for (const job of this.queue.drain()) this.settle(job, () => job.reject(error));
     await Promise.all([...this.threads].map(async (thread) => {
       for (const { job } of thread.postings.values()) if (job) this.settle(job, () => job.reject(error));
       await this.endThread(thread);
@@ -212,7 +216,7 @@ export class ThreadPool {
       else requeue.push(job);
     }
     thread.postings.clear();
-    this.queue.unshift(...requeue);
+    for (const job of requeue.reverse()) this.queue.pushFront(job.group, [job]);
     if (loaded || thread.ending) while (!this.closed && this.threads.size < this.options.minThreads) this.startThread();
     this.dispatch();
   }
@@ -220,8 +224,7 @@ export class ThreadPool {
   private abort(job: Job, reason: unknown): void {
     if (job.settled) return;
     this.settle(job, () => job.reject(reason));
-    const queued = this.queue.indexOf(job);
-    if (queued >= 0) this.queue.splice(queued, 1);
+    this.queue.remove(job.group, job);
     const staged = job.staged;
     if (!staged) return;
     if (Atomics.compareExchange(this.flags, staged.slot, CLAIM.waiting, CLAIM.withdrawn) === CLAIM.waiting) {

@@ -1,8 +1,10 @@
 import { ContainerModule } from 'inversify';
-import { AnswerPool, PooledReranker } from '../../adapters/answer-pool/index.js';
+import { AnswerPool, PooledGroundedAnswerer, PooledReranker } from '../../adapters/answer-pool/index.js';
 import { DEFAULT_THREAD_TASKS, defaultPoolThreads } from '../../adapters/answer-pool/answer-pool.js';
 import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
+import type { GroundedAnswerer } from '../../core/ports/grounded-answerer.js';
 import type { HitReranker } from '../../core/ports/hit-reranker.js';
+import { sqliteFileOf } from './records.module.js';
 import { setting } from '../config/variables.js';
 import { positiveInt, wholeNumber } from '../config/schemas.js';
 import { TOKENS } from '../tokens.js';
@@ -31,14 +33,18 @@ export const answeringModule: ServiceModule<AnsweringSection> = {
   }),
   bindings(config) {
     const { poolThreads, threadTasks, queueLimit } = config.answering;
+    // Whole questions (retrieval too) on the threads where they can search the index themselves: the embedded SQLite
+    // lexical index alone, answered by the extractive answerer. Elsewhere only re-ranking and the answer go there.
+    const sqliteFile = config.records.kind === 'sqlite' && config.models.kind === 'extractive' && !config.embeddedDense ? sqliteFileOf(config.dataDir) : undefined;
     return new ContainerModule(({ bind }) => {
       if (poolThreads === 0) return;
       bind<AnswerPool>(TOKENS.AnswerPool).toDynamicValue((ctx) => {
         const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
-        const pool = new AnswerPool({ threads: poolThreads, tasksPerThread: threadTasks, minThreads: 0, maxQueued: queueLimit, plugins: config.answerPlugins, onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }) });
+        const pool = new AnswerPool({ threads: poolThreads, tasksPerThread: threadTasks, minThreads: 0, maxQueued: queueLimit, plugins: config.answerPlugins, sqliteFile, onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }) });
         metrics.watchPool('answer', () => pool.stats());
         return pool;
       });
+      if (sqliteFile) bind<GroundedAnswerer>(TOKENS.GroundedAnswerer).toDynamicValue((ctx) => new PooledGroundedAnswerer(ctx.get<AnswerPool>(TOKENS.AnswerPool)));
       bind<HitReranker>(TOKENS.Reranker).toDynamicValue((ctx) => new PooledReranker(ctx.get<AnswerPool>(TOKENS.AnswerPool)));
       bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => {
         const pool = ctx.get<AnswerPool>(TOKENS.AnswerPool);

@@ -7,7 +7,7 @@ import answerTask from '../../adapters/answer-pool/answer-worker.js';
 import type { PoolResult, PoolTask } from '../../adapters/answer-pool/pool-task.js';
 
 export default function misbehavingAnswerTask(task: PoolTask): Promise<PoolResult> {
-  const question = task.kind === 'answer' ? task.request.question : task.query;
+  const question = task.kind === 'answer' ? task.request.question : task.kind === 'question' ? task.question.question : task.query;
   if (question.includes('CRASH THREAD')) process.exit(1);
   const spin = /SPIN (\d+)/.exec(question);
   if (spin) {

@@ -1,0 +1,34 @@
+import type { TagFilter } from '../domain/tags.js';
+import type { PackedContext } from '../rag/context.js';
+import type { Answer, HistoryTurn } from './llm.js';
+
+/** A question with what the request already knows: whose it is, its session, its history, which jobs may be cited. */
+export interface GroundedQuestion {
+  /** Who asks (an implementation that queues questions may use it to take users in turn). */
+  userId: string;
+  sessionId: string;
+  question: string;
+  history: HistoryTurn[];
+  filters: TagFilter[];
+  /** Ids of the jobs whose chunks may be cited. */
+  visibleJobIds: string[];
+}
+
+export interface GroundedAnswer {
+  answer: Answer;
+  /** The passages the answer was given (for its sources). */
+  packed: PackedContext;
+  /** The text retrieval searched for (the question, or its rewrite). */
+  query: string;
+}
+
+/**
+ * Retrieval and the answer of one question in a single call: the searches, re-ranking, fusion, packing and the
+ * answerer (core/use-cases/retrieve-and-answer.ts does them on this thread). A port so that the whole CPU-heavy part
+ * of a question can run elsewhere, e.g. on a worker thread with its own read-only connection to the index
+ * (adapters/answer-pool), leaving the request thread only the reads and writes of the chat itself. Aborting `signal`
+ * (the client left) may drop the work; the promise then rejects.
+ */
+export interface GroundedAnswerer {
+  answer(question: GroundedQuestion, signal?: AbortSignal): Promise<GroundedAnswer>;
+}
