@@ -220,6 +220,7 @@ async function main(): Promise<void> {
   const logFile = path.join(dataDir, 'service.log');
   const stackEnv: Record<string, string> = { DATA_DIR: dataDir };
   if (process.env.BENCH_THREAD_TASKS) stackEnv.ANSWER_THREAD_TASKS = process.env.BENCH_THREAD_TASKS;
+  if (process.env.BENCH_THREAD_NICE) stackEnv.ANSWER_THREAD_NICE = process.env.BENCH_THREAD_NICE;
   if (STACK === 'postgres') {
     const { postgresUnavailableReason, sharedPostgresCluster } = await import('../test/support/postgres-cluster.js');
     const unavailable = postgresUnavailableReason();

@@ -12,6 +12,11 @@ export interface AnswerPoolOptions {
   tasksPerThread?: number;
   /** Tasks that may wait for a thread; one more is refused (503) rather than queued without end. */
   maxQueued: number;
+  /**
+   * How much lower the threads' scheduling priority is than the request thread's (nice value added, Linux; default
+   * DEFAULT_THREAD_NICE): cheap requests first, answers on the CPU they leave.
+   */
+  nice?: number;
   /** The worker module (default: answer-worker beside this file). Tests give one that can crash or hang. */
   workerFile?: string;
   /** Told of each task refused because the queue was full (for the metrics). */
@@ -73,6 +78,7 @@ export class AnswerPool {
       minThreads: Math.min(threads, options.minThreads ?? threads),
       idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
       threadFile, taskModule, execArgv,
+      nice: options.nice ?? DEFAULT_THREAD_NICE,
       workerData: { plugins: options.plugins, sqliteFile: options.sqliteFile } satisfies AnswerWorkerData,
     });
   }
@@ -112,6 +118,9 @@ export class AnswerPool {
  * 2 cores: 1 task gave history p99 43 ms and 30 chat req/s, 4 tasks 88 ms and 82 req/s. Cheap requests first: 1.
  */
 export const DEFAULT_THREAD_TASKS = 1;
+
+/** See AnswerPoolOptions.nice. */
+export const DEFAULT_THREAD_NICE = 0;
 
 /**
  * Where the thread's modules are and how to load them: compiled (dist/), the .js beside this file; from the TypeScript

@@ -16,6 +16,8 @@ export interface ThreadPoolOptions {
   /** Module whose default export runs one task, in the thread. */
   taskModule: string;
   execArgv: string[];
+  /** Added to each thread's nice value (see pool-thread.ts); 0 or absent: the process's priority. */
+  nice?: number;
   /** Given to every thread as workerData (beside the pool's own `pool` field). */
   workerData?: Record<string, unknown>;
 }
@@ -168,7 +170,7 @@ export class ThreadPool {
   }
 
   private startThread(): Thread {
-    const start: ThreadStartData = { flags: this.flags.buffer as SharedArrayBuffer, taskModule: this.options.taskModule };
+    const start: ThreadStartData = { flags: this.flags.buffer as SharedArrayBuffer, taskModule: this.options.taskModule, nice: this.options.nice ?? 0 };
     const worker = new Worker(this.options.threadFile, {
       execArgv: this.options.execArgv,
       workerData: { ...this.options.workerData, pool: start },

@@ -11,6 +11,8 @@ export interface ThreadStartData {
   flags: SharedArrayBuffer;
   /** Absolute path of the module whose default export runs one task. */
   taskModule: string;
+  /** How much lower than the request thread's each thread's scheduling priority is (nice value added; 0: the same). */
+  nice: number;
 }
 
 export interface StagedTask {
