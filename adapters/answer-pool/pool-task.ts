@@ -14,8 +14,16 @@ export type PoolTask =
   | { kind: 'rerank'; query: string; hits: ChunkHit[] }
   | { kind: 'question'; question: GroundedQuestion; settings: RetrievalSettings };
 
-/** What a task gives back: the answer, the hits' new order as their indexes (cheaper to send back than the hits), or a question's answer with its passages. */
-export type PoolResult = Answer | number[] | GroundedAnswer;
+/**
+ * What a task gives back: the answer, the hits' new order as their indexes (cheaper to send back than the hits), or a
+ * question's answer with its passages and how long each of its index searches took (for the service's metrics).
+ */
+export type PoolResult = Answer | number[] | AnsweredQuestion;
+
+export interface AnsweredQuestion extends GroundedAnswer {
+  /** Seconds of each index search the question made. */
+  searchSeconds: number[];
+}
 
 /** What every thread is started with (workerData). */
 export interface AnswerWorkerData {
@@ -28,11 +36,12 @@ export interface AnswerWorkerData {
  * Runs one task with this thread's answerer; the same code whether in a worker thread or (tests) inline.
  * `grounded` builds the retrieval for 'question' tasks (absent: they fail).
  */
-export async function runPoolTask(task: PoolTask, answerer: Llm, grounded?: (settings: RetrievalSettings) => GroundedAnswerer): Promise<PoolResult> {
+export async function runPoolTask(task: PoolTask, answerer: Llm, grounded?: (settings: RetrievalSettings, searchSeconds: number[]) => GroundedAnswerer): Promise<PoolResult> {
   if (task.kind === 'answer') return answerer.answer(task.request);
   if (task.kind === 'question') {
     if (!grounded) throw new Error('This answer pool has no index to search (no sqliteFile): it cannot answer whole questions');
-    return grounded(task.settings).answer(task.question);
+    const searchSeconds: number[] = [];
+    return { ...(await grounded(task.settings, searchSeconds).answer(task.question)), searchSeconds };
   }
   const position = new Map(task.hits.map((hit, i) => [hit, i]));
   return rerank(task.query, task.hits).map((hit) => position.get(hit)!);

@@ -5,6 +5,7 @@ import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import type { ChunkHit } from '../../core/ports/vector-index.js';
 import { answerInSentences } from '../../core/rag/answer-stream.js';
 import type { AnswerPool } from './answer-pool.js';
+import type { AnsweredQuestion } from './pool-task.js';
 
 /**
  * The extractive answerer, run on the pool's threads: the answer request (question, packed passages, history) goes
@@ -44,11 +45,17 @@ export class PooledReranker implements HitReranker {
 export class PooledGroundedAnswerer implements GroundedAnswerer {
   private readonly settings: RetrievalSettings;
 
-  constructor(private readonly pool: AnswerPool, settings?: Partial<RetrievalSettings>) {
-    this.settings = { ...DEFAULT_RETRIEVAL, ...settings };
+  /** `onSearch`: told how long each of a question's index searches took on its thread (the service's metrics). */
+  constructor(private readonly pool: AnswerPool, options: { settings?: Partial<RetrievalSettings>; onSearch?: (seconds: number) => void } = {}) {
+    this.settings = { ...DEFAULT_RETRIEVAL, ...options.settings };
+    this.onSearch = options.onSearch;
   }
 
-  answer(question: GroundedQuestion, signal?: AbortSignal): Promise<GroundedAnswer> {
-    return this.pool.run<GroundedAnswer>({ kind: 'question', question, settings: this.settings }, signal, question.userId);
+  private readonly onSearch?: (seconds: number) => void;
+
+  async answer(question: GroundedQuestion, signal?: AbortSignal): Promise<GroundedAnswer> {
+    const { searchSeconds, ...answered } = await this.pool.run<AnsweredQuestion>({ kind: 'question', question, settings: this.settings }, signal, question.userId);
+    for (const seconds of searchSeconds) this.onSearch?.(seconds);
+    return answered;
   }
 }

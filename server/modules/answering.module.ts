@@ -45,7 +45,13 @@ export const answeringModule: ServiceModule<AnsweringSection> = {
         metrics.watchPool('answer', () => pool.stats());
         return pool;
       });
-      if (sqliteFile) bind<GroundedAnswerer>(TOKENS.GroundedAnswerer).toDynamicValue((ctx) => new PooledGroundedAnswerer(ctx.get<AnswerPool>(TOKENS.AnswerPool)));
+      if (sqliteFile) {
+        bind<GroundedAnswerer>(TOKENS.GroundedAnswerer).toDynamicValue((ctx) => {
+          const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
+          // Its searches run on the threads: their durations come back with the answer, into the same series.
+          return new PooledGroundedAnswerer(ctx.get<AnswerPool>(TOKENS.AnswerPool), { onSearch: (seconds) => metrics.searchDuration.observe({ index: 'lexical' }, seconds) });
+        });
+      }
       bind<HitReranker>(TOKENS.Reranker).toDynamicValue((ctx) => new PooledReranker(ctx.get<AnswerPool>(TOKENS.AnswerPool)));
       bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => {
         const pool = ctx.get<AnswerPool>(TOKENS.AnswerPool);
