@@ -97,6 +97,26 @@ async function startService(env: Record<string, string>, logFile: string, profil
 
 const stopping = new WeakSet<ChildProcess>();
 
+/**
+ * CPU seconds the service used so far (Linux /proc): its request thread (the main thread, whose id is the process id)
+ * and its other threads together (answer threads, SQLite's threads, GC helpers). Shows whether the request thread was
+ * the bottleneck (near 100 %) or was left waiting; undefined where /proc is not readable.
+ */
+function threadCpu(service: Service): { requestThread: number; others: number } | undefined {
+  const pid = service.process.pid;
+  const seconds = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ, 100 on Linux)
+  };
+  try {
+    const all = seconds(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const main = seconds(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+    return { requestThread: main, others: all - main };
+  } catch {
+    return undefined;
+  }
+}
+
 async function stopService(service: Service): Promise<void> {
   stopping.add(service.process);
   service.process.kill('SIGTERM');
@@ -191,7 +211,12 @@ async function connectionWaits(service: Service): Promise<string> {
 
 /** Every user's chat and history clients at once; per user and in total. */
 async function loadAll(service: Service, users: User[], clientsPerUser: number, historyRate?: number, duration = SECONDS) {
+  const cpuBefore = threadCpu(service);
   const results = await Promise.all(users.flatMap((user) => [chatLoad(service, user, clientsPerUser, duration), historyLoad(service, user, clientsPerUser, historyRate, duration)]));
+  const cpuAfter = threadCpu(service);
+  const cpu = cpuBefore && cpuAfter
+    ? { requestThread: (cpuAfter.requestThread - cpuBefore.requestThread) / duration, others: (cpuAfter.others - cpuBefore.others) / duration }
+    : undefined;
   const waits = await connectionWaits(service);
   const perUser = users.map((user, i) => ({ user: user.id, chat: summary(results[2 * i]), history: summary(results[2 * i + 1]) }));
   const merged = (kind: 'chat' | 'history') => {
@@ -204,7 +229,7 @@ async function loadAll(service: Service, users: User[], clientsPerUser: number, 
       rps: loads.reduce((n, l) => n + l.rps, 0), p50: Math.max(...loads.map((l) => l.p50)), p99: Math.max(...loads.map((l) => l.p99)),
     };
   };
-  return { perUser, chat: merged('chat'), history: merged('history'), waits };
+  return { perUser, chat: merged('chat'), history: merged('history'), waits, cpu };
 }
 
 const ms = (v: number) => `${v.toFixed(0)} ms`;
@@ -212,6 +237,7 @@ function line(label: string, run: Awaited<ReturnType<typeof loadAll>>): string {
   const { chat, history } = run;
   return `  ${label.padEnd(7)} errors ${String(chat.errors + history.errors).padStart(4)}  history p50 ${ms(history.p50).padStart(7)} p99 ${ms(history.p99).padStart(7)}` +
     `  chat ${chat.rps.toFixed(1).padStart(6)} req/s p50 ${ms(chat.p50).padStart(7)} p99 ${ms(chat.p99).padStart(7)}  (${chat.requests} chat, ${history.requests} history)` +
+    (run.cpu ? `\n          service CPU: request thread ${(100 * run.cpu.requestThread).toFixed(0)} % of a core, its other threads ${(100 * run.cpu.others).toFixed(0)} %` : '') +
     (run.waits ? `\n          ${run.waits}` : '');
 }
 

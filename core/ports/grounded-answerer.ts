@@ -1,5 +1,5 @@
+import type { Source } from '../domain/model.js';
 import type { TagFilter } from '../domain/tags.js';
-import type { PackedContext } from '../rag/context.js';
 import type { Answer, HistoryTurn } from './llm.js';
 
 /** A question with what the request already knows: whose it is, its session, its history, which jobs may be cited. */
@@ -16,15 +16,13 @@ export interface GroundedQuestion {
 
 export interface GroundedAnswer {
   answer: Answer;
-  /** The passages the answer was given (for its sources). */
-  packed: PackedContext;
-  /** The text retrieval searched for (the question, or its rewrite). */
-  query: string;
+  /** The sources shown with the answer (core/rag/context.ts toSources: excerpts of the passages it was given). */
+  sources: Source[];
 }
 
 /**
  * Retrieval and the answer of one question in a single call: the searches, re-ranking, fusion, packing and the
- * answerer (core/use-cases/retrieve-and-answer.ts does them on this thread). A port so that the whole CPU-heavy part
+ * answerer, then the sources' excerpts (core/use-cases/retrieve-and-answer.ts does them on this thread). A port so that the whole CPU-heavy part
  * of a question can run elsewhere, e.g. on a worker thread with its own read-only connection to the index
  * (adapters/answer-pool), leaving the request thread only the reads and writes of the chat itself. Aborting `signal`
  * (the client left) may drop the work; the promise then rejects.

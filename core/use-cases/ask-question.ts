@@ -13,7 +13,7 @@ import type { QueryPlanner } from '../ports/query-planner.js';
 import type { SessionRepo } from '../ports/session-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
-import { toSources, type PackedContext } from '../rag/context.js';
+import type { PackedContext } from '../rag/context.js';
 import { isOverviewQuestion } from '../rag/overview.js';
 import { overviewContext } from './overview-context.js';
 import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
@@ -66,12 +66,9 @@ export interface AskQuestionResult {
 }
 
 /** A question ready for the answerer, or (answered elsewhere with its retrieval: `grounded`) already answered. */
-interface Prepared {
-  request: AnswerRequest;
-  packed: PackedContext;
-  query: string;
-  answer?: Answer;
-}
+type Prepared =
+  | { request: AnswerRequest; packed: PackedContext; query: string; answered?: undefined }
+  | { request: AnswerRequest; answered: { answer: Answer; sources: Source[] } };
 
 export class AskQuestion {
   private readonly settings: RetrievalSettings;
@@ -89,7 +86,7 @@ export class AskQuestion {
 
   async execute(input: AskQuestionInput): Promise<AskQuestionResult> {
     const prepared = await this.prepare(input);
-    const answer = prepared.answer ?? await this.deps.llm.answer(prepared.request);
+    const answer = prepared.answered?.answer ?? await this.deps.llm.answer(prepared.request);
     const sources = this.sourcesOf(prepared, answer);
     await this.store(input.sessionId, prepared.request.question, answer.text, sources);
     return { answer: answer.text, sources };
@@ -104,7 +101,7 @@ export class AskQuestion {
    */
   async *stream(input: AskQuestionInput, signal: AbortSignal): AsyncGenerator<AskQuestionEvent, void, undefined> {
     const prepared = await this.prepare(input, signal);
-    const answered = prepared.answer;
+    const answered = prepared.answered?.answer;
     const pieces = answered ? answerInSentences(async () => answered, signal) : streamAnswer(this.deps.llm, prepared.request, signal);
     let answer: Answer;
     try {
@@ -151,15 +148,12 @@ export class AskQuestion {
       if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question };
     }
     const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible] };
-    if (this.deps.grounded) {
-      const { answer, packed, query } = await this.deps.grounded.answer(grounded, signal);
-      return { request: { question, contexts: packed.passages, history }, packed, query, answer };
-    }
+    if (this.deps.grounded) return { request: { question, contexts: [], history }, answered: await this.deps.grounded.answer(grounded, signal) };
     return this.retrieval.retrieve(grounded, signal);
   }
 
-  private sourcesOf(prepared: { packed: PackedContext; query: string }, answer: Answer): Source[] {
-    return answer.usedRefs.length > 0 ? toSources(prepared.packed, answer.usedRefs, this.settings.sources, prepared.query) : [];
+  private sourcesOf(prepared: Prepared, answer: Answer): Source[] {
+    return prepared.answered ? prepared.answered.sources : this.retrieval.sourcesOf(prepared, answer);
   }
 
   /** Appends the question and its answer to the history; returns their ids. */

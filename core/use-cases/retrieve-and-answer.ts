@@ -1,10 +1,11 @@
 import type { Embedder } from '../ports/embedder.js';
 import type { GroundedAnswer, GroundedAnswerer, GroundedQuestion } from '../ports/grounded-answerer.js';
 import type { HitReranker } from '../ports/hit-reranker.js';
-import type { AnswerRequest, Llm } from '../ports/llm.js';
+import type { Source } from '../domain/model.js';
+import type { Answer, AnswerRequest, Llm } from '../ports/llm.js';
 import type { QueryPlanner } from '../ports/query-planner.js';
 import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
-import { packContexts, type PackedContext } from '../rag/context.js';
+import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
 
@@ -67,7 +68,13 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
   async answer(question: GroundedQuestion, signal?: AbortSignal): Promise<GroundedAnswer> {
     const retrieved = await this.retrieve(question, signal);
     signal?.throwIfAborted();
-    return { answer: await this.deps.llm.answer(retrieved.request), packed: retrieved.packed, query: retrieved.query };
+    const answer = await this.deps.llm.answer(retrieved.request);
+    return { answer, sources: this.sourcesOf(retrieved, answer) };
+  }
+
+  /** The sources shown with `answer`: none when it used no passage. */
+  sourcesOf(retrieved: { packed: PackedContext; query: string }, answer: Answer): Source[] {
+    return answer.usedRefs.length > 0 ? toSources(retrieved.packed, answer.usedRefs, this.settings.sources, retrieved.query) : [];
   }
 
   async retrieve(input: GroundedQuestion, signal?: AbortSignal): Promise<Retrieved> {

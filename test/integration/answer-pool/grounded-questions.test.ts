@@ -44,7 +44,7 @@ describe('answer pool: whole questions searched on its threads', function () {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   describeWithCorpus('the real worker on SQuAD articles', () => {
-    it('gives the same answers, passages and query as the same retrieval on the request thread (4 articles × 10 questions)', async () => {
+    it('gives the same answers and sources as the same retrieval on the request thread (4 articles × 10 questions)', async () => {
       const squad = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'squad/squad-v1.1-dev-part-a.json'), 'utf8')) as {
         data: { title: string; paragraphs: { context: string; qas: { question: string }[] }[] }[];
       };
@@ -88,9 +88,11 @@ describe('answer pool: whole questions searched on its threads', function () {
       expect(first.answer.text).to.include('12 dollars');
       await new SqliteFtsIndex(database).add([{ id: 'late-0', sessionId: 'fees', jobId: 'j-late', filename: 'late.pdf', page: 1, ordinal: 0, text: 'Wire transfers cost 25 dollars each.', tags: {} }]);
       const hidden = await pooled.answer(question('How much does a wire transfer cost?'));
-      expect(hidden.packed.passages.map((p) => p.filename), 'a job not visible is not cited').to.not.include('late.pdf');
+      expect(hidden.answer.text, 'a job not visible is not read').to.not.include('25 dollars');
+      expect(hidden.sources.map((source) => source.filename)).to.not.include('late.pdf');
       const shown = await pooled.answer({ ...question('How much does a wire transfer cost?'), visibleJobIds: ['j-fees', 'j-late'] });
       expect(shown.answer.text).to.include('25 dollars');
+      expect(shown.sources.map((source) => source.filename)).to.include('late.pdf');
     } finally {
       await pool.close();
       await database.close();
@@ -155,6 +157,23 @@ describe('answer pool: whole questions searched on its threads', function () {
       expect((await plain.answer(asked('What is the monthly maintenance fee?'))).text).to.include('12 dollars');
     } finally {
       await pool.close();
+    }
+  });
+});
+
+describe('answer pool: its threads\' scheduling priority', function () {
+  this.timeout(60_000);
+
+  it('runs its threads that much nicer than the request thread when asked (Linux), and at the same priority by default', async () => {
+    const own = os.getPriority();
+    for (const [nice, expected] of [[undefined, os.getPriority()], [7, Math.min(19, os.getPriority() + 7)]] as const) {
+      const pool = new AnswerPool({ threads: 1, maxQueued: 4, workerFile: TEST_WORKER, nice });
+      try {
+        expect((await new PooledLlm(pool).answer(asked('REPORT NICE'))).text, `nice ${nice}`).to.equal(String(expected));
+        expect(os.getPriority(), 'the request thread keeps its priority').to.equal(own);
+      } finally {
+        await pool.close();
+      }
     }
   });
 });
