@@ -61,7 +61,8 @@ export class AnswerQueueFullError extends UpstreamUnavailableError {
 
 /**
  * Worker threads that run the CPU work of questions (adapters/answer-pool/pool-task.ts), so that the request thread
- * keeps serving cheap requests meanwhile (thread-pool.ts): a bounded FIFO queue, a task aborted while waiting leaves
+ * keeps serving cheap requests meanwhile (thread-pool.ts): a bounded queue, first come first served within a user and
+ * in turns between users (fair-queue.ts), a task aborted while waiting leaves
  * the queue, one aborted while running has its thread terminated and replaced, and a thread that dies fails only the
  * task it was running and is replaced too.
  */

@@ -24,7 +24,8 @@ export interface AnsweringSection {
 
 /**
  * The answer pool (adapters/answer-pool): worker threads for re-ranking and the extractive answer, so that a question
- * never holds up cheap requests. The models family answers through it when the answerer is the extractive one.
+ * never holds up cheap requests. The models family answers through it when the answerer is the extractive one; on the
+ * embedded stack (SQLite, lexical index only) a question's whole retrieval, answer and sources run there too.
  */
 export const answeringModule: ServiceModule<AnsweringSection> = {
   family: 'answering',
