@@ -151,13 +151,31 @@ async function prepareUsers(service: Service, count: number): Promise<User[]> {
       const job = await retrying(() => client.waitForJob(jobId, 600_000));
       if (job.status !== 'completed') throw new Error(`ingesting for ${id} ended ${job.status}: ${JSON.stringify(job)}`);
     }
-    for (let q = 0; q < 20; q++) {
-      const res = await retrying(() => client.ask(sessionId, QUESTIONS[q % QUESTIONS.length]));
-      if (res.status !== 200) throw new Error(`warm-up question answered ${res.status}`);
-    }
+    await warmUp(client, sessionId);
     users.push({ id, token, sessionId });
   }
   return users;
+}
+
+/** 20 answered questions: the history's page 0 is full, the service's code warmed. */
+async function warmUp(client: ApiClient, sessionId: string): Promise<void> {
+  for (let q = 0; q < 20; q++) {
+    const res = await retrying(() => client.ask(sessionId, QUESTIONS[q % QUESTIONS.length]));
+    if (res.status !== 200) throw new Error(`warm-up question answered ${res.status}`);
+  }
+}
+
+/**
+ * Each user's history back to the 20 warm-up questions before a run. A history request counts the session's messages,
+ * which costs more the more there are (0.07 ms for 20 messages, 0.3 ms for 10,000 on this machine): without this, each
+ * run would start with every message the runs before it stored, and AFTER, measured last, would pay for BEFORE's.
+ */
+async function resetHistories(service: Service, users: User[]): Promise<void> {
+  for (const user of users) {
+    const cleared = await retrying(() => fetch(`${service.url}/api/v1/chat/${user.sessionId}`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}` } }));
+    if (cleared.status !== 204) throw new Error(`clearing the history answered ${cleared.status}`);
+    await warmUp(new ApiClient(service.url, user.token), user.sessionId);
+  }
 }
 
 function chatLoad(service: Service, user: User, connections: number, duration = SECONDS) {
@@ -211,6 +229,7 @@ async function connectionWaits(service: Service): Promise<string> {
 
 /** Every user's chat and history clients at once; per user and in total. */
 async function loadAll(service: Service, users: User[], clientsPerUser: number, historyRate?: number, duration = SECONDS) {
+  await resetHistories(service, users);
   const cpuBefore = threadCpu(service);
   const results = await Promise.all(users.flatMap((user) => [chatLoad(service, user, clientsPerUser, duration), historyLoad(service, user, clientsPerUser, historyRate, duration)]));
   const cpuAfter = threadCpu(service);
