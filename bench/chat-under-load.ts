@@ -227,12 +227,22 @@ async function connectionWaits(service: Service): Promise<string> {
   }).join('; ');
 }
 
+/** doc_chat_pool_handoff_wait_seconds of the answer pool so far (undefined without a pool). */
+async function handOffWait(service: Service): Promise<number | undefined> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('doc_chat_pool_handoff_wait_seconds{') && l.includes('pool="answer"'));
+  return line ? Number(line.split(' ')[1]) : undefined;
+}
+
 /** Every user's chat and history clients at once; per user and in total. */
 async function loadAll(service: Service, users: User[], clientsPerUser: number, historyRate?: number, duration = SECONDS) {
   await resetHistories(service, users);
+  const handOffBefore = await handOffWait(service);
   const cpuBefore = threadCpu(service);
   const results = await Promise.all(users.flatMap((user) => [chatLoad(service, user, clientsPerUser, duration), historyLoad(service, user, clientsPerUser, historyRate, duration)]));
   const cpuAfter = threadCpu(service);
+  const handOffAfter = await handOffWait(service);
+  const handOff = handOffBefore === undefined || handOffAfter === undefined ? undefined : (handOffAfter - handOffBefore) / duration;
   const cpu = cpuBefore && cpuAfter
     ? { requestThread: (cpuAfter.requestThread - cpuBefore.requestThread) / duration, others: (cpuAfter.others - cpuBefore.others) / duration }
     : undefined;
@@ -248,7 +258,7 @@ async function loadAll(service: Service, users: User[], clientsPerUser: number, 
       rps: loads.reduce((n, l) => n + l.rps, 0), p50: Math.max(...loads.map((l) => l.p50)), p99: Math.max(...loads.map((l) => l.p99)),
     };
   };
-  return { perUser, chat: merged('chat'), history: merged('history'), waits, cpu };
+  return { perUser, chat: merged('chat'), history: merged('history'), waits, cpu, handOff };
 }
 
 const ms = (v: number) => `${v.toFixed(0)} ms`;
@@ -257,6 +267,7 @@ function line(label: string, run: Awaited<ReturnType<typeof loadAll>>): string {
   return `  ${label.padEnd(7)} errors ${String(chat.errors + history.errors).padStart(4)}  history p50 ${ms(history.p50).padStart(7)} p99 ${ms(history.p99).padStart(7)}` +
     `  chat ${chat.rps.toFixed(1).padStart(6)} req/s p50 ${ms(chat.p50).padStart(7)} p99 ${ms(chat.p99).padStart(7)}  (${chat.requests} chat, ${history.requests} history)` +
     (run.cpu ? `\n          service CPU: request thread ${(100 * run.cpu.requestThread).toFixed(0)} % of a core, its other threads ${(100 * run.cpu.others).toFixed(0)} %` : '') +
+    (run.handOff !== undefined ? `; answer threads idle waiting for the request thread to hand them a waiting question: ${(100 * run.handOff).toFixed(0)} % of a thread` : '') +
     (run.waits ? `\n          ${run.waits}` : '');
 }
 

@@ -102,6 +102,11 @@ export class AnswerPool {
     return { threads, inFlight: running, queued: waiting };
   }
 
+  /** Seconds its threads sat idle with questions waiting, until the request thread gave them the next (ThreadPool). */
+  handOffWaitSeconds(): number {
+    return this.pool.handOffWaitSeconds();
+  }
+
   /** The worker threads' ids (tests: a crashed thread is replaced by a new one). */
   threadIds(): number[] {
     return this.pool.threadIds();

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { CLAIM, type StagedTask, type ThreadReply, type ThreadStartData } from './thread-protocol.js';
+import { CLAIM, type StagedTask, type ThreadAnswer, type ThreadReply, type ThreadStartData } from './thread-protocol.js';
 
 const { pool } = workerData as { pool: ThreadStartData };
 const flags = new Int32Array(pool.flags);
@@ -25,7 +25,7 @@ async function drain(): Promise<void> {
       reply({ post, skipped: true });
       continue;
     }
-    let answer: ThreadReply;
+    let answer: ThreadAnswer;
     try {
       answer = { post, result: await run(task) };
     } catch (error) {
@@ -38,8 +38,8 @@ async function drain(): Promise<void> {
   busy = false;
 }
 
-function reply(message: ThreadReply): void {
-  parentPort!.postMessage(message);
+function reply(message: ThreadAnswer): void {
+  parentPort!.postMessage({ ...message, at: performance.timeOrigin + performance.now() } as ThreadReply);
 }
 
 parentPort!.on('message', (staged: StagedTask) => {

@@ -68,6 +68,8 @@ export class ThreadPool {
   private readonly freeSlots: number[];
   private nextPost = 1;
   private closed = false;
+  /** See handOffWaitSeconds(). */
+  private handOffWait = 0;
 
   constructor(private readonly options: ThreadPoolOptions) {
     const slots = options.threads * options.stageDepth * 2; // a withdrawn posting holds its slot until the thread skips it
@@ -102,6 +104,15 @@ export class ThreadPool {
 
   threadIds(): number[] {
     return [...this.threads].map((thread) => thread.worker.threadId);
+  }
+
+  /**
+   * Seconds threads sat idle, tasks waiting, until the request thread took their last result and gave them the next
+   * one (counted from the result's sending; a task queued meanwhile counts from then too): the time staging more
+   * tasks per thread (stageDepth) would win back, at the cost of busier threads.
+   */
+  handOffWaitSeconds(): number {
+    return this.handOffWait;
   }
 
   async close(): Promise<void> {
@@ -190,6 +201,7 @@ export class ThreadPool {
     if (!posting) return;
     thread.postings.delete(reply.post);
     this.freeSlots.push(posting.slot);
+    if (thread.postings.size === 0 && this.queue.length > 0) this.handOffWait += Math.max(0, performance.timeOrigin + performance.now() - reply.at) / 1000;
     const job = posting.job;
     if (job) {
       job.staged = undefined;

@@ -22,8 +22,14 @@ export interface StagedTask {
   task: unknown;
 }
 
-export type ThreadReply =
+/** What a thread says of a task. */
+export type ThreadAnswer =
   | { post: number; result: unknown }
   | { post: number; error: { name: string; message: string; stack?: string } }
   /** The task was withdrawn before the thread reached it. */
   | { post: number; skipped: true };
+
+export type ThreadReply = ThreadAnswer & {
+  /** When the thread sent it (performance.timeOrigin + performance.now(): one clock for all threads), in ms. */
+  at: number;
+};

@@ -43,7 +43,7 @@ export const answeringModule: ServiceModule<AnsweringSection> = {
       bind<AnswerPool>(TOKENS.AnswerPool).toDynamicValue((ctx) => {
         const metrics = ctx.get<ServiceMetrics>(TOKENS.Metrics);
         const pool = new AnswerPool({ threads: poolThreads, tasksPerThread: threadTasks, nice: threadNice, minThreads: 0, maxQueued: queueLimit, plugins: config.answerPlugins, sqliteFile, onQueueFull: () => metrics.questionRefusals.inc({ reason: 'queue_full' }) });
-        metrics.watchPool('answer', () => pool.stats());
+        metrics.watchPool('answer', () => ({ ...pool.stats(), handOffWaitSeconds: pool.handOffWaitSeconds() }));
         return pool;
       });
       if (sqliteFile) {

@@ -161,6 +161,28 @@ describe('answer pool: whole questions searched on its threads', function () {
   });
 });
 
+describe('answer pool: time its threads wait for the request thread', function () {
+  this.timeout(60_000);
+
+  it('counts how long a thread that finished sat idle with a task waiting until the request thread handed it over', async () => {
+    const pool = new AnswerPool({ threads: 1, tasksPerThread: 1, maxQueued: 4, workerFile: TEST_WORKER });
+    try {
+      const llm = new PooledLlm(pool);
+      await llm.answer(asked('What is the monthly maintenance fee?')); // the thread has started
+      expect(pool.handOffWaitSeconds(), 'nothing waited yet').to.equal(0);
+      const first = llm.answer(asked('What is the monthly maintenance fee?'));
+      const second = llm.answer(asked('How much does a foreign ATM withdrawal cost?'));
+      // The request thread busy for a second: the thread answers the first at once, then has nothing until this ends.
+      const until = Date.now() + 1000;
+      while (Date.now() < until);
+      await Promise.all([first, second]);
+      expect(pool.handOffWaitSeconds()).to.be.greaterThan(0.5).and.lessThan(30);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('answer pool: its threads\' scheduling priority', function () {
   this.timeout(60_000);
 
