@@ -121,9 +121,13 @@ export class AnswerPool {
  * Tasks one thread holds at once (see ThreadPool): the one it runs and the next ones. With more than one, a thread goes
  * on while the request thread, busy with other requests, has not yet taken its last result; but on 2 cores the busier
  * threads then take CPU from the request thread. bench/chat-under-load.ts, embedded, 25 chat + 25 history clients on
- * 2 cores: 1 task gave history p99 43 ms and 30 chat req/s, 4 tasks 88 ms and 82 req/s. Cheap requests first: 1.
+ * 2 cores, when a question's retrieval still ran on the request thread: 1 task gave history p99 43 ms and 30 chat
+ * req/s, 4 tasks 88 ms and 82 req/s. With the whole question on the threads (the search, the hits' copies to the
+ * thread and the sources' excerpts left the request thread: ~2.4 ms of it remain per question), 1 task left the
+ * threads idle 52-68 % of a thread waiting for the hand-off
+ * (doc_chat_pool_handoff_wait_seconds) and 2 tasks none: 2 (figures taken on a shared machine: indicative).
  */
-export const DEFAULT_THREAD_TASKS = 1;
+export const DEFAULT_THREAD_TASKS = 2;
 
 /** See AnswerPoolOptions.nice. */
 export const DEFAULT_THREAD_NICE = 0;

@@ -177,7 +177,7 @@ describe('configuration', () => {
 
   it('reads the answering settings (issue 19): pool threads (0 = on the request thread), tasks per thread, their priority, queue bound, per-user cap', () => {
     expect(loadConfig({}).answering).to.deep.equal({
-      poolThreads: Math.max(2, os.availableParallelism() - 1), threadTasks: 1, threadNice: 0, queueLimit: 64, perUserInFlight: 8,
+      poolThreads: Math.max(2, os.availableParallelism() - 1), threadTasks: 2, threadNice: 0, queueLimit: 64, perUserInFlight: 8,
     });
     expect(loadConfig({ ANSWER_POOL_THREADS: '0', ANSWER_THREAD_TASKS: '4', ANSWER_THREAD_NICE: '10', ANSWER_QUEUE_LIMIT: '10', MAX_QUESTIONS_PER_USER: '2' }).answering)
       .to.deep.equal({ poolThreads: 0, threadTasks: 4, threadNice: 10, queueLimit: 10, perUserInFlight: 2 });
