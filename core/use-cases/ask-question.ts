@@ -79,11 +79,6 @@ export class AskQuestion {
     this.settings = this.retrieval.settings;
   }
 
-  /** The retrieval settings a GroundedAnswerer elsewhere must use to answer as this would. */
-  get retrievalSettings(): RetrievalSettings {
-    return this.settings;
-  }
-
   async execute(input: AskQuestionInput): Promise<AskQuestionResult> {
     const prepared = await this.prepare(input);
     const answer = prepared.answered?.answer ?? await this.deps.llm.answer(prepared.request);
