@@ -32,6 +32,7 @@ import { ApiClient } from '../test/support/api-client.js';
 import { freePort } from '../test/support/free-port.js';
 import { CORPUS_DIR, REPO_ROOT } from '../test/support/paths.js';
 import { buildDist, COMPILED_SERVER_ARGS } from './compiled-server.js';
+import { connectionWaits, handOffWait, threadCpu, type Service } from './service-probes.js';
 import { defaultPoolThreads } from '../adapters/answer-pool/answer-pool.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -59,7 +60,6 @@ const HISTORY_RATE = Number(process.env.BENCH_HISTORY_RATE ?? 100);
 const TARGET = { historyP99Ms: 50, fairness: 1.5 };
 
 interface User { id: string; token: string; sessionId: string }
-interface Service { url: string; process: ChildProcess }
 interface Load { errors: number; requests: number; rps: number; p50: number; p99: number }
 
 /** Plain node, no loader flags or service settings inherited from this process. */
@@ -96,26 +96,6 @@ async function startService(env: Record<string, string>, logFile: string, profil
 }
 
 const stopping = new WeakSet<ChildProcess>();
-
-/**
- * CPU seconds the service used so far (Linux /proc): its request thread (the main thread, whose id is the process id)
- * and its other threads together (answer threads, SQLite's threads, GC helpers). Shows whether the request thread was
- * the bottleneck (near 100 %) or was left waiting; undefined where /proc is not readable.
- */
-function threadCpu(service: Service): { requestThread: number; others: number } | undefined {
-  const pid = service.process.pid;
-  const seconds = (stat: string) => {
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ, 100 on Linux)
-  };
-  try {
-    const all = seconds(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-    const main = seconds(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
-    return { requestThread: main, others: all - main };
-  } catch {
-    return undefined;
-  }
-}
 
 async function stopService(service: Service): Promise<void> {
   stopping.add(service.process);
@@ -206,32 +186,6 @@ function summary(result: autocannon.Result): Load {
     p50: result.latency.p50,
     p99: result.latency.p99,
   };
-}
-
-/**
- * Checkouts of each database pool and their waits for a free connection, from the service's /metrics (PostgreSQL
- * only; empty on the embedded stack): the share of the history latency spent queueing for a connection.
- */
-async function connectionWaits(service: Service): Promise<string> {
-  const text = await (await fetch(`${service.url}/metrics`)).text();
-  const value = (series: string, pool: string, le?: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`doc_chat_database_connection_wait_seconds_${series}{`) &&
-      l.includes(`pool="${pool}"`) && (le === undefined || l.includes(`le="${le}"`)));
-    return line ? Number(line.split(' ')[1]) : NaN;
-  };
-  return ['records', 'search'].filter((pool) => !Number.isNaN(value('count', pool))).map((pool) => {
-    const count = value('count', pool);
-    const over = count - value('bucket', pool, '0.005');
-    return `${pool} pool: ${count} checkouts, mean wait ${(1000 * value('sum', pool) / Math.max(count, 1)).toFixed(1)} ms, ` +
-      `${(100 * over / Math.max(count, 1)).toFixed(1)} % waited > 5 ms`;
-  }).join('; ');
-}
-
-/** doc_chat_pool_handoff_wait_seconds of the answer pool so far (undefined without a pool). */
-async function handOffWait(service: Service): Promise<number | undefined> {
-  const text = await (await fetch(`${service.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('doc_chat_pool_handoff_wait_seconds{') && l.includes('pool="answer"'));
-  return line ? Number(line.split(' ')[1]) : undefined;
 }
 
 /** Every user's chat and history clients at once; per user and in total. */
