@@ -13,7 +13,8 @@
  * they send when answered in 400 ms, so the closed shapes compare chat throughput under very different total loads.
  * Targets (issue 19): 0 errors, history p99 ≤ 50 ms, chat req/s AFTER ≥ BEFORE, per-user chat p99 max/min ≤ 1.5.
  * BENCH_POOL_THREADS: the AFTER pool size (default the service's: cores − 1, at least 2); BENCH_THREAD_TASKS: its
- * ANSWER_THREAD_TASKS (default the service's).
+ * ANSWER_THREAD_TASKS, BENCH_THREAD_NICE its ANSWER_THREAD_NICE (default the service's). BENCH_FAIR_SECONDS: the length
+ * of the five-user runs (default twice BENCH_SECONDS).
  * BENCH_CPU_PROF=<folder>: every service runs with node --cpu-prof and leaves its profiles in a folder of its own there
  * (BEFORE-1user/, …): one file per thread, the request thread's named CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile.
  * BENCH_SEARCH_POOL_SIZE, BENCH_DATABASE_POOL_SIZE, BENCH_READ_POOL_SIZE: DATABASE_SEARCH_POOL_SIZE, DATABASE_POOL_SIZE
@@ -31,9 +32,15 @@ import { ApiClient } from '../test/support/api-client.js';
 import { freePort } from '../test/support/free-port.js';
 import { CORPUS_DIR, REPO_ROOT } from '../test/support/paths.js';
 import { buildDist, COMPILED_SERVER_ARGS, compiledServerEnv } from './compiled-server.js';
+import { connectionWaits, handOffWait, threadCpu, type Service } from './service-probes.js';
 import { defaultPoolThreads } from '../adapters/answer-pool/answer-pool.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+/**
+ * The five-user shape runs longer: its target compares each user's chat p99, the p99 of only ~100-150 questions a user
+ * in 20 s, which moved between 1.1 and 3.9 from run to run; twice as many samples steady it.
+ */
+const FAIR_SECONDS = Number(process.env.BENCH_FAIR_SECONDS ?? 2 * SECONDS);
 const STACK = process.env.BENCH_STACK === 'postgres' ? 'postgres' : 'embedded';
 const SECRET = 'chat-under-load-bench-secret-0123456789abcdef';
 const PDFS = ['dmca-summary-1998.pdf', 'irs-i1040nr-2007.pdf', 'federal-register-2020-17221.pdf'];
@@ -53,7 +60,6 @@ const HISTORY_RATE = Number(process.env.BENCH_HISTORY_RATE ?? 100);
 const TARGET = { historyP99Ms: 50, fairness: 1.5 };
 
 interface User { id: string; token: string; sessionId: string }
-interface Service { url: string; process: ChildProcess }
 interface Load { errors: number; requests: number; rps: number; p50: number; p99: number }
 
 /** Plain node, no loader flags or service settings inherited from this process. */
@@ -125,18 +131,36 @@ async function prepareUsers(service: Service, count: number): Promise<User[]> {
       const job = await retrying(() => client.waitForJob(jobId, 600_000));
       if (job.status !== 'completed') throw new Error(`ingesting for ${id} ended ${job.status}: ${JSON.stringify(job)}`);
     }
-    for (let q = 0; q < 20; q++) {
-      const res = await retrying(() => client.ask(sessionId, QUESTIONS[q % QUESTIONS.length]));
-      if (res.status !== 200) throw new Error(`warm-up question answered ${res.status}`);
-    }
+    await warmUp(client, sessionId);
     users.push({ id, token, sessionId });
   }
   return users;
 }
 
-function chatLoad(service: Service, user: User, connections: number) {
+/** 20 answered questions: the history's page 0 is full, the service's code warmed. */
+async function warmUp(client: ApiClient, sessionId: string): Promise<void> {
+  for (let q = 0; q < 20; q++) {
+    const res = await retrying(() => client.ask(sessionId, QUESTIONS[q % QUESTIONS.length]));
+    if (res.status !== 200) throw new Error(`warm-up question answered ${res.status}`);
+  }
+}
+
+/**
+ * Each user's history back to the 20 warm-up questions before a run. A history request counts the session's messages,
+ * which costs more the more there are (0.07 ms for 20 messages, 0.3 ms for 10,000 on this machine): without this, each
+ * run would start with every message the runs before it stored, and AFTER, measured last, would pay for BEFORE's.
+ */
+async function resetHistories(service: Service, users: User[]): Promise<void> {
+  for (const user of users) {
+    const cleared = await retrying(() => fetch(`${service.url}/api/v1/chat/${user.sessionId}`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}` } }));
+    if (cleared.status !== 204) throw new Error(`clearing the history answered ${cleared.status}`);
+    await warmUp(new ApiClient(service.url, user.token), user.sessionId);
+  }
+}
+
+function chatLoad(service: Service, user: User, connections: number, duration = SECONDS) {
   return autocannon({
-    url: `${service.url}/api/v1/chat/completions`, connections, duration: SECONDS,
+    url: `${service.url}/api/v1/chat/completions`, connections, duration,
     requests: QUESTIONS.map((message) => ({
       method: 'POST' as const,
       headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
@@ -146,9 +170,9 @@ function chatLoad(service: Service, user: User, connections: number) {
 }
 
 /** Closed loop (each client asks again when answered), or open loop at `rate` requests/s over all its clients. */
-function historyLoad(service: Service, user: User, connections: number, rate?: number) {
+function historyLoad(service: Service, user: User, connections: number, rate?: number, duration = SECONDS) {
   return autocannon({
-    url: `${service.url}/api/v1/chat/history/${user.sessionId}?page=0`, connections, duration: SECONDS,
+    url: `${service.url}/api/v1/chat/history/${user.sessionId}?page=0`, connections, duration,
     headers: { authorization: `Bearer ${user.token}` },
     ...(rate ? { overallRate: rate } : {}),
   });
@@ -164,28 +188,18 @@ function summary(result: autocannon.Result): Load {
   };
 }
 
-/**
- * Checkouts of each database pool and their waits for a free connection, from the service's /metrics (PostgreSQL
- * only; empty on the embedded stack): the share of the history latency spent queueing for a connection.
- */
-async function connectionWaits(service: Service): Promise<string> {
-  const text = await (await fetch(`${service.url}/metrics`)).text();
-  const value = (series: string, pool: string, le?: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`doc_chat_database_connection_wait_seconds_${series}{`) &&
-      l.includes(`pool="${pool}"`) && (le === undefined || l.includes(`le="${le}"`)));
-    return line ? Number(line.split(' ')[1]) : NaN;
-  };
-  return ['records', 'reads', 'search'].filter((pool) => !Number.isNaN(value('count', pool))).map((pool) => {
-    const count = value('count', pool);
-    const over = count - value('bucket', pool, '0.005');
-    return `${pool} pool: ${count} checkouts, mean wait ${(1000 * value('sum', pool) / Math.max(count, 1)).toFixed(1)} ms, ` +
-      `${(100 * over / Math.max(count, 1)).toFixed(1)} % waited > 5 ms`;
-  }).join('; ');
-}
-
 /** Every user's chat and history clients at once; per user and in total. */
-async function loadAll(service: Service, users: User[], clientsPerUser: number, historyRate?: number) {
-  const results = await Promise.all(users.flatMap((user) => [chatLoad(service, user, clientsPerUser), historyLoad(service, user, clientsPerUser, historyRate)]));
+async function loadAll(service: Service, users: User[], clientsPerUser: number, historyRate?: number, duration = SECONDS) {
+  await resetHistories(service, users);
+  const handOffBefore = await handOffWait(service);
+  const cpuBefore = threadCpu(service);
+  const results = await Promise.all(users.flatMap((user) => [chatLoad(service, user, clientsPerUser, duration), historyLoad(service, user, clientsPerUser, historyRate, duration)]));
+  const cpuAfter = threadCpu(service);
+  const handOffAfter = await handOffWait(service);
+  const handOff = handOffBefore === undefined || handOffAfter === undefined ? undefined : (handOffAfter - handOffBefore) / duration;
+  const cpu = cpuBefore && cpuAfter
+    ? { requestThread: (cpuAfter.requestThread - cpuBefore.requestThread) / duration, others: (cpuAfter.others - cpuBefore.others) / duration }
+    : undefined;
   const waits = await connectionWaits(service);
   const perUser = users.map((user, i) => ({ user: user.id, chat: summary(results[2 * i]), history: summary(results[2 * i + 1]) }));
   const merged = (kind: 'chat' | 'history') => {
@@ -198,7 +212,7 @@ async function loadAll(service: Service, users: User[], clientsPerUser: number, 
       rps: loads.reduce((n, l) => n + l.rps, 0), p50: Math.max(...loads.map((l) => l.p50)), p99: Math.max(...loads.map((l) => l.p99)),
     };
   };
-  return { perUser, chat: merged('chat'), history: merged('history'), waits };
+  return { perUser, chat: merged('chat'), history: merged('history'), waits, cpu, handOff };
 }
 
 const ms = (v: number) => `${v.toFixed(0)} ms`;
@@ -206,6 +220,8 @@ function line(label: string, run: Awaited<ReturnType<typeof loadAll>>): string {
   const { chat, history } = run;
   return `  ${label.padEnd(7)} errors ${String(chat.errors + history.errors).padStart(4)}  history p50 ${ms(history.p50).padStart(7)} p99 ${ms(history.p99).padStart(7)}` +
     `  chat ${chat.rps.toFixed(1).padStart(6)} req/s p50 ${ms(chat.p50).padStart(7)} p99 ${ms(chat.p99).padStart(7)}  (${chat.requests} chat, ${history.requests} history)` +
+    (run.cpu ? `\n          service CPU: request thread ${(100 * run.cpu.requestThread).toFixed(0)} % of a core, its other threads ${(100 * run.cpu.others).toFixed(0)} %` : '') +
+    (run.handOff !== undefined ? `; answer threads idle waiting for the request thread to hand them a waiting question: ${(100 * run.handOff).toFixed(0)} % of a thread` : '') +
     (run.waits ? `\n          ${run.waits}` : '');
 }
 
@@ -220,6 +236,7 @@ async function main(): Promise<void> {
   const logFile = path.join(dataDir, 'service.log');
   const stackEnv: Record<string, string> = { DATA_DIR: dataDir };
   if (process.env.BENCH_THREAD_TASKS) stackEnv.ANSWER_THREAD_TASKS = process.env.BENCH_THREAD_TASKS;
+  if (process.env.BENCH_THREAD_NICE) stackEnv.ANSWER_THREAD_NICE = process.env.BENCH_THREAD_NICE;
   if (STACK === 'postgres') {
     const { postgresUnavailableReason, sharedPostgresCluster } = await import('../test/support/postgres-cluster.js');
     const unavailable = postgresUnavailableReason();
@@ -250,7 +267,7 @@ async function main(): Promise<void> {
       runs[`${label} rate`] = await loadAll(service, users.slice(0, 1), 25, HISTORY_RATE);
       await stopService(service);
       service = await startService({ ...stackEnv, ANSWER_POOL_THREADS: threads }, logFile, `${label}-5users`);
-      runs[`${label} 5`] = await loadAll(service, users, 5);
+      runs[`${label} 5`] = await loadAll(service, users, 5, undefined, FAIR_SECONDS);
       await stopService(service);
       service = undefined;
     }
@@ -258,12 +275,13 @@ async function main(): Promise<void> {
     for (const label of labels) console.log(line(label, runs[`${label} 1`]));
     console.log(`one user, 25 chat clients + 25 history clients at ${HISTORY_RATE} req/s together (open loop; not an issue target)`);
     for (const label of labels) console.log(line(label, runs[`${label} rate`]));
-    console.log('five users, each 5 chat + 5 history clients (history and chat p50/p99: the worst user\'s)');
+    console.log(`five users, each 5 chat + 5 history clients, ${FAIR_SECONDS} s (history and chat p50/p99: the worst user's)`);
     for (const label of labels) {
       const run = runs[`${label} 5`];
       console.log(line(label, run));
       const p99s = run.perUser.map((u) => u.chat.p99);
-      console.log(`          chat p99 per user ${p99s.map((v) => ms(v)).join(', ')}; max/min ${(Math.max(...p99s) / Math.min(...p99s)).toFixed(2)}`);
+      console.log(`          chat p99 per user ${p99s.map((v) => ms(v)).join(', ')}; max/min ${(Math.max(...p99s) / Math.min(...p99s)).toFixed(2)}` +
+        `; chat answers per user ${run.perUser.map((u) => u.chat.requests).join(', ')}`);
     }
     const after1 = runs['AFTER 1'];
     const after5 = runs['AFTER 5'];

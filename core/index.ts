@@ -11,6 +11,7 @@ import type { IngestJobRepo } from './ports/ingest-job-repo.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { Llm } from './ports/llm.js';
 import type { QueryPlanner } from './ports/query-planner.js';
+import type { GroundedAnswerer } from './ports/grounded-answerer.js';
 import type { HitReranker } from './ports/hit-reranker.js';
 import type { PageRenderer } from './ports/page-renderer.js';
 import type { Logger } from './ports/logger.js';
@@ -55,6 +56,8 @@ export interface DocChatPorts {
   llm: Llm;
   /** Re-orders lexical hits off the request thread when given (default: on it). */
   reranker?: HitReranker;
+  /** Retrieval and the answer of a question elsewhere, e.g. on a worker thread (default: here). */
+  grounded?: GroundedAnswerer;
   embedder?: Embedder;
   queue: JobQueue;
   ids: IdGenerator;
@@ -106,7 +109,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     listDocuments: new ListDocuments(sessions, jobs),
     deleteDocument: new DeleteDocument({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue }),
     getPageImage: new GetPageImage({ jobs, blobs, renderer: ports.renderer ?? { render: async () => null } }),
-        askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
+        askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, grounded: ports.grounded, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
   };
 }
@@ -135,5 +138,6 @@ export type { TagFilter, TagFilterInput } from './domain/tags.js';
 export * from './rag/prompt.js';
 export * from './rag/text.js';
 export { rerank, RERANK_POOL } from './rag/rerank.js';
+export { RetrieveAndAnswer, type RetrievalDeps } from './use-cases/retrieve-and-answer.js';
 export { answerInSentences } from './rag/answer-stream.js';
 export { isOverviewQuestion, overviewAnswer } from './rag/overview.js';

@@ -26,6 +26,11 @@ export const TOKENS = {
   AnswerPool: Symbol.for('AnswerPool'),
   /** Re-orders lexical hits; bound with the answer pool (else the core re-ranks on the request thread). */
   Reranker: Symbol.for('Reranker'),
+  /**
+   * Retrieval and answer of a question in one task on the answer pool: bound on the embedded stack with the
+   * extractive answerer and no dense index (its threads search the SQLite file themselves).
+   */
+  GroundedAnswerer: Symbol.for('GroundedAnswerer'),
   Embedder: Symbol.for('Embedder'),
   IdentityVerifier: Symbol.for('IdentityVerifier'),
   JobQueue: Symbol.for('JobQueue'),

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UpstreamUnavailableError } from '../../core/domain/errors.js';
-import type { PoolResult, PoolTask } from './pool-task.js';
+import type { AnswerWorkerData, PoolResult, PoolTask } from './pool-task.js';
 import { QueueFullError, ThreadPool } from './thread-pool.js';
 
 export interface AnswerPoolOptions {
@@ -12,6 +12,11 @@ export interface AnswerPoolOptions {
   tasksPerThread?: number;
   /** Tasks that may wait for a thread; one more is refused (503) rather than queued without end. */
   maxQueued: number;
+  /**
+   * How much lower the threads' scheduling priority is than the request thread's (nice value added, Linux; default
+   * DEFAULT_THREAD_NICE): cheap requests first, answers on the CPU they leave.
+   */
+  nice?: number;
   /** The worker module (default: answer-worker beside this file). Tests give one that can crash or hang. */
   workerFile?: string;
   /** Told of each task refused because the queue was full (for the metrics). */
@@ -25,6 +30,11 @@ export interface AnswerPoolOptions {
   idleTimeoutMs?: number;
   /** Answer plug-ins the threads' extractive answerer is built with (adapters/answer-plugins; default: their default). */
   plugins?: readonly string[];
+  /**
+   * The embedded SQLite database whose lexical index the threads search, each through a read-only connection of its
+   * own, for 'question' tasks (retrieval and answer in one task: PooledGroundedAnswerer). Without it they cannot run.
+   */
+  sqliteFile?: string;
 }
 
 export interface AnswerPoolStats {
@@ -51,7 +61,8 @@ export class AnswerQueueFullError extends UpstreamUnavailableError {
 
 /**
  * Worker threads that run the CPU work of questions (adapters/answer-pool/pool-task.ts), so that the request thread
- * keeps serving cheap requests meanwhile (thread-pool.ts): a bounded FIFO queue, a task aborted while waiting leaves
+ * keeps serving cheap requests meanwhile (thread-pool.ts): a bounded queue, first come first served within a user and
+ * in turns between users (fair-queue.ts), a task aborted while waiting leaves
  * the queue, one aborted while running has its thread terminated and replaced, and a thread that dies fails only the
  * task it was running and is replaced too.
  */
@@ -68,13 +79,15 @@ export class AnswerPool {
       minThreads: Math.min(threads, options.minThreads ?? threads),
       idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
       threadFile, taskModule, execArgv,
-      workerData: { plugins: options.plugins },
+      nice: options.nice ?? DEFAULT_THREAD_NICE,
+      workerData: { plugins: options.plugins, sqliteFile: options.sqliteFile } satisfies AnswerWorkerData,
     });
   }
 
-  async run<T extends PoolResult>(task: PoolTask, signal?: AbortSignal): Promise<T> {
+  /** `group`: whose task it is (the user); waiting tasks of different groups are handed to threads in turns. */
+  async run<T extends PoolResult>(task: PoolTask, signal?: AbortSignal, group?: string): Promise<T> {
     try {
-      return (await this.pool.run(task, signal)) as T;
+      return (await this.pool.run(task, signal, group)) as T;
     } catch (error) {
       if (error instanceof QueueFullError) {
         this.options.onQueueFull?.();
@@ -87,6 +100,11 @@ export class AnswerPool {
   stats(): AnswerPoolStats {
     const { threads, running, waiting } = this.pool.stats();
     return { threads, inFlight: running, queued: waiting };
+  }
+
+  /** Seconds its threads sat idle with questions waiting, until the request thread gave them the next (ThreadPool). */
+  handOffWaitSeconds(): number {
+    return this.pool.handOffWaitSeconds();
   }
 
   /** The worker threads' ids (tests: a crashed thread is replaced by a new one). */
@@ -103,9 +121,16 @@ export class AnswerPool {
  * Tasks one thread holds at once (see ThreadPool): the one it runs and the next ones. With more than one, a thread goes
  * on while the request thread, busy with other requests, has not yet taken its last result; but on 2 cores the busier
  * threads then take CPU from the request thread. bench/chat-under-load.ts, embedded, 25 chat + 25 history clients on
- * 2 cores: 1 task gave history p99 43 ms and 30 chat req/s, 4 tasks 88 ms and 82 req/s. Cheap requests first: 1.
+ * 2 cores, when a question's retrieval still ran on the request thread: 1 task gave history p99 43 ms and 30 chat
+ * req/s, 4 tasks 88 ms and 82 req/s. With the whole question on the threads (the search, the hits' copies to the
+ * thread and the sources' excerpts left the request thread: ~2.4 ms of it remain per question), 1 task left the
+ * threads idle 52-68 % of a thread waiting for the hand-off
+ * (doc_chat_pool_handoff_wait_seconds) and 2 tasks none: 2 (figures taken on a shared machine: indicative).
  */
-export const DEFAULT_THREAD_TASKS = 1;
+export const DEFAULT_THREAD_TASKS = 2;
+
+/** See AnswerPoolOptions.nice. */
+export const DEFAULT_THREAD_NICE = 0;
 
 /**
  * Where the thread's modules are and how to load them: compiled (dist/), the .js beside this file; from the TypeScript

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { FairQueue } from './fair-queue.js';
 import { CLAIM, type StagedTask, type ThreadReply, type ThreadStartData } from './thread-protocol.js';
 
 export interface ThreadPoolOptions {
@@ -15,6 +16,8 @@ export interface ThreadPoolOptions {
   /** Module whose default export runs one task, in the thread. */
   taskModule: string;
   execArgv: string[];
+  /** Added to each thread's nice value (see pool-thread.ts); 0 or absent: the process's priority. */
+  nice?: number;
   /** Given to every thread as workerData (beside the pool's own `pool` field). */
   workerData?: Record<string, unknown>;
 }
@@ -23,6 +26,8 @@ export class QueueFullError extends Error {}
 
 interface Job {
   task: unknown;
+  /** Whose task it is: waiting tasks are handed out in turns between groups (FairQueue). */
+  group: string;
   resolve(value: unknown): void;
   reject(error: unknown): void;
   settled: boolean;
@@ -58,11 +63,13 @@ interface Thread {
  */
 export class ThreadPool {
   private readonly threads = new Set<Thread>();
-  private readonly queue: Job[] = [];
+  private readonly queue = new FairQueue<Job>();
   private readonly flags: Int32Array;
   private readonly freeSlots: number[];
   private nextPost = 1;
   private closed = false;
+  /** See handOffWaitSeconds(). */
+  private handOffWait = 0;
 
   constructor(private readonly options: ThreadPoolOptions) {
     const slots = options.threads * options.stageDepth * 2; // a withdrawn posting holds its slot until the thread skips it
@@ -71,18 +78,19 @@ export class ThreadPool {
     for (let i = 0; i < options.minThreads; i++) this.startThread();
   }
 
-  run(task: unknown, signal?: AbortSignal): Promise<unknown> {
+  /** Runs `task` on a thread; tasks of different `group`s (users) waiting at once are handed out in turns. */
+  run(task: unknown, signal?: AbortSignal, group = ''): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('The answer pool is closed'));
     signal?.throwIfAborted();
     if (this.waitingCount() >= this.options.maxWaiting) return Promise.reject(new QueueFullError());
     return new Promise((resolve, reject) => {
       const onAbort = () => this.abort(job, signal!.reason);
       const job: Job = {
-        task, settled: false, resolve, reject,
+        task, group, settled: false, resolve, reject,
         detach: () => signal?.removeEventListener('abort', onAbort),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(job);
+      this.queue.push(group, job);
       this.dispatch();
     });
   }
@@ -98,10 +106,19 @@ export class ThreadPool {
     return [...this.threads].map((thread) => thread.worker.threadId);
   }
 
+  /**
+   * Seconds threads sat idle, tasks waiting, until the request thread took their last result and gave them the next
+   * one (counted from the result's sending; a task queued meanwhile counts from then too): the time staging more
+   * tasks per thread (stageDepth) would win back, at the cost of busier threads.
+   */
+  handOffWaitSeconds(): number {
+    return this.handOffWait;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const error = new Error('The answer pool is closed');
-    for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(error));
+    for (const job of this.queue.drain()) this.settle(job, () => job.reject(error));
     await Promise.all([...this.threads].map(async (thread) => {
       for (const { job } of thread.postings.values()) if (job) this.settle(job, () => job.reject(error));
       await this.endThread(thread);
@@ -164,7 +181,7 @@ export class ThreadPool {
   }
 
   private startThread(): Thread {
-    const start: ThreadStartData = { flags: this.flags.buffer as SharedArrayBuffer, taskModule: this.options.taskModule };
+    const start: ThreadStartData = { flags: this.flags.buffer as SharedArrayBuffer, taskModule: this.options.taskModule, nice: this.options.nice ?? 0 };
     const worker = new Worker(this.options.threadFile, {
       execArgv: this.options.execArgv,
       workerData: { ...this.options.workerData, pool: start },
@@ -184,6 +201,7 @@ export class ThreadPool {
     if (!posting) return;
     thread.postings.delete(reply.post);
     this.freeSlots.push(posting.slot);
+    if (thread.postings.size === 0 && this.queue.length > 0) this.handOffWait += Math.max(0, performance.timeOrigin + performance.now() - reply.at) / 1000;
     const job = posting.job;
     if (job) {
       job.staged = undefined;
@@ -212,7 +230,7 @@ export class ThreadPool {
       else requeue.push(job);
     }
     thread.postings.clear();
-    this.queue.unshift(...requeue);
+    for (const job of requeue.reverse()) this.queue.pushFront(job.group, [job]);
     if (loaded || thread.ending) while (!this.closed && this.threads.size < this.options.minThreads) this.startThread();
     this.dispatch();
   }
@@ -220,8 +238,7 @@ export class ThreadPool {
   private abort(job: Job, reason: unknown): void {
     if (job.settled) return;
     this.settle(job, () => job.reject(reason));
-    const queued = this.queue.indexOf(job);
-    if (queued >= 0) this.queue.splice(queued, 1);
+    this.queue.remove(job.group, job);
     const staged = job.staged;
     if (!staged) return;
     if (Atomics.compareExchange(this.flags, staged.slot, CLAIM.waiting, CLAIM.withdrawn) === CLAIM.waiting) {

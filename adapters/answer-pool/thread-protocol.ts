@@ -11,6 +11,8 @@ export interface ThreadStartData {
   flags: SharedArrayBuffer;
   /** Absolute path of the module whose default export runs one task. */
   taskModule: string;
+  /** How much lower than the request thread's each thread's scheduling priority is (nice value added; 0: the same). */
+  nice: number;
 }
 
 export interface StagedTask {
@@ -20,8 +22,14 @@ export interface StagedTask {
   task: unknown;
 }
 
-export type ThreadReply =
+/** What a thread says of a task. */
+export type ThreadAnswer =
   | { post: number; result: unknown }
   | { post: number; error: { name: string; message: string; stack?: string } }
   /** The task was withdrawn before the thread reached it. */
   | { post: number; skipped: true };
+
+export type ThreadReply = ThreadAnswer & {
+  /** When the thread sent it (performance.timeOrigin + performance.now(): one clock for all threads), in ms. */
+  at: number;
+};

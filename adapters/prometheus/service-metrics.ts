@@ -7,6 +7,15 @@ const INGEST_STATES: IngestStatus[] = ['queued', 'processing', 'completed', 'fai
  * The service's Prometheus series, in a registry of its own (two services in one process, as in tests, do not share
  * counters). Filled by the HTTP middleware and by the instrumented ports (instrumented-ports.ts); scraped at /metrics.
  */
+/** What a worker-thread pool reports at each scrape (watchPool). */
+export interface PoolStats {
+  threads: number;
+  inFlight: number;
+  queued: number;
+  /** Seconds its threads sat idle with tasks waiting for the request thread to hand them one (when it knows). */
+  handOffWaitSeconds?: number;
+}
+
 export class ServiceMetrics {
   readonly registry = new Registry();
 
@@ -73,7 +82,7 @@ export class ServiceMetrics {
   });
 
   /** Worker-thread pools, read at each scrape (watchPool). */
-  private readonly pools = new Map<string, () => { threads: number; inFlight: number; queued: number }>();
+  private readonly pools = new Map<string, () => PoolStats>();
 
   /** Database connection pools, read at each scrape (watchDatabasePool). */
   private readonly databasePools = new Map<string, () => { total: number; idle: number; waiting: number }>();
@@ -100,6 +109,18 @@ export class ServiceMetrics {
     poolGauge('doc_chat_pool_threads', 'Worker threads of each pool', 'threads');
     poolGauge('doc_chat_pool_in_flight', 'Tasks running on a worker thread, per pool', 'inFlight');
     poolGauge('doc_chat_pool_queue_length', 'Tasks waiting for a worker thread, per pool', 'queued');
+    new Gauge({
+      name: 'doc_chat_pool_handoff_wait_seconds',
+      help: 'Seconds (since start) worker threads sat idle with tasks waiting until the request thread handed them one, per pool',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [pool, stats] of pools) {
+          const waited = stats().handOffWaitSeconds;
+          if (waited !== undefined) this.set({ pool }, waited);
+        }
+      },
+    });
     const databasePools = this.databasePools;
     new Gauge({
       name: 'doc_chat_database_connections',
@@ -116,7 +137,7 @@ export class ServiceMetrics {
   }
 
   /** Reports a pool's threads, running and waiting tasks under `pool` at each scrape. */
-  watchPool(pool: string, stats: () => { threads: number; inFlight: number; queued: number }): void {
+  watchPool(pool: string, stats: () => PoolStats): void {
     this.pools.set(pool, stats);
   }
 

@@ -241,6 +241,19 @@ export function openSqliteDatabase(file: string, threads: SqliteThreadTimings = 
   };
 }
 
+/** A read-only connection: for searching the indexes from another thread (adapters/answer-pool). */
+export type SqliteReader = Pick<SqliteDatabase, 'raw'>;
+
+/**
+ * A read-only connection to a database the service already opened (and migrated): WAL lets it read while the
+ * service's connection writes, each query seeing the last commit. Searches only; the caller closes `raw`.
+ */
+export function openSqliteReader(file: string): SqliteReader {
+  const raw = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  raw.pragma('busy_timeout = 5000');
+  return { raw };
+}
+
 /** Most distinct SQL texts kept prepared; kysely builds few shapes, so this bounds only a pathological caller. */
 const STATEMENT_CACHE_SIZE = 256;
 

@@ -2,7 +2,7 @@
  * `doc-chat/adapters/sqlite`: one SQLite file (better-sqlite3) with its FTS5 and dense indexes, upload records and
  * session eraser. The session, chat and ingest-job repositories on it are doc-chat/adapters/kysely's.
  */
-export { openSqliteDatabase, type SqliteDatabase } from './database.js';
+export { openSqliteDatabase, openSqliteReader, type SqliteDatabase, type SqliteReader } from './database.js';
 export { SqliteFtsIndex } from './sqlite-fts-index.js';
 export { SqliteDenseIndex } from './sqlite-dense-index.js';
 export { SqliteUploadRepo } from './sqlite-upload-repo.js';

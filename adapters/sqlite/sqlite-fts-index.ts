@@ -3,7 +3,7 @@ import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorInde
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase, SqliteReader } from './database.js';
 import { leadingChunkRows } from './leading-chunks.js';
 import { tagFilterSql } from './tag-filter-sql.js';
 
@@ -24,11 +24,12 @@ const MAX_QUERY_TERMS = 32;
 export class SqliteFtsIndex implements VectorIndex {
   readonly kind = 'lexical' as const;
 
-  constructor(private readonly database: SqliteDatabase) {}
+  /** A read-only connection (openSqliteReader) serves search and leadingChunks only. */
+  constructor(private readonly database: SqliteDatabase | SqliteReader) {}
 
   async add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    const { chunkWriter } = this.database;
+    const chunkWriter = 'chunkWriter' in this.database ? this.database.chunkWriter : undefined;
     if (chunkWriter) {
       for (let i = 0; i < chunks.length; i += WRITE_BATCH) {
         const rows = chunks.slice(i, i + WRITE_BATCH).map((c) => ({ ...toChunkRow(c), institution: c.tags.institution ?? null }));

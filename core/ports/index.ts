@@ -17,3 +17,4 @@ export type * from './session-eraser.js';
 export type * from './query-planner.js';
 export type * from './answer-skill.js';
 export type * from './page-renderer.js';
+export type * from './grounded-answerer.js';

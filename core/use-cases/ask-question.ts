@@ -5,18 +5,20 @@ import { tagFilters, type TagFilterInput } from '../domain/tags.js';
 import type { ChatRepo } from '../ports/chat-repo.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { Embedder } from '../ports/embedder.js';
+import type { GroundedAnswerer } from '../ports/grounded-answerer.js';
 import type { HitReranker } from '../ports/hit-reranker.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Answer, AnswerRequest, HistoryTurn, Llm } from '../ports/llm.js';
 import type { QueryPlanner } from '../ports/query-planner.js';
 import type { SessionRepo } from '../ports/session-repo.js';
-import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
-import { streamAnswer } from '../rag/answer-stream.js';
-import { packContexts, toSources, type PackedContext } from '../rag/context.js';
-import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
-import { rerank, RERANK_POOL } from '../rag/rerank.js';
+import type { VectorIndex } from '../ports/vector-index.js';
+import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
+import type { PackedContext } from '../rag/context.js';
 import { isOverviewQuestion } from '../rag/overview.js';
 import { overviewContext } from './overview-context.js';
+import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
+
+export { DEFAULT_RETRIEVAL, type RetrievalSettings } from './retrieve-and-answer.js';
 
 export interface AskQuestionDeps {
   sessions: SessionRepo;
@@ -28,6 +30,11 @@ export interface AskQuestionDeps {
   embedder?: Embedder;
   /** Re-orders the lexical hits; by default core/rag/rerank.ts on this thread. */
   reranker?: HitReranker;
+  /**
+   * Retrieval and the answer together, elsewhere (e.g. a worker thread): when given, every question but an overview
+   * one is answered by it, whole, and streamed in sentences. By default both run here (RetrieveAndAnswer).
+   */
+  grounded?: GroundedAnswerer;
   ids: IdGenerator;
   clock: Clock;
   retrieval?: Partial<RetrievalSettings>;
@@ -35,30 +42,7 @@ export interface AskQuestionDeps {
   planners?: QueryPlanner[];
 }
 
-export interface RetrievalSettings {
-  /** Hits asked of each index before fusion. */
-  candidates: number;
-  /** Passages given to the answerer. */
-  passages: number;
-  /** Character budget of those passages (fits the model's context). */
-  contextChars: number;
-  /** Recent messages given as history. */
-  historyMessages: number;
-  /** Sources returned with the answer. */
-  sources: number;
-}
-
-export const DEFAULT_RETRIEVAL: RetrievalSettings = {
-  candidates: 20,
-  passages: 6,
-  contextChars: 12_000,
-  historyMessages: 6,
-  sources: 5,
-};
-
 export const MAX_QUESTION_CHARS = 4000;
-/** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
-const MAX_CANDIDATES = 1000;
 
 export interface AskQuestionInput {
   userId: string;
@@ -81,18 +65,23 @@ export interface AskQuestionResult {
   sources: Source[];
 }
 
+/** A question ready for the answerer, or (answered elsewhere with its retrieval: `grounded`) already answered. */
+type Prepared =
+  | { request: AnswerRequest; packed: PackedContext; query: string; answered?: undefined }
+  | { request: AnswerRequest; answered: { answer: Answer; sources: Source[] } };
+
 export class AskQuestion {
   private readonly settings: RetrievalSettings;
-  private readonly reranker: HitReranker;
+  private readonly retrieval: RetrieveAndAnswer;
 
   constructor(private readonly deps: AskQuestionDeps) {
-    this.settings = { ...DEFAULT_RETRIEVAL, ...deps.retrieval };
-    this.reranker = deps.reranker ?? { rerank: async (query, hits) => rerank(query, hits) };
+    this.retrieval = new RetrieveAndAnswer({ ...deps, settings: deps.retrieval });
+    this.settings = this.retrieval.settings;
   }
 
   async execute(input: AskQuestionInput): Promise<AskQuestionResult> {
     const prepared = await this.prepare(input);
-    const answer = await this.deps.llm.answer(prepared.request);
+    const answer = prepared.answered?.answer ?? await this.deps.llm.answer(prepared.request);
     const sources = this.sourcesOf(prepared, answer);
     await this.store(input.sessionId, prepared.request.question, answer.text, sources);
     return { answer: answer.text, sources };
@@ -107,7 +96,8 @@ export class AskQuestion {
    */
   async *stream(input: AskQuestionInput, signal: AbortSignal): AsyncGenerator<AskQuestionEvent, void, undefined> {
     const prepared = await this.prepare(input, signal);
-    const pieces = streamAnswer(this.deps.llm, prepared.request, signal);
+    const answered = prepared.answered?.answer;
+    const pieces = answered ? answerInSentences(async () => answered, signal) : streamAnswer(this.deps.llm, prepared.request, signal);
     let answer: Answer;
     try {
       for (;;) {
@@ -129,9 +119,12 @@ export class AskQuestion {
     yield { type: 'done', ...ids };
   }
 
-  /** Validation, the session's ownership, the history, and retrieval: everything before the answerer. */
-  private async prepare(input: AskQuestionInput, signal?: AbortSignal): Promise<{ request: AnswerRequest; packed: PackedContext; query: string }> {
-    const { sessions, chats, indexes, llm, embedder } = this.deps;
+  /**
+   * Validation, the session's ownership, the history, and retrieval: everything before the answerer. With `grounded`,
+   * retrieval and the answer are one call elsewhere; this thread then only reads what the request needs.
+   */
+  private async prepare(input: AskQuestionInput, signal?: AbortSignal): Promise<Prepared> {
+    const { sessions, chats, indexes } = this.deps;
     const question = input.message.trim();
     if (question.length === 0) throw new ValidationError('message must not be empty');
     if (question.length > MAX_QUESTION_CHARS) throw new ValidationError(`message must be at most ${MAX_QUESTION_CHARS} characters`);
@@ -142,45 +135,20 @@ export class AskQuestion {
       role: m.role,
       content: m.content,
     }));
+    const visible = await this.citableJobIds(input.sessionId);
     // "What is this document about?" is answered from the documents' opening passages (overview-context.ts).
     const lexicalIndex = indexes.find((index) => index.kind === 'lexical');
     if (lexicalIndex && isOverviewQuestion(question)) {
-      const visible = await this.citableJobIds(input.sessionId);
       const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, visible, contextChars: this.settings.contextChars });
       if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question };
     }
-    const query = history.length > 0 && llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : question;
-    const embedding = embedder ? await embedder.embedQuery(query) : undefined;
-    const visible = await this.citableJobIds(input.sessionId);
-    const planners = this.deps.planners ?? [];
-    // Lexical indexes match words: planners may give them the question in the documents' wording.
-    const lexicalText = planners.reduce((text, planner) => planner.lexicalQuery(text), query);
-    const lists = await Promise.all(
-      indexes
-        .filter((index) => index.kind === 'lexical' || embedding)
-        .map((index) =>
-          this.searchVisible(index, {
-            sessionId: input.sessionId,
-            text: index.kind === 'lexical' ? lexicalText : query,
-            embedding,
-            filters,
-            limit: index.kind === 'lexical' ? Math.max(RERANK_POOL, this.settings.candidates) : this.settings.candidates,
-          }, visible).then(async (hits) => index.kind === 'lexical' ? (await this.reranker.rerank(lexicalText, hits, signal)).slice(0, this.settings.candidates) : hits),
-        ),
-    );
-    // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches
-    // (e.g. each line of a figure to compute) pin their best hit among the passages.
-    const lexical = indexes.filter((index) => index.kind === 'lexical');
-    const searches = planners.flatMap((planner) => planner.pinnedSearches(query));
-    const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) =>
-      search.holding(await this.searchVisible(index, { sessionId: input.sessionId, text: search.text, filters, limit: search.limit }, visible)))));
-    const fused = withPinned(pinnedHits.flatMap((hits) => hits.slice(0, 1)), reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
-    const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
-    return { request: { question, contexts: packed.passages, history }, packed, query };
+    const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible] };
+    if (this.deps.grounded) return { request: { question, contexts: [], history }, answered: await this.deps.grounded.answer(grounded, signal) };
+    return this.retrieval.retrieve(grounded, signal);
   }
 
-  private sourcesOf(prepared: { packed: PackedContext; query: string }, answer: Answer): Source[] {
-    return answer.usedRefs.length > 0 ? toSources(prepared.packed, answer.usedRefs, this.settings.sources, prepared.query) : [];
+  private sourcesOf(prepared: Prepared, answer: Answer): Source[] {
+    return prepared.answered ? prepared.answered.sources : this.retrieval.sourcesOf(prepared, answer);
   }
 
   /** Appends the question and its answer to the history; returns their ids. */
@@ -211,18 +179,5 @@ export class AskQuestion {
       if (job.reusedFrom) ids.add(job.reusedFrom);
     }
     return ids;
-  }
-
-  /**
-   * The index's best `query.limit` hits among citable chunks. When some were dropped, asks again for more (up to
-   * MAX_CANDIDATES), so a large unfinished document does not starve the answer. When nothing is hidden, this is one
-   * search with the usual limit.
-   */
-  private async searchVisible(index: VectorIndex, query: IndexQuery, visible: Set<string>): Promise<ChunkHit[]> {
-    for (let limit = query.limit; ; limit *= 4) {
-      const hits = await index.search({ ...query, limit });
-      const kept = hits.filter((hit) => visible.has(hit.chunk.jobId));
-      if (kept.length >= query.limit || hits.length < limit || limit >= MAX_CANDIDATES) return kept.slice(0, query.limit);
-    }
   }
 }

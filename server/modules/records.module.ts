@@ -63,7 +63,7 @@ export const recordsModule: ServiceModule<RecordsSection> = {
     const kysely = await import('../../adapters/kysely/index.js');
     const dialect = config.records.kind === 'postgres'
       ? await postgresDialect(config.records)
-      : await sqliteDialect(path.join(config.dataDir, 'doc-chat.sqlite'));
+      : await sqliteDialect(sqliteFileOf(config.dataDir));
     return new ContainerModule((options) => {
       const { bind } = options;
       const { db, reads } = dialect.bind(options);
@@ -74,6 +74,9 @@ export const recordsModule: ServiceModule<RecordsSection> = {
   },
   started: (config) => ({ records: config.records.kind }),
 };
+
+/** The embedded stack's database file (the answer pool's threads open it read-only to search). */
+export const sqliteFileOf = (dataDir: string): string => path.join(dataDir, 'doc-chat.sqlite');
 
 type BindOptions = Parameters<ConstructorParameters<typeof ContainerModule>[0]>[0];
 

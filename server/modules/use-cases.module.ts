@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { createDocChat, type DocChat } from '../../core/index.js';
+import type { GroundedAnswerer } from '../../core/ports/grounded-answerer.js';
 import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import type { Embedder } from '../../core/ports/embedder.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
@@ -37,6 +38,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           clock: ctx.get(TOKENS.Clock),
           logger: ctx.get(TOKENS.Logger),
           reranker: ctx.get<HitReranker>(TOKENS.Reranker, { optional: true }),
+          grounded: ctx.get<GroundedAnswerer>(TOKENS.GroundedAnswerer, { optional: true }),
           planners: answerPlugins(config.answerPlugins).map((plugin) => plugin.planner),
         });
       });

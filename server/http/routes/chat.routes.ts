@@ -7,11 +7,13 @@ import type { AskQuestionEvent } from '../../../core/use-cases/ask-question.js';
 import { userIdOf } from '../auth.js';
 import { answerWithEventStream, wantsEventStream } from '../event-stream.js';
 import type { QuestionAdmission } from '../question-admission.js';
+import { HistoryPages } from '../history-page.js';
 import { historyQuery, parseChatBody } from '../schemas.js';
 import { parse } from '../validation.js';
 
 export function chatRoutes(docChat: DocChat, logger: Logger, admission?: QuestionAdmission): Router {
   const router = new Router();
+  const historyPages = new HistoryPages();
 
   router.post('/chat/completions', async (ctx) => {
     const input = parseChatBody(ctx.request.body);
@@ -40,17 +42,8 @@ export function chatRoutes(docChat: DocChat, logger: Logger, admission?: Questio
   router.get('/chat/history/:sessionId', async (ctx) => {
     const { page } = parse(historyQuery, ctx.query);
     const { messages, total } = await docChat.getChatHistory.execute({ userId: userIdOf(ctx), sessionId: ctx.params.sessionId, page });
-    ctx.body = {
-      success: true,
-      // Assistant messages carry the sources their answer cited, as the chat answer gave them.
-      data: messages.map((m) => ({
-        role: m.role,
-        content: m.content,
-        createdAt: m.createdAt,
-        ...(m.role === 'assistant' && { sources: m.sources ?? [] }),
-      })),
-      total,
-    };
+    ctx.type = 'application/json';
+    ctx.body = historyPages.body(messages, total);
   });
 
   router.delete('/chat/:sessionId', async (ctx) => {

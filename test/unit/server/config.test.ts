@@ -181,13 +181,14 @@ describe('configuration', () => {
     expect(configError({ QUEUE_LEASE_SECONDS: '5' }).message).to.match(/has no effect without DATABASE_URL/);
   });
 
-  it('reads the answering settings (issue 19): pool threads (0 = on the request thread), tasks per thread, queue bound, per-user cap', () => {
+  it('reads the answering settings (issue 19): pool threads (0 = on the request thread), tasks per thread, their priority, queue bound, per-user cap', () => {
     expect(loadConfig({}).answering).to.deep.equal({
-      poolThreads: Math.max(2, os.availableParallelism() - 1), threadTasks: 1, queueLimit: 64, perUserInFlight: 8,
+      poolThreads: Math.max(2, os.availableParallelism() - 1), threadTasks: 2, threadNice: 0, queueLimit: 64, perUserInFlight: 8,
     });
-    expect(loadConfig({ ANSWER_POOL_THREADS: '0', ANSWER_THREAD_TASKS: '4', ANSWER_QUEUE_LIMIT: '10', MAX_QUESTIONS_PER_USER: '2' }).answering)
-      .to.deep.equal({ poolThreads: 0, threadTasks: 4, queueLimit: 10, perUserInFlight: 2 });
+    expect(loadConfig({ ANSWER_POOL_THREADS: '0', ANSWER_THREAD_TASKS: '4', ANSWER_THREAD_NICE: '10', ANSWER_QUEUE_LIMIT: '10', MAX_QUESTIONS_PER_USER: '2' }).answering)
+      .to.deep.equal({ poolThreads: 0, threadTasks: 4, threadNice: 10, queueLimit: 10, perUserInFlight: 2 });
     expect(configError({ ANSWER_THREAD_TASKS: '0' }).variable).to.equal('ANSWER_THREAD_TASKS');
+    expect(configError({ ANSWER_THREAD_NICE: '20' }).variable).to.equal('ANSWER_THREAD_NICE');
     expect(configError({ ANSWER_POOL_THREADS: 'all' }).variable).to.equal('ANSWER_POOL_THREADS');
     expect(configError({ ANSWER_POOL_THREADS: '1000' }).message).to.equal('ANSWER_POOL_THREADS: must be at most 256 (got "1000")');
     expect(configError({ ANSWER_QUEUE_LIMIT: '0' }).variable).to.equal('ANSWER_QUEUE_LIMIT');

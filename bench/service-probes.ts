@@ -1,0 +1,54 @@
+/**
+ * What bench/chat-under-load.ts reads of a running service besides its answers: CPU per thread (Linux /proc) and, from
+ * its /metrics, database connection waits and the answer pool's hand-off waits.
+ */
+import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+
+export interface Service { url: string; process: ChildProcess }
+
+/**
+ * CPU seconds the service used so far (Linux /proc): its request thread (the main thread, whose id is the process id)
+ * and its other threads together (answer threads, SQLite's threads, GC helpers). Shows whether the request thread was
+ * the bottleneck (near 100 %) or was left waiting; undefined where /proc is not readable.
+ */
+export function threadCpu(service: Service): { requestThread: number; others: number } | undefined {
+  const pid = service.process.pid;
+  const seconds = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ, 100 on Linux)
+  };
+  try {
+    const all = seconds(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const main = seconds(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+    return { requestThread: main, others: all - main };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checkouts of each database pool and their waits for a free connection, from the service's /metrics (PostgreSQL
+ * only; empty on the embedded stack): the share of the history latency spent queueing for a connection.
+ */
+export async function connectionWaits(service: Service): Promise<string> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const value = (series: string, pool: string, le?: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`doc_chat_database_connection_wait_seconds_${series}{`) &&
+      l.includes(`pool="${pool}"`) && (le === undefined || l.includes(`le="${le}"`)));
+    return line ? Number(line.split(' ')[1]) : NaN;
+  };
+  return ['records', 'reads', 'search'].filter((pool) => !Number.isNaN(value('count', pool))).map((pool) => {
+    const count = value('count', pool);
+    const over = count - value('bucket', pool, '0.005');
+    return `${pool} pool: ${count} checkouts, mean wait ${(1000 * value('sum', pool) / Math.max(count, 1)).toFixed(1)} ms, ` +
+      `${(100 * over / Math.max(count, 1)).toFixed(1)} % waited > 5 ms`;
+  }).join('; ');
+}
+
+/** doc_chat_pool_handoff_wait_seconds of the answer pool so far (undefined without a pool). */
+export async function handOffWait(service: Service): Promise<number | undefined> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('doc_chat_pool_handoff_wait_seconds{') && l.includes('pool="answer"'));
+  return line ? Number(line.split(' ')[1]) : undefined;
+}

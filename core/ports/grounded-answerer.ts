@@ -1,0 +1,32 @@
+import type { Source } from '../domain/model.js';
+import type { TagFilter } from '../domain/tags.js';
+import type { Answer, HistoryTurn } from './llm.js';
+
+/** A question with what the request already knows: whose it is, its session, its history, which jobs may be cited. */
+export interface GroundedQuestion {
+  /** Who asks (an implementation that queues questions may use it to take users in turn). */
+  userId: string;
+  sessionId: string;
+  question: string;
+  history: HistoryTurn[];
+  filters: TagFilter[];
+  /** Ids of the jobs whose chunks may be cited. */
+  visibleJobIds: string[];
+}
+
+export interface GroundedAnswer {
+  answer: Answer;
+  /** The sources shown with the answer (core/rag/context.ts toSources: excerpts of the passages it was given). */
+  sources: Source[];
+}
+
+/**
+ * Retrieval and the answer of one question in a single call: the searches, re-ranking, fusion, packing and the
+ * answerer, then the sources' excerpts (core/use-cases/retrieve-and-answer.ts does them on this thread). A port so that the whole CPU-heavy part
+ * of a question can run elsewhere, e.g. on a worker thread with its own read-only connection to the index
+ * (adapters/answer-pool), leaving the request thread only the reads and writes of the chat itself. Aborting `signal`
+ * (the client left) may drop the work; the promise then rejects.
+ */
+export interface GroundedAnswerer {
+  answer(question: GroundedQuestion, signal?: AbortSignal): Promise<GroundedAnswer>;
+}

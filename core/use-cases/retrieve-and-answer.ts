@@ -1,0 +1,125 @@
+import type { Embedder } from '../ports/embedder.js';
+import type { GroundedAnswer, GroundedAnswerer, GroundedQuestion } from '../ports/grounded-answerer.js';
+import type { HitReranker } from '../ports/hit-reranker.js';
+import type { Source } from '../domain/model.js';
+import type { Answer, AnswerRequest, Llm } from '../ports/llm.js';
+import type { QueryPlanner } from '../ports/query-planner.js';
+import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
+import { packContexts, toSources, type PackedContext } from '../rag/context.js';
+import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
+import { rerank, RERANK_POOL } from '../rag/rerank.js';
+
+export interface RetrievalSettings {
+  /** Hits asked of each index before fusion. */
+  candidates: number;
+  /** Passages given to the answerer. */
+  passages: number;
+  /** Character budget of those passages (fits the model's context). */
+  contextChars: number;
+  /** Recent messages given as history. */
+  historyMessages: number;
+  /** Sources returned with the answer. */
+  sources: number;
+}
+
+export const DEFAULT_RETRIEVAL: RetrievalSettings = {
+  candidates: 20,
+  passages: 6,
+  contextChars: 12_000,
+  historyMessages: 6,
+  sources: 5,
+};
+
+/** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
+const MAX_CANDIDATES = 1000;
+
+export interface RetrievalDeps {
+  indexes: VectorIndex[];
+  llm: Llm;
+  embedder?: Embedder;
+  /** Re-orders the lexical hits; by default core/rag/rerank.ts on this thread. */
+  reranker?: HitReranker;
+  /** Knowledge of kinds of documents, asked in order (core/ports/query-planner.ts); none by default. */
+  planners?: QueryPlanner[];
+  settings?: Partial<RetrievalSettings>;
+}
+
+/** A question's retrieval, packed for the answerer. */
+export interface Retrieved {
+  request: AnswerRequest;
+  packed: PackedContext;
+  query: string;
+}
+
+/**
+ * The searches of a question and its passages (the rewrite for retrieval, each index's hits among citable chunks, the
+ * lexical hits re-ranked, planners' pinned hits, fusion, packing), then, as a GroundedAnswerer, the answer from them.
+ * AskQuestion runs it on the request thread; adapters/answer-pool runs the same class on a worker thread.
+ */
+export class RetrieveAndAnswer implements GroundedAnswerer {
+  readonly settings: RetrievalSettings;
+  private readonly reranker: HitReranker;
+
+  constructor(private readonly deps: RetrievalDeps) {
+    this.settings = { ...DEFAULT_RETRIEVAL, ...deps.settings };
+    this.reranker = deps.reranker ?? { rerank: async (query, hits) => rerank(query, hits) };
+  }
+
+  async answer(question: GroundedQuestion, signal?: AbortSignal): Promise<GroundedAnswer> {
+    const retrieved = await this.retrieve(question, signal);
+    signal?.throwIfAborted();
+    const answer = await this.deps.llm.answer(retrieved.request);
+    return { answer, sources: this.sourcesOf(retrieved, answer) };
+  }
+
+  /** The sources shown with `answer`: none when it used no passage. */
+  sourcesOf(retrieved: { packed: PackedContext; query: string }, answer: Answer): Source[] {
+    return answer.usedRefs.length > 0 ? toSources(retrieved.packed, answer.usedRefs, this.settings.sources, retrieved.query) : [];
+  }
+
+  async retrieve(input: GroundedQuestion, signal?: AbortSignal): Promise<Retrieved> {
+    const { indexes, llm, embedder } = this.deps;
+    const { question, history, filters, sessionId } = input;
+    const visible = new Set(input.visibleJobIds);
+    const query = history.length > 0 && llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : question;
+    const embedding = embedder ? await embedder.embedQuery(query) : undefined;
+    const planners = this.deps.planners ?? [];
+    // Lexical indexes match words: planners may give them the question in the documents' wording.
+    const lexicalText = planners.reduce((text, planner) => planner.lexicalQuery(text), query);
+    const lists = await Promise.all(
+      indexes
+        .filter((index) => index.kind === 'lexical' || embedding)
+        .map((index) =>
+          this.searchVisible(index, {
+            sessionId,
+            text: index.kind === 'lexical' ? lexicalText : query,
+            embedding,
+            filters,
+            limit: index.kind === 'lexical' ? Math.max(RERANK_POOL, this.settings.candidates) : this.settings.candidates,
+          }, visible).then(async (hits) => index.kind === 'lexical' ? (await this.reranker.rerank(lexicalText, hits, signal)).slice(0, this.settings.candidates) : hits),
+        ),
+    );
+    // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches
+    // (e.g. each line of a figure to compute) pin their best hit among the passages.
+    const lexical = indexes.filter((index) => index.kind === 'lexical');
+    const searches = planners.flatMap((planner) => planner.pinnedSearches(query));
+    const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) =>
+      search.holding(await this.searchVisible(index, { sessionId, text: search.text, filters, limit: search.limit }, visible)))));
+    const fused = withPinned(pinnedHits.flatMap((hits) => hits.slice(0, 1)), reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
+    const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
+    return { request: { question, contexts: packed.passages, history }, packed, query };
+  }
+
+  /**
+   * The index's best `query.limit` hits among citable chunks. When some were dropped, asks again for more (up to
+   * MAX_CANDIDATES), so a large unfinished document does not starve the answer. When nothing is hidden, this is one
+   * search with the usual limit.
+   */
+  private async searchVisible(index: VectorIndex, query: IndexQuery, visible: Set<string>): Promise<ChunkHit[]> {
+    for (let limit = query.limit; ; limit *= 4) {
+      const hits = await index.search({ ...query, limit });
+      const kept = hits.filter((hit) => visible.has(hit.chunk.jobId));
+      if (kept.length >= query.limit || hits.length < limit || limit >= MAX_CANDIDATES) return kept.slice(0, query.limit);
+    }
+  }
+}
