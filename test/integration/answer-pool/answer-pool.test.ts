@@ -183,15 +183,18 @@ describe('answer pool (worker threads, loaded from the TypeScript sources)', fun
       try {
         const llm = new PooledLlm(two);
         let longDone = false;
-        const long = llm.answer(request('SPIN 3000 what is the fee?')).finally(() => (longDone = true));
+        // Long enough that a loaded machine cannot finish the others first by chance; aborted once they are done.
+        const stopLong = new AbortController();
+        const long = llm.answer(request('SPIN 20000 what is the fee?'), stopLong.signal).finally(() => (longDone = true));
         const short = llm.answer(request('SPIN 200 what is the fee?'));
         await untilRunning(two, 2);
         // Both threads hold a task now: these two are handed out behind them, one to each thread.
         const behind = [llm.answer(request('What is the monthly maintenance fee?')), llm.answer(request('How much does a foreign ATM withdrawal cost?'))];
         await short;
         await Promise.all(behind);
-        expect(longDone, 'both waiting tasks ran on the thread that finished first, before the 3 s task ended').to.equal(false);
-        await long;
+        expect(longDone, 'both waiting tasks ran on the thread that finished first, before the 20 s task ended').to.equal(false);
+        stopLong.abort(new Error('done'));
+        expect((await rejection(long)).message).to.equal('done');
       } finally {
         await two.close();
       }
