@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { CONFIG_VARIABLES } from '../../server/config.js';
+import { SERVICE_MALLOC_ENV } from '../../server/node-flags.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 /**
@@ -22,6 +23,8 @@ const NOT_SERVICE_VARIABLES = new Set([
   'DOC_CHAT_URL', 'DOC_CHAT_TOKEN', 'DOC_CHAT_CORPUS',
   'BENCH_FINANCEBENCH_PART', 'BENCH_SQUAD', 'BENCH_QUESTIONS',
   'POSTGRES_PASSWORD', 'MINIO_ROOT_USER', 'MINIO_ROOT_PASSWORD', 'NODE_OPTIONS',
+  // glibc's, which npm start and the image set for the service (server/node-flags.ts)
+  ...Object.keys(SERVICE_MALLOC_ENV),
 ]);
 
 function documents(): string[] {
