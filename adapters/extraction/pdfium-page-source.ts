@@ -5,10 +5,13 @@ import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
 import { layOutPageText, type PageChar } from './pdfium-text.js';
-import { RENDER_BAND_BYTES, renderPage } from './pdfium-render.js';
+import { RENDER_BAND_BYTES, renderPage, type PdfiumRender } from './pdfium-render.js';
 
-/** The parts of PDFium's C API (compiled to WebAssembly by @hyzyla/pdfium) this reader calls; pointers are numbers. */
-interface Pdfium {
+/**
+ * The parts of PDFium's C API (compiled to WebAssembly by @hyzyla/pdfium) this reader calls, the render's
+ * (pdfium-render.ts) among them; pointers are numbers.
+ */
+interface Pdfium extends PdfiumRender {
   HEAPU8: Uint8Array;
   HEAPF32: Float32Array;
   HEAPF64: Float64Array;
@@ -41,12 +44,6 @@ interface Pdfium {
   _FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
   _FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
   _FPDFText_GetCharAngle(textPage: number, index: number): number;
-  _FPDFBitmap_Create(width: number, height: number, alpha: number): number;
-  _FPDFBitmap_FillRect(bitmap: number, left: number, top: number, width: number, height: number, color: number): number;
-  _FPDFBitmap_GetBuffer(bitmap: number): number;
-  _FPDFBitmap_GetStride(bitmap: number): number;
-  _FPDFBitmap_Destroy(bitmap: number): void;
-  _FPDF_RenderPageBitmap(bitmap: number, page: number, x: number, y: number, width: number, height: number, rotate: number, flags: number): void;
 }
 
 const FPDF_ERR_PASSWORD = 4;
