@@ -4,12 +4,17 @@ import os from 'node:os';
 
 /**
  * How an extraction process yields the CPU to the service:
- * - 'idle': Linux's SCHED_IDLE policy (set with util-linux's chrt) on top of the niceness. A request thread that wakes
- *   preempts an idle-policy process at once; a niced process keeps its slice first (EEVDF), so GET /health waited
- *   2.5× its idle p99 while two niced processes read a long PDF. Extraction loses little: the service is mostly idle.
- * - 'nice': the niceness alone (where chrt is missing, 'idle' falls back to this).
+ * - 'nice' (default): the niceness alone, on every thread.
+ * - 'idle': Linux's SCHED_IDLE policy (set with util-linux's chrt) on top. A request thread that wakes preempts an
+ *   idle-policy process at once, where a niced one may finish its slice first. Measured on 2 cores while two processes
+ *   read a 4,557-page PDF (bench/long-documents.ts, two runs each): GET /health p99 1.94-1.99 × idle against 2.02-2.16
+ *   niced, but ingestion 9 % slower; and an idle-policy process gets almost no CPU (weight 3 against 1,024) while
+ *   other work fills every core, so under a long busy spell its pages could run past EXTRACTION_PAGE_TIMEOUT_MS and
+ *   the document fail. Hence not the default; for machines with cores to spare where request latency comes first.
+ * Where chrt is missing, 'idle' falls back to 'nice'.
  */
-export const EXTRACTION_SCHEDULING = ['idle', 'nice'] as const;
+export const EXTRACTION_SCHEDULING = ['nice', 'idle'] as const;
+export const DEFAULT_EXTRACTION_SCHEDULING: ExtractionScheduling = 'nice';
 export type ExtractionScheduling = (typeof EXTRACTION_SCHEDULING)[number];
 
 /** The threads of this process: Linux gives each thread its own niceness and policy. */

@@ -9,7 +9,7 @@ import type { ExtractionSettings } from './document-extractor.js';
 import { DocumentRead } from './document-read.js';
 import { ExtractionProcess, type ProcessLimits } from './extraction-process.js';
 import type { WorkerStartData } from './protocol.js';
-import type { ExtractionScheduling } from './background-priority.js';
+import { DEFAULT_EXTRACTION_SCHEDULING, type ExtractionScheduling } from './background-priority.js';
 
 export interface ChildProcessDocumentReaderOptions extends Partial<ExtractionSettings>, Partial<ProcessLimits> {
   /** Child processes, i.e. documents extracted in parallel. Default 1 (OCR is CPU-heavy; leave cores to the API). */
@@ -19,7 +19,10 @@ export interface ChildProcessDocumentReaderOptions extends Partial<ExtractionSet
    * kernel runs the API's requests first and extraction takes what they leave.
    */
   niceness?: number;
-  /** 'idle' (default): the children also take Linux's SCHED_IDLE policy, so a request never waits for them. */
+  /**
+   * 'nice' (default): the niceness alone. 'idle': the children also take Linux's SCHED_IDLE policy, so a request
+   * never waits for them, but under a load that fills every core they get almost no CPU (see background-priority.ts).
+   */
   scheduling?: ExtractionScheduling;
   /**
    * TEST ONLY, never set from configuration: a child that receives a document containing this text kills itself
@@ -91,7 +94,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
   private closed = false;
 
   constructor(options: ChildProcessDocumentReaderOptions = {}) {
-    const { poolSize = 1, niceness = DEFAULT_EXTRACTION_NICENESS, scheduling = 'idle', crashOnMarkerForTests, rangePages = DEFAULT_RANGE_PAGES, pageTimeoutMs, msPerPage, maxMemoryMb, recycleAfterPages, idleMs, ...settings } = options;
+    const { poolSize = 1, niceness = DEFAULT_EXTRACTION_NICENESS, scheduling = DEFAULT_EXTRACTION_SCHEDULING, crashOnMarkerForTests, rangePages = DEFAULT_RANGE_PAGES, pageTimeoutMs, msPerPage, maxMemoryMb, recycleAfterPages, idleMs, ...settings } = options;
     if (!Number.isInteger(poolSize) || poolSize < 1) throw new RangeError('poolSize must be a positive integer');
     if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) throw new RangeError('niceness must be a whole number from 0 to 19');
     if (!Number.isInteger(rangePages) || rangePages < 1) throw new RangeError('rangePages must be a positive integer');

@@ -11,4 +11,4 @@ export type { ExtractionSettings } from './document-extractor.js';
 export type { ProcessLimits } from './extraction-process.js';
 export { ChildProcessPageRenderer, type PageRendererOptions } from './child-process-page-renderer.js';
 export { PDF_READERS, type PdfReaderName } from './pdf-page-source.js';
-export { EXTRACTION_SCHEDULING, type ExtractionScheduling } from './background-priority.js';
+export { DEFAULT_EXTRACTION_SCHEDULING, EXTRACTION_SCHEDULING, type ExtractionScheduling } from './background-priority.js';

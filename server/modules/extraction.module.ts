@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
 import {
   ChildProcessDocumentReader, DEFAULT_EXTRACTION_NICENESS, DEFAULT_RANGE_PAGES, DEFAULT_EXTRACTION_SETTINGS, DEFAULT_PROCESS_LIMITS,
-  PDF_READERS, type PdfReaderName, EXTRACTION_SCHEDULING, type ExtractionScheduling,
+  PDF_READERS, type PdfReaderName, EXTRACTION_SCHEDULING, DEFAULT_EXTRACTION_SCHEDULING, type ExtractionScheduling,
 } from '../../adapters/extraction/index.js';
 import { instrumentReader, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { optional, setting } from '../config/variables.js';
@@ -17,7 +17,7 @@ import { INGEST_CONCURRENCY } from './ingestion.module.js';
 
 const EXTRACTION_WORKERS = optional('EXTRACTION_WORKERS', positiveInt(16), 'Extraction child processes', { defaultText: 'INGEST_CONCURRENCY' });
 const EXTRACTION_NICENESS = setting('EXTRACTION_NICENESS', wholeNumber(19), DEFAULT_EXTRACTION_NICENESS, 'How much nicer (0-19) extraction processes run than the service, so API requests go first');
-const EXTRACTION_SCHEDULING_SETTING = setting('EXTRACTION_SCHEDULING', oneOf(EXTRACTION_SCHEDULING), 'idle', 'idle: extraction processes also run under Linux\'s SCHED_IDLE policy (chrt), so a request never waits for them; nice: EXTRACTION_NICENESS only');
+const EXTRACTION_SCHEDULING_SETTING = setting('EXTRACTION_SCHEDULING', oneOf(EXTRACTION_SCHEDULING), DEFAULT_EXTRACTION_SCHEDULING, 'nice: EXTRACTION_NICENESS alone; idle: extraction processes also run under Linux\'s SCHED_IDLE policy (chrt), so a request never waits for them, but a load filling every core leaves them almost no CPU');
 const EXTRACTION_RANGE_PAGES = setting('EXTRACTION_RANGE_PAGES', positiveInt(1_000_000), DEFAULT_RANGE_PAGES, 'A PDF with more pages is read in ranges of this many pages by all extraction processes at once');
 const MAX_DOCUMENT_PAGES = setting('MAX_DOCUMENT_PAGES', positiveInt(1_000_000), DEFAULT_EXTRACTION_SETTINGS.maxPages, 'Pages a document may have; a longer one fails');
 const MAX_OCR_PAGES = setting('MAX_OCR_PAGES', positiveInt(1_000_000), DEFAULT_EXTRACTION_SETTINGS.maxOcrPages, 'Pages of a document that are OCR\'d; the rest of its scanned pages are skipped');

@@ -127,8 +127,8 @@ describe('configuration', () => {
     expect(loadConfig({ EXTRACTION_NICENESS: '0' }).extractionNiceness).to.equal(0);
     expect(configError({ EXTRACTION_NICENESS: '20' }).message).to.equal('EXTRACTION_NICENESS: must be at most 19 (got "20")');
     expect(loadConfig({}).extractionRangePages).to.equal(50);
-    expect(loadConfig({}).extractionScheduling).to.equal('idle');
-    expect(loadConfig({ EXTRACTION_SCHEDULING: 'nice' }).extractionScheduling).to.equal('nice');
+    expect(loadConfig({}).extractionScheduling).to.equal('nice');
+    expect(loadConfig({ EXTRACTION_SCHEDULING: 'idle' }).extractionScheduling).to.equal('idle');
     expect(configError({ EXTRACTION_SCHEDULING: 'fifo' }).variable).to.equal('EXTRACTION_SCHEDULING');
     expect(loadConfig({ EXTRACTION_RANGE_PAGES: '50' }).extractionRangePages).to.equal(50);
     expect(configError({ EXTRACTION_RANGE_PAGES: '0' }).variable).to.equal('EXTRACTION_RANGE_PAGES');
