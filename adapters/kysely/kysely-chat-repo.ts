@@ -8,6 +8,9 @@ export class KyselyChatRepo implements ChatRepo {
   /** The history page and the recent turns, read on every history request and question: compiled once per limit. */
   private readonly pages = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow>>();
   private readonly ownedPages = new Map<number, (sessionId: string, userId: string, offset: number) => CompiledQuery<OwnedPageRow>>();
+  private readonly ownedPageIds = new Map<number, (sessionId: string, userId: string, offset: number) => CompiledQuery<OwnedPageIdRow>>();
+  /** Turns read before, by id: see `ownedPage`. */
+  private readonly turns: TurnsById;
   private readonly recents = new Map<number, (sessionId: string) => CompiledQuery<ChatMessageRow>>();
 
   /**
@@ -17,7 +20,10 @@ export class KyselyChatRepo implements ChatRepo {
   constructor(
     private readonly db: Db,
     private readonly reads: Db = db,
-  ) {}
+    cachedTurns = DEFAULT_CACHED_TURNS,
+  ) {
+    this.turns = new TurnsById(cachedTurns);
+  }
 
   /**
    * One INSERT of both rows: a single statement is atomic on its own (both or neither), so no explicit transaction,
@@ -41,11 +47,47 @@ export class KyselyChatRepo implements ChatRepo {
   }
 
   /**
-   * The session's row (only when it is the user's) with its message count (kept by triggers), and the page left-joined
-   * to it: one statement, no counting. No row: the session is missing or foreign; one row with no message: an owned
-   * session's empty page.
+   * First the page's message ids with the session's count, only when the session is the user's (one small statement);
+   * the turns themselves come from those read before, since a turn never changes once written (a session's turns are
+   * only appended, or deleted all together, and ids are never reused). Only a page with a turn not held yet is read
+   * whole. On PostgreSQL under load, reading and parsing the whole ~30 KB page (its sources as JSON) on every history
+   * request was most of its cost in the database and in the service. No row: the session is missing or foreign.
    */
   async ownedPage(sessionId: string, userId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number } | null> {
+    const { rows } = await this.reads.executeQuery(this.ownedPageIdsQuery(limit)(sessionId, userId, offset));
+    if (rows.length === 0) return null;
+    const total = Number(rows[0].total);
+    if (rows[0].id === null) return { messages: [], total };
+    const messages: ChatMessage[] = [];
+    for (const row of rows) {
+      const turn = this.turns.get(row.id!);
+      if (!turn) return this.readOwnedPage(sessionId, userId, offset, limit);
+      messages.push(turn);
+    }
+    return { messages, total };
+  }
+
+  private ownedPageIdsQuery(limit: number) {
+    let query = this.ownedPageIds.get(limit);
+    if (!query) {
+      const literal = literalLimit(limit);
+      query = preparedQuery(3, (session: string, user: string, skip: number) =>
+        this.reads.selectFrom('sessions')
+          .leftJoin(
+            (eb) => eb.selectFrom('chat_messages').select(['id', 'seq']).where('session_id', '=', session).orderBy('seq').limit(literal).offset(skip).as('m'),
+            (join) => join.onTrue(),
+          )
+          .select(['m.id', 'sessions.message_count as total'])
+          .where('sessions.id', '=', session).where('sessions.user_id', '=', user)
+          .orderBy('m.seq'),
+      );
+      this.ownedPageIds.set(limit, query);
+    }
+    return query;
+  }
+
+  /** The page's rows and the count in one statement (ownership checked again: the session may be gone since). */
+  private async readOwnedPage(sessionId: string, userId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number } | null> {
     let query = this.ownedPages.get(limit);
     if (!query) {
       const literal = literalLimit(limit);
@@ -64,7 +106,7 @@ export class KyselyChatRepo implements ChatRepo {
     }
     const { rows } = await this.reads.executeQuery(query(sessionId, userId, offset));
     if (rows.length === 0) return null;
-    const messages = rows[0].id === null ? [] : rows.map((row) => fromRow(row as ChatMessageRow));
+    const messages = rows[0].id === null ? [] : rows.map((row) => this.turns.add(fromRow(row as ChatMessageRow)));
     return { messages, total: Number(rows[0].total) };
   }
 
@@ -119,6 +161,32 @@ function toRow(m: ChatMessage) {
 type ChatMessageRow = Selectable<ChatMessagesTable>;
 /** A message's columns (null on an owned session's empty page) and the session's count. */
 type OwnedPageRow = { [K in keyof ChatMessageRow]: ChatMessageRow[K] | null } & { total: number | string | bigint | null };
+
+type OwnedPageIdRow = { id: string | null; total: number | string | bigint | null };
+
+/** Turns kept (≈ 1.5 KB each with their sources: a few MB), oldest out first. */
+const DEFAULT_CACHED_TURNS = 4096;
+
+/**
+ * Turns by id, oldest out first: a session read page by page keeps its recent pages' turns. The same object is handed
+ * to every reader, so readers treat it as read-only (as they treat any ChatMessage).
+ */
+class TurnsById {
+  private readonly turns = new Map<string, ChatMessage>();
+
+  constructor(private readonly max: number) {}
+
+  get(id: string): ChatMessage | undefined {
+    return this.turns.get(id);
+  }
+
+  add(turn: ChatMessage): ChatMessage {
+    if (this.max === 0) return turn;
+    if (!this.turns.has(turn.id) && this.turns.size >= this.max) this.turns.delete(this.turns.keys().next().value!);
+    this.turns.set(turn.id, turn);
+    return turn;
+  }
+}
 
 function fromRow(row: ChatMessageRow): ChatMessage {
   const message: ChatMessage = {

@@ -134,6 +134,24 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect((await s.chats.ownedPage('s2', 'u1', 0, 20))!.total).to.equal(await s.chats.count('s2'));
       });
 
+      it('ownedPage read again gives what page gives each time: after appends, after a clear and new turns', async () => {
+        await s.sessions.create(session('s1', 'u1', '2026-01-01T00:00:00.000Z'));
+        const sameAsPage = async (offset: number, limit: number) =>
+          expect(await s.chats.ownedPage('s1', 'u1', offset, limit), `${offset}, ${limit}`)
+            .to.deep.equal({ messages: await s.chats.page('s1', offset, limit), total: await s.chats.count('s1') });
+        for (let i = 0; i < 6; i += 2) await s.chats.appendExchange(message(i, 's1'), message(i + 1, 's1'));
+        for (const round of [1, 2]) for (const [offset, limit] of [[0, 4], [4, 4], [2, 3]]) await sameAsPage(offset, limit + round - 1);
+        await s.chats.appendExchange(message(6, 's1'), { ...message(7, 's1'), sources: [{ filename: 'a.pdf', page: 1, excerpt: 'e', score: 1, ingestId: 'j' }] });
+        await sameAsPage(4, 4);
+        await sameAsPage(4, 4);
+        await s.chats.deleteBySession('s1');
+        await sameAsPage(0, 4);
+        await s.chats.appendExchange({ ...message(0, 's1'), id: 'new-q', content: 'another question' }, { ...message(1, 's1'), id: 'new-a', content: 'another answer' });
+        await sameAsPage(0, 4);
+        expect((await s.chats.ownedPage('s1', 'u1', 0, 4))!.messages.map((m) => m.content)).to.deep.equal(['another question', 'another answer']);
+        expect(await s.chats.ownedPage('s1', 'u2', 0, 4)).to.equal(null);
+      });
+
       it('keeps sessions apart and returns the most recent messages in order', async () => {
         await s.chats.appendExchange(message(0, 's1'), message(1, 's1'));
         await s.chats.appendExchange(message(0, 's2'), message(1, 's2'));

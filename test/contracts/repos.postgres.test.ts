@@ -31,7 +31,7 @@ describeWithPostgres('Repos on PostgreSQL', () => {
       }
     });
 
-    it('a session deleted through one instance is not read through another, at once (no ownership is cached)', async () => {
+    it('a session cleared or deleted through one instance reads so through another, at once (no ownership or page is cached)', async () => {
       const cluster = sharedPostgresCluster();
       const url = await cluster.createDatabase('two_instances');
       try {
@@ -39,8 +39,15 @@ describeWithPostgres('Repos on PostgreSQL', () => {
         const at = '2026-01-01T00:00:00.000Z';
         await new KyselySessionRepo(a.db).create({ id: 's', label: 'l', userId: 'u', createdAt: at });
         await new KyselyChatRepo(a.db).appendExchange({ id: 'q', sessionId: 's', role: 'user', content: 'q', createdAt: at }, { id: 'r', sessionId: 's', role: 'assistant', content: 'r', createdAt: at });
-        const readThroughB = () => new KyselyChatRepo(b.db, b.reads.db).ownedPage('s', 'u', 0, 20);
+        // One repo on B all along, so the turns it read are held in it (turns are kept by id, ownership never).
+        const chatsB = new KyselyChatRepo(b.db, b.reads.db);
+        const readThroughB = () => chatsB.ownedPage('s', 'u', 0, 20);
         expect((await readThroughB())!.total).to.equal(2);
+        expect((await readThroughB())!.messages.map((m) => m.content)).to.deep.equal(['q', 'r']);
+        // Cleared and asked again through A: B reads the new turns, not the ones it holds.
+        await new KyselyChatRepo(a.db).deleteBySession('s');
+        await new KyselyChatRepo(a.db).appendExchange({ id: 'q2', sessionId: 's', role: 'user', content: 'q2', createdAt: at }, { id: 'r2', sessionId: 's', role: 'assistant', content: 'r2', createdAt: at });
+        expect(await readThroughB()).to.deep.equal({ messages: await new KyselyChatRepo(a.db).page('s', 0, 20), total: 2 });
         await new PostgresSessionEraser(a).erase('s', { remove: [], release: [] });
         expect(await readThroughB()).to.equal(null);
         await Promise.all([a.close(), b.close()]);
