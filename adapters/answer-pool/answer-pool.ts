@@ -133,6 +133,15 @@ export const DEFAULT_THREAD_TASKS = 2;
 export const DEFAULT_THREAD_NICE = 0;
 
 /**
+ * The niceness where the records are in PostgreSQL. There a history page is a round trip to the database, whose
+ * backends compete for the same cores as the answer threads: at the same priority, bench/pg-history-cost.ts (25 history
+ * + 25 chat clients, 2 cores) gave history p99 86-190 ms; at 10, 44-53 ms (chat 63 → 37 req/s: the closed-loop history
+ * clients take the CPU the answers leave). On the embedded stack a history read stays in the service and 0 already
+ * keeps it under 50 ms while chat keeps its throughput.
+ */
+export const SHARED_DATABASE_THREAD_NICE = 10;
+
+/**
  * Where the thread's modules are and how to load them: compiled (dist/), the .js beside this file; from the TypeScript
  * sources (tests, tsx), the .ts, in a thread that loads tsx first.
  */

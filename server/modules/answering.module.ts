@@ -1,11 +1,11 @@
 import { ContainerModule } from 'inversify';
 import { AnswerPool, PooledGroundedAnswerer, PooledReranker } from '../../adapters/answer-pool/index.js';
-import { DEFAULT_THREAD_NICE, DEFAULT_THREAD_TASKS, defaultPoolThreads } from '../../adapters/answer-pool/answer-pool.js';
+import { DEFAULT_THREAD_NICE, DEFAULT_THREAD_TASKS, SHARED_DATABASE_THREAD_NICE, defaultPoolThreads } from '../../adapters/answer-pool/answer-pool.js';
 import type { ServiceMetrics } from '../../adapters/prometheus/service-metrics.js';
 import type { GroundedAnswerer } from '../../core/ports/grounded-answerer.js';
 import type { HitReranker } from '../../core/ports/hit-reranker.js';
-import { sqliteFileOf } from './records.module.js';
-import { setting } from '../config/variables.js';
+import { DATABASE_URL, sqliteFileOf } from './records.module.js';
+import { optional, setting } from '../config/variables.js';
 import { positiveInt, wholeNumber } from '../config/schemas.js';
 import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -14,7 +14,7 @@ import type { ServiceModule } from './module.js';
 const ANSWER_POOL_THREADS = setting('ANSWER_POOL_THREADS', wholeNumber(256), defaultPoolThreads(), 'Worker threads that re-rank hits and write extractive answers off the request thread (0: on the request thread)', { defaultText: 'cores − 1, at least 2' });
 const ANSWER_QUEUE_LIMIT = setting('ANSWER_QUEUE_LIMIT', positiveInt(1_000_000), 64, 'Questions\' pool tasks that may wait for a thread; one more is refused with 503');
 const ANSWER_THREAD_TASKS = setting('ANSWER_THREAD_TASKS', positiveInt(64), DEFAULT_THREAD_TASKS, 'Tasks handed to one answer thread at once: above 1 a thread starts its next task without waiting for the busy request thread (more answers under load, slower cheap requests on few cores)');
-const ANSWER_THREAD_NICE = setting('ANSWER_THREAD_NICE', wholeNumber(19), DEFAULT_THREAD_NICE, 'How much lower the answer threads\' scheduling priority is than the request thread\'s (nice value added, Linux): cheap requests go first, answers take the CPU they leave (0: the same priority)');
+const ANSWER_THREAD_NICE = optional('ANSWER_THREAD_NICE', wholeNumber(19), 'How much lower the answer threads\' scheduling priority is than the request thread\'s (nice value added, Linux): cheap requests go first, answers take the CPU they leave (0: the same priority)', { defaultText: `${DEFAULT_THREAD_NICE} (embedded records), ${SHARED_DATABASE_THREAD_NICE} (PostgreSQL)` });
 const MAX_QUESTIONS_PER_USER = setting('MAX_QUESTIONS_PER_USER', positiveInt(10_000), 8, 'Questions of one user in progress at once; one more is refused with 429 and Retry-After');
 
 export interface AnsweringSection {
@@ -31,7 +31,7 @@ export const answeringModule: ServiceModule<AnsweringSection> = {
   family: 'answering',
   variables: [ANSWER_POOL_THREADS, ANSWER_THREAD_TASKS, ANSWER_THREAD_NICE, ANSWER_QUEUE_LIMIT, MAX_QUESTIONS_PER_USER],
   configure: (env) => ({
-    answering: { poolThreads: env.read(ANSWER_POOL_THREADS), threadTasks: env.read(ANSWER_THREAD_TASKS), threadNice: env.read(ANSWER_THREAD_NICE), queueLimit: env.read(ANSWER_QUEUE_LIMIT), perUserInFlight: env.read(MAX_QUESTIONS_PER_USER) },
+    answering: { poolThreads: env.read(ANSWER_POOL_THREADS), threadTasks: env.read(ANSWER_THREAD_TASKS), threadNice: env.read(ANSWER_THREAD_NICE, env.read(DATABASE_URL) ? SHARED_DATABASE_THREAD_NICE : DEFAULT_THREAD_NICE), queueLimit: env.read(ANSWER_QUEUE_LIMIT), perUserInFlight: env.read(MAX_QUESTIONS_PER_USER) },
   }),
   bindings(config) {
     const { poolThreads, threadTasks, threadNice, queueLimit } = config.answering;

@@ -185,6 +185,9 @@ describe('configuration', () => {
     expect(loadConfig({}).answering).to.deep.equal({
       poolThreads: Math.max(2, os.availableParallelism() - 1), threadTasks: 2, threadNice: 0, queueLimit: 64, perUserInFlight: 8,
     });
+    // Where the records are in PostgreSQL, the answer threads yield to the request thread and the database by default.
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).answering.threadNice).to.equal(10);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', ANSWER_THREAD_NICE: '0' }).answering.threadNice).to.equal(0);
     expect(loadConfig({ ANSWER_POOL_THREADS: '0', ANSWER_THREAD_TASKS: '4', ANSWER_THREAD_NICE: '10', ANSWER_QUEUE_LIMIT: '10', MAX_QUESTIONS_PER_USER: '2' }).answering)
       .to.deep.equal({ poolThreads: 0, threadTasks: 4, threadNice: 10, queueLimit: 10, perUserInFlight: 2 });
     expect(configError({ ANSWER_THREAD_TASKS: '0' }).variable).to.equal('ANSWER_THREAD_TASKS');
