@@ -19,6 +19,7 @@
  * (BEFORE-1user/, …): one file per thread, the request thread's named CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile.
  * BENCH_SEARCH_POOL_SIZE, BENCH_DATABASE_POOL_SIZE, BENCH_READ_POOL_SIZE: DATABASE_SEARCH_POOL_SIZE, DATABASE_POOL_SIZE
  * and DATABASE_READ_POOL_SIZE of the PostgreSQL stack's services (default the service's). BENCH_AFTER_ONLY=1: only the AFTER runs (to compare settings quickly).
+ * BENCH_NODE_ARGS="--flag …": Node options added to every service's command line (e.g. `--heap-growing-percent=0`: V8's own heap growth).
  * On PostgreSQL, each run also prints how long queries waited for a pool connection, per pool (from /metrics).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -75,7 +76,8 @@ async function startService(env: Record<string, string>, logFile: string, profil
   // A folder per service, default file names: a fixed --cpu-prof-name is shared by every thread, so the answer pool's
   // workers overwrote the request thread's profile.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, profileName)}`] : [];
-  const child = spawn(process.execPath, [...profile, ...COMPILED_SERVER_ARGS], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, ...COMPILED_SERVER_ARGS], {
     cwd: REPO_ROOT, env: compiledServerEnv(serviceEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET })), stdio: ['ignore', log, log],
   });
   fs.closeSync(log);
