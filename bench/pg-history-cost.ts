@@ -69,6 +69,20 @@ function cpuMs(match: (pid: string, cmdline: string) => boolean): number {
   return ticks * 10; // USER_HZ is 100 on Linux
 }
 
+/** Shares of the history route's requests the service timed within each bound (its request-duration histogram). */
+async function historyWithin(url: string, bounds: number[]): Promise<number[]> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = /^doc_chat_http_request_duration_seconds_bucket\{(.*)\} (\d+)$/.exec(line);
+    if (!match || !match[1].includes('route="/api/v1/chat/history/:sessionId"') || !match[1].includes('status="200"')) continue;
+    const le = /le="([^"]+)"/.exec(match[1])![1];
+    counts.set(le, (counts.get(le) ?? 0) + Number(match[2]));
+  }
+  const all = counts.get('+Inf') ?? 0;
+  return bounds.map((bound) => (all ? (counts.get(String(bound)) ?? 0) / all : 0));
+}
+
 async function main(): Promise<void> {
   const unavailable = postgresUnavailableReason();
   if (unavailable) return console.log(`PostgreSQL history cost: not run (${unavailable})`);
@@ -106,7 +120,7 @@ async function main(): Promise<void> {
       await db.query('SELECT pg_stat_statements_reset()');
       const backends = (_: string, cmdline: string) => cmdline.startsWith(`postgres: postgres ${database} `);
       const self = (pid: string) => pid === String(service.pid);
-      const [service0, postgres0] = [cpuMs(self), cpuMs(backends)];
+      const [service0, postgres0, bench0] = [cpuMs(self), cpuMs(backends), process.cpuUsage()];
       const loads = [autocannon({ url: `${service.url}/api/v1/chat/history/${sessionId}?page=0`, connections: 25, duration: SECONDS, headers: auth })];
       if (shape === 'both') {
         loads.push(autocannon({
@@ -116,12 +130,17 @@ async function main(): Promise<void> {
       }
       const [history, chat] = await Promise.all(loads);
       const [serviceMs, postgresMs] = [cpuMs(self) - service0, cpuMs(backends) - postgres0];
+      const benchCpu = process.cpuUsage(bench0);
       const requests = history.requests.total + (chat?.requests.total ?? 0);
       const errors = history.errors + history.non2xx + (chat ? chat.errors + chat.non2xx : 0);
       const settings = Object.entries(runEnv).map(([name, value]) => ` ${name}=${value}`).join('');
       console.log(`${shape} (${path.basename(root)}${settings}): history ${(history.requests.total / SECONDS).toFixed(0)}/s p50 ${history.latency.p50} ms p99 ${history.latency.p99} ms` +
         (chat ? `; chat ${(chat.requests.total / SECONDS).toFixed(1)}/s p99 ${chat.latency.p99} ms` : '') + `; errors ${errors}` +
         `; CPU per request: service ${(serviceMs / requests).toFixed(2)} ms, PostgreSQL ${(postgresMs / requests).toFixed(2)} ms`);
+      // The clients' side (autocannon in this process) and the service's own view of the history route's time: where a
+      // client-side p99 comes from when the service answered quickly.
+      console.log(`  this bench process (the clients): ${((benchCpu.user + benchCpu.system) / 1000 / SECONDS / 10).toFixed(0)} % of a core; ` +
+        `history requests the service answered within 10 / 25 / 50 ms: ${(await historyWithin(service.url, [0.01, 0.025, 0.05])).map((share) => `${(100 * share).toFixed(1)} %`).join(' / ')}`);
       const { rows } = await db.query(`
         SELECT calls, total_exec_time, mean_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
         FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND calls > 1
