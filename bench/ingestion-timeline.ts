@@ -96,14 +96,14 @@ async function main(): Promise<void> {
     },
   };
   const queue = new InProcessJobQueue(
-    async (jobId, signal) => {
+    async (jobId, signal, finishing) => {
       const doc = docOf(jobId); // a job may start before startIngestion returns its id
       doc.jobStart = now();
       // The reader is called within the job's first synchronous stretch after its awaits: one job reads at a time
       // here (1 per user), so `current` names the running one when read() is called.
       current = doc;
       try {
-        await docChat.runIngestion.execute(jobId, signal);
+        await docChat.runIngestion.execute(jobId, signal, finishing);
       } finally {
         doc.jobEnd = now();
       }

@@ -109,11 +109,11 @@ function sharedQueueOptions(config: Config) {
  * collects the garbage they leave once ingestion has been quiet for a while.
  */
 function handlerOf(ctx: ResolutionContext, collector: CollectAfterJobs): JobHandler {
-  return (jobId, signal) =>
+  return (jobId, signal, finishing) =>
     collector.around(async () => {
       // A metric must never keep a job from running: a failed look-up only loses this observation.
       await observeQueueWait(ctx, jobId).catch(() => undefined);
-      return ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal);
+      return ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal, finishing);
     });
 }
 
