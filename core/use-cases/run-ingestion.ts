@@ -111,7 +111,11 @@ export class RunIngestion {
     }
   }
 
-  private async process(job: IngestJob, attempt: number, signal: AbortSignal, finishing: () => void): Promise<void> {
+  private async process(job: IngestJob, attempt: number, signal: AbortSignal, tellFinishing: () => void): Promise<void> {
+    let told = false;
+    const finishing = () => {
+      if (!told) (told = true), tellFinishing();
+    };
     const { blobs, reader, indexes, embedder } = this.deps;
     const progress = this.progressWriter(job.id);
     const started = await this.deps.jobs.update(job.id, { status: 'processing', stage: 'reading', progress: 0, attempts: attempt, updatedAt: this.now() });
