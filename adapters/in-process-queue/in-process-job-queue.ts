@@ -3,7 +3,7 @@ import type { JobHandler, JobQueue, QueuedJob } from '../../core/ports/job-queue
 import type { Logger } from '../../core/ports/logger.js';
 
 export interface InProcessJobQueueOptions {
-  /** Jobs running at once, all users together. */
+  /** Jobs running at once, all users together (up to as many finishing ones aside, see JobQueue). */
   concurrency: number;
   /** Jobs of one user running at once. Default 1: a user's second document waits rather than take another user's turn. */
   perUser?: number;

@@ -7,9 +7,9 @@ import { QueueTable, type RetryPolicy, type TakenJob } from './queue-table.js';
 export interface PostgresJobQueueOptions {
   /** The database's pool (shared with the records); the queue never closes it. */
   pool: pg.Pool;
-  /** Jobs this process runs at once. */
+  /** Jobs this process runs at once (up to as many finishing ones aside, see JobQueue). */
   concurrency: number;
-  /** Jobs of one user running at once in all processes together. Default 1. */
+  /** Jobs of one user running at once in all processes together (up to as many finishing ones aside). Default 1. */
   perUser?: number;
   /** False: this process only enqueues and cancels (an HTTP-only instance); it runs no job. Default true. */
   work?: boolean;
