@@ -29,8 +29,9 @@ interface UserTurn {
  * Runs jobs in this process, fairly across users: each user has a FIFO of waiting jobs, and a free slot goes to the
  * user below the per-user limit whose job started least recently (a user with nothing started yet goes first), so
  * users take turns and a newcomer waits at most for the documents already in progress. Jobs in their tail (the
- * handler called `finishing`) are not counted, up to as many as each limit: see countedAgainst. Holds only ids: the jobs are
- * durable in the IngestJobRepo and unfinished ones are enqueued again at start, so losing this queue loses no work.
+ * handler called `finishing`) are not counted, up to as many as each limit: see countedAgainst. Holds only ids: the
+ * jobs are durable in the IngestJobRepo and unfinished ones are enqueued again at start, so losing this queue loses
+ * no work.
  */
 export class InProcessJobQueue implements JobQueue {
   /** Users with waiting or running jobs, in the order they arrived (ties of lastServed go to the earlier one). */

@@ -109,8 +109,9 @@ export class QueueTable {
 
   /**
    * Starts up to `limit` waiting jobs: each user's jobs in enqueue order, no user above `perUser` active jobs in all
-   * processes (jobs in their tail not counted, up to `perUser` of them: see finishing()), and among users the one whose job started least recently first (never started: first of all), each
-   * user's first waiting job before anyone's second. Counting a user's active jobs and starting more must not
+   * processes (jobs in their tail not counted, up to `perUser` of them: see finishing()), and among users the one
+   * whose job started least recently first (never started: first of all), each user's first waiting job before
+   * anyone's second. Counting a user's active jobs and starting more must not
    * interleave between processes, so takers serialise on an advisory lock; rows a cancel holds at that moment are
    * skipped (SKIP LOCKED) rather than waited for, and taken at a later poll if still waiting.
    */
