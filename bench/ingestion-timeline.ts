@@ -208,23 +208,33 @@ function report(docs: DocTimes[], rawSpans: RangeSpan[], pages: number, seconds:
   console.log(`    previous job end → next job start                                    ${mean(gaps).toFixed(1)}`);
   console.log(`    whole job (start → end)                                              ${phase('jobStart', 'jobEnd').toFixed(1)}`);
 
-  // Per process: busy = union of its range spans; idle gaps classified by what the pipeline did meanwhile.
+  // Per process: busy = its range spans; idle gaps (within its life: first range to last, as processes are recycled)
+  // classified by what the pipeline did meanwhile.
   const pids = [...new Set(spans.map((s) => s.pid))];
   const end = Math.max(...docs.map((d) => d.jobEnd!));
   const begin = Math.min(...spans.map((s) => s.start));
-  console.log(`\n  extraction processes, from the first range (${begin.toFixed(0)} ms) to the last job's end (${end.toFixed(0)} ms):`);
+  const allBusy = sum(spans.map((s) => s.end - s.start));
+  console.log(`\n  extraction processes: ${pids.length} (replacements included), busy ${(allBusy / 1000).toFixed(2)} process-s from the first range (${begin.toFixed(0)} ms) to the last job's end (${end.toFixed(0)} ms): ${((100 * allBusy) / (2 * (end - begin))).toFixed(0)} % of 2 processes`);
+  const totals: Record<string, number> = {};
   for (const pid of pids) {
     const mine = spans.filter((s) => s.pid === pid).sort((a, b) => a.start - b.start);
     const busy = sum(mine.map((s) => s.end - s.start));
-    const idle: Record<string, number> = { 'other process reads the last range(s) of the document': 0, 'the document is opened by the other process (page count unknown)': 0, 'indexing tail / job end → next read() (no range to read)': 0, 'after the last range': 0 };
-    let at = begin;
-    for (const span of [...mine, { start: end, end, doc: -1 } as RangeSpan]) {
-      if (span.start > at) idle[classify(at, span.start, docs, spans, pid)] += span.start - at;
+    const from = mine[0]!.start;
+    const to = pid === mine.at(-1)!.pid && mine.at(-1)!.end >= Math.max(...spans.map((s) => s.end)) - 1 ? end : mine.at(-1)!.end;
+    const idle: Record<string, number> = {};
+    let at = from;
+    for (const span of [...mine, { start: to, end: to, doc: -1 } as RangeSpan]) {
+      if (span.start > at) {
+        const why = classify(at, span.start, docs, spans, pid);
+        idle[why] = (idle[why] ?? 0) + span.start - at;
+        totals[why] = (totals[why] ?? 0) + span.start - at;
+      }
       at = Math.max(at, span.end);
     }
-    console.log(`    pid ${pid}: busy ${(busy / 1000).toFixed(2)} s (${mine.length} ranges), idle ${((end - begin - busy) / 1000).toFixed(2)} s:`);
-    for (const [why, time] of Object.entries(idle)) console.log(`      ${(time / 1000).toFixed(2).padStart(6)} s  ${why}`);
+    console.log(`    pid ${pid}: ${(from / 1000).toFixed(1)}-${(to / 1000).toFixed(1)} s, busy ${(busy / 1000).toFixed(2)} s (${mine.length} ranges), idle ${(sum(Object.values(idle)) / 1000).toFixed(2)} s`);
   }
+  console.log('  idle of all processes, by what the pipeline did meanwhile:');
+  for (const [why, time] of Object.entries(totals)) console.log(`    ${(time / 1000).toFixed(2).padStart(6)} s  ${why}`);
 }
 
 /** What the pipeline did while `pid` was idle from `from` to `to` (by the gap's middle). */
