@@ -17,12 +17,22 @@ async function textPdf(pages: number, word: string): Promise<Uint8Array> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The jobs' statuses, read one after the other from the last job to the first: a later job starts only after an
+ * earlier one did, so a sample that shows a later job running and an earlier one still running was true at once.
+ */
+async function statusesOf(api: ApiClient, jobIds: string[]): Promise<string[]> {
+  const statuses: string[] = [];
+  for (const id of [...jobIds].reverse()) statuses.unshift((await api.get(`/api/v1/ingest/${id}`)).body.data.status as string);
+  return statuses;
+}
+
 /** Statuses of the jobs, polled every 20 ms until all are completed or failed: the samples, in order. */
 async function follow(api: ApiClient, jobIds: string[], timeoutMs: number): Promise<string[][]> {
   const samples: string[][] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const statuses = await Promise.all(jobIds.map(async (id) => (await api.get(`/api/v1/ingest/${id}`)).body.data.status as string));
+    const statuses = await statusesOf(api, jobIds);
     samples.push(statuses);
     if (statuses.every((s) => s === 'completed' || s === 'failed')) return samples;
     if (Date.now() > deadline) expect.fail(`jobs not done after ${timeoutMs} ms: ${JSON.stringify(statuses)}`);
@@ -78,7 +88,7 @@ describe('one user’s documents on the embedded service: the next starts while 
     let statuses: string[] = [];
     for (const deadline = Date.now() + 120_000; !(statuses[0] === 'processing' && statuses[1] === 'processing'); await sleep(20)) {
       if (Date.now() > deadline) expect.fail(`alice's documents never overlapped: ${JSON.stringify(statuses)}`);
-      statuses = await Promise.all(aliceJobs.map(async (id) => (await alice.get(`/api/v1/ingest/${id}`)).body.data.status as string));
+      statuses = await statusesOf(alice, aliceJobs);
     }
     const { jobId } = await bob.uploadAndIngest(bobSession, 'fees.pdf', ACME.bytes, 'application/pdf');
     // Bob's job starts while alice's first document is still being finished: it did not wait for a slot.
@@ -86,6 +96,7 @@ describe('one user’s documents on the embedded service: the next starts while 
     let aliceFirst = '';
     for (const deadline = Date.now() + 60_000; bobStatus === 'queued'; await sleep(10)) {
       if (Date.now() > deadline) expect.fail('bob’s document never started');
+      // Bob's first, then alice's: if bob's had started by the first read, alice's was still running at the second.
       bobStatus = (await bob.get(`/api/v1/ingest/${jobId}`)).body.data.status;
       aliceFirst = (await alice.get(`/api/v1/ingest/${aliceJobs[0]}`)).body.data.status;
     }
