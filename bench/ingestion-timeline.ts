@@ -83,10 +83,11 @@ async function main(): Promise<void> {
       };
     },
   }) as IngestJobRepo;
-  let current: DocTimes | undefined;
+  /** Jobs started and not yet reading: one user's jobs call read() in the order they started. */
+  const toRead: DocTimes[] = [];
   const tracedReader: DocumentReader = {
     read: (request) => {
-      const doc = current!;
+      const doc = toRead.shift()!;
       doc.readStart = now();
       readerDocs.push(doc);
       return reader.read(request).then((pages) => {
@@ -99,9 +100,7 @@ async function main(): Promise<void> {
     async (jobId, signal, finishing) => {
       const doc = docOf(jobId); // a job may start before startIngestion returns its id
       doc.jobStart = now();
-      // The reader is called within the job's first synchronous stretch after its awaits: one job reads at a time
-      // here (1 per user), so `current` names the running one when read() is called.
-      current = doc;
+      toRead.push(doc);
       try {
         await docChat.runIngestion.execute(jobId, signal, finishing);
       } finally {
