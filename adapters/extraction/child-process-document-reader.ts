@@ -119,7 +119,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
     // The callbacks are kept, not the request: its bytes must not outlive the temporary file (see writeTempFile).
     // No closure below may name `request`: V8 keeps what any closure names in the context they all share, and the
     // upload's bytes with it for the whole extraction (heap snapshot: 36 MB held while a long PDF was read).
-    const { signal, onProgress, onPages } = request;
+    const { signal, onProgress, onPages, onLastPagesStarted } = request;
     let bytes: Uint8Array | undefined = request.bytes;
     if (signal?.aborted) throw new ReadCancelledError();
     // Type checks happen here, before queueing: a mismatch is answered at once.
@@ -151,6 +151,13 @@ export class ChildProcessDocumentReader implements DocumentReader {
           }
         },
         onPages: (pages) => onPages?.(pages),
+        onLastPagesStarted: () => {
+          try {
+            onLastPagesStarted?.();
+          } catch {
+            // advisory, like progress
+          }
+        },
         resolve: (pages) => settle(() => resolve(pages)),
         reject: (error) => settle(() => reject(error)),
       });

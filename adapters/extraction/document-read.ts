@@ -23,6 +23,8 @@ export interface DocumentReadOptions {
   /** New ranges can be handed out (the page count is known, or a range is to be read again). */
   onWork(): void;
   onProgress(fraction: number): void;
+  /** Every range of the document has been handed to a process (called once): it has nothing more to start. */
+  onLastPagesStarted(): void;
   /** Pages whose text is final (running headers removed), in page order, each once. Throwing fails the document. */
   onPages(pages: ExtractedPage[]): void;
   resolve(pages: ExtractedPage[]): void;
@@ -73,6 +75,7 @@ export class DocumentRead {
   /** Pages at which a child crashed (a set: two ranges of one document may each hit a poison page, in turns). */
   private readonly crashedAt = new Set<number>();
   private file?: Promise<string>;
+  private lastPagesStarted = false;
 
   constructor(
     readonly id: number,
@@ -124,6 +127,7 @@ export class DocumentRead {
       reject: (error) => this.onRangeFailed(range, error),
     };
     this.inFlight.add(range);
+    this.tellIfAllStarted();
     return range;
   }
 
@@ -161,6 +165,14 @@ export class DocumentRead {
     const size = this.options.rangePages;
     for (let first = size + 1; first <= pages; first += size) this.pending.push({ firstPage: first, lastPage: Math.min(first + size - 1, pages) });
     if (this.pending.length > 0) this.options.onWork();
+    else this.tellIfAllStarted();
+  }
+
+  /** Once the page count is known and no range waits (a range re-read after a crash does not call it again). */
+  private tellIfAllStarted(): void {
+    if (this.lastPagesStarted || this.settled || this.total === undefined || this.pending.length > 0) return;
+    this.lastPagesStarted = true;
+    this.options.onLastPagesStarted();
   }
 
   private onPages(range: RangeInFlight, pages: ExtractedPage[], fraction: number): void {

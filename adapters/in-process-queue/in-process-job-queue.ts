@@ -3,7 +3,7 @@ import type { JobHandler, JobQueue, QueuedJob } from '../../core/ports/job-queue
 import type { Logger } from '../../core/ports/logger.js';
 
 export interface InProcessJobQueueOptions {
-  /** Jobs running at once, all users together. */
+  /** Jobs running at once, all users together (up to as many finishing ones aside, see JobQueue). */
   concurrency: number;
   /** Jobs of one user running at once. Default 1: a user's second document waits rather than take another user's turn. */
   perUser?: number;
@@ -11,12 +11,16 @@ export interface InProcessJobQueueOptions {
 
 interface Entry extends QueuedJob {
   controller: AbortController;
+  /** The handler said the job is in its tail (see JobHandler). */
+  finishing: boolean;
 }
 
 interface UserTurn {
   /** Waiting jobs, oldest first. */
   line: Entry[];
   running: number;
+  /** Of those, jobs in their tail: up to the per-user limit of them are not counted against it. */
+  finishing: number;
   /** When this user last had a job started (a sequence number); 0 until then. Lowest goes first. */
   lastServed: number;
 }
@@ -24,8 +28,10 @@ interface UserTurn {
 /**
  * Runs jobs in this process, fairly across users: each user has a FIFO of waiting jobs, and a free slot goes to the
  * user below the per-user limit whose job started least recently (a user with nothing started yet goes first), so
- * users take turns and a newcomer waits at most for the documents already in progress. Holds only ids: the jobs are
- * durable in the IngestJobRepo and unfinished ones are enqueued again at start, so losing this queue loses no work.
+ * users take turns and a newcomer waits at most for the documents already in progress. Jobs in their tail (the
+ * handler called `finishing`) are not counted, up to as many as each limit: see countedAgainst. Holds only ids: the
+ * jobs are durable in the IngestJobRepo and unfinished ones are enqueued again at start, so losing this queue loses
+ * no work.
  */
 export class InProcessJobQueue implements JobQueue {
   /** Users with waiting or running jobs, in the order they arrived (ties of lastServed go to the earlier one). */
@@ -34,6 +40,8 @@ export class InProcessJobQueue implements JobQueue {
   private readonly concurrency: number;
   private readonly perUser: number;
   private served = 0;
+  /** Running jobs in their tail, all users together. */
+  private finishing = 0;
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
 
@@ -53,10 +61,10 @@ export class InProcessJobQueue implements JobQueue {
     if (this.stopped || this.running.has(job.id) || this.findWaiting(job.id)) return;
     let turn = this.users.get(job.userId);
     if (!turn) {
-      turn = { line: [], running: 0, lastServed: 0 };
+      turn = { line: [], running: 0, finishing: 0, lastServed: 0 };
       this.users.set(job.userId, turn);
     }
-    turn.line.push({ id: job.id, userId: job.userId, controller: new AbortController() });
+    turn.line.push({ id: job.id, userId: job.userId, controller: new AbortController(), finishing: false });
     this.pump();
   }
 
@@ -98,7 +106,7 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   private pump(): void {
-    while (!this.stopped && this.running.size < this.concurrency) {
+    while (!this.stopped && countedAgainst(this.concurrency, this.running.size, this.finishing) < this.concurrency) {
       const entry = this.takeNext();
       if (!entry) return;
       this.running.set(entry.id, entry);
@@ -110,7 +118,7 @@ export class InProcessJobQueue implements JobQueue {
   private takeNext(): Entry | undefined {
     let next: UserTurn | undefined;
     for (const turn of this.users.values()) {
-      if (turn.line.length === 0 || turn.running >= this.perUser) continue;
+      if (turn.line.length === 0 || countedAgainst(this.perUser, turn.running, turn.finishing) >= this.perUser) continue;
       if (!next || turn.lastServed < next.lastServed) next = turn;
     }
     if (!next) return undefined;
@@ -121,17 +129,31 @@ export class InProcessJobQueue implements JobQueue {
 
   private async run(entry: Entry): Promise<void> {
     try {
-      await this.handler(entry.id, entry.controller.signal);
+      await this.handler(entry.id, entry.controller.signal, () => this.markFinishing(entry));
     } catch (error) {
       this.logger.error('ingest job crashed', { jobId: entry.id, error: String(error) });
     } finally {
       this.running.delete(entry.id);
       const turn = this.users.get(entry.userId);
       if (turn) turn.running -= 1;
+      if (entry.finishing) {
+        this.finishing -= 1;
+        if (turn) turn.finishing -= 1;
+      }
       this.forgetIfDone(entry.userId);
       this.pump();
       this.notifyIfIdle();
     }
+  }
+
+  /** The job no longer needs its slot: the next one may start beside it. */
+  private markFinishing(entry: Entry): void {
+    if (entry.finishing || !this.running.has(entry.id)) return;
+    entry.finishing = true;
+    this.finishing += 1;
+    const turn = this.users.get(entry.userId);
+    if (turn) turn.finishing += 1;
+    this.pump();
   }
 
   /** A user with nothing waiting or running is forgotten: coming back later, they are a newcomer again. */
@@ -154,4 +176,12 @@ export class InProcessJobQueue implements JobQueue {
     this.idleWaiters = [];
     waiters.forEach((w) => w());
   }
+}
+
+/**
+ * Running jobs counted against a limit: jobs in their tail are not, up to `limit` of them. A tail is short (the last
+ * pages of one document), so this lets the next job start beside it, while at most 2 × limit run in all.
+ */
+function countedAgainst(limit: number, running: number, finishing: number): number {
+  return running - Math.min(finishing, limit);
 }

@@ -7,9 +7,9 @@ import { QueueTable, type RetryPolicy, type TakenJob } from './queue-table.js';
 export interface PostgresJobQueueOptions {
   /** The database's pool (shared with the records); the queue never closes it. */
   pool: pg.Pool;
-  /** Jobs this process runs at once. */
+  /** Jobs this process runs at once (up to as many finishing ones aside, see JobQueue). */
   concurrency: number;
-  /** Jobs of one user running at once in all processes together. Default 1. */
+  /** Jobs of one user running at once in all processes together (up to as many finishing ones aside). Default 1. */
   perUser?: number;
   /** False: this process only enqueues and cancels (an HTTP-only instance); it runs no job. Default true. */
   work?: boolean;
@@ -32,6 +32,8 @@ export interface PostgresJobQueueOptions {
 interface Running extends TakenJob {
   controller: AbortController;
   done: Promise<void>;
+  /** The handler said the job is in its tail (see JobHandler). */
+  finishing: boolean;
 }
 
 /** How long a cancel made here is remembered against takes that were already under way (far longer than one take). */
@@ -181,7 +183,9 @@ export class PostgresJobQueue implements JobQueue {
         for (const [jobId, at] of this.cancelledHere) if (this.lastMaintenance - at > CANCEL_MEMORY_MS) this.cancelledHere.delete(jobId);
       }
       await this.watchRunning();
-      const free = this.concurrency - this.running.size;
+      // Jobs in their tail leave their slot to the next job, up to `concurrency` of them (as in the embedded queue).
+      const finishing = [...this.running.values()].filter((entry) => entry.finishing).length;
+      const free = this.concurrency - (this.running.size - Math.min(finishing, this.concurrency));
       if (free <= 0 || this.stopped) return;
       for (const job of await this.table.take(free, this.perUser, this.leaseSeconds)) {
         // A take under way when cancel() came may return the job before the cancel reached its row: it must not run.
@@ -212,15 +216,23 @@ export class PostgresJobQueue implements JobQueue {
   private run(job: TakenJob): void {
     const controller = new AbortController();
     if (this.stopped) controller.abort(new JobStoppedError('shutdown'));
-    const entry: Running = { ...job, controller, done: Promise.resolve() };
+    const entry: Running = { ...job, controller, done: Promise.resolve(), finishing: false };
     this.running.set(job.jobId, entry);
     entry.done = this.runToEnd(entry);
+  }
+
+  /** The job no longer needs its slot: recorded in its row (its user's limit is counted there), then look for work. */
+  private markFinishing(entry: Running): void {
+    if (entry.finishing || this.running.get(entry.jobId) !== entry) return;
+    entry.finishing = true;
+    this.command('mark finishing', entry.jobId, () => this.table.finishing(entry));
+    this.wake();
   }
 
   private async runToEnd(entry: Running): Promise<void> {
     let failure: unknown;
     try {
-      if (!entry.controller.signal.aborted) await this.handler(entry.jobId, entry.controller.signal);
+      if (!entry.controller.signal.aborted) await this.handler(entry.jobId, entry.controller.signal, () => this.markFinishing(entry));
     } catch (error) {
       failure = error;
       this.logger.error('ingest job crashed', { jobId: entry.jobId, error: String(error) });

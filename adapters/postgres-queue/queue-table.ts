@@ -76,6 +76,8 @@ export class QueueTable {
           output text,
           PRIMARY KEY (name, id)
         );
+        -- A running job in its tail (JobHandler's finishing): up to the per-user limit of them are not counted.
+        ALTER TABLE ${this.job} ADD COLUMN IF NOT EXISTS finishing boolean NOT NULL DEFAULT false;
         CREATE INDEX IF NOT EXISTS job_waiting ON ${this.job} (name, seq) WHERE ${WAITING};
         CREATE INDEX IF NOT EXISTS job_active ON ${this.job} (name, expire_at) WHERE state = 'active';
         CREATE INDEX IF NOT EXISTS job_ended ON ${this.job} (name, completed_on) WHERE ${ENDED};`);
@@ -107,8 +109,9 @@ export class QueueTable {
 
   /**
    * Starts up to `limit` waiting jobs: each user's jobs in enqueue order, no user above `perUser` active jobs in all
-   * processes, and among users the one whose job started least recently first (never started: first of all), each
-   * user's first waiting job before anyone's second. Counting a user's active jobs and starting more must not
+   * processes (jobs in their tail not counted, up to `perUser` of them: see finishing()), and among users the one
+   * whose job started least recently first (never started: first of all), each user's first waiting job before
+   * anyone's second. Counting a user's active jobs and starting more must not
    * interleave between processes, so takers serialise on an advisory lock; rows a cancel holds at that moment are
    * skipped (SKIP LOCKED) rather than waited for, and taken at a later poll if still waiting.
    */
@@ -123,7 +126,8 @@ export class QueueTable {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`doc-chat-queue:${this.job}:${this.name}`]);
       const result = await client.query<{ job_id: string; user_id: string; lease: string; turn: string }>(
         `WITH running AS (
-           SELECT user_id, count(*) AS n FROM ${this.job} WHERE name = $1 AND state = 'active' GROUP BY 1
+           SELECT user_id, count(*) - least(count(*) FILTER (WHERE finishing), $2) AS n
+           FROM ${this.job} WHERE name = $1 AND state = 'active' GROUP BY 1
          ), served AS (
            SELECT user_id, max(started_on) AS last_started FROM ${this.job}
            WHERE name = $1 AND started_on IS NOT NULL GROUP BY 1
@@ -139,7 +143,7 @@ export class QueueTable {
            WHERE w.place <= $2 - COALESCE(r.n, 0)
            ORDER BY turn LIMIT $3
          )
-         UPDATE ${this.job} j SET state = 'active', started_on = now(), expire_at = now() + $4 * interval '1 second'
+         UPDATE ${this.job} j SET state = 'active', finishing = false, started_on = now(), expire_at = now() + $4 * interval '1 second'
          FROM chosen WHERE j.name = $1 AND j.id = chosen.id AND j.${WAITING}
          RETURNING j.id AS job_id, j.user_id, j.started_on::text AS lease, chosen.turn`,
         [this.name, perUser, limit, leaseSeconds],
@@ -181,6 +185,14 @@ export class QueueTable {
        FROM unnest($2::text[], $3::timestamptz[]) AS mine(id, lease)
        WHERE j.name = $1 AND j.id = mine.id AND j.state = 'active' AND j.started_on = mine.lease`,
       [this.name, jobs.map((j) => j.jobId), jobs.map((j) => j.lease), leaseSeconds],
+    );
+  }
+
+  /** This run of the job is in its tail: its user's next job may start beside it (see take). */
+  async finishing(job: TakenJob): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.job} SET finishing = true WHERE name = $1 AND id = $2 AND state = 'active' AND started_on = $3::timestamptz`,
+      [this.name, job.jobId, job.lease],
     );
   }
 

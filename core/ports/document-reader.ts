@@ -14,6 +14,12 @@ export interface ReadDocumentRequest {
    */
   onPages?: (pages: ExtractedPage[]) => void;
   /**
+   * Called once when the reader has started reading the document's last pages: it has nothing more of this document
+   * to start, so capacity it frees from then on (an idle extraction process) can serve another document. Optional
+   * for readers; one that cannot tell calls it never (the caller then takes read()'s end as that moment).
+   */
+  onLastPagesStarted?: () => void;
+  /**
    * Aborted when the job is cancelled (its session or job deleted): the reader stops working on this document at
    * once (a running extraction is stopped, a queued one never starts) and read() rejects with ReadCancelledError.
    */

@@ -65,8 +65,10 @@ export class RunIngestion {
    * when cancelled its chunks are dropped and nothing more is written; at shutdown it is left unfinished (resumed at
    * next start). An internal error (a failed status write, a crashed extraction process) is retried after a backoff,
    * up to maxAttempts runs in all, counting runs a crash of the service cut short; a document's own problem is not.
+   * `finishing` (the queue's, see JobHandler) is called once the document's last pages are being read: the rest of
+   * the job (those pages, indexing, completion) leaves the extraction processes free for the next document.
    */
-  async execute(jobId: string, signal: AbortSignal = NEVER_ABORTED): Promise<void> {
+  async execute(jobId: string, signal: AbortSignal = NEVER_ABORTED, finishing: () => void = () => {}): Promise<void> {
     const { maxAttempts, backoffMs } = this.retry;
     for (;;) {
       const job = await this.deps.jobs.findById(jobId);
@@ -77,16 +79,16 @@ export class RunIngestion {
         await this.markFailed(jobId, `Ingestion was started ${maxAttempts} times without finishing (each run was cut short); upload the document again, and report it if this persists`);
         return;
       }
-      if ((await this.attempt(job, attempt, signal)) === 'done') return;
+      if ((await this.attempt(job, attempt, signal, finishing)) === 'done') return;
       await sleep(backoffMs * 2 ** (attempt - 1), signal);
     }
   }
 
-  private async attempt(job: IngestJob, attempt: number, signal: AbortSignal): Promise<'done' | 'retry'> {
+  private async attempt(job: IngestJob, attempt: number, signal: AbortSignal, finishing: () => void): Promise<'done' | 'retry'> {
     const { logger } = this.deps;
     const heartbeat = setInterval(() => void this.touch(job.id), this.retry.heartbeatMs);
     try {
-      await this.process(job, attempt, signal);
+      await this.process(job, attempt, signal, finishing);
       return 'done';
     } catch (error) {
       if (signal.aborted) {
@@ -109,7 +111,11 @@ export class RunIngestion {
     }
   }
 
-  private async process(job: IngestJob, attempt: number, signal: AbortSignal): Promise<void> {
+  private async process(job: IngestJob, attempt: number, signal: AbortSignal, tellFinishing: () => void): Promise<void> {
+    let told = false;
+    const finishing = () => {
+      if (!told) (told = true), tellFinishing();
+    };
     const { blobs, reader, indexes, embedder } = this.deps;
     const progress = this.progressWriter(job.id);
     const started = await this.deps.jobs.update(job.id, { status: 'processing', stage: 'reading', progress: 0, attempts: attempt, updatedAt: this.now() });
@@ -156,8 +162,10 @@ export class RunIngestion {
         contentType,
         onPages: (batch) => indexer.push(batch),
         onProgress: (fraction) => void progress('extracting', 0.05 + 0.85 * fraction),
+        onLastPagesStarted: finishing,
         signal: run.signal,
       });
+      finishing(); // a reader that did not say so earlier: extraction is over, indexing what is left follows
       // A reader that handed over no pages (or not all) as it went: the rest are indexed now.
       if (indexer.pagesSeen < pages.length) indexer.push(pages.slice(indexer.pagesSeen));
       if (!(await progress(embedder ? 'embedding' : 'indexing', 0.92, true))) return;

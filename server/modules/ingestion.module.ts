@@ -20,8 +20,8 @@ import { DATABASE_URL } from './records.module.js';
 
 const ROLE = setting('ROLE', v.picklist(['all', 'serve', 'worker'], 'must be all, serve or worker'), 'all',
   'What this process does: serve (HTTP, enqueues), worker (runs ingest jobs, no HTTP) or all; serve and worker need DATABASE_URL and MINIO_ENDPOINT');
-export const INGEST_CONCURRENCY = setting('INGEST_CONCURRENCY', positiveInt(16), 2, 'Documents this process ingests at once');
-const INGEST_PER_USER_CONCURRENCY = setting('INGEST_PER_USER_CONCURRENCY', positiveInt(16), 1, 'Documents of one user ingested at once (users take turns for the rest)');
+export const INGEST_CONCURRENCY = setting('INGEST_CONCURRENCY', positiveInt(16), 2, 'Documents this process ingests at once (as many more may be finishing: their last pages read, then indexed)');
+const INGEST_PER_USER_CONCURRENCY = setting('INGEST_PER_USER_CONCURRENCY', positiveInt(16), 1, 'Documents of one user ingested at once (users take turns for the rest; as many more may be finishing)');
 const QUEUE_POLL_INTERVAL_MS = setting('QUEUE_POLL_INTERVAL_MS', positiveInt(60_000), 1000, 'How often a worker looks for jobs in the shared queue (PostgreSQL)');
 const QUEUE_LEASE_SECONDS = setting('QUEUE_LEASE_SECONDS', positiveInt(3600), 60, 'A worker\'s lease on a running job in the shared queue; a dead worker\'s job returns after it');
 
@@ -109,11 +109,11 @@ function sharedQueueOptions(config: Config) {
  * collects the garbage they leave once ingestion has been quiet for a while.
  */
 function handlerOf(ctx: ResolutionContext, collector: CollectAfterJobs): JobHandler {
-  return (jobId, signal) =>
+  return (jobId, signal, finishing) =>
     collector.around(async () => {
       // A metric must never keep a job from running: a failed look-up only loses this observation.
       await observeQueueWait(ctx, jobId).catch(() => undefined);
-      return ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal);
+      return ctx.get<DocChat>(TOKENS.DocChat).runIngestion.execute(jobId, signal, finishing);
     });
 }
 

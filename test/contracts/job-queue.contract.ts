@@ -35,7 +35,8 @@ const ofUser = (id: string, userId = 'u1') => ({ id, userId });
  * What every JobQueue must do (core/ports/job-queue.ts): enqueue returns before the job ends; each enqueued job runs
  * exactly once, even if enqueued again while it waits or runs; one user's jobs start in enqueue order; no more than
  * the configured number run at once (and that many do when enough wait); users take turns, each below its own limit;
- * a job that throws does not stop the others; cancel drops a waiting job and aborts a running one's signal.
+ * a job that throws does not stop the others; cancel drops a waiting job and aborts a running one's signal; a job
+ * that says it is finishing frees its slot for the next job, up to one such job beyond each limit.
  */
 export function jobQueueContract(name: string, makeQueue: MakeJobQueue, options: JobQueueContractOptions = {}): void {
   const until = (done: () => boolean, what: string) => waitUntil(done, what, options.timeoutMs ?? 2000);
@@ -169,6 +170,62 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue, options:
       release.get('b1')!();
       await until(() => running.has('a3'), 'alice’s last job');
       release.get('a3')!();
+      await until(() => running.size === 0, 'every job to end');
+    });
+
+    it('starts a user’s next job beside one that is finishing, never more than one finishing beyond the limit', async function () {
+      const release = new Map<string, () => void>();
+      const finishing = new Map<string, () => void>();
+      const running = new Set<string>();
+      const queue = await make(async (id, _signal, finish) => {
+        running.add(id);
+        finishing.set(id, finish);
+        await new Promise<void>((resolve) => release.set(id, resolve));
+        running.delete(id);
+      }, 3, 1);
+      for (const id of ['a1', 'a2', 'a3']) queue.enqueue(ofUser(id, 'alice'));
+      await until(() => running.has('a1'), 'alice’s first job');
+      finishing.get('a1')!();
+      finishing.get('a1')!(); // idempotent
+      await until(() => running.has('a2'), 'alice’s second job, beside her finishing first one');
+      finishing.get('a2')!();
+      await tick(50);
+      // Two slots of three are taken, but alice has one job in her limit and one finishing beyond it already.
+      expect([...running].sort()).to.deep.equal(['a1', 'a2']);
+      release.get('a1')!();
+      await until(() => running.has('a3'), 'alice’s third job once her first ended');
+      expect([...running].sort()).to.deep.equal(['a2', 'a3']);
+      release.get('a2')!();
+      release.get('a3')!();
+      await until(() => running.size === 0, 'every job to end');
+    });
+
+    it('gives the slot of a finishing job to another user at once, counting it again past the queue’s limit', async function () {
+      const release = new Map<string, () => void>();
+      const finishing = new Map<string, () => void>();
+      const running = new Set<string>();
+      const queue = await make(async (id, _signal, finish) => {
+        running.add(id);
+        finishing.set(id, finish);
+        await new Promise<void>((resolve) => release.set(id, resolve));
+        running.delete(id);
+      }, 1, 1);
+      queue.enqueue(ofUser('a1', 'alice'));
+      await until(() => running.has('a1'), 'alice’s job');
+      queue.enqueue(ofUser('b1', 'bob'));
+      queue.enqueue(ofUser('c1', 'carol'));
+      await tick(50);
+      expect([...running]).to.deep.equal(['a1']); // the one slot is taken
+      finishing.get('a1')!();
+      await until(() => running.has('b1'), 'bob’s job once alice’s is finishing');
+      finishing.get('b1')!();
+      await tick(50);
+      // One finishing job beyond the limit at most: carol waits for one of them to end.
+      expect([...running].sort()).to.deep.equal(['a1', 'b1']);
+      release.get('a1')!();
+      await until(() => running.has('c1'), 'carol’s job once alice’s ended');
+      release.get('b1')!();
+      release.get('c1')!();
       await until(() => running.size === 0, 'every job to end');
     });
 

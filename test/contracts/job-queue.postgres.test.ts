@@ -133,6 +133,37 @@ describeWithPostgres('JobQueue on a PostgreSQL table', () => {
       expect(mostOfOneUser).to.equal(1);
     });
 
+    it('counts a user’s finishing job in every instance: the next starts on another instance, one more only after it ends', async () => {
+      const release = new Map<string, () => void>();
+      const finishing = new Map<string, () => void>();
+      const running = new Set<string>();
+      const run: JobHandler = async (id, _signal, finish) => {
+        running.add(id);
+        finishing.set(id, finish);
+        await new Promise<void>((resolve) => release.set(id, resolve));
+        running.delete(id);
+      };
+      // One job at a time in each instance: alice's second can only run in the other one.
+      const first = await startQueue(run, { queueName: 'finishing', concurrency: 1 });
+      await startQueue(run, { queueName: 'finishing', concurrency: 1 });
+      const third = await startQueue(run, { queueName: 'finishing', concurrency: 1 });
+      for (const id of ['a1', 'a2', 'a3']) first.enqueue({ id, userId: 'alice' });
+      await until(() => running.size === 1, 'alice’s first job');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect([...running]).to.deep.equal(['a1']); // three instances free, one per user
+      finishing.get('a1')!();
+      await until(() => running.has('a2'), 'alice’s second job once the first is finishing');
+      finishing.get('a2')!();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect([...running].sort(), 'one finishing job beyond the limit at most, in all instances').to.deep.equal(['a1', 'a2']);
+      release.get('a1')!();
+      await until(() => running.has('a3'), 'alice’s third job once the first ended');
+      release.get('a2')!();
+      release.get('a3')!();
+      await until(() => running.size === 0, 'every job to end');
+      await third.whenIdle();
+    });
+
     it('on stop, aborts running jobs as a shutdown and hands them back: another instance runs them', async () => {
       const reasons: unknown[] = [];
       const leaving = await startQueue(async (_id, signal) => {

@@ -39,6 +39,12 @@ const HOOLI = await textPdf({
   paragraphs: ['Hooli employees may book economy class flights for trips shorter than six hours.'],
 });
 
+/** A second document ahead of the one the storage outage catches (see the MinIO outage tests). */
+const INITECH = await textPdf({
+  title: 'Initech expense policy',
+  paragraphs: ['Initech reimburses hotel stays of up to 180 dollars a night on business trips.'],
+});
+
 const SERVICE_UNAVAILABLE_CHAT = { success: false, error: 'Service Unavailable' };
 
 describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ollama (fake server)', function () {
@@ -392,31 +398,41 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       });
 
       it('a job accepted just before storage went away fails naming it, without crashing anything', async () => {
-        // Job A holds the single ingestion slot in its embedding step (the model is slow), job B waits behind it;
-        // B's file is in the bucket when it is accepted, and storage goes away before B reads it.
+        // Jobs A and A2 hold the single ingestion slot and alice's limit in their embedding step (the model is slow):
+        // A, finishing (its pages read), lets A2 start beside it; with both finishing, job B waits behind them. B's
+        // file is in the bucket when it is accepted, and storage goes away before B reads it.
         const keyA = await upload(alice, 'globex-fees.pdf', GLOBEX.bytes);
+        const keyA2 = await upload(alice, 'initech-expenses.pdf', INITECH.bytes);
         queuedKey = await upload(alice, 'hooli-travel.pdf', HOOLI.bytes);
         pendingKey = await upload(alice, 'acme-fees.pdf', ACME.bytes);
-        stack.ollama.delay('/api/embed', 2_000);
+        stack.ollama.delay('/api/embed', 4_000);
         let a: any;
+        let a2: any;
         let queuedJob = '';
-        try {
-          const jobA = (await alice.post('/api/v1/ingest/process', { key: keyA, filename: 'a.pdf', session_id: sessionId, tags: {} })).body.data;
+        const untilEmbedding = async (jobId: string, name: string) => {
           for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 20))) {
-            const job = (await alice.get(`/api/v1/ingest/${jobA}`)).body.data;
+            const job = (await alice.get(`/api/v1/ingest/${jobId}`)).body.data;
             if (job.stage === 'embedding') break;
             expect(job.status).to.not.be.oneOf(['completed', 'failed']);
-            expect(Date.now(), 'job A never reached its embedding step').to.be.below(deadline);
+            expect(Date.now(), `job ${name} never reached its embedding step`).to.be.below(deadline);
           }
+        };
+        try {
+          const jobA = (await alice.post('/api/v1/ingest/process', { key: keyA, filename: 'a.pdf', session_id: sessionId, tags: {} })).body.data;
+          await untilEmbedding(jobA, 'A');
+          const jobA2 = (await alice.post('/api/v1/ingest/process', { key: keyA2, filename: 'a2.pdf', session_id: sessionId, tags: {} })).body.data;
+          await untilEmbedding(jobA2, 'A2');
           const accepted = await alice.post('/api/v1/ingest/process', { key: queuedKey, filename: 'b.pdf', session_id: sessionId, tags: {} });
           expect(accepted.status).to.equal(201);
           queuedJob = accepted.body.data;
           expect((await alice.get(`/api/v1/ingest/${queuedJob}`)).body.data.status).to.equal('queued');
           await stack.stopDependency('minio');
           a = await alice.waitForJob(jobA, 20_000);
+          a2 = await alice.waitForJob(jobA2, 20_000);
         } finally {
           stack.ollama.clearFaults();
         }
+        expect(a2.status, 'A2 had read its file before the outage').to.equal('completed');
         expect(a.status, 'A had read its file before the outage').to.equal('completed');
         const b = await alice.waitForJob(queuedJob, 20_000);
         await expectJobFailed(b, /object storage/i);

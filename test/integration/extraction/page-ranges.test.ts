@@ -71,6 +71,31 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     }
   });
 
+  it('says once, when the range with the last page is handed out (before that range is read), that the last pages started', async () => {
+    const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: RANGE_PAGES });
+    try {
+      const stream = streamed();
+      const calls: { ranges: Range[]; pagesStreamed: number }[] = [];
+      const onLastPagesStarted = () => calls.push({ ranges: reader.rangesInFlight(), pagesStreamed: stream.pages.length });
+      const pages = await reader.read({ bytes, contentType: PDF, onPages: stream.onPages, onLastPagesStarted });
+      expect(pages).to.have.length(MERGED_CORPUS_PAGES);
+      expect(calls).to.have.length(1);
+      // The last range (281-309) is in flight at that moment, other pages are still unread.
+      expect(calls[0].ranges.map((range) => range.firstPage)).to.include(281);
+      expect(calls[0].pagesStreamed).to.be.below(MERGED_CORPUS_PAGES - RANGE_PAGES);
+
+      // A document of one range: once its page count is known (it fits), before read() resolves.
+      const shortCalls: number[] = [];
+      let resolved = false;
+      const small = reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF, onLastPagesStarted: () => shortCalls.push(resolved ? 1 : 0) })
+        .then((result) => ((resolved = true), result));
+      expect(await small).to.have.length(18);
+      expect(shortCalls).to.deep.equal([0]);
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('keeps MAX_OCR_PAGES exact across ranges read at once', async () => {
     const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: RANGE_PAGES, maxOcrPages: 1 });
     try {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { ForbiddenError, NotFoundError, UnprocessableDocumentError, UpstreamUnavailableError, ValidationError } from '../../../core/domain/errors.js';
 import { SIZE_ERROR, TYPE_ERROR } from '../../../core/use-cases/create-upload-url.js';
+import type { DocumentReader } from '../../../core/ports/document-reader.js';
+import { FakeDocumentReader } from '../../fakes/fake-document-reader.js';
 import { coreFixture } from '../../support/core-fixture.js';
 
 const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
@@ -147,6 +149,35 @@ describe('RunIngestion', () => {
     expect(done).to.include({ status: 'completed', pages: 2_000 });
     const ordinals = f.index.all().filter((c) => c.jobId === job.id).map((c) => c.ordinal).sort((a, b) => a - b);
     expect(ordinals).to.deep.equal(Array.from({ length: done!.chunks! }, (_, i) => i));
+  });
+
+  it('tells the queue it is finishing once: when the reader starts the last pages, else when the read ends', async () => {
+    // A reader that says when it started the last pages: finishing follows at once, while pages are still read.
+    const fake = new FakeDocumentReader();
+    const events: string[] = [];
+    const saying: DocumentReader = {
+      read: async (request) => {
+        events.push('read');
+        request.onLastPagesStarted?.();
+        const pages = await fake.read(request);
+        events.push('read ended');
+        return pages;
+      },
+    };
+    const f = coreFixture({ reader: saying });
+    const { job } = await f.sessionWithUpload('u1', DOC);
+    const status = async () => (await f.jobs.findById(job.id))?.status;
+    await f.docChat.runIngestion.execute(job.id, undefined, () => events.push(`finishing (${String(events.length)})`));
+    expect(events).to.deep.equal(['read', 'finishing (1)', 'read ended']);
+    expect(await status()).to.equal('completed');
+
+    // A reader that never says so: finishing once its read ended, before the job completes.
+    const g = coreFixture();
+    const other = await g.sessionWithUpload('u1', DOC);
+    const seen: (string | undefined)[] = [];
+    await g.docChat.runIngestion.execute(other.job.id, undefined, () => seen.push(`${g.jobs.rows.get(other.job.id)?.status} ${g.reader.calls}`));
+    expect(seen).to.deep.equal(['processing 1']);
+    expect(g.jobs.rows.get(other.job.id)?.status).to.equal('completed');
   });
 
   it('leaves none of the chunks it indexed while reading when the session is deleted before the end', async () => {
