@@ -1,5 +1,3 @@
-import v8 from 'node:v8';
-
 /**
  * Node options the service runs with: `npm start` and the Docker image pass them, and the benchmarks start the
  * service the same way (test/architecture/package-manifest.test.ts keeps the three in step), with SERVICE_MALLOC_ENV. Started otherwise (the
@@ -11,27 +9,6 @@ import v8 from 'node:v8';
  *   memory falls back to idle instead of staying at the ingestion peak until V8 gets round to it.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--expose-gc'];
-
-/**
- * How far V8 lets the old generation grow past what survived its last full collection before it starts the next one:
- * 20 % (V8 otherwise picks up to 4×, by how fast the program allocates). Issue 18, API process while ingesting the
- * 4,557-page PDF (bench/api-memory.ts): its heap rose to 132-141 MB used, of which a heap snapshot half-way found 44 MB
- * alive (the rest was pages' text, chunks and index rows already written, not yet collected); with 20 %, peak RSS
- * 273 → 191 MB for 0.5 s more collector CPU over the document (5.2 → 5.7 s, on V8's helper threads).
- */
-export const SERVICE_HEAP_GROWING_PERCENT = 20;
-
-/**
- * Sets SERVICE_HEAP_GROWING_PERCENT in this process, unless its command line already set `--heap-growing-percent`.
- * At run time rather than on the command line because Node refuses the flag in NODE_OPTIONS; V8 reads it at each
- * collection. Only for a process that is the service (npm start, `doc-chat serve`): a program embedding the core
- * keeps its own heap policy.
- */
-export function applyServiceHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
-  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) return false;
-  v8.setFlagsFromString(`--heap-growing-percent=${SERVICE_HEAP_GROWING_PERCENT}`);
-  return true;
-}
 
 /**
  * glibc malloc settings the service runs with (environment variables: read by the C library when the process starts,

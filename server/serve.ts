@@ -1,7 +1,6 @@
 import { PinoLogger } from '../adapters/system/pino-logger.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { MODULES } from './modules/index.js';
-import { applyServiceHeapGrowth } from './node-flags.js';
 import { startService, type RunningService } from './service.js';
 
 /**
@@ -9,7 +8,6 @@ import { startService, type RunningService } from './service.js';
  * (server/main.ts) and `doc-chat serve` run. A wrong setting exits 1 with one line naming the variable.
  */
 export async function serveFromEnvironment(): Promise<void> {
-  applyServiceHeapGrowth();
   let config: Config;
   try {
     config = loadConfig();

@@ -134,10 +134,11 @@ export const DEFAULT_THREAD_NICE = 0;
 
 /**
  * The niceness where the records are in PostgreSQL. There a history page is a round trip to the database, whose
- * backends compete for the same cores as the answer threads: at the same priority, bench/pg-history-cost.ts (25 history
- * + 25 chat clients, 2 cores) gave history p99 86-190 ms; at 10, 44-53 ms (chat 63 → 37 req/s: the closed-loop history
- * clients take the CPU the answers leave). On the embedded stack a history read stays in the service and 0 already
- * keeps it under 50 ms while chat keeps its throughput.
+ * backends compete for the same cores as the answer threads. bench/chat-under-load.ts, PostgreSQL, 25 chat + 25
+ * history clients on 2 cores: at 10, history p99 37 ms (one user) / 37 ms (five users); bench/pg-history-cost.ts at
+ * the same priority: 86-190 ms. The closed-loop history clients then take the CPU the answers leave (chat 61.5 → 37-40
+ * req/s in that bench); with history held at 100 req/s chat rose (58.3 → 87-100 req/s). On the embedded stack a
+ * history read stays in the service and 0 already keeps it under 50 ms while chat keeps its throughput.
  */
 export const SHARED_DATABASE_THREAD_NICE = 10;
 
