@@ -173,7 +173,8 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue, options:
       await until(() => running.size === 0, 'every job to end');
     });
 
-    it('starts a user’s next job beside one that is finishing, never more than one finishing beyond the limit', async function () {
+    /** A queue whose jobs run until released, each able to say it is finishing: the test moves them along by id. */
+    const heldJobs = async (concurrency: number, perUser: number) => {
       const release = new Map<string, () => void>();
       const finishing = new Map<string, () => void>();
       const running = new Set<string>();
@@ -182,7 +183,12 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue, options:
         finishing.set(id, finish);
         await new Promise<void>((resolve) => release.set(id, resolve));
         running.delete(id);
-      }, 3, 1);
+      }, concurrency, perUser);
+      return { queue, release, finishing, running };
+    };
+
+    it('starts a user’s next job beside one that is finishing, never more than one finishing beyond the limit', async function () {
+      const { queue, release, finishing, running } = await heldJobs(3, 1);
       for (const id of ['a1', 'a2', 'a3']) queue.enqueue(ofUser(id, 'alice'));
       await until(() => running.has('a1'), 'alice’s first job');
       finishing.get('a1')!();
@@ -201,15 +207,7 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue, options:
     });
 
     it('gives the slot of a finishing job to another user at once, counting it again past the queue’s limit', async function () {
-      const release = new Map<string, () => void>();
-      const finishing = new Map<string, () => void>();
-      const running = new Set<string>();
-      const queue = await make(async (id, _signal, finish) => {
-        running.add(id);
-        finishing.set(id, finish);
-        await new Promise<void>((resolve) => release.set(id, resolve));
-        running.delete(id);
-      }, 1, 1);
+      const { queue, release, finishing, running } = await heldJobs(1, 1);
       queue.enqueue(ofUser('a1', 'alice'));
       await until(() => running.has('a1'), 'alice’s job');
       queue.enqueue(ofUser('b1', 'bob'));
