@@ -93,7 +93,11 @@ describeWithPostgres('PostgreSQL: the search pool and the BM25 search', () => de
     await append;
     const { messages, total } = (await chats.ownedPage(SESSION, 'u1', 0, 20))!;
     expect([messages.map((m) => m.id), total]).to.deep.equal([['q1', 'a1'], 2]);
-    expect(waits.slice(2)).to.deep.equal(['records', 'reads']);
+    // The append's connection, then the page's ids and (its turns being new to the repo) the page whole, from `reads`.
+    expect(waits.slice(2)).to.deep.equal(['records', 'reads', 'reads']);
+    // Read again: the ids alone, the turns are held by id.
+    expect((await chats.ownedPage(SESSION, 'u1', 0, 20))!.messages.map((m) => m.content)).to.deep.equal(['Where are glaciers?', 'In valleys.']);
+    expect(waits.slice(5)).to.deep.equal(['reads']);
     await chats.deleteBySession(SESSION);
   });
 
