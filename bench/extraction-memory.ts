@@ -14,18 +14,13 @@ import path from 'node:path';
 import { ChildProcessDocumentReader } from '../adapters/extraction/child-process-document-reader.js';
 import type { ExtractedPage } from '../core/domain/model.js';
 import { longRealPdf, longRealPdfUnavailable } from './long-real-pdf.js';
+import type { MemorySample } from './memory-trace.js';
 import { descendantsCpuSeconds, PeakRssSampler } from './process-tree.js';
 
-interface ChildSample {
-  t: number;
-  rss: number;
-  heapTotal: number;
-  heapUsed: number;
-  external: number;
-  arrayBuffers: number;
+/** The service's sample (memory-trace.ts) with resident memory by kind and the young generation instead of every space. */
+interface ChildSample extends Omit<MemorySample, 'spaces'> {
   anon: number;
   file: number;
-  threads: number;
   newSpace: number;
 }
 

@@ -1,5 +1,5 @@
 import { JobStoppedError } from '../../core/domain/errors.js';
-import type { JobHandler, JobQueue, QueuedJob } from '../../core/ports/job-queue.js';
+import { countedAgainstLimit, type JobHandler, type JobQueue, type QueuedJob } from '../../core/ports/job-queue.js';
 import type { Logger } from '../../core/ports/logger.js';
 
 export interface InProcessJobQueueOptions {
@@ -29,7 +29,7 @@ interface UserTurn {
  * Runs jobs in this process, fairly across users: each user has a FIFO of waiting jobs, and a free slot goes to the
  * user below the per-user limit whose job started least recently (a user with nothing started yet goes first), so
  * users take turns and a newcomer waits at most for the documents already in progress. Jobs in their tail (the
- * handler called `finishing`) are not counted, up to as many as each limit: see countedAgainst. Holds only ids: the
+ * handler called `finishing`) are not counted, up to as many as each limit: see countedAgainstLimit. Holds only ids: the
  * jobs are durable in the IngestJobRepo and unfinished ones are enqueued again at start, so losing this queue loses
  * no work.
  */
@@ -106,7 +106,7 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   private pump(): void {
-    while (!this.stopped && countedAgainst(this.concurrency, this.running.size, this.finishing) < this.concurrency) {
+    while (!this.stopped && countedAgainstLimit(this.concurrency, this.running.size, this.finishing) < this.concurrency) {
       const entry = this.takeNext();
       if (!entry) return;
       this.running.set(entry.id, entry);
@@ -118,7 +118,7 @@ export class InProcessJobQueue implements JobQueue {
   private takeNext(): Entry | undefined {
     let next: UserTurn | undefined;
     for (const turn of this.users.values()) {
-      if (turn.line.length === 0 || countedAgainst(this.perUser, turn.running, turn.finishing) >= this.perUser) continue;
+      if (turn.line.length === 0 || countedAgainstLimit(this.perUser, turn.running, turn.finishing) >= this.perUser) continue;
       if (!next || turn.lastServed < next.lastServed) next = turn;
     }
     if (!next) return undefined;
@@ -178,10 +178,3 @@ export class InProcessJobQueue implements JobQueue {
   }
 }
 
-/**
- * Running jobs counted against a limit: jobs in their tail are not, up to `limit` of them. A tail is short (the last
- * pages of one document), so this lets the next job start beside it, while at most 2 × limit run in all.
- */
-function countedAgainst(limit: number, running: number, finishing: number): number {
-  return running - Math.min(finishing, limit);
-}

@@ -1,4 +1,5 @@
 import { sql, type CompiledQuery, type Selectable } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { ChatMessage, ChatRole, Source } from '../../core/domain/model.js';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import { preparedQuery } from './prepared-query.js';
@@ -9,8 +10,11 @@ export class KyselyChatRepo implements ChatRepo {
   private readonly pages = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow>>();
   private readonly ownedPages = new Map<number, (sessionId: string, userId: string, offset: number) => CompiledQuery<OwnedPageRow>>();
   private readonly ownedPageIds = new Map<number, (sessionId: string, userId: string, offset: number) => CompiledQuery<OwnedPageIdRow>>();
-  /** Turns read before, by id: see `ownedPage`. */
-  private readonly turns: TurnsById;
+  /**
+   * Turns read before, by id (see `ownedPage`): ≈ 1.5 KB each with their sources, a few MB. Every reader gets the same
+   * object, so readers treat it as read-only (as they treat any ChatMessage).
+   */
+  private readonly turns = new LRUCache<string, ChatMessage>({ max: 4096 });
   private readonly recents = new Map<number, (sessionId: string) => CompiledQuery<ChatMessageRow>>();
 
   /**
@@ -20,10 +24,7 @@ export class KyselyChatRepo implements ChatRepo {
   constructor(
     private readonly db: Db,
     private readonly reads: Db = db,
-    cachedTurns = DEFAULT_CACHED_TURNS,
-  ) {
-    this.turns = new TurnsById(cachedTurns);
-  }
+  ) {}
 
   /**
    * One INSERT of both rows: a single statement is atomic on its own (both or neither), so no explicit transaction,
@@ -86,6 +87,11 @@ export class KyselyChatRepo implements ChatRepo {
     return query;
   }
 
+  private remember(turn: ChatMessage): ChatMessage {
+    this.turns.set(turn.id, turn);
+    return turn;
+  }
+
   /** The page's rows and the count in one statement (ownership checked again: the session may be gone since). */
   private async readOwnedPage(sessionId: string, userId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number } | null> {
     let query = this.ownedPages.get(limit);
@@ -106,7 +112,7 @@ export class KyselyChatRepo implements ChatRepo {
     }
     const { rows } = await this.reads.executeQuery(query(sessionId, userId, offset));
     if (rows.length === 0) return null;
-    const messages = rows[0].id === null ? [] : rows.map((row) => this.turns.add(fromRow(row as ChatMessageRow)));
+    const messages = rows[0].id === null ? [] : rows.map((row) => this.remember(fromRow(row as ChatMessageRow)));
     return { messages, total: Number(rows[0].total) };
   }
 
@@ -163,30 +169,6 @@ type ChatMessageRow = Selectable<ChatMessagesTable>;
 type OwnedPageRow = { [K in keyof ChatMessageRow]: ChatMessageRow[K] | null } & { total: number | string | bigint | null };
 
 type OwnedPageIdRow = { id: string | null; total: number | string | bigint | null };
-
-/** Turns kept (≈ 1.5 KB each with their sources: a few MB), oldest out first. */
-const DEFAULT_CACHED_TURNS = 4096;
-
-/**
- * Turns by id, oldest out first: a session read page by page keeps its recent pages' turns. The same object is handed
- * to every reader, so readers treat it as read-only (as they treat any ChatMessage).
- */
-class TurnsById {
-  private readonly turns = new Map<string, ChatMessage>();
-
-  constructor(private readonly max: number) {}
-
-  get(id: string): ChatMessage | undefined {
-    return this.turns.get(id);
-  }
-
-  add(turn: ChatMessage): ChatMessage {
-    if (this.max === 0) return turn;
-    if (!this.turns.has(turn.id) && this.turns.size >= this.max) this.turns.delete(this.turns.keys().next().value!);
-    this.turns.set(turn.id, turn);
-    return turn;
-  }
-}
 
 function fromRow(row: ChatMessageRow): ChatMessage {
   const message: ChatMessage = {

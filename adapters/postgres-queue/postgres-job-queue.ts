@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { JobStoppedError } from '../../core/domain/errors.js';
-import type { JobHandler, JobQueue, QueuedJob } from '../../core/ports/job-queue.js';
+import { countedAgainstLimit, type JobHandler, type JobQueue, type QueuedJob } from '../../core/ports/job-queue.js';
 import type { Logger } from '../../core/ports/logger.js';
 import { QueueTable, type RetryPolicy, type TakenJob } from './queue-table.js';
 
@@ -185,7 +185,7 @@ export class PostgresJobQueue implements JobQueue {
       await this.watchRunning();
       // Jobs in their tail leave their slot to the next job, up to `concurrency` of them (as in the embedded queue).
       const finishing = [...this.running.values()].filter((entry) => entry.finishing).length;
-      const free = this.concurrency - (this.running.size - Math.min(finishing, this.concurrency));
+      const free = this.concurrency - countedAgainstLimit(this.concurrency, this.running.size, finishing);
       if (free <= 0 || this.stopped) return;
       for (const job of await this.table.take(free, this.perUser, this.leaseSeconds)) {
         // A take under way when cancel() came may return the job before the cancel reached its row: it must not run.

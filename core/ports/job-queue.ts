@@ -26,3 +26,11 @@ export interface JobQueue {
   /** A waiting job is dropped (it never runs); a running one has its signal aborted. Unknown ids are ignored. */
   cancel(jobId: string): void;
 }
+
+/**
+ * Running jobs counted against a limit under that rule: jobs in their tail are not, up to `limit` of them. A tail is
+ * short (the last pages of one document), so the next job starts beside it, while at most 2 × limit run in all.
+ */
+export function countedAgainstLimit(limit: number, running: number, finishing: number): number {
+  return running - Math.min(finishing, limit);
+}

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ChatMessage } from '../../core/domain/model.js';
 
 /** Turns whose JSON is kept (≈ 1.5 KB each with their sources: a few MB). */
@@ -14,9 +15,12 @@ const COMMA = Buffer.from(',');
  * The same body as `JSON.stringify(historyBody(messages, total))`.
  */
 export class HistoryPages {
-  private readonly turns = new Map<string, Buffer>();
+  private readonly turns: LRUCache<string, Buffer>;
 
-  constructor(private readonly maxTurns = DEFAULT_CACHED_TURNS) {}
+  constructor(maxTurns = DEFAULT_CACHED_TURNS) {
+    // Least recently used out first: a session read page by page keeps its recent pages' turns.
+    this.turns = new LRUCache({ max: maxTurns });
+  }
 
   body(messages: readonly ChatMessage[], total: number): Buffer {
     const parts: Buffer[] = [PAGE_START];
@@ -32,8 +36,6 @@ export class HistoryPages {
     let bytes = this.turns.get(message.id);
     if (bytes) return bytes;
     bytes = Buffer.from(JSON.stringify(historyTurn(message)));
-    // Oldest first out: a session read page by page keeps its recent pages' turns.
-    if (this.turns.size >= this.maxTurns) this.turns.delete(this.turns.keys().next().value!);
     this.turns.set(message.id, bytes);
     return bytes;
   }
