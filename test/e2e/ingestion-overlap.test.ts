@@ -60,7 +60,7 @@ describe('one user’s documents on the embedded service: the next starts while 
   });
   after(async () => t?.close());
 
-  it('starts the second document before the first completes, and the third only after the first ended', async () => {
+  it('starts the second document before the first completes, and the third only after one of them ended', async () => {
     const alice = await t.as('alice');
     const session = await alice.createSession('registers');
     const jobIds: string[] = [];
@@ -72,8 +72,10 @@ describe('one user’s documents on the embedded service: the next starts while 
     expect(samples.at(-1), 'every document ingested').to.deep.equal(['completed', 'completed', 'completed']);
     // The second was processing while the first was still processing (reading its last pages or indexing them).
     expect(samples.some(([a, b]) => a === 'processing' && b === 'processing'), JSON.stringify(samples)).to.equal(true);
-    // Never three at once: the third waited for the first to end.
-    expect(samples.every(([a, , c]) => c === 'queued' || ended(a!)), JSON.stringify(samples)).to.equal(true);
+    // Never three at once: the third waited for one of the first two to end. Which one is a race: the second, short
+    // of the first's tail, can complete first, and then the first is the one finishing beside the third.
+    expect(samples.every(([a, b, c]) => c === 'queued' || ended(a!) || ended(b!)), JSON.stringify(samples)).to.equal(true);
+    expect(samples.every((s) => s.filter((status) => status === 'processing').length <= 2), JSON.stringify(samples)).to.equal(true);
   });
 
   it('leaves another user’s document to start at once while one user’s two overlap', async () => {
