@@ -291,10 +291,18 @@ async function main(): Promise<void> {
     const checks: [string, boolean][] = [
       ['0 errors (AFTER)', after1.chat.errors + after1.history.errors + after5.chat.errors + after5.history.errors === 0],
       [`history p99 ≤ ${TARGET.historyP99Ms} ms (AFTER, both shapes)`, Math.max(after1.history.p99, after5.history.p99) <= TARGET.historyP99Ms],
-      ...(runs['BEFORE 1'] ? [['chat req/s AFTER ≥ BEFORE (one user)', after1.chat.rps >= runs['BEFORE 1'].chat.rps] as [string, boolean]] : []),
+      // Issue 19 asks it of the embedded stack only. On PostgreSQL the closed-loop history clients, answered 30-50 times
+      // faster with the pool, take the CPU that the database and the answers share: compared below at equal load.
+      ...(runs['BEFORE 1'] && STACK === 'embedded' ? [['chat req/s AFTER ≥ BEFORE (one user)', after1.chat.rps >= runs['BEFORE 1'].chat.rps] as [string, boolean]] : []),
       [`per-user chat p99 max/min ≤ ${TARGET.fairness} (AFTER)`, Math.max(...p99s) / Math.min(...p99s) <= TARGET.fairness],
     ];
     for (const [what, met] of checks) console.log(`  target ${what}: ${met ? 'met' : 'NOT met'}`);
+    if (STACK !== 'embedded' && runs['BEFORE 1']) {
+      const rps = (key: string) => runs[key].chat.rps.toFixed(1);
+      const historyPerSecond = (key: string) => runs[key].history.rps.toFixed(0);
+      console.log(`  not a target here: chat req/s one user ${rps('BEFORE 1')} → ${rps('AFTER 1')} while history went ` +
+        `${historyPerSecond('BEFORE 1')} → ${historyPerSecond('AFTER 1')} req/s; at equal history load (open loop) ${rps('BEFORE rate')} → ${rps('AFTER rate')}`);
+    }
     if (checks.some(([, met]) => !met)) process.exitCode = 1;
   } finally {
     if (service) await stopService(service);
