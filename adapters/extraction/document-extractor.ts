@@ -4,7 +4,7 @@ import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
 import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
-import { hasDarkPixels } from './pdf-page-raster.js';
+import { hasTextLikeInk } from './pdf-page-raster.js';
 import { openPdfPageSource } from './open-pdf-page-source.js';
 import { PDF_MESSAGES, type PdfPageSource, type PdfReaderName } from './pdf-page-source.js';
 import { decodeJpeg, toOcrImage } from './raster.js';
@@ -199,8 +199,8 @@ export class DocumentExtractor {
 
   private async ocrPdfPage(pdf: PdfPageSource, num: number, onProgress: (fraction: number) => void): Promise<string> {
     const image = await pdf.renderForOcr(num, this.settings.renderDpi, this.settings.maxImagePixels);
-    // Drawn, but nothing dark enough to be text (a white rectangle, a faint background): no OCR.
-    if (!hasDarkPixels(image)) return '';
+    // Drawn, but nothing that could be text (a white rectangle, a faint background, a rule or a border): no OCR.
+    if (!hasTextLikeInk(image)) return '';
     return normalizeExtractedText(await this.ocr.recognize(image.pgm, 'auto', onProgress));
   }
 
