@@ -87,7 +87,13 @@ export class ChildProcessPageRenderer implements PageRenderer {
           resolve: (image) => (settle(), resolve(image)),
           reject: (error) => (settle(), reject(error)),
         });
-        child.send({ id, file, kind, page: request.page, maxSide: request.maxSide } satisfies PageRenderJob);
+        // With a callback a send to a child that just died fails here; without one Node emits it as an 'error' on
+        // the child, uncaught: the server would crash. This request fails; the next one starts a fresh child.
+        child.send({ id, file, kind, page: request.page, maxSide: request.maxSide } satisfies PageRenderJob, (error) => {
+          if (!error) return;
+          if (this.child === child) this.stopChild();
+          this.pending.get(id)?.reject(new Error(`The page renderer stopped (${error.message})`));
+        });
       });
     } finally {
       await fs.promises.rm(file, { force: true });
@@ -116,13 +122,15 @@ export class ChildProcessPageRenderer implements PageRenderer {
       });
       child.once('exit', (code, signal) => {
         liveChildren.delete(child);
+        // Requests run one at a time: once a fresh child took over, what is pending is that child's, not this one's.
+        const replaced = this.child !== undefined && this.child !== child;
         if (this.child === child) {
           this.child = undefined;
           this.ready = undefined;
         }
         const error = new Error(`The page renderer stopped (${signal ?? `exit code ${code}`})`);
         reject(error);
-        for (const waiting of this.pending.values()) waiting.reject(error);
+        if (!replaced) for (const waiting of this.pending.values()) waiting.reject(error);
       });
     });
     return this.ready;
