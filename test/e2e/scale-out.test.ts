@@ -31,8 +31,11 @@ async function jobOf(api: ApiClient, jobId: string): Promise<any> {
   return res.body.data;
 }
 
-/** Eight scanned pages (OCR, a few seconds each): long enough to be caught, and killed, in the middle of reading. */
-const SCAN_PAGES = Array.from({ length: 8 }, (_, i) => [
+/**
+ * Ten scanned pages (OCR, a few seconds each): long enough to be caught, and killed, in the middle of reading (with
+ * eight, a CI run once found the busy extraction process only after 6.2 pages: progress 0.712).
+ */
+const SCAN_PAGES = Array.from({ length: 10 }, (_, i) => [
   `Harbour ledger, scanned page ${i + 1}.`,
   'The pelican fund paid nine hundred crowns',
   'to the lighthouse keepers this season.',
