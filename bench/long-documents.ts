@@ -10,6 +10,7 @@
  * LONG_BENCH_CASES=real,separate,generated (the default) picks cases. Case a and b are skipped, with the reason printed, where the corpus or qpdf is absent. EXTRACTION_WORKERS (default
  * here 2: a long PDF is read as page ranges by both processes, EXTRACTION_RANGE_PAGES each) and the other settings are
  * passed on to the service from this process's environment.
+ * BENCH_NODE_ARGS="--flag …" adds Node options to the service's command line (an A/B of V8 heap settings).
  * Timings are noisy on a shared machine; the ratios compare figures taken in the same run.
  */
 import fs from 'node:fs';
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
   const generated = await textReportPdf(5_000);
   // Two extraction processes unless told otherwise: a long PDF is read as page ranges by both at once.
   process.env.EXTRACTION_WORKERS ??= '2';
-  const server = await startServer();
+  const server = await startServer({}, (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const sampler = new PeakRssSampler(server.pid);
   try {
     const { times: idleProbes } = await probeHealth(new ApiClient(server.baseUrl), { count: 500 });
