@@ -17,7 +17,7 @@ import { ApiClient } from '../test/support/api-client.js';
 import { longRealPdf, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 import { describeSample, memoryTraceArgs, peakSample, readMemoryTrace } from './memory-trace.js';
 import { processCpuSeconds, rssKinds, threadCpuSeconds, treePss, treeRssParts } from './process-tree.js';
-import { SECRET, sleep, startServer } from './service-bench.js';
+import { benchNodeArgs, SECRET, sleep, startServer } from './service-bench.js';
 
 const AFTER_MS = 60_000;
 const TARGET = { ingestingMb: 200, afterMb: 150 };
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const trace = path.join(traceDir, 'memory.jsonl');
   const cpuProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, '--cpu-prof-name=api-ingest.cpuprofile'] : [];
   const snapshots = process.env.BENCH_HEAP_SNAPSHOTS === '1';
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const nodeArgs = benchNodeArgs();
   const server = await startServer({}, [...nodeArgs, ...memoryTraceArgs(trace), ...cpuProf]);
   const t0 = Date.now(); // close to the trace's own start: the service started just before
   try {

@@ -34,6 +34,7 @@ import { freePort } from '../test/support/free-port.js';
 import { CORPUS_DIR, REPO_ROOT } from '../test/support/paths.js';
 import { buildDist, COMPILED_SERVER_ARGS, compiledServerEnv } from './compiled-server.js';
 import { connectionWaits, handOffWait, threadCpu, type Service } from './service-probes.js';
+import { benchNodeArgs } from './service-bench.js';
 import { defaultPoolThreads } from '../adapters/answer-pool/answer-pool.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -76,7 +77,7 @@ async function startService(env: Record<string, string>, logFile: string, profil
   // A folder per service, default file names: a fixed --cpu-prof-name is shared by every thread, so the answer pool's
   // workers overwrote the request thread's profile.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, profileName)}`] : [];
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const nodeArgs = benchNodeArgs();
   const child = spawn(process.execPath, [...profile, ...nodeArgs, ...COMPILED_SERVER_ARGS], {
     cwd: REPO_ROOT, env: compiledServerEnv(serviceEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', AUTH_JWT_SECRET: SECRET })), stdio: ['ignore', log, log],
   });

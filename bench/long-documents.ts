@@ -21,7 +21,7 @@ import { textReportPdf } from './bench-pdfs.js';
 import { filingFiles, longRealPdf, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 import { percentile } from './metrics.js';
 import { descendantsCpuSeconds, PeakRssSampler, processCpuSeconds, treeRssParts } from './process-tree.js';
-import { probeHealth, rawPdfParse, SECRET, sleep, startServer, type Server } from './service-bench.js';
+import { benchNodeArgs, probeHealth, rawPdfParse, SECRET, sleep, startServer, type Server } from './service-bench.js';
 
 const TARGETS = { overRaw: 0.6, separatePagesPerSecond: 150, lastOverFirst: 0.8, peakRssMb: 500, idleAfterMb: 150, healthP99Ratio: 2 };
 const WINDOW = 1_000;
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
   const generated = await textReportPdf(5_000);
   // Two extraction processes unless told otherwise: a long PDF is read as page ranges by both at once.
   process.env.EXTRACTION_WORKERS ??= '2';
-  const server = await startServer({}, (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  const server = await startServer({}, benchNodeArgs());
   const sampler = new PeakRssSampler(server.pid);
   try {
     const { times: idleProbes } = await probeHealth(new ApiClient(server.baseUrl), { count: 500 });

@@ -20,6 +20,11 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+/** BENCH_NODE_ARGS="--flag …": Node options a bench adds to the service's command line (an A/B of V8 settings). */
+export function benchNodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 /** `nodeArgs` go before the entry point (e.g. --cpu-prof, memoryTraceArgs()). */
 export async function startServer(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
