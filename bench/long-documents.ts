@@ -103,7 +103,7 @@ async function longCase(server: Server, sampler: PeakRssSampler, label: string, 
   const after = treeRssParts(server.pid);
   const afterMb = after.total / 1024 / 1024;
   // Idle again, with the request path long compiled: the idle figures above were taken from a freshly started service.
-  const { times: idleAgain } = await probeHealth(new ApiClient(server.baseUrl), { count: 500 });
+  const { times: idleAgain } = await probeHealth(anonymous, { count: 500 });
   const idleP99 = percentile(idleProbes, 99);
   const busyP99 = percentile(busyProbes, 99);
   const ratio = seconds / raw.seconds;
