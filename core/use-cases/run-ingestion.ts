@@ -161,7 +161,13 @@ export class RunIngestion {
       const pages = await handOver(reader, held, {
         contentType,
         onPages: (batch) => indexer.push(batch),
-        onProgress: (fraction) => void progress('extracting', 0.05 + 0.85 * fraction),
+        // Not awaited, so never left to reject: a progress write the database refused (SQLITE_BUSY) is worth a line;
+        // unhandled it ended the service. The next one, or the forced writes, record the stage anyway.
+        onProgress: (fraction) => {
+          progress('extracting', 0.05 + 0.85 * fraction).catch((error: unknown) =>
+            this.deps.logger.warn('could not record ingest progress', { jobId: job.id, error: String(error) }),
+          );
+        },
         onLastPagesStarted: finishing,
         signal: run.signal,
       });

@@ -182,6 +182,30 @@ describe('Jobs never stuck (bounded retries)', () => {
     expect(f.reader.calls).to.equal(0);
   });
 
+  it('goes on reading when a progress write made while extracting throws: logged, never an unhandled rejection', async () => {
+    const jobs = new FlakyIngestJobRepo();
+    const f = coreFixture({ jobs });
+    // The writes the reader's progress causes (after the forced one at 0.05) are refused, as SQLite did with
+    // SQLITE_BUSY while a long PDF was read: such a rejection, unhandled, ended the whole service.
+    jobs.failWhen = (p) => p.stage === 'extracting' && (p.progress ?? 0) > 0.05;
+    const { job } = await f.sessionWithUpload('u1', DOC);
+    // Past the 400 ms throttle, so that the reader's last progress call writes.
+    f.reader.beforeAnswer = () => new Promise((resolve) => setTimeout(resolve, 450));
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      await f.drain();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+    expect(unhandled).to.deep.equal([]);
+    expect(jobs.patches.some((p) => p.stage === 'extracting' && p.progress === 0.9), 'the refused write was tried').to.equal(true);
+    expect(await f.jobs.findById(job.id)).to.include({ status: 'completed', attempts: 1, chunks: 2 });
+    expect(f.logger.lines.some((l) => l.level === 'warn' && l.message === 'could not record ingest progress' && l.fields?.jobId === job.id)).to.equal(true);
+  });
+
   it('refreshes updatedAt while a long page is read (heartbeat), and a shutdown leaves the job to resume uncounted', async () => {
     const jobs = new FlakyIngestJobRepo();
     const f = coreFixture({ jobs });
