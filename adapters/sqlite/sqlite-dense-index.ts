@@ -68,7 +68,10 @@ export class SqliteDenseIndex implements VectorIndex {
     // Validate everything before writing anything.
     const vectors = chunks.map((c) => toBlob(c));
     const { selectChunk, writeChunk, upsertVector } = this.statements;
-    // One transaction: a document's chunks become visible together, and a crash leaves none of them.
+    // One transaction: a document's chunks become visible together, and a crash leaves none of them. IMMEDIATE: it
+    // reads (is the row there already?) before it writes, and a deferred transaction that must then upgrade its read
+    // to a write while the chunk writer thread holds the lock fails at once with SQLITE_BUSY, the busy timeout unused
+    // (two documents ingested at once with EMBEDDED_DENSE=on). Taking the write lock first waits like any write.
     this.database.raw.transaction(() => {
       chunks.forEach((c, i) => {
         const row = toChunkRow(c);
@@ -84,7 +87,7 @@ export class SqliteDenseIndex implements VectorIndex {
           vector: vectors[i].blob,
         });
       });
-    })();
+    }).immediate();
   }
 
   async search(query: IndexQuery): Promise<ChunkHit[]> {

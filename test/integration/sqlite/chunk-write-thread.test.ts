@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSqliteDatabase, type SqliteDatabase } from '../../../adapters/sqlite/database.js';
+import { SqliteDenseIndex } from '../../../adapters/sqlite/sqlite-dense-index.js';
 import { SqliteFtsIndex } from '../../../adapters/sqlite/sqlite-fts-index.js';
 import type { IndexedChunk } from '../../../core/ports/vector-index.js';
+import { HashingEmbedder } from '../../fakes/hashing-embedder.js';
 
 describe('SQLite chunk rows written on a thread of their own', function () {
   this.timeout(20_000);
@@ -32,6 +34,29 @@ describe('SQLite chunk rows written on a thread of their own', function () {
     expect(hits.n).to.equal(45);
     const row = database.raw.prepare('SELECT institution, page FROM chunks WHERE id = ?').get('job-1:7') as { institution: string; page: number };
     expect(row).to.deep.equal({ institution: 'Acme', page: 8 });
+  });
+
+  it('a dense-index batch on the server connection never fails while the thread writes another document’s chunks (EMBEDDED_DENSE=on, two ingestions)', async () => {
+    const embedder = new HashingEmbedder();
+    const embedded = (job: string, n: number): IndexedChunk => {
+      const text = `chunk ${n} of ${job}: the walrus ledger lists revenue, income and assets `.repeat(8);
+      return { ...chunk(n, text), id: `${job}:${n}`, jobId: job, embedding: embedder.embed(text) };
+    };
+    const lexical = new SqliteFtsIndex(database);
+    const dense = new SqliteDenseIndex(database);
+    // Document B's chunks go through the thread batch after batch, while document A's dense batches are written on
+    // the server connection; each of those reads (is the row there already?) before it writes.
+    let lexicalDone = false;
+    const writingB = lexical.add(Array.from({ length: 3_000 }, (_, n) => embedded('job-b', n))).finally(() => (lexicalDone = true));
+    let batches = 0;
+    for (let next = 0; !lexicalDone; next += 16, batches++) {
+      await dense.add(Array.from({ length: 16 }, (_, k) => embedded('job-a', next + k)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await writingB;
+    expect(batches, 'dense batches written while the thread wrote').to.be.greaterThan(10);
+    expect(await dense.count({ jobId: 'job-a' })).to.equal(batches * 16);
+    expect(await lexical.count({ jobId: 'job-b' })).to.equal(3_000);
   });
 
   it('a write whose signal is aborted before it holds the write lock writes nothing and says so', async () => {
