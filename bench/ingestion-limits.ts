@@ -13,7 +13,7 @@ import { ApiClient } from '../test/support/api-client.js';
 import { blankPagesPdf, textReportPdf } from './bench-pdfs.js';
 import { percentile } from './metrics.js';
 import { PeakRssSampler, treeRss } from './process-tree.js';
-import { ingest, probeHealth, rawPdfParse, SECRET, sleep, startServer } from './service-bench.js';
+import { HealthProber, ingest, rawPdfParse, SECRET, sleep, startServer } from './service-bench.js';
 
 const TARGETS = { ingestOverRaw: 1.2, peakRssMb: 500, idleRssMb: 250, healthP99Ratio: 2, fairnessSlack: 3, fairnessExtraS: 5, blankEndS: 120 };
 
@@ -29,19 +29,19 @@ async function main(): Promise<void> {
 
   const server = await startServer();
   const sampler = new PeakRssSampler(server.pid);
+  const prober = HealthProber.start(server.baseUrl);
   try {
-    const anonymous = new ApiClient(server.baseUrl);
     const owner = new ApiClient(server.baseUrl, await signLocalToken(SECRET, 'bench-owner'));
     const blanker = new ApiClient(server.baseUrl, await signLocalToken(SECRET, 'bench-blank-pages'));
     const other = new ApiClient(server.baseUrl, await signLocalToken(SECRET, 'bench-other-user'));
 
-    const { times: idleProbes } = await probeHealth(anonymous, { count: 500 });
+    const { times: idleProbes } = await prober.probe({ count: 500 });
     const startRssMb = sampler.reset();
 
     // a + b: the big text PDF, with the API probed all along.
     const session = await owner.createSession('big report');
     const ingesting = ingest(owner, session, bigPdf, 1_800_000);
-    const { times: busyProbes, failures: busyFailures } = await probeHealth(anonymous, { until: ingesting });
+    const { times: busyProbes, failures: busyFailures } = await prober.probe({ until: ingesting });
     const big = await ingesting;
     const ingestPeakMb = sampler.reset();
     const ingestPeakParts = sampler.lastPeakParts;
@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     }
     line('  peak RSS during the fairness run', `${fairnessPeakMb.toFixed(0)} MB`);
   } finally {
+    prober.stop();
     sampler.stop();
     await server.stop();
   }

@@ -4,7 +4,8 @@
  *    in a process of its own, then ingest through the service (upload → completed) with pages/s for each successive
  *    1,000 pages (from the job's progress), the last 1,000 pages' rate against the first's, end-to-end time / raw
  *    time, peak RSS of the process tree (server + extraction processes), RSS 60 s after, GET /health p99 while
- *    ingesting vs idle;
+ *    ingesting vs idle (probes from a process of their own, see HealthProber), and how long the service's event loop
+ *    thread waited for a CPU in each phase;
  * b. the same filings, each its own upload (all at once, one user): pages/s end to end;
  * c. the generated ~5,000-page text PDF (bench-pdfs.ts) as a second long case, with the same per-1,000-page rates.
  * LONG_BENCH_CASES=real,separate,generated (the default) picks cases. Case a and b are skipped, with the reason printed, where the corpus or qpdf is absent. EXTRACTION_WORKERS (default
@@ -20,8 +21,8 @@ import { ApiClient } from '../test/support/api-client.js';
 import { textReportPdf } from './bench-pdfs.js';
 import { filingFiles, longRealPdf, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 import { percentile } from './metrics.js';
-import { descendantsCpuSeconds, PeakRssSampler, processCpuSeconds, treeRssParts } from './process-tree.js';
-import { benchNodeArgs, probeHealth, rawPdfParse, SECRET, sleep, startServer, type Server } from './service-bench.js';
+import { cpuWait, descendantsCpuSeconds, PeakRssSampler, processCpuSeconds, treeRssParts } from './process-tree.js';
+import { benchNodeArgs, HealthProber, rawPdfParse, SECRET, sleep, startServer, type Server } from './service-bench.js';
 
 const TARGETS = { overRaw: 0.6, separatePagesPerSecond: 150, lastOverFirst: 0.8, peakRssMb: 500, idleAfterMb: 150, healthP99Ratio: 2 };
 const WINDOW = 1_000;
@@ -81,21 +82,32 @@ async function ingestTimed(api: ApiClient, serverPid: number, sessionId: string,
   return { seconds, job, rates: { windows, last, cpuPerWindow } as PageRates };
 }
 
+/** The idle probes every case compares with, and what the service's event loop thread waited for a CPU meanwhile. */
+interface IdleProbes {
+  times: number[];
+  wait?: { waitMs: number; runs: number };
+}
+
+function waitSince(before: ReturnType<typeof cpuWait>, after: ReturnType<typeof cpuWait>) {
+  return before && after ? { waitMs: after.waitMs - before.waitMs, runs: after.runs - before.runs } : undefined;
+}
+
 const line = (label: string, value: string, verdict?: boolean) =>
   console.log(`  ${label.padEnd(50)} ${value}${verdict === undefined ? '' : verdict ? '  met' : '  NOT met'}`);
 
 /** One long PDF: raw pdf-parse, then ingest with rates, memory and API latency. */
-async function longCase(server: Server, sampler: PeakRssSampler, label: string, file: string, idleProbes: number[]): Promise<void> {
+async function longCase(server: Server, sampler: PeakRssSampler, prober: HealthProber, label: string, file: string, idle: IdleProbes): Promise<void> {
   const pages = pageCount(file);
   const raw = rawPdfParse(file);
   const owner = new ApiClient(server.baseUrl, await signLocalToken(SECRET, `bench-${label.replace(/\W+/g, '-')}`));
-  const anonymous = new ApiClient(server.baseUrl);
   const session = await owner.createSession(label);
   const startRssMb = sampler.reset();
   const serverCpuBefore = processCpuSeconds(server.pid);
+  const waitBefore = cpuWait(server.pid);
   const ingesting = ingestTimed(owner, server.pid, session, file, pages, 3_600_000);
-  const { times: busyProbes, failures } = await probeHealth(anonymous, { until: ingesting });
+  const { times: busyProbes, failures } = await prober.probe({ until: ingesting });
   const { seconds, job, rates } = await ingesting;
+  const busyWait = waitSince(waitBefore, cpuWait(server.pid));
   const serverCpu = processCpuSeconds(server.pid) - serverCpuBefore;
   const peakMb = sampler.reset();
   const parts = sampler.lastPeakParts;
@@ -103,7 +115,8 @@ async function longCase(server: Server, sampler: PeakRssSampler, label: string, 
   const after = treeRssParts(server.pid);
   const afterMb = after.total / 1024 / 1024;
   // Idle again, with the request path long compiled: the idle figures above were taken from a freshly started service.
-  const { times: idleAgain } = await probeHealth(anonymous, { count: 500 });
+  const { times: idleAgain } = await prober.probe({ count: 500 });
+  const idleProbes = idle.times;
   const idleP99 = percentile(idleProbes, 99);
   const busyP99 = percentile(busyProbes, 99);
   const ratio = seconds / raw.seconds;
@@ -123,6 +136,11 @@ async function longCase(server: Server, sampler: PeakRssSampler, label: string, 
   // The target compares two tails; the middle of each shows whether the service is slower in general or only now and then.
   const spread = (times: number[]) => [50, 90, 99].map((q) => percentile(times, q).toFixed(1)).join(' / ');
   line('    p50 / p90 / p99 idle; while ingesting', `${spread(idleProbes)}; ${spread(busyProbes)} ms (slowest while ingesting ${Math.max(...busyProbes).toFixed(1)} ms); idle again 60 s after ${spread(idleAgain)} ms`);
+  // Whether the tail is the service's work or the wait for a core: the kernel's count for the service's event loop.
+  if (idle.wait && busyWait) {
+    const perRun = (wait: { waitMs: number; runs: number }) => `${((wait.waitMs / Math.max(1, wait.runs)) * 1000).toFixed(0)} µs per run (${wait.runs} runs, ${wait.waitMs.toFixed(0)} ms)`;
+    line('    event loop thread waiting for a CPU', `idle ${perRun(idle.wait)}; while ingesting ${perRun(busyWait)}`);
+  }
 }
 
 /** The filings, each its own upload, all sent at once by one user: pages/s from the first upload to the last completed. */
@@ -152,16 +170,20 @@ async function main(): Promise<void> {
   process.env.EXTRACTION_WORKERS ??= '2';
   const server = await startServer({}, benchNodeArgs());
   const sampler = new PeakRssSampler(server.pid);
+  const prober = HealthProber.start(server.baseUrl);
   try {
-    const { times: idleProbes } = await probeHealth(new ApiClient(server.baseUrl), { count: 500 });
+    const waitBefore = cpuWait(server.pid);
+    const idle: IdleProbes = { times: (await prober.probe({ count: 500 })).times };
+    idle.wait = waitSince(waitBefore, cpuWait(server.pid));
     console.log(`\nlong documents benchmark (service in its own process, EXTRACTION_WORKERS=${process.env.EXTRACTION_WORKERS ?? 'default'}; shared machine: noisy)`);
     const cases = (process.env.LONG_BENCH_CASES ?? 'real,separate,generated').split(',');
     if (realPdf) {
-      if (cases.includes('real')) await longCase(server, sampler, `long real PDF (${realPdf.filings.length} FinanceBench filings, then the tune ones again, merged)`, realPdf.file, idleProbes);
+      if (cases.includes('real')) await longCase(server, sampler, prober, `long real PDF (${realPdf.filings.length} FinanceBench filings, then the tune ones again, merged)`, realPdf.file, idle);
       if (cases.includes('separate')) await separateFilings(server, sampler);
     } else console.log(`\nlong real PDF and separate filings: skipped (${unavailable})`);
-    if (cases.includes('generated')) await longCase(server, sampler, 'generated text PDF', generated, idleProbes);
+    if (cases.includes('generated')) await longCase(server, sampler, prober, 'generated text PDF', generated, idle);
   } finally {
+    prober.stop();
     sampler.stop();
     await server.stop();
   }

@@ -75,7 +75,7 @@ export function rssKinds(pid: number): { anonMb: number; fileMb: number; shmemMb
 /**
  * Samples treeRss(root) every `intervalMs` and keeps the highest value since the last reset (and how it splits).
  * The sampling runs on a worker thread: reading /proc for every process takes 1–9 ms, which on the bench's own event
- * loop would delay the responses whose latency the bench measures. Peaks are shared through atomics (bytes as BigInt).
+ * loop would delay the responses whose latency the bench measures; the thread runs at niceness 10. Peaks are shared through atomics (bytes as BigInt).
  */
 export class PeakRssSampler {
   /** [total, root, descendants] of the peak since the last reset, then the peak PSS of the tree, in bytes. */
@@ -91,7 +91,10 @@ export class PeakRssSampler {
     intervalMs = 100,
   ) {
     // The worker runs this module's own (already compiled) functions as plain CommonJS: no TypeScript loader there.
+    // Niced like the extraction processes (Linux: a thread's own niceness through its kernel id): sampling is the
+    // bench's work, and at the service's priority it took a core from the requests whose latency the bench measures.
     const source = `const fs = require('node:fs');\n${treeRssParts}\n${treePss}\n${recordPeak}\n${recordPeakPss}\n` +
+      `try { require('node:os').setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), 10); } catch {}\n` +
       `const { root, intervalMs, shared } = require('node:worker_threads').workerData;\nlet tick = 0;\n` +
       `setInterval(() => { recordPeak(shared, treeRssParts(root)); if (tick++ % 5 === 0) recordPeakPss(shared, treePss(root)); }, intervalMs);`;
     this.worker = new Worker(source, { eval: true, workerData: { root, intervalMs, shared: this.shared } });
@@ -198,4 +201,18 @@ export function threadCpuSeconds(pid: number): Map<string, number> {
     }
   }
   return byName;
+}
+
+/**
+ * How long a thread waited for a CPU while runnable, and how often it was put on one (Linux /proc schedstat, which
+ * the kernel keeps for every thread): a request thread that waits here while the service is otherwise idle is
+ * delayed by the scheduler, not by its own work. `tid` defaults to the process's main thread (the event loop).
+ */
+export function cpuWait(pid: number, tid = pid): { waitMs: number; runs: number } | undefined {
+  try {
+    const [, waitNs, runs] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return { waitMs: waitNs / 1e6, runs };
+  } catch {
+    return undefined; // not Linux, or a kernel without schedstats
+  }
 }
