@@ -75,7 +75,8 @@ export function rssKinds(pid: number): { anonMb: number; fileMb: number; shmemMb
 /**
  * Samples treeRss(root) every `intervalMs` and keeps the highest value since the last reset (and how it splits).
  * The sampling runs on a worker thread: reading /proc for every process takes 1–9 ms, which on the bench's own event
- * loop would delay the responses whose latency the bench measures; the thread runs at niceness 10. Peaks are shared through atomics (bytes as BigInt).
+ * loop would delay the responses whose latency the bench measures; the thread runs at niceness 10. Peaks are shared
+ * through atomics (bytes as BigInt).
  */
 export class PeakRssSampler {
   /** [total, root, descendants] of the peak since the last reset, then the peak PSS of the tree, in bytes. */

@@ -8,11 +8,12 @@ import os from 'node:os';
  * - 'idle': Linux's SCHED_IDLE policy (set with util-linux's chrt) on top. A request thread that wakes preempts an
  *   idle-policy process at once, where a niced one may finish its slice first; but only on a kernel that preempts on
  *   wake-up: with preempt=none (the project's VM, 250 Hz) perf sched still showed the service's event loop waiting up
- *   to a tick (4 ms) behind idle-policy extraction threads, 19 times ≥ 2.5 ms in 8 s against 26 niced. Measured on 2 cores while two processes
- *   read a 4,557-page PDF (bench/long-documents.ts, two runs each): GET /health p99 1.94-1.99 × idle against 2.02-2.16
- *   niced, but ingestion 9 % slower; and an idle-policy process gets almost no CPU (weight 3 against 1,024) while
- *   other work fills every core, so under a long busy spell its pages could run past EXTRACTION_PAGE_TIMEOUT_MS and
- *   the document fail. Hence not the default; for machines with cores to spare where request latency comes first.
+ *   to a tick (4 ms) behind idle-policy extraction threads, 19 times ≥ 2.5 ms in 8 s against 26 niced. Measured on 2
+ *   cores while two processes read a 4,557-page PDF (bench/long-documents.ts, two runs each): GET /health p99
+ *   1.94-1.99 × idle against 2.02-2.16 niced, but ingestion 9 % slower; and an idle-policy process gets almost no
+ *   CPU (weight 3 against 1,024) while other work fills every core, so under a long busy spell its pages could run
+ *   past EXTRACTION_PAGE_TIMEOUT_MS and the document fail. Hence not the default; for machines with cores to spare
+ *   where request latency comes first.
  * Where chrt is missing, 'idle' falls back to 'nice'.
  */
 export const EXTRACTION_SCHEDULING = ['nice', 'idle'] as const;
