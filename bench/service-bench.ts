@@ -59,7 +59,7 @@ export async function startServer(env: Record<string, string> = {}, nodeArgs: st
  * The process the health probes come from: plain node (no TypeScript loader), one keep-alive connection, nothing else
  * to do. Probes sent from the bench's own event loop also timed that process's work: sending a 36 MB upload made the
  * slowest probe 63-86 ms, and its garbage collections took both cores from the service (seen with perf sched); the
- * idle p99 the health target divides by ranged 2.1-4.4 ms run to run from the bench process, 1.4-2.5 from this one.
+ * idle p99 the health target divides by ranged 2.1-4.4 ms run to run from the bench process, 1.4-2.7 from this one.
  */
 const PROBER_SOURCE = `
 const http = require('node:http');
