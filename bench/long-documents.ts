@@ -21,7 +21,7 @@ import { ApiClient } from '../test/support/api-client.js';
 import { textReportPdf } from './bench-pdfs.js';
 import { filingFiles, longRealPdf, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 import { percentile } from './metrics.js';
-import { cpuWait, descendantsCpuSeconds, PeakRssSampler, processCpuSeconds, treeRssParts } from './process-tree.js';
+import { cpuWait, cpuWaitSince, descendantsCpuSeconds, PeakRssSampler, type CpuWait, processCpuSeconds, treeRssParts } from './process-tree.js';
 import { benchNodeArgs, HealthProber, rawPdfParse, SECRET, sleep, startServer, type Server } from './service-bench.js';
 
 const TARGETS = { overRaw: 0.6, separatePagesPerSecond: 150, lastOverFirst: 0.8, peakRssMb: 500, idleAfterMb: 150, healthP99Ratio: 2 };
@@ -85,11 +85,7 @@ async function ingestTimed(api: ApiClient, serverPid: number, sessionId: string,
 /** The idle probes every case compares with, and what the service's event loop thread waited for a CPU meanwhile. */
 interface IdleProbes {
   times: number[];
-  wait?: { waitMs: number; runs: number };
-}
-
-function waitSince(before: ReturnType<typeof cpuWait>, after: ReturnType<typeof cpuWait>) {
-  return before && after ? { waitMs: after.waitMs - before.waitMs, runs: after.runs - before.runs } : undefined;
+  wait?: CpuWait;
 }
 
 const line = (label: string, value: string, verdict?: boolean) =>
@@ -107,7 +103,7 @@ async function longCase(server: Server, sampler: PeakRssSampler, prober: HealthP
   const ingesting = ingestTimed(owner, server.pid, session, file, pages, 3_600_000);
   const { times: busyProbes, failures } = await prober.probe({ until: ingesting });
   const { seconds, job, rates } = await ingesting;
-  const busyWait = waitSince(waitBefore, cpuWait(server.pid));
+  const busyWait = cpuWaitSince(waitBefore, server.pid);
   const serverCpu = processCpuSeconds(server.pid) - serverCpuBefore;
   const peakMb = sampler.reset();
   const parts = sampler.lastPeakParts;
@@ -116,8 +112,7 @@ async function longCase(server: Server, sampler: PeakRssSampler, prober: HealthP
   const afterMb = after.total / 1024 / 1024;
   // Idle again, with the request path long compiled: the idle figures above were taken from a freshly started service.
   const { times: idleAgain } = await prober.probe({ count: 500 });
-  const idleProbes = idle.times;
-  const idleP99 = percentile(idleProbes, 99);
+  const idleP99 = percentile(idle.times, 99);
   const busyP99 = percentile(busyProbes, 99);
   const ratio = seconds / raw.seconds;
   const lastOverFirst = rates.last / rates.windows[0];
@@ -135,10 +130,10 @@ async function longCase(server: Server, sampler: PeakRssSampler, prober: HealthP
   line('  health p99 idle / while ingesting', `${idleP99.toFixed(1)} / ${busyP99.toFixed(1)} ms, ratio ${(busyP99 / idleP99).toFixed(2)} (target ≤ ${TARGETS.healthP99Ratio}; ${busyProbes.length} probes, ${failures} failed)`, busyP99 <= TARGETS.healthP99Ratio * idleP99);
   // The target compares two tails; the middle of each shows whether the service is slower in general or only now and then.
   const spread = (times: number[]) => [50, 90, 99].map((q) => percentile(times, q).toFixed(1)).join(' / ');
-  line('    p50 / p90 / p99 idle; while ingesting', `${spread(idleProbes)}; ${spread(busyProbes)} ms (slowest while ingesting ${Math.max(...busyProbes).toFixed(1)} ms); idle again 60 s after ${spread(idleAgain)} ms`);
+  line('    p50 / p90 / p99 idle; while ingesting', `${spread(idle.times)}; ${spread(busyProbes)} ms (slowest while ingesting ${Math.max(...busyProbes).toFixed(1)} ms); idle again 60 s after ${spread(idleAgain)} ms`);
   // Whether the tail is the service's work or the wait for a core: the kernel's count for the service's event loop.
   if (idle.wait && busyWait) {
-    const perRun = (wait: { waitMs: number; runs: number }) => `${((wait.waitMs / Math.max(1, wait.runs)) * 1000).toFixed(0)} µs per run (${wait.runs} runs, ${wait.waitMs.toFixed(0)} ms)`;
+    const perRun = (wait: CpuWait) => `${((wait.waitMs / Math.max(1, wait.runs)) * 1000).toFixed(0)} µs per run (${wait.runs} runs, ${wait.waitMs.toFixed(0)} ms)`;
     line('    event loop thread waiting for a CPU', `idle ${perRun(idle.wait)}; while ingesting ${perRun(busyWait)}`);
   }
 }
@@ -174,7 +169,7 @@ async function main(): Promise<void> {
   try {
     const waitBefore = cpuWait(server.pid);
     const idle: IdleProbes = { times: (await prober.probe({ count: 500 })).times };
-    idle.wait = waitSince(waitBefore, cpuWait(server.pid));
+    idle.wait = cpuWaitSince(waitBefore, server.pid);
     console.log(`\nlong documents benchmark (service in its own process, EXTRACTION_WORKERS=${process.env.EXTRACTION_WORKERS ?? 'default'}; shared machine: noisy)`);
     const cases = (process.env.LONG_BENCH_CASES ?? 'real,separate,generated').split(',');
     if (realPdf) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { currentThreadId, lowerThreadPriority } from '../adapters/system/thread-priority.js';
 import { Worker } from 'node:worker_threads';
 
 /** Resident memory of a process and all its descendants (Linux /proc), in bytes. */
@@ -94,8 +95,8 @@ export class PeakRssSampler {
     // The worker runs this module's own (already compiled) functions as plain CommonJS: no TypeScript loader there.
     // Niced like the extraction processes (Linux: a thread's own niceness through its kernel id): sampling is the
     // bench's work, and at the service's priority it took a core from the requests whose latency the bench measures.
-    const source = `const fs = require('node:fs');\n${treeRssParts}\n${treePss}\n${recordPeak}\n${recordPeakPss}\n` +
-      `try { require('node:os').setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), 10); } catch {}\n` +
+    const source = `const fs = require('node:fs');\nconst os = require('node:os');\n${treeRssParts}\n${treePss}\n${recordPeak}\n` +
+      `${recordPeakPss}\n${currentThreadId}\n${lowerThreadPriority}\nlowerThreadPriority(10);\n` +
       `const { root, intervalMs, shared } = require('node:worker_threads').workerData;\nlet tick = 0;\n` +
       `setInterval(() => { recordPeak(shared, treeRssParts(root)); if (tick++ % 5 === 0) recordPeakPss(shared, treePss(root)); }, intervalMs);`;
     this.worker = new Worker(source, { eval: true, workerData: { root, intervalMs, shared: this.shared } });
@@ -209,11 +210,22 @@ export function threadCpuSeconds(pid: number): Map<string, number> {
  * the kernel keeps for every thread): a request thread that waits here while the service is otherwise idle is
  * delayed by the scheduler, not by its own work. `tid` defaults to the process's main thread (the event loop).
  */
-export function cpuWait(pid: number, tid = pid): { waitMs: number; runs: number } | undefined {
+export function cpuWait(pid: number, tid = pid): CpuWait | undefined {
   try {
     const [, waitNs, runs] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
     return { waitMs: waitNs / 1e6, runs };
   } catch {
     return undefined; // not Linux, or a kernel without schedstats
   }
+}
+
+export interface CpuWait {
+  waitMs: number;
+  runs: number;
+}
+
+/** What a thread waited for a CPU since `before` (a cpuWait reading), or undefined where schedstat is not read. */
+export function cpuWaitSince(before: CpuWait | undefined, pid: number, tid = pid): CpuWait | undefined {
+  const after = cpuWait(pid, tid);
+  return before && after ? { waitMs: after.waitMs - before.waitMs, runs: after.runs - before.runs } : undefined;
 }

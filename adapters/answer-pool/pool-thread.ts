@@ -4,13 +4,13 @@
  * waits here (cancelled, or moved to an idle thread) without a round trip through this thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import fs from 'node:fs';
-import os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { lowerThreadPriority } from '../system/thread-priority.js';
 import { CLAIM, type StagedTask, type ThreadAnswer, type ThreadReply, type ThreadStartData } from './thread-protocol.js';
 
 const { pool } = workerData as { pool: ThreadStartData };
 const flags = new Int32Array(pool.flags);
+// Below the request thread: on a busy machine the cheap requests it serves go first, answers take what it leaves.
 if (pool.nice) lowerThreadPriority(pool.nice);
 const run = (await import(pathToFileURL(pool.taskModule).href)).default as (task: unknown) => unknown;
 
@@ -47,17 +47,3 @@ parentPort!.on('message', (staged: StagedTask) => {
   if (!busy) void drain();
 });
 
-/**
- * Gives this thread a lower scheduling priority than the request thread (a higher nice value), so that on a busy
- * machine the cheap requests the request thread serves go first and answers take the CPU it leaves. Linux sets the
- * nice value of one thread through its kernel thread id (/proc/thread-self); elsewhere, or when refused, the thread
- * keeps the process's priority.
- */
-function lowerThreadPriority(nice: number): void {
-  try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + nice));
-  } catch {
-    // not Linux, or not allowed: same priority as the request thread
-  }
-}

@@ -4,17 +4,16 @@
  * crash or an out-of-memory kill would), "SPIN <ms>" holds the thread busy for that long before answering. And
  * "REPORT NICE" answers the thread's own nice value (Linux), for the test of the threads' priority.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import answerTask from '../../adapters/answer-pool/answer-worker.js';
 import type { PoolResult, PoolTask } from '../../adapters/answer-pool/pool-task.js';
+import { currentThreadId } from '../../adapters/system/thread-priority.js';
 
 export default function misbehavingAnswerTask(task: PoolTask): Promise<PoolResult> {
   const question = task.kind === 'answer' ? task.request.question : task.kind === 'question' ? task.question.question : task.query;
   if (question.includes('CRASH THREAD')) process.exit(1);
   if (question.includes('REPORT NICE')) {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    return Promise.resolve({ text: String(os.getPriority(tid)), usedRefs: [] });
+    return Promise.resolve({ text: String(os.getPriority(currentThreadId())), usedRefs: [] });
   }
   const spin = /SPIN (\d+)/.exec(question);
   if (spin) {
