@@ -6,8 +6,9 @@ import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from
 import { OcrEngine } from './ocr-engine.js';
 import { hasTextLikeInk } from './pdf-page-raster.js';
 import { openPdfPageSource } from './open-pdf-page-source.js';
-import { PDF_MESSAGES, type PdfPageSource, type PdfReaderName } from './pdf-page-source.js';
+import { PDF_MESSAGES, type PdfBytes, type PdfPageSource, type PdfReaderName } from './pdf-page-source.js';
 import { decodeJpeg, toOcrImage } from './raster.js';
+import { readWholeFile } from './read-whole-file.js';
 import { LIMIT_VARIABLES, tooManyPagesMessage } from './errors.js';
 
 export interface ExtractionSettings {
@@ -38,8 +39,8 @@ export interface PageRange {
   keepOpenAs?: string;
 }
 
-/** The bytes of a document, or how to get them (not called when a kept PDF is reused). */
-export type DocumentBytes = Uint8Array | (() => Uint8Array);
+/** A document's bytes, or the file that holds them (a PDF is then read from it as PdfBytes says). */
+export type DocumentBytes = PdfBytes;
 
 /** What the extraction process hears from a document as it goes. */
 export interface ExtractionEvents {
@@ -114,7 +115,7 @@ export class DocumentExtractor {
     };
     try {
       if (kind === 'pdf') await this.readPdf(bytes, tally, range ?? { firstPage: 1, lastPage: Infinity });
-      else await this.readJpeg(typeof bytes === 'function' ? bytes() : bytes, tally);
+      else await this.readJpeg(bytes instanceof Uint8Array ? bytes : readWholeFile(bytes.file), tally);
     } finally {
       await this.ocr.terminate(); // its memory goes back while the server indexes, or the process waits idle
     }
@@ -137,7 +138,7 @@ export class DocumentExtractor {
     if (name !== undefined && this.kept?.name === name) return this.kept.pdf;
     await this.closeKeptPdf();
     const { pdfReader, maxPdfImagePixels } = this.settings;
-    const pdf = await openPdfPageSource(pdfReader, typeof bytes === 'function' ? bytes() : bytes, { maxPdfImagePixels });
+    const pdf = await openPdfPageSource(pdfReader, bytes, { maxPdfImagePixels });
     if (name !== undefined) this.kept = { name, pdf };
     return pdf;
   }

@@ -59,22 +59,10 @@ async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Pro
   let pages: ExtractedPage[] = []; // read since the last progress message
   try {
     clearTimeout(dropKeptPdf);
-    // One copy of the document in this process, read from the file the parent wrote (a view, not a second copy); not
-    // read at all when the PDF is still open from this document's previous range.
-    let fileRead = false;
-    const bytes = () => {
-      fileRead = true;
-      const data = fs.readFileSync(file);
-      if (crashOnMarker && data.includes(crashOnMarker)) process.kill(process.pid, 'SIGSEGV'); // test-only: a native crash
-      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    };
-    await extractor.extract(bytes, kind, {
-      onStart: (pageCount) => {
-        // The reader has its own copy of the document now (PDFium: in WebAssembly memory): the file's bytes just read
-        // are garbage, 36 MB for a long report, which V8 would otherwise keep for a while beside a small heap.
-        if (fileRead) (globalThis as { gc?: () => void }).gc?.();
-        reply({ id, type: 'started', pages: pageCount, rssMb: rssMb() });
-      },
+    if (crashOnMarker && fs.readFileSync(file).includes(crashOnMarker)) process.kill(process.pid, 'SIGSEGV'); // test-only: a native crash
+    // The document is read from the file the parent wrote: PDFium reads the blocks it needs, so no process holds a copy.
+    await extractor.extract({ file }, kind, {
+      onStart: (pageCount) => reply({ id, type: 'started', pages: pageCount, rssMb: rssMb() }),
       onPage: (page) => pages.push(page),
       // The document's OCR budget is the parent's: other processes read other ranges of it at the same time.
       takeOcrPage: () =>

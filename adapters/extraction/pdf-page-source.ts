@@ -10,6 +10,12 @@ export const PDF_MESSAGES = {
   invalidPdf: 'The file is not a valid PDF (it is damaged or truncated)',
 } as const;
 
+/**
+ * A PDF's bytes, or the file that holds them. From a file, PDFium reads blocks as it parses instead of keeping a copy
+ * of the whole file (pdf.js reads it whole either way).
+ */
+export type PdfBytes = Uint8Array | { file: string };
+
 export interface PdfPageSourceOptions {
   /** Images in the PDF with more pixels are left out when rendering (pdf.js maxImageSize; PDF_MAX_IMAGE_PIXELS). */
   maxPdfImagePixels: number;

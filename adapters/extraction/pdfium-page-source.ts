@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
-import { PDF_MESSAGES, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
+import { PDF_MESSAGES, type PdfBytes, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
+import { pdfiumFiles, withGrowableTable, type PdfiumFileModule } from './pdfium-file-access.js';
 import { layOutPageText, type PageChar } from './pdfium-text.js';
 import { RENDER_BAND_BYTES, renderPage, type PdfiumRender } from './pdfium-render.js';
 
@@ -11,11 +12,9 @@ import { RENDER_BAND_BYTES, renderPage, type PdfiumRender } from './pdfium-rende
  * The parts of PDFium's C API (compiled to WebAssembly by @hyzyla/pdfium) this reader calls, the render's
  * (pdfium-render.ts) among them; pointers are numbers.
  */
-interface Pdfium extends PdfiumRender {
-  HEAPU8: Uint8Array;
+interface Pdfium extends PdfiumRender, PdfiumFileModule {
   HEAPF32: Float32Array;
   HEAPF64: Float64Array;
-  wasmExports: { malloc(size: number): number; free(ptr: number): void };
   _FPDF_LoadMemDocument(data: number, size: number, password: number): number;
   _FPDF_GetLastError(): number;
   _FPDF_CloseDocument(doc: number): void;
@@ -52,13 +51,13 @@ const OBJ_TEXT = 1, OBJ_PATH = 2, OBJ_IMAGE = 3, OBJ_SHADING = 4, OBJ_FORM = 5;
 /** Form XObjects nest; deeper than this counts as drawn (a render then decides). */
 const MAX_FORM_DEPTH = 8;
 
-let library: Promise<Pdfium> | undefined;
+let library: Promise<{ m: Pdfium; openFile: ReturnType<typeof pdfiumFiles> }> | undefined;
 
 /** PDFium is started once per process, from the wasm file installed with the package (never fetched). */
-function pdfium(): Promise<Pdfium> {
+function pdfium(): NonNullable<typeof library> {
   library ??= (async () => {
     const file = path.join(path.dirname(createRequire(import.meta.url).resolve('@hyzyla/pdfium')), 'pdfium.wasm');
-    const wasm = fs.readFileSync(file);
+    const wasm = withGrowableTable(fs.readFileSync(file)); // room for the file-reading callback (pdfium-file-access.ts)
     const lib = await PDFiumLibrary.init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
     // The wrapper's page API has no character positions or crop box: the module under it has PDFium's whole C API.
     const module = (lib as unknown as { module: Pdfium & Record<string, unknown> }).module;
@@ -69,9 +68,25 @@ function pdfium(): Promise<Pdfium> {
     for (const name of Object.keys(module)) {
       if (name.startsWith('_FPDF') && typeof exports[name.slice(1)] === 'function') direct[name] = exports[name.slice(1)];
     }
-    return direct as unknown as Pdfium;
+    const m = direct as unknown as Pdfium;
+    return { m, openFile: pdfiumFiles(m) };
   })();
   return library;
+}
+
+/** Where PDFium reads a document from: a copy in its memory (bytes given), or the file itself (a path given). */
+function documentInput(m: Pdfium, openFile: (file: string) => { access: number; close(): void }, source: PdfBytes): { load(): number; release(): void } {
+  if (!(source instanceof Uint8Array)) {
+    const file = openFile(source.file);
+    return { load: () => m._FPDF_LoadCustomDocument(file.access, 0), release: () => file.close() };
+  }
+  // Only the size is kept: no closure below may name `source`, so the caller's copy of the file can be collected
+  // once it is in WebAssembly memory instead of living as long as the document is open.
+  const size = source.length;
+  const data = m.wasmExports.malloc(Math.max(1, size));
+  if (!data) throw new Error(`PDFium could not allocate ${size} bytes for the document`);
+  m.HEAPU8.set(source, data);
+  return { load: () => m._FPDF_LoadMemDocument(data, size, 0), release: () => m.wasmExports.free(data) };
 }
 
 /**
@@ -81,20 +96,15 @@ function pdfium(): Promise<Pdfium> {
  * returned to the system (WebAssembly memory does not shrink).
  */
 export async function openPdfiumPageSource(
-  bytes: Uint8Array,
+  source: PdfBytes,
   { maxPdfImagePixels, renderBandBytes = RENDER_BAND_BYTES }: PdfPageSourceOptions & { renderBandBytes?: number },
 ): Promise<PdfPageSource> {
-  const m = await pdfium();
-  // Only the size is kept: no closure below may name `bytes`, so the caller's copy of the file (36 MB for issue 18's
-  // long PDF) can be collected once it is in WebAssembly memory instead of living as long as the document is open.
-  const size = bytes.length;
-  const data = m.wasmExports.malloc(Math.max(1, size));
-  if (!data) throw new Error(`PDFium could not allocate ${size} bytes for the document`);
-  m.HEAPU8.set(bytes, data);
-  let doc = m._FPDF_LoadMemDocument(data, size, 0);
+  const { m, openFile } = await pdfium();
+  const input = documentInput(m, openFile, source);
+  let doc = input.load();
   if (!doc) {
     const code = m._FPDF_GetLastError();
-    m.wasmExports.free(data);
+    input.release();
     const password = code === FPDF_ERR_PASSWORD || code === FPDF_ERR_SECURITY;
     throw new UnprocessableDocumentError(password ? PDF_MESSAGES.passwordProtected : PDF_MESSAGES.invalidPdf, { cause: new Error(`PDFium error ${code}`) });
   }
@@ -142,10 +152,10 @@ export async function openPdfiumPageSource(
     dropCaches: async () => {
       if (closed) return;
       m._FPDF_CloseDocument(doc);
-      doc = m._FPDF_LoadMemDocument(data, size, 0);
+      doc = input.load();
       if (!doc) {
         closed = true;
-        m.wasmExports.free(data);
+        input.release();
         m.wasmExports.free(scratch);
         throw new Error(`PDFium could not open the document again (error ${m._FPDF_GetLastError()})`);
       }
@@ -154,7 +164,7 @@ export async function openPdfiumPageSource(
       if (closed) return;
       closed = true;
       m._FPDF_CloseDocument(doc);
-      m.wasmExports.free(data);
+      input.release();
       m.wasmExports.free(scratch);
     },
   };
@@ -277,5 +287,5 @@ function pageText(m: Pdfium, page: number, scratch: number): string {
 
 /** Bytes of WebAssembly memory PDFium holds in this process (0 before its first document): it grows, never shrinks. */
 export async function pdfiumMemoryBytes(): Promise<number> {
-  return library ? (await library).HEAPU8.buffer.byteLength : 0;
+  return library ? (await library).m.HEAPU8.buffer.byteLength : 0;
 }
