@@ -4,10 +4,9 @@ import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
 import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
-import { hasTextLikeInk } from './pdf-page-raster.js';
+import { hasTextLikeInk } from './ocr-image.js';
 import { openPdfPageSource } from './open-pdf-page-source.js';
 import { PDF_MESSAGES, type PdfBytes, type PdfPageSource, type PdfReaderName } from './pdf-page-source.js';
-import { decodeJpeg, toOcrImage } from './raster.js';
 import { readWholeFile } from './read-whole-file.js';
 import { LIMIT_VARIABLES, tooManyPagesMessage } from './errors.js';
 
@@ -214,6 +213,7 @@ export class DocumentExtractor {
         `The image is too large (${megapixels} megapixels); upload a photo of at most ${MAX_JPEG_PIXELS / 1e6} megapixels`,
       );
     }
+    const { decodeJpeg, toOcrImage } = await import('./raster.js'); // canvas and pdf.js's decoders: photos only
     let image;
     try {
       image = toOcrImage(decodeJpeg(bytes), orientation, this.settings.maxImagePixels);

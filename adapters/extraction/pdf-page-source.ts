@@ -1,4 +1,4 @@
-import type { OcrImage } from './raster.js';
+import type { OcrImage } from './ocr-image.js';
 
 /** Which library reads PDFs in the extraction process (PDF_READER). */
 export const PDF_READERS = ['pdfjs', 'pdfium'] as const;

@@ -1,4 +1,4 @@
-import type { OcrImage } from './raster.js';
+import type { OcrImage } from './ocr-image.js';
 
 /** The parts of PDFium's C API (see pdfium-page-source.ts) a render for OCR calls; pointers are numbers. */
 export interface PdfiumRender {

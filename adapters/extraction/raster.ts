@@ -1,15 +1,9 @@
 import { createCanvas, ImageData, type Canvas, type Image } from '@napi-rs/canvas';
 import { JpegImage, setVerbosityLevel, VerbosityLevel } from 'pdfjs-dist/legacy/image_decoders/pdf.image_decoders.mjs';
+import { darkestChannelPgm, type OcrImage } from './ocr-image.js';
 
 // Truncated photos still decode (the missing part is grey); pdf.js would log a warning for each.
 setVerbosityLevel(VerbosityLevel.ERRORS);
-
-export interface OcrImage {
-  /** Binary greyscale PGM ("P5"): Leptonica reads it without decoding, and it is far cheaper to produce than PNG. */
-  pgm: Uint8Array;
-  width: number;
-  height: number;
-}
 
 /**
  * Decodes an uploaded JPEG with pdf.js's pure-JavaScript decoder. Not with @napi-rs/canvas: its native decoder
@@ -60,20 +54,6 @@ export function toOcrImage(source: Canvas | Image, orientation: number, maxPixel
   ctx.drawImage(source, 0, 0);
 
   return darkestChannelPgm(ctx.getImageData(0, 0, width, height).data, width, height);
-}
-
-/** RGBA pixels to a binary greyscale PGM, each pixel its darkest channel (see toOcrImage). */
-export function darkestChannelPgm(rgba: Uint8ClampedArray, width: number, height: number): OcrImage {
-  const header = new TextEncoder().encode(`P5\n${width} ${height}\n255\n`);
-  const pgm = new Uint8Array(header.length + width * height);
-  pgm.set(header);
-  for (let src = 0, dst = header.length; src < rgba.length; src += 4, dst++) {
-    const r = rgba[src];
-    const g = rgba[src + 1];
-    const b = rgba[src + 2];
-    pgm[dst] = r < g ? (r < b ? r : b) : g < b ? g : b;
-  }
-  return { pgm, width, height };
 }
 
 /** The canvas transform that draws an image stored with EXIF `orientation` (width x height as stored) upright. */

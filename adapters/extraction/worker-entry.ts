@@ -33,7 +33,11 @@ export function workerEntry(name = 'extraction-worker'): string {
   const outfile = path.join(dir, `${name}.mjs`);
   buildSync({
     entryPoints: [fileURLToPath(new URL(`./${name}.ts`, import.meta.url))],
-    outfile,
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    // A dynamic import stays one (a chunk of its own): inlined, its libraries' imports would be hoisted to the top of
+    // the bundle, and every child would load pdf.js and @napi-rs/canvas whether it reads with them or not.
+    splitting: true,
     bundle: true,
     packages: 'external',
     platform: 'node',

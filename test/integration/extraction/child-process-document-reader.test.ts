@@ -264,10 +264,14 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
     }
   });
 
-  it('rejects documents whose child crashes, and replaces the child', async () => {
-    // An 8 MB heap cannot even load the extraction code: a deterministic out-of-memory crash on every start. (Node 24
-    // given 4 MB or less dies by SIGSEGV before V8 can report the heap limit, which is not what this test is about.)
-    const reader = new ChildProcessDocumentReader({ maxMemoryMb: 8 });
+  it('rejects documents whose child runs out of memory, and replaces the child', async () => {
+    // Every child this reader starts fills its V8 heap before the worker even loads (a module preloaded through
+    // NODE_OPTIONS, which children inherit): a deterministic out-of-memory crash on every start, before the child could
+    // report its size to the memory limit.
+    const fill = 'const kept = []; for (;;) kept.push(new Array(1e6).fill(0));';
+    const given = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `${given ?? ''} --import=data:text/javascript,${encodeURIComponent(fill)}`.trim();
+    const reader = new ChildProcessDocumentReader({ maxMemoryMb: 64 });
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         const error = await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }));
@@ -275,7 +279,16 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
         expect(error.message, error.message).to.match(/ran out of memory/);
       }
     } finally {
+      if (given === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = given;
       await reader.close();
+    }
+    // Not the reader: a reader started now reads.
+    const healthy = new ChildProcessDocumentReader();
+    try {
+      expect(await healthy.read({ bytes: ONE_PAGE, contentType: PDF })).to.have.length(1);
+    } finally {
+      await healthy.close();
     }
   });
 

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { DEFAULT_EXTRACTION_SETTINGS } from '../../../adapters/extraction/child-process-document-reader.js';
+import { ChildProcessDocumentReader, DEFAULT_EXTRACTION_SETTINGS } from '../../../adapters/extraction/child-process-document-reader.js';
 import { cleanupPolicy } from '../../../adapters/extraction/cleanup-policy.js';
 import { DocumentExtractor } from '../../../adapters/extraction/document-extractor.js';
 import { ExtractionProcess } from '../../../adapters/extraction/extraction-process.js';
 import type { ExtractedPage } from '../../../core/domain/model.js';
-import { textPng } from '../../support/generated-documents.js';
+import { childPids } from '../../support/extraction-processes.js';
+import { textJpeg, textPng } from '../../support/generated-documents.js';
 
 const MB = 1024 * 1024;
 
@@ -83,6 +84,25 @@ describe('extraction memory policy (issue 18: cost per page flat in the length o
     expect(running.get(57)).to.equal(true);
     expect(extractor.ocr.running).to.equal(false); // stopped once the document is read
     await extractor.close();
+  });
+
+  it('loads @napi-rs/canvas and pdf.js into an extraction process only for a photo, not for PDFs read and OCR\'d with PDFium', async () => {
+    const reader = new ChildProcessDocumentReader({ poolSize: 1, idleMs: 60_000 });
+    const before = new Set(childPids());
+    // Skia's native library, which @napi-rs/canvas maps; pdf.js is imported only beside it (pdf-page-raster.ts, raster.ts).
+    const canvasLoaded = (pid: number) => fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes('skia');
+    try {
+      const pages = await reader.read({ bytes: await mixedPdf([textPage(1), ['Scanned page of the annual report', 'Revenue rose in every region']]), contentType: 'application/pdf' });
+      expect(pages.map((page) => page.method)).to.deep.equal(['text', 'ocr']);
+      const [child] = childPids().filter((pid) => !before.has(pid));
+      expect(canvasLoaded(child), 'after a PDF').to.equal(false);
+      const photo = await reader.read({ bytes: textJpeg(['Receipt total 12.50']), contentType: 'image/jpeg' });
+      expect(photo[0].text).to.match(/12\.50/);
+      expect(childPids().filter((pid) => !before.has(pid)), 'the same process read the photo').to.deep.equal([child]);
+      expect(canvasLoaded(child), 'after a photo').to.equal(true);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('starts extraction processes with a young generation of 8 MB semi-spaces, the heap limit, gc exposed and glibc malloc giving memory back', async () => {

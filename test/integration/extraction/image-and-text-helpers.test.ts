@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { readJpegHeader } from '../../../adapters/extraction/jpeg-header.js';
-import { decodeJpeg, toOcrImage, type OcrImage } from '../../../adapters/extraction/raster.js';
+import type { OcrImage } from '../../../adapters/extraction/ocr-image.js';
+import { decodeJpeg, toOcrImage } from '../../../adapters/extraction/raster.js';
 import { markParagraphBreaks, normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
 import { removeRunningHeaders, RunningHeaderRemover } from '../../../adapters/extraction/running-headers.js';
 import { resolveDocumentKind } from '../../../adapters/extraction/content-type.js';
