@@ -1,5 +1,6 @@
 /**
- * Issue 9's figures, all measured in one run against the real service (embedded defaults, its own process):
+ * Issue 9's figures, all measured in one run against the real service (embedded defaults but one extraction process,
+ * as issue 9 measured; its own process):
  * a. a ~40 MB, ~5,000-page text PDF: raw pdf-parse in one process (time, peak RSS) vs ingest through the service
  *    (upload → completed), peak RSS of the whole process tree (server + extraction children) while ingesting, and
  *    that tree's RSS 60 s after;
@@ -27,7 +28,10 @@ async function main(): Promise<void> {
 
   const raw = rawPdfParse(bigPdf);
 
-  const server = await startServer();
+  // Issue 9's targets were set, and met, with one extraction process; since issue 18 two read one long document by
+  // default, and long-documents.ts measures that. EXTRACTION_WORKERS set in the environment still wins.
+  const workers = process.env.EXTRACTION_WORKERS ?? '1';
+  const server = await startServer({ EXTRACTION_WORKERS: workers });
   const sampler = new PeakRssSampler(server.pid);
   const prober = HealthProber.start(server.baseUrl);
   try {
@@ -74,7 +78,7 @@ async function main(): Promise<void> {
     const fairLimit = TARGETS.fairnessSlack * alone.seconds + TARGETS.fairnessExtraS;
     const line = (label: string, value: string, verdict?: boolean) =>
       console.log(`  ${label.padEnd(52)} ${value}${verdict === undefined ? '' : verdict ? '  met' : '  NOT met'}`);
-    console.log(`\ningestion limits benchmark (embedded defaults, service in its own process; shared machine: noisy)`);
+    console.log(`\ningestion limits benchmark (embedded defaults but EXTRACTION_WORKERS=${workers}, service in its own process; shared machine: noisy)`);
     line(`text PDF`, `${big.job.pages ?? '?'} pages, ${bigMb.toFixed(1)} MB, ${big.job.chunks ?? '?'} chunks, ${big.job.status}${big.job.error ? ` (${big.job.error})` : ''}`);
     line('raw pdf-parse, one process', `${raw.seconds.toFixed(1)} s (${(raw.pages / raw.seconds).toFixed(1)} pages/s), peak RSS ${raw.peakRssMb.toFixed(0)} MB`);
     line('ingest through the service (upload → completed)', `${big.seconds.toFixed(1)} s (${(raw.pages / big.seconds).toFixed(1)} pages/s)`);
