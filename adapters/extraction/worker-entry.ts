@@ -12,7 +12,7 @@ const bundledEntries = new Map<string, string>();
 
 /**
  * The file an extraction child process runs. Compiled to .js, extraction-worker.js next to this file. Run from
- * TypeScript (tsx: tests, `npm start`, the Docker image), the worker's own sources are bundled once per server
+ * TypeScript (tsx: the tests and the benches), the worker's own sources are bundled once per server
  * process into plain JavaScript with esbuild (the one tsx runs on), and the child runs that without tsx: tsx's loader
  * would otherwise re-transform pdf.js's multi-megabyte modules in every child, costing about 300 MB of memory per
  * child and seconds of start-up. Libraries stay external (loaded from node_modules as they are, through a symlink
