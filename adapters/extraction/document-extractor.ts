@@ -7,7 +7,7 @@ import { OcrEngine } from './ocr-engine.js';
 import { hasTextLikeInk } from './ocr-image.js';
 import { openPdfPageSource } from './open-pdf-page-source.js';
 import { PDF_MESSAGES, type PdfBytes, type PdfPageSource, type PdfReaderName } from './pdf-page-source.js';
-import { readWholeFile } from './read-whole-file.js';
+import { wholeBytes } from './read-whole-file.js';
 import { LIMIT_VARIABLES, tooManyPagesMessage } from './errors.js';
 
 export interface ExtractionSettings {
@@ -114,7 +114,7 @@ export class DocumentExtractor {
     };
     try {
       if (kind === 'pdf') await this.readPdf(bytes, tally, range ?? { firstPage: 1, lastPage: Infinity });
-      else await this.readJpeg(bytes instanceof Uint8Array ? bytes : readWholeFile(bytes.file), tally);
+      else await this.readJpeg(wholeBytes(bytes), tally);
     } finally {
       await this.ocr.terminate(); // its memory goes back while the server indexes, or the process waits idle
     }

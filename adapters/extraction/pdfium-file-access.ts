@@ -31,7 +31,6 @@ export interface PdfiumFileModule {
 /** A file PDFium reads from: `access` is its FPDF_FILEACCESS, valid until close(). */
 export interface PdfiumFile {
   readonly access: number;
-  readonly size: number;
   close(): void;
 }
 
@@ -137,7 +136,6 @@ export function pdfiumFiles(m: PdfiumFileModule): (file: string) => PdfiumFile {
       let closed = false;
       return {
         access,
-        size,
         close: () => {
           if (closed) return;
           closed = true;

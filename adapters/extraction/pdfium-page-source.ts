@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfBytes, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
-import { pdfiumFiles, withGrowableTable, type PdfiumFileModule } from './pdfium-file-access.js';
+import { pdfiumFiles, withGrowableTable, type PdfiumFile, type PdfiumFileModule } from './pdfium-file-access.js';
 import { layOutPageText, type PageChar } from './pdfium-text.js';
 import { RENDER_BAND_BYTES, renderPage, type PdfiumRender } from './pdfium-render.js';
 
@@ -75,7 +75,7 @@ function pdfium(): NonNullable<typeof library> {
 }
 
 /** Where PDFium reads a document from: a copy in its memory (bytes given), or the file itself (a path given). */
-function documentInput(m: Pdfium, openFile: (file: string) => { access: number; close(): void }, source: PdfBytes): { load(): number; release(): void } {
+function documentInput(m: Pdfium, openFile: (file: string) => PdfiumFile, source: PdfBytes): { load(): number; release(): void } {
   if (!(source instanceof Uint8Array)) {
     const file = openFile(source.file);
     return { load: () => m._FPDF_LoadCustomDocument(file.access, 0), release: () => file.close() };
