@@ -1,7 +1,9 @@
 /**
  * Page-image render time: every page of a ~300-page filing rendered as the page route does on a cache miss
- * (ChildProcessPageRenderer: the file handed to the renderer's child process, the page drawn by pdf.js, PNG-encoded,
- * longest side 1600 px), one after another as a reader paging through would ask. Prints p50, p95 and max.
+ * (ChildProcessPageRenderer: the file handed to the renderer's child process, the page drawn by each PDF reader,
+ * PDFium and pdf.js, PNG-encoded, longest side 1600 px), one after another as a reader paging through would ask; then
+ * every 100th page of the long real PDF (long-real-pdf.ts; skipped with the reason where the corpus or qpdf is
+ * absent). Prints p50, p95 and max, and the peak RSS of the renderer's child process.
  *
  * FinanceBench holds no single filing of ~300 pages (the longest is 213): two real 10-Ks are merged with qpdf into one
  * 296-page PDF, which is what a long filing looks like to the renderer. `npx tsx bench/page-images.ts`;
@@ -12,6 +14,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ChildProcessPageRenderer } from '../adapters/extraction/child-process-page-renderer.js';
+import { PDF_READERS, type PdfReaderName } from '../adapters/extraction/pdf-page-source.js';
+import { longRealPdf, longRealPdfUnavailable, pageCount as countPages } from './long-real-pdf.js';
+import { treeRssParts } from './process-tree.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { percentile } from './metrics.js';
 
@@ -30,27 +35,56 @@ const bytes = new Uint8Array(fs.readFileSync(filing));
 const pageCount = Number(/^Pages:\s+(\d+)/m.exec(spawnSync('pdfinfo', [filing], { encoding: 'utf8' }).stdout ?? '')?.[1] ?? 296);
 const pages = Math.min(pageCount, Number(process.env.PAGE_BENCH_PAGES ?? pageCount));
 
-const renderer = new ChildProcessPageRenderer();
-try {
-  const started = performance.now();
-  const first = await renderer.render({ bytes, contentType: 'application/pdf', page: 1, maxSide: MAX_SIDE });
-  const coldMs = performance.now() - started;
-  if (!first) throw new Error('page 1 not found');
-  const times: number[] = [];
-  const sizes: number[] = [];
-  for (let page = 1; page <= pages; page++) {
-    const t0 = performance.now();
-    const image = await renderer.render({ bytes, contentType: 'application/pdf', page, maxSide: MAX_SIDE });
-    times.push(performance.now() - t0);
-    if (!image) throw new Error(`page ${page} not found`);
-    sizes.push(image.bytes.length);
+const ms = (v: number) => `${Math.round(v)} ms`;
+
+/** Renders `pageNumbers` of `document` one after another with `reader`; the renderer's child's peak RSS is sampled. */
+async function renderPages(document: Uint8Array, pageNumbers: number[], reader: PdfReaderName) {
+  const renderer = new ChildProcessPageRenderer({ pdfReader: reader });
+  let childPeakMb = 0;
+  const sampler = setInterval(() => (childPeakMb = Math.max(childPeakMb, treeRssParts(process.pid).descendants / 1048576)), 20);
+  try {
+    const started = performance.now();
+    if (!(await renderer.render({ bytes: document, contentType: 'application/pdf', page: 1, maxSide: MAX_SIDE }))) throw new Error('page 1 not found');
+    const coldMs = performance.now() - started;
+    const times: number[] = [];
+    const sizes: number[] = [];
+    for (const page of pageNumbers) {
+      const t0 = performance.now();
+      const image = await renderer.render({ bytes: document, contentType: 'application/pdf', page, maxSide: MAX_SIDE });
+      times.push(performance.now() - t0);
+      if (!image) throw new Error(`page ${page} not found`);
+      sizes.push(image.bytes.length);
+    }
+    return { coldMs, times, sizes, childPeakMb };
+  } finally {
+    clearInterval(sampler);
+    await renderer.close();
   }
-  const ms = (v: number) => `${Math.round(v)} ms`;
+}
+
+function report(label: string, { coldMs, times, sizes, childPeakMb }: Awaited<ReturnType<typeof renderPages>>): void {
+  console.log(`  ${label}`);
+  console.log(`    first page with the child starting   ${ms(coldMs)}`);
+  console.log(`    render time (child running, no cache) p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(Math.max(...times))}`);
+  console.log(`    image size                             p50 ${Math.round(percentile(sizes, 50) / 1024)} KB, max ${Math.round(Math.max(...sizes) / 1024)} KB`);
+  console.log(`    peak RSS of the renderer's child       ${childPeakMb.toFixed(0)} MB`);
+}
+
+try {
   console.log(`Page images: ${pages} pages of a ${pageCount}-page filing (${(bytes.length / 1e6).toFixed(1)} MB, ${PARTS.map((p) => path.basename(p)).join(' + ')}), PNG, longest side ${MAX_SIDE} px`);
-  console.log(`  first page with the child starting   ${ms(coldMs)}`);
-  console.log(`  render time (child running, no cache) p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(Math.max(...times))}`);
-  console.log(`  image size                             p50 ${Math.round(percentile(sizes, 50) / 1024)} KB, max ${Math.round(Math.max(...sizes) / 1024)} KB`);
+  const all = Array.from({ length: pages }, (_, i) => i + 1);
+  for (const reader of PDF_READERS) report(`PDF_READER=${reader}`, await renderPages(bytes, all, reader));
+  // A page of a long report is what a source in an answer about it opens: every 100th page of the merged filings.
+  const unavailable = longRealPdfUnavailable();
+  if (unavailable) console.log(`  long real PDF: skipped (${unavailable})`);
+  else {
+    const long = longRealPdf().file;
+    const longPages = countPages(long);
+    const sample = Array.from({ length: Math.floor(longPages / 100) }, (_, i) => (i + 1) * 100);
+    const longBytes = new Uint8Array(fs.readFileSync(long));
+    console.log(`Page images of the long real PDF (${longPages} pages, ${(longBytes.length / 1e6).toFixed(1)} MB): every 100th page, ${sample.length} pages`);
+    for (const reader of PDF_READERS) report(`PDF_READER=${reader}`, await renderPages(longBytes, sample, reader));
+  }
 } finally {
-  await renderer.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -6,6 +6,8 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { PageImage, PageImageRequest, PageRenderer } from '../../core/ports/page-renderer.js';
 import { resolveDocumentKind } from './content-type.js';
 import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
+import type { PdfReaderName } from './pdf-page-source.js';
+import { DEFAULT_EXTRACTION_SETTINGS } from './child-process-document-reader.js';
 import { liveChildren, setRef, workerEntry } from './worker-entry.js';
 
 export interface PageRendererOptions {
@@ -15,6 +17,8 @@ export interface PageRendererOptions {
   maxHeapMb?: number;
   /** The child exits after this long without work. Default 30 s. */
   idleMs?: number;
+  /** The library that draws PDF pages (PDF_READER). Default PDFium, which reads a long PDF's file only where it needs to. */
+  pdfReader?: PdfReaderName;
 }
 
 interface Pending {
@@ -32,6 +36,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
   private readonly timeoutMs: number;
   private readonly maxHeapMb: number;
   private readonly idleMs: number;
+  private readonly pdfReader: PdfReaderName;
   private child: ChildProcess | undefined;
   private ready: Promise<ChildProcess> | undefined;
   private readonly pending = new Map<number, Pending>();
@@ -44,6 +49,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxHeapMb = options.maxHeapMb ?? 512;
     this.idleMs = options.idleMs ?? 30_000;
+    this.pdfReader = options.pdfReader ?? DEFAULT_EXTRACTION_SETTINGS.pdfReader;
   }
 
   render(request: PageImageRequest): Promise<PageImage | null> {
@@ -89,7 +95,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
         });
         // With a callback a send to a child that just died fails here; without one Node emits it as an 'error' on
         // the child, uncaught: the server would crash. This request fails; the next one starts a fresh child.
-        child.send({ id, file, kind, page: request.page, maxSide: request.maxSide } satisfies PageRenderJob, (error) => {
+        child.send({ id, file, kind, reader: this.pdfReader, page: request.page, maxSide: request.maxSide } satisfies PageRenderJob, (error) => {
           if (!error) return;
           if (this.child === child) this.stopChild();
           this.pending.get(id)?.reject(new Error(`The page renderer stopped (${error.message})`));

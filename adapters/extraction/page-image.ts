@@ -1,47 +1,39 @@
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { PDFParse } from 'pdf-parse';
-import type { RenderParameters } from 'pdfjs-dist/types/src/display/api.js';
+import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import type { PageImage } from '../../core/ports/page-renderer.js';
 import type { DocumentKind } from './content-type.js';
-import { openDocument, pdfjsAssets } from './pdfjs-page-source.js';
 import { readJpegHeader } from './jpeg-header.js';
+import { openPdfPageSource } from './open-pdf-page-source.js';
+import type { PdfBytes, PdfReaderName } from './pdf-page-source.js';
 import { decodeJpeg, orientationMatrix } from './raster.js';
+import { wholeBytes } from './read-whole-file.js';
 
 /** Scale cap for small pages (a business card PDF): no more detail than 200 dpi would show. */
 const MAX_SCALE = 200 / 72;
-/** Embedded images pdf.js decodes at most this big (same bound as extraction's default). */
+/** Embedded images are decoded at most this big (same bound as extraction's default). */
 const MAX_PDF_IMAGE_PIXELS = 50_000_000;
 const JPEG_QUALITY = 0.85;
 
 /**
- * Draws one page as the user saw it: a PDF page rendered by pdf.js (PNG: crisp text), or a photographed page turned
+ * Draws one page as the user saw it: a PDF page rendered by `reader` (PNG: crisp text), or a photographed page turned
  * upright (EXIF orientation) and scaled down (JPEG, like the photo). The longest side is at most `maxSide` pixels.
- * null when there is no such page.
+ * null when there is no such page. PDFium reads a PDF given as a file block by block: a page of a 5,000-page report
+ * costs no more than a page of a short one (pdf.js parses the whole file each time).
  */
-export async function renderPageImage(bytes: Uint8Array, kind: DocumentKind, page: number, maxSide: number): Promise<PageImage | null> {
-  if (kind === 'jpeg') return page === 1 ? uprightPhoto(bytes, maxSide) : null;
-  const parser = new PDFParse({ data: bytes, ...pdfjsAssets(), isEvalSupported: false, maxImageSize: MAX_PDF_IMAGE_PIXELS });
+export async function renderPageImage(document: PdfBytes, kind: DocumentKind, page: number, maxSide: number, reader: PdfReaderName): Promise<PageImage | null> {
+  if (kind === 'jpeg') return page === 1 ? uprightPhoto(wholeBytes(document), maxSide) : null;
+  const pdf = await openPdfPageSource(reader, document, { maxPdfImagePixels: MAX_PDF_IMAGE_PIXELS });
   try {
-    const doc = await openDocument(parser);
-    if (page > doc.numPages) return null;
-    const pdfPage = await doc.getPage(page);
+    if (page > pdf.pageCount) return null;
+    const { rgba, width, height } = await pdf.renderForViewing(page, maxSide, MAX_SCALE);
+    const canvas = createCanvas(width, height);
     try {
-      const { width, height } = pdfPage.getViewport({ scale: 1 });
-      const viewport = pdfPage.getViewport({ scale: Math.min(MAX_SCALE, maxSide / Math.max(width, height)) });
-      // Rounded, not floored: 792 points at 1000/792 is 999.99… pixels.
-      const canvas = createCanvas(Math.max(1, Math.round(viewport.width)), Math.max(1, Math.round(viewport.height)));
-      try {
-        const target = { canvas, canvasContext: canvas.getContext('2d') } as unknown as Pick<RenderParameters, 'canvas' | 'canvasContext'>;
-        await pdfPage.render({ ...target, viewport }).promise;
-        return { bytes: new Uint8Array(await canvas.encode('png')), contentType: 'image/png' };
-      } finally {
-        release(canvas);
-      }
+      canvas.getContext('2d').putImageData(new ImageData(rgba, width, height), 0, 0);
+      return { bytes: new Uint8Array(await canvas.encode('png')), contentType: 'image/png' };
     } finally {
-      pdfPage.cleanup();
+      release(canvas);
     }
   } finally {
-    await parser.destroy();
+    await pdf.close();
   }
 }
 

@@ -1,10 +1,13 @@
 import type { DocumentKind } from './content-type.js';
+import type { PdfReaderName } from './pdf-page-source.js';
 
 /** Messages between ChildProcessPageRenderer and page-render-worker.ts. The document travels as a private temp file. */
 export interface PageRenderJob {
   id: number;
   file: string;
   kind: DocumentKind;
+  /** The library that draws a PDF page. */
+  reader: PdfReaderName;
   page: number;
   maxSide: number;
 }

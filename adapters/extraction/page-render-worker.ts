@@ -3,7 +3,6 @@
  * a time, so rendering never runs on the server's event loop and a native crash or runaway memory costs only this
  * process.
  */
-import fs from 'node:fs';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { renderPageImage } from './page-image.js';
 import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
@@ -16,10 +15,9 @@ const reply = (message: PageRenderReply): void => {
   if (process.connected) process.send!(message, undefined, undefined, () => {});
 };
 
-process.on('message', async ({ id, file, kind, page, maxSide }: PageRenderJob) => {
+process.on('message', async ({ id, file, kind, reader, page, maxSide }: PageRenderJob) => {
   try {
-    const data = fs.readFileSync(file);
-    const image = await renderPageImage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), kind, page, maxSide);
+    const image = await renderPageImage({ file }, kind, page, maxSide, reader);
     reply(image ? { id, type: 'image', bytes: image.bytes, contentType: image.contentType } : { id, type: 'missing' });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -2,6 +2,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy, RenderParameters } from 'pdfjs-dist/types/src/display/api.js';
 import { darkestChannelPgm, type OcrImage } from './ocr-image.js';
+import type { PageRaster } from './pdf-page-source.js';
 
 /** Operators that put something visible on a page: glyphs, images, shadings (paths are checked by their paint op). */
 const INK_OPS = new Set<number>([
@@ -46,6 +47,23 @@ export async function renderForOcr(page: PDFPageProxy, dpi: number, maxPixels: n
     return darkestChannelPgm(rgba, canvas.width, canvas.height);
   } finally {
     // Native pixel memory is freed now rather than whenever the garbage collector gets to the canvas.
+    canvas.width = 0;
+    canvas.height = 0;
+  }
+}
+
+/** The page in colour for a person to see, its longest side `maxSide` pixels, at most `maxScale` pixels per point. */
+export async function renderForViewing(page: PDFPageProxy, maxSide: number, maxScale: number): Promise<PageRaster> {
+  const { width, height } = page.getViewport({ scale: 1 });
+  const viewport = page.getViewport({ scale: Math.min(maxScale, maxSide / Math.max(width, height)) });
+  // Rounded, not floored: 792 points at 1000/792 is 999.99… pixels.
+  const canvas = createCanvas(Math.max(1, Math.round(viewport.width)), Math.max(1, Math.round(viewport.height)));
+  try {
+    const context = canvas.getContext('2d');
+    const target = { canvas, canvasContext: context } as unknown as Pick<RenderParameters, 'canvas' | 'canvasContext'>;
+    await page.render({ ...target, viewport }).promise;
+    return { rgba: context.getImageData(0, 0, canvas.width, canvas.height).data, width: canvas.width, height: canvas.height };
+  } finally {
     canvas.width = 0;
     canvas.height = 0;
   }

@@ -16,6 +16,13 @@ export const PDF_MESSAGES = {
  */
 export type PdfBytes = Uint8Array | { file: string };
 
+/** A page drawn in colour for a person to look at: RGBA, four bytes per pixel, rows top to bottom. */
+export interface PageRaster {
+  rgba: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
 export interface PdfPageSourceOptions {
   /** Images in the PDF with more pixels are left out when rendering (pdf.js maxImageSize; PDF_MAX_IMAGE_PIXELS). */
   maxPdfImagePixels: number;
@@ -34,6 +41,11 @@ export interface PdfPageSource {
   hasInk(pageNumber: number): Promise<boolean>;
   /** The page rendered at `dpi` (never above `maxPixels`) as a greyscale image for OCR. */
   renderForOcr(pageNumber: number, dpi: number, maxPixels: number): Promise<OcrImage>;
+  /**
+   * The page in colour as it is shown (rotation applied, annotations drawn, on white): its longest side `maxSide`
+   * pixels, but never more than `maxScale` pixels per point (a business card is not blown up).
+   */
+  renderForViewing(pageNumber: number, maxSide: number, maxScale: number): Promise<PageRaster>;
   /** Drops document-wide caches (fonts, images) between pages; a long document calls it every few hundred pages. */
   dropCaches(): Promise<void>;
   /** Frees everything the document holds. */

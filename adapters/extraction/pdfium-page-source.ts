@@ -6,7 +6,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfBytes, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
 import { pdfiumFiles, withGrowableTable, type PdfiumFile, type PdfiumFileModule } from './pdfium-file-access.js';
 import { layOutPageText, type PageChar } from './pdfium-text.js';
-import { RENDER_BAND_BYTES, renderPage, type PdfiumRender } from './pdfium-render.js';
+import { RENDER_BAND_BYTES, renderPage, renderPageForViewing, type PdfiumRender } from './pdfium-render.js';
 
 /**
  * The parts of PDFium's C API (compiled to WebAssembly by @hyzyla/pdfium) this reader calls, the render's
@@ -133,6 +133,12 @@ export async function openPdfiumPageSource(
     }
   };
 
+  // As pdf.js's maxImageSize: an image with more pixels is left out of a render rather than decoded.
+  const leaveOutAllLargeImages = (page: number) => {
+    const count = m._FPDFPage_CountObjects(page);
+    for (let i = 0; i < count; i++) leaveOutLargeImages(m, m._FPDFPage_GetObject(page, i), maxPdfImagePixels, scratch, 0);
+  };
+
   return {
     pageCount,
     text: async (num) => withPage(num, (page) => pageText(m, page, scratch)),
@@ -142,10 +148,12 @@ export async function openPdfiumPageSource(
       return false;
     }),
     renderForOcr: async (num, dpi, maxPixels) => withPage(num, (page) => {
-      // As pdf.js's maxImageSize: an image with more pixels is left out of the render rather than decoded.
-      const count = m._FPDFPage_CountObjects(page);
-      for (let i = 0; i < count; i++) leaveOutLargeImages(m, m._FPDFPage_GetObject(page, i), maxPdfImagePixels, scratch, 0);
+      leaveOutAllLargeImages(page);
       return renderPage(m, page, dpi, maxPixels, renderBandBytes);
+    }),
+    renderForViewing: async (num, maxSide, maxScale) => withPage(num, (page) => {
+      leaveOutAllLargeImages(page);
+      return renderPageForViewing(m, page, maxSide, maxScale);
     }),
     // PDFium keeps what it parsed for the document (fonts, shared resources) until the document is closed, and has no
     // call to drop it: the document is closed and opened again from the same bytes (a few milliseconds).

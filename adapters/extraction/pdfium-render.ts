@@ -1,4 +1,5 @@
 import type { OcrImage } from './ocr-image.js';
+import type { PageRaster } from './pdf-page-source.js';
 
 /** The parts of PDFium's C API (see pdfium-page-source.ts) a render for OCR calls; pointers are numbers. */
 export interface PdfiumRender {
@@ -69,4 +70,39 @@ export function renderPage(m: PdfiumRender, page: number, dpi: number, maxPixels
     m._FPDFBitmap_Destroy(bitmap);
   }
   return { pgm, width: w, height: h };
+}
+
+/**
+ * Renders the page (rotation applied, annotations drawn) on white in colour for a person to see, its longest side
+ * `maxSide` pixels but at most `maxScale` pixels per point. One bitmap, not bands as for OCR: at most ~1600 px a side
+ * (10 MB), drawn in the page-image process, which exits when idle.
+ */
+export function renderPageForViewing(m: PdfiumRender, page: number, maxSide: number, maxScale: number): PageRaster {
+  const width = m._FPDF_GetPageWidthF(page); // points, rotation applied
+  const height = m._FPDF_GetPageHeightF(page);
+  const scale = Math.min(maxScale, maxSide / Math.max(width, height));
+  // Rounded, not floored: 792 points at 1000/792 is 999.99… pixels.
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  const bitmap = m._FPDFBitmap_Create(w, h, 0); // BGRx
+  if (!bitmap) throw new Error(`PDFium could not allocate a ${w}x${h} bitmap`);
+  try {
+    m._FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xffffffff);
+    m._FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, FPDF_ANNOT);
+    const pixels = m.HEAPU8; // read after the call: the memory may have grown (a new buffer) while rendering
+    const buffer = m._FPDFBitmap_GetBuffer(bitmap);
+    const stride = m._FPDFBitmap_GetStride(bitmap);
+    const rgba = new Uint8ClampedArray(w * h * 4);
+    for (let row = 0, dst = 0; row < h; row++) {
+      for (let src = buffer + row * stride, end = src + w * 4; src < end; src += 4, dst += 4) {
+        rgba[dst] = pixels[src + 2];
+        rgba[dst + 1] = pixels[src + 1];
+        rgba[dst + 2] = pixels[src];
+        rgba[dst + 3] = 255;
+      }
+    }
+    return { rgba, width: w, height: h };
+  } finally {
+    m._FPDFBitmap_Destroy(bitmap);
+  }
 }

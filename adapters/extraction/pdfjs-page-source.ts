@@ -4,7 +4,7 @@ import { PDFParse } from 'pdf-parse';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
-import { hasInk, renderForOcr } from './pdf-page-raster.js';
+import { hasInk, renderForOcr, renderForViewing } from './pdf-page-raster.js';
 
 /**
  * PDF pages read by pdf.js through pdf-parse: its per-page text layout (lines, cell gaps), its operator list for
@@ -34,6 +34,7 @@ export async function openPdfjsPageSource(bytes: Uint8Array, { maxPdfImagePixels
     text: (num) => pageText(num).catch((error: unknown) => Promise.reject(toPdfError(error))),
     hasInk: (num) => withPage(num, hasInk),
     renderForOcr: (num, dpi, maxPixels) => withPage(num, (page) => renderForOcr(page, dpi, maxPixels)),
+    renderForViewing: (num, maxSide, maxScale) => withPage(num, (page) => renderForViewing(page, maxSide, maxScale)),
     dropCaches: () => doc.cleanup(),
     close: () => parser.destroy().catch(() => {}),
   };

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
-import { ChildProcessPageRenderer } from '../../adapters/extraction/index.js';
+import { ChildProcessPageRenderer, PDF_READERS } from '../../adapters/extraction/index.js';
 import { readJpegHeader } from '../../adapters/extraction/jpeg-header.js';
 import { withExifOrientation } from '../support/extraction-fixtures.js';
 import { MALFORMED_PDF, pagedTextPdf, sidewaysTextJpeg, textJpeg } from '../support/generated-documents.js';
@@ -15,12 +15,12 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-describe('ChildProcessPageRenderer', function () {
+for (const pdfReader of PDF_READERS) describe(`ChildProcessPageRenderer (PDF_READER=${pdfReader})`, function () {
   this.timeout(60_000);
-  const renderer = new ChildProcessPageRenderer();
+  const renderer = new ChildProcessPageRenderer({ pdfReader });
   after(() => renderer.close());
 
-  pageRendererContract('ChildProcessPageRenderer (pdf.js and @napi-rs/canvas in a child process)', () => renderer, {
+  pageRendererContract(`ChildProcessPageRenderer (${pdfReader === 'pdfium' ? 'PDFium' : 'pdf.js'} and @napi-rs/canvas in a child process)`, () => renderer, {
     pdf: { bytes: PDF, pages: 3 },
     jpeg: JPEG,
     malformedPdf: MALFORMED_PDF,
@@ -39,6 +39,12 @@ describe('ChildProcessPageRenderer', function () {
     const bounded = (await renderer.render({ bytes: sideways, contentType: 'image/jpeg', page: 1, maxSide: 320 }))!;
     expect(readJpegHeader(bounded.bytes)).to.include({ width: 320, height: 180 });
   });
+});
+
+describe('ChildProcessPageRenderer', function () {
+  this.timeout(60_000);
+  const renderer = new ChildProcessPageRenderer();
+  after(() => renderer.close());
 
   it('fails one request when its child dies, and starts a fresh child for the next', async () => {
     await renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 1, maxSide: 400 });

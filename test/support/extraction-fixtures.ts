@@ -1,9 +1,17 @@
 import fs from 'node:fs';
+import { PDFDocument, degrees } from 'pdf-lib';
 import { CORPUS_AVAILABLE, corpusPath } from './paths.js';
 
 /** A file of the real-document corpus (see paths.ts); call it in hooks and tests, never while suites are defined. */
 export function readData(relativePath: string): Uint8Array {
   return new Uint8Array(fs.readFileSync(corpusPath(relativePath)));
+}
+
+/** A corpus PDF with every page turned by /Rotate, as scanners and "rotate page" in viewers save it. */
+export async function rotatedData(relativePath: string, angle: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(readData(relativePath));
+  for (const page of doc.getPages()) page.setRotation(degrees(angle));
+  return doc.save();
 }
 
 export function readDataText(relativePath: string): string {

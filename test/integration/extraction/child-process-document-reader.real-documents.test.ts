@@ -1,20 +1,12 @@
 import { expect } from 'chai';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
-import { PDFDocument, degrees } from 'pdf-lib';
 import { ChildProcessDocumentReader, PDF_READERS } from '../../../adapters/extraction/index.js';
 import { describeWithCorpus } from '../../support/corpus.js';
-import { listData, maxEventLoopLag, readData, readDataText, wordRecall } from '../../support/extraction-fixtures.js';
+import { listData, maxEventLoopLag, readData, rotatedData, readDataText, wordRecall } from '../../support/extraction-fixtures.js';
 import { allText, expectIncreasingToOne, rejection } from './reader-assertions.js';
 
 const PDF = 'application/pdf';
 const JPEG = 'image/jpeg';
-
-/** A real page turned by /Rotate, as scanners and "rotate page" in viewers save it. */
-async function rotated(file: string, angle: number): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(readData(file));
-  for (const page of doc.getPages()) page.setRotation(degrees(angle));
-  return doc.save();
-}
 
 /**
  * The same reader on the real-document corpus (DOC_CHAT_CORPUS), its PDFs read by each PDF reader (PDF_READER) with
@@ -124,7 +116,7 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
 
   for (const angle of [90, 180, 270]) {
     it(`reads a page turned by /Rotate ${angle} as text`, async () => {
-      const pages = await reader.read({ bytes: await rotated('pdfs/google-doc-document.pdf', angle), contentType: PDF });
+      const pages = await reader.read({ bytes: await rotatedData('pdfs/google-doc-document.pdf', angle), contentType: PDF });
       expect(pages.map((page) => [page.page, page.method])).to.deep.equal([[1, 'text']]);
       for (const phrase of ['Beautiful is better than ugly.', 'Explicit is better than implicit.']) expect(pages[0].text).to.include(phrase);
     });
