@@ -3,7 +3,8 @@
  * (ChildProcessPageRenderer: the file handed to the renderer's child process, the page drawn by each PDF reader,
  * PDFium and pdf.js, PNG-encoded, longest side 1600 px), one after another as a reader paging through would ask; then
  * every 100th page of the long real PDF (long-real-pdf.ts; skipped with the reason where the corpus or qpdf is
- * absent). Prints p50, p95 and max, and the peak RSS of the renderer's child process.
+ * absent). Prints p50, p95 and max, and the peak RSS of the renderer's child process. Last, through the service, ten
+ * pages of the long PDF asked for at once: how long until all are answered, and the API process's peak RSS.
  *
  * FinanceBench holds no single filing of ~300 pages (the longest is 213): two real 10-Ks are merged with qpdf into one
  * 296-page PDF, which is what a long filing looks like to the renderer. `npx tsx bench/page-images.ts`;
@@ -16,12 +17,16 @@ import path from 'node:path';
 import { ChildProcessPageRenderer } from '../adapters/extraction/child-process-page-renderer.js';
 import { PDF_READERS, type PdfReaderName } from '../adapters/extraction/pdf-page-source.js';
 import { longRealPdf, longRealPdfUnavailable, pageCount as countPages } from './long-real-pdf.js';
-import { treeRssParts } from './process-tree.js';
+import { signLocalToken } from '../adapters/local-jwt/local-jwt-verifier.js';
+import { ApiClient } from '../test/support/api-client.js';
+import { PeakRssSampler, treeRssParts } from './process-tree.js';
+import { SECRET, sleep, startServer } from './service-bench.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { percentile } from './metrics.js';
 
 const PARTS = ['financebench/pdfs/CVSHEALTH_2022_10K.pdf', 'financebench/pdfs/AMAZON_2019_10K.pdf'];
 const MAX_SIDE = 1600;
+const PAGES_AT_ONCE = 10;
 
 exitUnlessCorpus('bench/page-images.ts');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-images-bench-'));
@@ -44,13 +49,13 @@ async function renderPages(document: Uint8Array, pageNumbers: number[], reader: 
   const sampler = setInterval(() => (childPeakMb = Math.max(childPeakMb, treeRssParts(process.pid).descendants / 1048576)), 20);
   try {
     const started = performance.now();
-    if (!(await renderer.render({ bytes: document, contentType: 'application/pdf', page: 1, maxSide: MAX_SIDE }))) throw new Error('page 1 not found');
+    if (!(await renderer.render({ document: document, contentType: 'application/pdf', page: 1, maxSide: MAX_SIDE }))) throw new Error('page 1 not found');
     const coldMs = performance.now() - started;
     const times: number[] = [];
     const sizes: number[] = [];
     for (const page of pageNumbers) {
       const t0 = performance.now();
-      const image = await renderer.render({ bytes: document, contentType: 'application/pdf', page, maxSide: MAX_SIDE });
+      const image = await renderer.render({ document: document, contentType: 'application/pdf', page, maxSide: MAX_SIDE });
       times.push(performance.now() - t0);
       if (!image) throw new Error(`page ${page} not found`);
       sizes.push(image.bytes.length);
@@ -70,6 +75,36 @@ function report(label: string, { coldMs, times, sizes, childPeakMb }: Awaited<Re
   console.log(`    peak RSS of the renderer's child       ${childPeakMb.toFixed(0)} MB`);
 }
 
+/**
+ * Through the service (compiled, its own process): the long PDF ingested, then PAGES_AT_ONCE of its pages asked for at
+ * once, as a source list opening several pages would. Each request waits its turn at the renderer; the API process's
+ * peak RSS shows what the waiting requests hold.
+ */
+async function pagesAtOnce(file: string, document: Uint8Array): Promise<void> {
+  const server = await startServer();
+  const sampler = new PeakRssSampler(server.pid);
+  try {
+    const api = new ApiClient(server.baseUrl, await signLocalToken(SECRET, 'bench-page-images'));
+    const session = await api.createSession('page images');
+    const { jobId } = await api.uploadAndIngest(session, path.basename(file), document, 'application/pdf');
+    const job = await api.waitForJob(jobId, 600_000);
+    if (job.status !== 'completed') throw new Error(`the long PDF was not ingested: ${job.error}`);
+    // Past the ingestion's aftermath: extraction processes gone idle, the service's last-resort collection done.
+    await sleep(45_000);
+    const beforeMb = treeRssParts(server.pid).root / 1048576;
+    sampler.reset();
+    const t0 = performance.now();
+    const answers = await Promise.all(Array.from({ length: PAGES_AT_ONCE }, (_, i) => api.getBinary(`/api/v1/ingest/${jobId}/pages/${(i + 1) * 400}`)));
+    const seconds = (performance.now() - t0) / 1000;
+    sampler.reset();
+    const failed = answers.filter((answer) => answer.status !== 200).length;
+    console.log(`  ${PAGES_AT_ONCE} pages of it asked for at once through the service (PDF_READER=${process.env.PDF_READER ?? 'default'}): all answered in ${seconds.toFixed(1)} s${failed ? `, ${failed} failed` : ''}; API process's RSS ${beforeMb.toFixed(0)} MB before, peak ${sampler.lastPeakParts.rootMb.toFixed(0)} MB; the tree's peak ${(sampler.lastPeakParts.rootMb + sampler.lastPeakParts.descendantsMb).toFixed(0)} MB`);
+  } finally {
+    sampler.stop();
+    await server.stop();
+  }
+}
+
 try {
   console.log(`Page images: ${pages} pages of a ${pageCount}-page filing (${(bytes.length / 1e6).toFixed(1)} MB, ${PARTS.map((p) => path.basename(p)).join(' + ')}), PNG, longest side ${MAX_SIDE} px`);
   const all = Array.from({ length: pages }, (_, i) => i + 1);
@@ -84,6 +119,7 @@ try {
     const longBytes = new Uint8Array(fs.readFileSync(long));
     console.log(`Page images of the long real PDF (${longPages} pages, ${(longBytes.length / 1e6).toFixed(1)} MB): every 100th page, ${sample.length} pages`);
     for (const reader of PDF_READERS) report(`PDF_READER=${reader}`, await renderPages(longBytes, sample, reader));
+    await pagesAtOnce(long, longBytes);
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { NotFoundError } from '../../core/domain/errors.js';
@@ -12,6 +12,9 @@ import { receiveBody, type UploadBody } from './body-receiver.js';
 import { encodeKeyForPath, ObjectPaths } from './object-keys.js';
 import { isFile, isMissing, readSidecar, removeExpiredTombstones, tombstoneExpired, unlinkFile, type Sidecar } from './sidecar-files.js';
 import { UploadSigner, type UploadQuery } from './upload-signature.js';
+
+/** Bytes per piece of stream(): few pieces for a 40 MB document, little memory each. */
+const STREAM_PIECE_BYTES = 1 << 20;
 
 export { DEFAULT_MAX_UPLOAD_BYTES } from '../blob-shared/upload-request.js';
 export { encodeKeyForPath };
@@ -246,6 +249,17 @@ export class LocalBlobStore implements BlobStore {
     try {
       return await fs.readFile(file);
     } catch (error) {
+      if (isMissing(error) || errorCode(error) === 'EISDIR') throw new NotFoundError(`No object under key ${key}`);
+      throw error;
+    }
+  }
+
+  async *stream(key: string): AsyncIterable<Uint8Array> {
+    const file = this.paths.objectPath(key);
+    try {
+      for await (const chunk of createReadStream(file, { highWaterMark: STREAM_PIECE_BYTES })) yield chunk as Buffer;
+    } catch (error) {
+      // Opening is what fails for a missing object, before any piece is given.
       if (isMissing(error) || errorCode(error) === 'EISDIR') throw new NotFoundError(`No object under key ${key}`);
       throw error;
     }

@@ -161,6 +161,18 @@ export class MinioBlobStore implements BlobStore {
     });
   }
 
+  async *stream(key: string): AsyncIterable<Uint8Array> {
+    const stream = await this.call('read', async () => {
+      try {
+        return await this.client.getObject(this.bucket, key);
+      } catch (error) {
+        if (isNotFound(error)) throw new NotFoundError(`No object under key ${key}`);
+        throw error;
+      }
+    });
+    for await (const chunk of stream) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+  }
+
   async remove(key: string): Promise<void> {
     await this.call('remove', async () => {
       try {

@@ -31,6 +31,11 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | null>;
   /** The whole object; throws NotFoundError when absent. */
   read(key: string): Promise<Uint8Array>;
+  /**
+   * The object's bytes in order, a piece at a time, so that a long document is never held whole; the iteration throws
+   * NotFoundError when the object is absent. Each call reads the object again from its start.
+   */
+  stream(key: string): AsyncIterable<Uint8Array>;
   /** Removing a missing key is not an error. */
   remove(key: string): Promise<void>;
 }

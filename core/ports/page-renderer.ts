@@ -1,6 +1,11 @@
+/**
+ * A stored document: its bytes, or a function that reads them a piece at a time (BlobStore.stream). The function is
+ * called when the page is drawn, so requests waiting their turn hold no copy of a long document.
+ */
+export type StoredDocument = Uint8Array | (() => AsyncIterable<Uint8Array>);
+
 export interface PageImageRequest {
-  /** The stored document. */
-  bytes: Uint8Array;
+  document: StoredDocument;
   /** Its declared type: application/pdf, image/jpeg or image/jpg. */
   contentType: string;
   /** 1-based page; an image is its own page 1. */

@@ -40,18 +40,14 @@ export class GetPageImage {
     const version = job.sha256?.slice(0, 16) ?? job.updatedAt;
     const key = `${job.id}:${version}:${input.page}:${maxSide}`;
     const image = await this.cache.getOrRender(key, async () => {
-      let bytes: Uint8Array;
+      // Read when the renderer gets to it, a piece at a time: pages asked for at once of a 40 MB report would each
+      // hold a copy of it while they wait their turn.
+      const document = () => this.deps.blobs.stream(job.key);
       try {
-        bytes = await this.deps.blobs.read(job.key);
+        return await this.deps.renderer.render({ document, contentType: job.contentType, page: input.page, maxSide });
       } catch (error) {
-        if (error instanceof NotFoundError) return null;
-        throw error;
-      }
-      try {
-        return await this.deps.renderer.render({ bytes, contentType: job.contentType, page: input.page, maxSide });
-      } catch (error) {
-        // A file that cannot be read (the failed job's reason says why) has no page to show.
-        if (error instanceof UnprocessableDocumentError) return null;
+        // A file no longer stored, or one that cannot be read (the failed job's reason says why), has no page to show.
+        if (error instanceof NotFoundError || error instanceof UnprocessableDocumentError) return null;
         throw error;
       }
     });

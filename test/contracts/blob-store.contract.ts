@@ -98,6 +98,26 @@ export function blobStoreContract(name: string, makeSubject: () => Promise<BlobS
       expect(a.url).to.not.equal(b.url);
     });
 
+    it('streams an object in order, in pieces that together are its bytes; each stream starts from the beginning', async function () {
+      const key = newKey('long.pdf');
+      const bytes = new Uint8Array(3 * 1024 * 1024 + 11);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 251;
+      await uploadNew(key, bytes);
+      for (let pass = 0; pass < 2; pass++) {
+        const pieces: Uint8Array[] = [];
+        for await (const piece of s().store.stream(key)) pieces.push(piece);
+        expect(pieces.length, 'pieces').to.be.greaterThan(1);
+        expect(Buffer.concat(pieces).equals(Buffer.from(bytes)), `pass ${pass + 1}`).to.equal(true);
+      }
+    });
+
+    it('streaming a missing key throws NotFoundError', async function () {
+      const drain = async () => {
+        for await (const piece of s().store.stream(newKey())) void piece;
+      };
+      await expectNotFound(drain());
+    });
+
     it('stat of a missing key is null', async function () {
       expect(await s().store.stat(newKey())).to.equal(null);
     });

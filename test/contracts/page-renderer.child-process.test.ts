@@ -28,15 +28,15 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessPageRenderer (PDF_REA
   });
 
   it('draws a PDF page as PNG with its longest side at the bound, and a photo upright (EXIF) as JPEG, never enlarged', async () => {
-    const page = (await renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 2, maxSide: 1000 }))!;
+    const page = (await renderer.render({ document: PDF, contentType: 'application/pdf', page: 2, maxSide: 1000 }))!;
     expect(page.contentType).to.equal('image/png');
     expect(pngSize(page.bytes)).to.deep.equal({ width: 773, height: 1000 }); // US letter, 612 x 792 points
     // Stored turned a quarter (640 x 360 upright), EXIF orientation 6: shown 640 wide, 360 high.
     const sideways = withExifOrientation(sidewaysTextJpeg(['Receipt'], { width: 640, height: 360, fontSize: 48, margin: 40 }), 6, 'II');
-    const photo = (await renderer.render({ bytes: sideways, contentType: 'image/jpeg', page: 1, maxSide: 1600 }))!;
+    const photo = (await renderer.render({ document: sideways, contentType: 'image/jpeg', page: 1, maxSide: 1600 }))!;
     expect(photo.contentType).to.equal('image/jpeg');
     expect(readJpegHeader(photo.bytes)).to.include({ width: 640, height: 360 });
-    const bounded = (await renderer.render({ bytes: sideways, contentType: 'image/jpeg', page: 1, maxSide: 320 }))!;
+    const bounded = (await renderer.render({ document: sideways, contentType: 'image/jpeg', page: 1, maxSide: 320 }))!;
     expect(readJpegHeader(bounded.bytes)).to.include({ width: 320, height: 180 });
   });
 });
@@ -47,20 +47,20 @@ describe('ChildProcessPageRenderer', function () {
   after(() => renderer.close());
 
   it('fails one request when its child dies, and starts a fresh child for the next', async () => {
-    await renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 1, maxSide: 400 });
+    await renderer.render({ document: PDF, contentType: 'application/pdf', page: 1, maxSide: 400 });
     const child = (renderer as unknown as { child: ChildProcess }).child;
-    const pending = renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 2, maxSide: 1600 });
+    const pending = renderer.render({ document: PDF, contentType: 'application/pdf', page: 2, maxSide: 1600 });
     child.kill('SIGKILL');
     const error = await pending.then(() => null, (e: unknown) => e);
     // The kill may land after the page was sent back; if it did not, the request fails with the reason.
     if (error) expect(String(error)).to.match(/page renderer stopped/);
-    expect(await renderer.render({ bytes: PDF, contentType: 'application/pdf', page: 3, maxSide: 400 })).to.not.equal(null);
+    expect(await renderer.render({ document: PDF, contentType: 'application/pdf', page: 3, maxSide: 400 })).to.not.equal(null);
   });
 
   it('gives up on a page that takes longer than its time limit, and recovers', async () => {
     const hurried = new ChildProcessPageRenderer({ timeoutMs: 1 });
     try {
-      const error = await hurried.render({ bytes: PDF, contentType: 'application/pdf', page: 1, maxSide: 1600 }).then(() => null, (e: unknown) => e);
+      const error = await hurried.render({ document: PDF, contentType: 'application/pdf', page: 1, maxSide: 1600 }).then(() => null, (e: unknown) => e);
       expect(String(error)).to.match(/took longer than 1 ms/);
     } finally {
       await hurried.close();

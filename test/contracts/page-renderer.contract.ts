@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { UnprocessableDocumentError } from '../../core/domain/errors.js';
+import { NotFoundError, UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { PageRenderer } from '../../core/ports/page-renderer.js';
 
 export interface PageRendererFixtures {
@@ -17,14 +17,15 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a 
 /**
  * What every PageRenderer must do (core/ports/page-renderer.ts): an image for each page that exists (a photo is its
  * page 1), null past the last page, the same image for the same request, a smaller one for a smaller bound, and
- * UnprocessableDocumentError for a file it cannot read or whose content contradicts its declared type.
+ * UnprocessableDocumentError for a file it cannot read or whose content contradicts its declared type, whether the
+ * document comes as bytes or in pieces (as BlobStore.stream gives it, whose NotFoundError passes through).
  */
 export function pageRendererContract(name: string, makeRenderer: () => PageRenderer | Promise<PageRenderer>, fixtures: PageRendererFixtures): void {
   describe(`PageRenderer contract: ${name}`, function () {
     if (fixtures.timeoutMs) this.timeout(fixtures.timeoutMs);
     let renderer: PageRenderer;
     const { pdf, jpeg } = fixtures;
-    const pdfPage = (page: number, maxSide = 800) => renderer.render({ bytes: pdf.bytes, contentType: 'application/pdf', page, maxSide });
+    const pdfPage = (page: number, maxSide = 800) => renderer.render({ document: pdf.bytes, contentType: 'application/pdf', page, maxSide });
 
     before(async () => {
       renderer = await makeRenderer();
@@ -43,6 +44,22 @@ export function pageRendererContract(name: string, makeRenderer: () => PageRende
       expect(Buffer.from((await pdfPage(1))!.bytes).equals(Buffer.from(images[0].bytes))).to.equal(true);
     });
 
+    it('draws the same image from a document read in pieces (a stored one) as from its bytes; a gone one rejects with NotFoundError', async () => {
+      async function* pieces(bytes: Uint8Array, size: number) {
+        for (let start = 0; start < bytes.length; start += size) yield bytes.subarray(start, start + size);
+      }
+      const fromBytes = (await pdfPage(2))!;
+      const fromPieces = (await renderer.render({ document: () => pieces(pdf.bytes, 100), contentType: 'application/pdf', page: 2, maxSide: 800 }))!;
+      expect(Buffer.from(fromPieces.bytes).equals(Buffer.from(fromBytes.bytes))).to.equal(true);
+      async function* gone(): AsyncIterable<Uint8Array> {
+        throw new NotFoundError('No object under key k');
+      }
+      expect(await rejection(renderer.render({ document: gone, contentType: 'application/pdf', page: 1, maxSide: 800 }))).to.be.instanceOf(NotFoundError);
+      const mismatched = await rejection(renderer.render({ document: () => pieces(jpeg, 7), contentType: 'application/pdf', page: 1, maxSide: 800 }));
+      expect(mismatched).to.be.instanceOf(UnprocessableDocumentError);
+      expect(await pdfPage(1)).to.not.equal(null);
+    });
+
     it('bounds the image by maxSide', async () => {
       const large = (await pdfPage(1, 1600))!;
       const small = (await pdfPage(1, 200))!;
@@ -51,9 +68,9 @@ export function pageRendererContract(name: string, makeRenderer: () => PageRende
 
     it('answers null for a page past the last, and for page 2 of a photo; draws the photo as page 1', async () => {
       expect(await pdfPage(pdf.pages + 1)).to.equal(null);
-      const photo = await renderer.render({ bytes: jpeg, contentType: 'image/jpeg', page: 1, maxSide: 800 });
+      const photo = await renderer.render({ document: jpeg, contentType: 'image/jpeg', page: 1, maxSide: 800 });
       expect(photo?.contentType).to.match(/^image\//);
-      expect(await renderer.render({ bytes: jpeg, contentType: 'image/jpg', page: 2, maxSide: 800 })).to.equal(null);
+      expect(await renderer.render({ document: jpeg, contentType: 'image/jpg', page: 2, maxSide: 800 })).to.equal(null);
     });
 
     it('refuses with UnprocessableDocumentError a malformed PDF, an empty file, and content of another type than declared', async () => {
@@ -63,7 +80,7 @@ export function pageRendererContract(name: string, makeRenderer: () => PageRende
         ['a JPEG declared as a PDF', jpeg, 'application/pdf'],
         ['a PDF declared as a JPEG', pdf.bytes, 'image/jpeg'],
       ] as const) {
-        const error = await rejection(renderer.render({ bytes, contentType, page: 1, maxSide: 800 }));
+        const error = await rejection(renderer.render({ document: bytes, contentType, page: 1, maxSide: 800 }));
         expect(error, what).to.be.instanceOf(UnprocessableDocumentError);
       }
       // And still works after them.

@@ -117,6 +117,12 @@ export class InMemoryBlobStore implements BlobStore {
     return Uint8Array.from(blob.bytes);
   }
 
+  async *stream(key: string): AsyncIterable<Uint8Array> {
+    const bytes = await this.read(key);
+    // In pieces, as real stores give them: a consumer that assumes one piece fails here too.
+    for (let start = 0; start < bytes.length; start += FAKE_STREAM_PIECE) yield bytes.subarray(start, start + FAKE_STREAM_PIECE);
+  }
+
   async remove(key: string): Promise<void> {
     this.assertAvailable();
     this.blobs.delete(key);
@@ -126,3 +132,5 @@ export class InMemoryBlobStore implements BlobStore {
     if (this.unavailable) throw new UpstreamUnavailableError('object storage', 'In-memory blob store set to unavailable');
   }
 }
+
+const FAKE_STREAM_PIECE = 64 * 1024;

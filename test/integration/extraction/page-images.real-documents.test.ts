@@ -53,7 +53,7 @@ describeWithCorpus('ChildProcessPageRenderer (real PDFs, PDFium against pdf.js)'
   after(() => Promise.all(Object.values(renderers).map((renderer) => renderer.close())));
 
   const drawBoth = (bytes: Uint8Array, page = 1) =>
-    Promise.all(PDF_READERS.map((reader) => renderers[reader].render({ bytes, contentType: PDF, page, maxSide: 800 })));
+    Promise.all(PDF_READERS.map((reader) => renderers[reader].render({ document: bytes, contentType: PDF, page, maxSide: 800 })));
 
   it('draws page 1 of every readable corpus PDF the same size and alike with either reader', async () => {
     const files = listData('pdfs', /\.pdf$/).filter((name) => !REFUSED.has(name));
@@ -83,7 +83,7 @@ describeWithCorpus('ChildProcessPageRenderer (real PDFs, PDFium against pdf.js)'
   it('refuses the password-protected and the malformed PDF with either reader, and has no page past the last', async () => {
     for (const name of REFUSED) {
       for (const reader of PDF_READERS) {
-        const error = await rejection(renderers[reader].render({ bytes: readData(`pdfs/${name}`), contentType: PDF, page: 1, maxSide: 800 }));
+        const error = await rejection(renderers[reader].render({ document: readData(`pdfs/${name}`), contentType: PDF, page: 1, maxSide: 800 }));
         expect(error, `${reader}: ${name}`).to.be.instanceOf(UnprocessableDocumentError);
       }
     }
@@ -92,8 +92,8 @@ describeWithCorpus('ChildProcessPageRenderer (real PDFs, PDFium against pdf.js)'
 
   it('tells pages apart by that likeness: page 1 by one reader is not like page 2 by the other', async () => {
     const bytes = readData('pdfs/dmca-summary-1998.pdf');
-    const first = await renderers.pdfium.render({ bytes, contentType: PDF, page: 1, maxSide: 800 });
-    const second = await renderers.pdfjs.render({ bytes, contentType: PDF, page: 2, maxSide: 800 });
+    const first = await renderers.pdfium.render({ document: bytes, contentType: PDF, page: 1, maxSide: 800 });
+    const second = await renderers.pdfjs.render({ document: bytes, contentType: PDF, page: 2, maxSide: 800 });
     const r = correlation(rowInk(await grey(first!.bytes)), rowInk(await grey(second!.bytes)));
     expect(r).to.be.lessThan(0.8);
   });

@@ -6,12 +6,18 @@ import { coreFixture } from '../../support/core-fixture.js';
 
 const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
 
-/** Draws "pages" as their request, so a test sees what was asked and how often. */
+/** Draws "pages" as their request, so a test sees what was asked and how often; reads the document as a real one does. */
 class CountingRenderer implements PageRenderer {
-  readonly requests: Omit<PageImageRequest, 'bytes'>[] = [];
+  readonly requests: Omit<PageImageRequest, 'document'>[] = [];
+  /** Bytes of each document read, in request order. */
+  readonly documentSizes: number[] = [];
   failWith: Error | null = null;
-  async render({ bytes: _bytes, ...request }: PageImageRequest) {
+  async render({ document, ...request }: PageImageRequest) {
     this.requests.push(request);
+    let size = 0;
+    if (typeof document !== 'function') size = document.length;
+    else for await (const piece of document()) size += piece.length;
+    this.documentSizes.push(size);
     if (this.failWith) throw this.failWith;
     if (request.page > 2) return null;
     return { bytes: new TextEncoder().encode(JSON.stringify(request)), contentType: 'image/png' };
@@ -34,6 +40,7 @@ describe('GetPageImage', () => {
     const again = await pages.execute({ userId: 'u1', jobId: job.id, page: 2, maxSide: 5000 });
     expect(again.etag).to.equal(first.etag);
     expect(renderer.requests).to.deep.equal([{ contentType: 'application/pdf', page: 2, maxSide: 1600 }]);
+    expect(renderer.documentSizes).to.deep.equal([new TextEncoder().encode('page one\fpage two').length]); // the stored file, read through
     const small = await pages.execute({ userId: 'u1', jobId: job.id, page: 2, maxSide: 10 });
     expect(small.etag).to.not.equal(first.etag);
     expect(renderer.requests.at(-1)).to.include({ maxSide: 100 });
@@ -63,5 +70,12 @@ describe('GetPageImage', () => {
     expect(renderer.requests).to.deep.equal([]);
     renderer.failWith = new UnprocessableDocumentError('The file is not a readable PDF');
     expect(await rejection(pages.execute({ userId: 'u1', jobId: job.id, page: 1 }))).to.have.property('message', 'Page not found');
+  });
+
+  it('says "Page not found" for a page of a file no longer in storage (the renderer finds it gone when it reads it)', async () => {
+    const { f, job, renderer, pages } = await setUp();
+    await f.blobs.remove(job.key);
+    expect(await rejection(pages.execute({ userId: 'u1', jobId: job.id, page: 1 }))).to.have.property('message', 'Page not found');
+    expect(renderer.requests).to.have.length(1);
   });
 });
