@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   let pages: ExtractedPage[];
   let cpu = 0;
   try {
-    pages = await reader.read({ bytes: new Uint8Array(fs.readFileSync(file)), contentType: 'application/pdf' });
+    pages = await reader.read({ document: new Uint8Array(fs.readFileSync(file)), contentType: 'application/pdf' });
   } finally {
     cpu = descendantsCpuSeconds(process.pid); // before close(): the children are still alive
     await reader.close();

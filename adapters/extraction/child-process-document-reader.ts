@@ -4,7 +4,8 @@ import path from 'node:path';
 import { ReadCancelledError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentReader, ReadDocumentRequest } from '../../core/ports/document-reader.js';
-import { resolveDocumentKind } from './content-type.js';
+import { resolveDocumentKind, type DocumentKind } from './content-type.js';
+import { writeDocumentFile } from './document-file.js';
 import type { ExtractionSettings } from './document-extractor.js';
 import { DocumentRead } from './document-read.js';
 import { ExtractionProcess, type ProcessLimits } from './extraction-process.js';
@@ -116,14 +117,32 @@ export class ChildProcessDocumentReader implements DocumentReader {
 
   async read(request: ReadDocumentRequest): Promise<ExtractedPage[]> {
     if (this.closed) throw new Error('The document reader is closed');
-    // The callbacks are kept, not the request: its bytes must not outlive the temporary file (see writeTempFile).
+    // The callbacks are kept, not the request: its bytes must not outlive the temporary file (see tempFile).
     // No closure below may name `request`: V8 keeps what any closure names in the context they all share, and the
     // upload's bytes with it for the whole extraction (heap snapshot: 36 MB held while a long PDF was read).
-    const { signal, onProgress, onPages, onLastPagesStarted } = request;
-    let bytes: Uint8Array | undefined = request.bytes;
+    const { signal, onProgress, onPages, onLastPagesStarted, contentType } = request;
     if (signal?.aborted) throw new ReadCancelledError();
-    // Type checks happen here, before queueing: a mismatch is answered at once.
-    const kind = resolveDocumentKind(bytes, request.contentType);
+    const id = this.nextId++;
+    // A document that comes as a stream (a stored one) is copied to its temporary file now, a piece at a time; one
+    // that comes as bytes is written when a process starts on it.
+    let source: Uint8Array | string | undefined;
+    let kind: DocumentKind;
+    if (typeof request.document === 'function') {
+      const file = await this.tempFile(id);
+      try {
+        kind = resolveDocumentKind(await writeDocumentFile(request.document, file), contentType);
+        if (signal?.aborted) throw new ReadCancelledError();
+        if (this.closed) throw new Error('The document reader is closed');
+      } catch (error) {
+        fs.rm(file, { force: true }, () => {});
+        throw error;
+      }
+      source = file;
+    } else {
+      source = request.document;
+      // Type checks happen here, before queueing: a mismatch is answered at once.
+      kind = resolveDocumentKind(source, contentType);
+    }
     return new Promise<ExtractedPage[]>((resolve, reject) => {
       let progress = -1;
       const onAbort = () => document.cancel();
@@ -132,12 +151,15 @@ export class ChildProcessDocumentReader implements DocumentReader {
         this.documents = this.documents.filter((other) => other !== document);
         answer();
       };
-      const id = this.nextId++;
-      const document = new DocumentRead(id, kind, bytes!, {
+      const document = new DocumentRead(id, kind, source!, {
         rangePages: this.rangePages,
         maxOcrPages: this.startData.settings.maxOcrPages,
         streamsText: onPages !== undefined,
-        writeFile: (bytes) => this.writeTempFile(id, bytes),
+        writeFile: async (bytes) => {
+          const file = await this.tempFile(id);
+          await writeDocumentFile(bytes, file);
+          return file;
+        },
         nextTaskId: () => this.nextId++,
         onWork: () => this.dispatch(),
         // Progress only moves forward; a throwing callback must not break extraction (it runs in an event handler).
@@ -161,7 +183,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
         resolve: (pages) => settle(() => resolve(pages)),
         reject: (error) => settle(() => reject(error)),
       });
-      bytes = undefined; // the document has them until its temporary file does
+      source = undefined; // the document has them until its temporary file does
       signal?.addEventListener('abort', onAbort, { once: true });
       this.documents.push(document);
       this.dispatch();
@@ -220,11 +242,9 @@ export class ChildProcessDocumentReader implements DocumentReader {
    * The child reads the document from a private temporary file: no serialized copy of it in either process, and
    * none kept in the queue's memory while the children work. Deleted by DocumentRead once the document is answered.
    */
-  private async writeTempFile(id: number, bytes: Uint8Array): Promise<string> {
+  private async tempFile(id: number): Promise<string> {
     this.tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-extraction-${process.pid}-`));
-    const file = path.join(this.tempDir, `document-${id}`);
-    await fs.promises.writeFile(file, bytes, { mode: 0o600 });
-    return file;
+    return path.join(this.tempDir, `document-${id}`);
   }
 }
 

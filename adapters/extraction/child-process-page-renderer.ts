@@ -2,10 +2,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
-import type { PageImage, PageImageRequest, PageRenderer, StoredDocument } from '../../core/ports/page-renderer.js';
+import type { PageImage, PageImageRequest, PageRenderer } from '../../core/ports/page-renderer.js';
 import { resolveDocumentKind } from './content-type.js';
+import { writeDocumentFile } from './document-file.js';
 import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
 import type { PdfReaderName } from './pdf-page-source.js';
 import { DEFAULT_EXTRACTION_SETTINGS } from './child-process-document-reader.js';
@@ -73,7 +73,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
     const file = path.join(this.tempDir, `${id}`);
     try {
       // Checked here, cheaply: a file whose content contradicts its type never costs the child a job.
-      const kind = resolveDocumentKind(await writeDocument(request.document, file), request.contentType);
+      const kind = resolveDocumentKind(await writeDocumentFile(request.document, file), request.contentType);
       const child = await this.start();
       setRef(child, true);
       return await new Promise<PageImage | null>((resolve, reject) => {
@@ -145,28 +145,4 @@ export class ChildProcessPageRenderer implements PageRenderer {
     this.ready = undefined;
     if (child) child.kill('SIGKILL');
   }
-}
-
-/** Bytes of a file's start that tell its type (content-type.ts: "%PDF-" may start anywhere in the first 1,024). */
-const HEAD_BYTES = 1029;
-
-/** Writes the document to a private file, a piece at a time when it comes in pieces; returns its first bytes. */
-async function writeDocument(document: StoredDocument, file: string): Promise<Uint8Array> {
-  if (typeof document !== 'function') {
-    await fs.promises.writeFile(file, document, { mode: 0o600 });
-    return document.subarray(0, HEAD_BYTES);
-  }
-  const head: Uint8Array[] = [];
-  let headBytes = 0;
-  async function* keepingHead(pieces: AsyncIterable<Uint8Array>) {
-    for await (const piece of pieces) {
-      if (headBytes < HEAD_BYTES) {
-        head.push(new Uint8Array(piece.subarray(0, HEAD_BYTES - headBytes))); // a copy: the piece is the stream's
-        headBytes += head.at(-1)!.length;
-      }
-      yield piece;
-    }
-  }
-  await pipeline(keepingHead(document()), fs.createWriteStream(file, { mode: 0o600 }));
-  return Buffer.concat(head);
 }

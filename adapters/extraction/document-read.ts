@@ -75,14 +75,18 @@ export class DocumentRead {
   /** Pages at which a child crashed (a set: two ranges of one document may each hit a poison page, in turns). */
   private readonly crashedAt = new Set<number>();
   private file?: Promise<string>;
+  private bytes?: Uint8Array;
   private lastPagesStarted = false;
 
   constructor(
     readonly id: number,
     private readonly kind: DocumentKind,
-    private bytes: Uint8Array | undefined,
+    /** Its bytes, or the temporary file they were already written to. */
+    source: Uint8Array | string,
     private readonly options: DocumentReadOptions,
   ) {
+    if (typeof source === 'string') this.file = Promise.resolve(source);
+    else this.bytes = source;
     this.pending = [{ firstPage: 1, lastPage: options.rangePages }];
     this.headers = new RunningHeaderRemover((texts, first) => this.deliver(texts, first));
   }

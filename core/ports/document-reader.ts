@@ -1,7 +1,13 @@
 import type { ExtractedPage } from '../domain/model.js';
 
+/**
+ * A stored document: its bytes, or a function that reads them a piece at a time (BlobStore.stream), called when the
+ * adapter gets to it, so a document waiting its turn is not held in memory.
+ */
+export type StoredDocument = Uint8Array | (() => AsyncIterable<Uint8Array>);
+
 export interface ReadDocumentRequest {
-  bytes: Uint8Array;
+  document: StoredDocument;
   /** The declared type: application/pdf, image/jpeg or image/jpg. */
   contentType: string;
   /** Called with 0..1 as pages are done. */

@@ -1,10 +1,7 @@
-/**
- * A stored document: its bytes, or a function that reads them a piece at a time (BlobStore.stream). The function is
- * called when the page is drawn, so requests waiting their turn hold no copy of a long document.
- */
-export type StoredDocument = Uint8Array | (() => AsyncIterable<Uint8Array>);
+import type { StoredDocument } from './document-reader.js';
 
 export interface PageImageRequest {
+  /** Read when the page is drawn: requests waiting their turn hold no copy of a long document. */
   document: StoredDocument;
   /** Its declared type: application/pdf, image/jpeg or image/jpg. */
   contentType: string;

@@ -4,7 +4,7 @@ import type { ExtractedPage, IngestJob, IngestStage } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
-import type { DocumentReader, ReadDocumentRequest } from '../ports/document-reader.js';
+import type { DocumentReader } from '../ports/document-reader.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobPatch, IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Logger } from '../ports/logger.js';
@@ -121,17 +121,11 @@ export class RunIngestion {
     const started = await this.deps.jobs.update(job.id, { status: 'processing', stage: 'reading', progress: 0, attempts: attempt, updatedAt: this.now() });
     if (!started) return;
 
-    // Let, not const: dropped once the reader has them (see handOver), so a 40 MB document is not held here while read.
-    let bytes: Uint8Array | undefined = await blobs.read(job.key).catch((error) => {
-      if (error instanceof NotFoundError) {
-        throw new UnprocessableDocumentError('The uploaded file is no longer in storage: upload it again');
-      }
-      throw error;
-    });
+    // One pass over the stored file for its hash, size and type; the reader reads it again itself. Neither pass holds
+    // it whole here: ten documents of 40 MB starting at once would otherwise be 400 MB in this process.
+    const { sha256, size, head } = await scanStored(blobs, job.key);
     await this.checkUnchanged(job.key);
-    if (bytes.length === 0) throw new UnprocessableDocumentError('The uploaded file is empty');
-    const sha256 = await sha256Of(bytes);
-
+    if (size === 0) throw new UnprocessableDocumentError('The uploaded file is empty');
     const twin = await this.deps.jobs.findCompletedBySha256(job.sessionId, sha256);
     if (twin && twin.id !== job.id && sameTags(twin.tags, job.tags)) {
       // Same bytes, same tags, same session: the chunks already there answer for this upload too.
@@ -143,7 +137,7 @@ export class RunIngestion {
     }
     await this.deps.jobs.update(job.id, { sha256, updatedAt: this.now() });
 
-    const contentType = isAllowedContentType(job.contentType) ? job.contentType : sniffContentType(bytes);
+    const contentType = isAllowedContentType(job.contentType) ? job.contentType : sniffContentType(head);
     if (!contentType) throw new UnprocessableDocumentError('The file is neither a PDF nor a JPEG image');
     signal.throwIfAborted();
     if (!(await progress('extracting', 0.05, true))) return;
@@ -156,9 +150,8 @@ export class RunIngestion {
     const chunking = this.deps.chunking ?? DEFAULT_CHUNKING;
     const indexer = new PageIndexer(job, { indexes, embedder, chunking }, run.signal, (error) => run.abort(error));
     try {
-      const held = { bytes };
-      bytes = undefined;
-      const pages = await handOver(reader, held, {
+      const pages = await reader.read({
+        document: () => blobs.stream(job.key),
         contentType,
         onPages: (batch) => indexer.push(batch),
         // Not awaited, so never left to reject: a progress write the database refused (SQLITE_BUSY) is worth a line;
@@ -171,6 +164,8 @@ export class RunIngestion {
         onLastPagesStarted: finishing,
         signal: run.signal,
       });
+      // The reader read the file after the scan: one replaced in between is not the file that was hashed.
+      await this.checkUnchanged(job.key);
       finishing(); // a reader that did not say so earlier: extraction is over, indexing what is left follows
       // A reader that handed over no pages (or not all) as it went: the rest are indexed now.
       if (indexer.pagesSeen < pages.length) indexer.push(pages.slice(indexer.pagesSeen));
@@ -291,17 +286,6 @@ export class RunIngestion {
   }
 }
 
-/**
- * Starts the reader on the document and forgets its bytes here: the request is built in this (synchronous) frame and
- * the holder emptied, so nothing in the awaiting caller (its locals, its suspended registers) keeps them alive while
- * a long document is read; the reader alone decides how long they live.
- */
-function handOver(reader: DocumentReader, held: { bytes?: Uint8Array }, request: Omit<ReadDocumentRequest, 'bytes'>): Promise<ExtractedPage[]> {
-  const bytes = held.bytes!;
-  held.bytes = undefined;
-  return reader.read({ ...request, bytes });
-}
-
 function sameTags(a: Record<string, string>, b: Record<string, string>): boolean {
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
@@ -320,14 +304,26 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Bytes hashed between two turns of the event loop: hashing a 40 MB file at once held every request for ~60 ms. */
-const HASH_SLICE = 1 << 20;
+/** First bytes kept by scanStored: enough to tell a PDF from a JPEG (sniffContentType). */
+const HEAD_BYTES = 8;
 
-async function sha256Of(bytes: Uint8Array): Promise<string> {
+/**
+ * The stored file's sha256, size and first bytes, read a piece at a time (BlobStore.stream); a file no longer there is
+ * the user's to upload again. Each piece is hashed in one go: pieces of ~1 MB hash in ~2 ms.
+ */
+async function scanStored(blobs: BlobStore, key: string): Promise<{ sha256: string; size: number; head: Uint8Array }> {
   const hash = createHash('sha256');
-  for (let i = 0; i < bytes.length; i += HASH_SLICE) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    hash.update(bytes.subarray(i, i + HASH_SLICE));
+  let size = 0;
+  let head = new Uint8Array(0);
+  try {
+    for await (const piece of blobs.stream(key)) {
+      hash.update(piece);
+      if (head.length < HEAD_BYTES) head = Uint8Array.from([...head, ...piece.subarray(0, HEAD_BYTES - head.length)]);
+      size += piece.length;
+    }
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new UnprocessableDocumentError('The uploaded file is no longer in storage: upload it again');
+    throw error;
   }
-  return hash.digest('hex');
+  return { sha256: hash.digest('hex'), size, head };
 }

@@ -46,7 +46,7 @@ export function documentReaderContract(
     };
 
     it('reads a PDF into its pages, numbered from 1 in order, each with its text', async function () {
-      const pages = await reader.read({ bytes: pdf.bytes, contentType: 'application/pdf' });
+      const pages = await reader.read({ document: pdf.bytes, contentType: 'application/pdf' });
       expect(pages.map((p) => p.page)).to.deep.equal(Array.from({ length: pdf.pages }, (_, i) => i + 1));
       for (const page of pages) {
         expect(page.text).to.be.a('string');
@@ -59,7 +59,7 @@ export function documentReaderContract(
       const handed: ExtractedPage[] = [];
       let resolved = false;
       const reading = reader.read({
-        bytes: pdf.bytes,
+        document: pdf.bytes,
         contentType: 'application/pdf',
         onPages: (batch) => {
           expect(resolved, 'pages handed over after read() resolved').to.equal(false);
@@ -72,31 +72,31 @@ export function documentReaderContract(
       expect(withoutText(handed)).to.deep.equal(withoutText(pages));
       pages.forEach((page, i) => expect(page.text).to.be.oneOf(['', handed[i]!.text]));
       // The texts handed over are what a read without onPages gives.
-      const whole = await reader.read({ bytes: pdf.bytes, contentType: 'application/pdf' });
+      const whole = await reader.read({ document: pdf.bytes, contentType: 'application/pdf' });
       expect(handed).to.deep.equal(whole);
       const photo: ExtractedPage[] = [];
-      const photoPages = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpeg', onPages: (batch) => photo.push(...batch) });
+      const photoPages = await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg', onPages: (batch) => photo.push(...batch) });
       expect(withoutText(photo)).to.deep.equal(withoutText(photoPages));
-      expect(photo).to.deep.equal(await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpeg' }));
+      expect(photo).to.deep.equal(await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg' }));
     });
 
     it('reads a JPEG as one page, page 1, with its text', async function () {
-      const pages = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpeg' });
+      const pages = await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg' });
       expect(pages).to.have.length(1);
       expect(pages[0]!.page).to.equal(1);
       expectText(pages[0]!, jpeg.text);
     });
 
     it('takes image/jpg as image/jpeg', async function () {
-      const asJpg = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpg' });
-      const asJpeg = await reader.read({ bytes: jpeg.bytes, contentType: 'image/jpeg' });
+      const asJpg = await reader.read({ document: jpeg.bytes, contentType: 'image/jpg' });
+      const asJpeg = await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg' });
       expect(asJpg).to.deep.equal(asJpeg);
     });
 
     it('reports progress as fractions in 0..1 that never go back and end at 1', async function () {
       for (const [bytes, contentType] of [[pdf.bytes, 'application/pdf'], [jpeg.bytes, 'image/jpeg']] as const) {
         const progress: number[] = [];
-        await reader.read({ bytes, contentType, onProgress: (fraction) => progress.push(fraction) });
+        await reader.read({ document: bytes, contentType, onProgress: (fraction) => progress.push(fraction) });
         expect(progress, contentType).to.not.be.empty;
         for (const [i, fraction] of progress.entries()) {
           expect(fraction, `${contentType} #${i}`).to.be.within(0, 1);
@@ -112,7 +112,7 @@ export function documentReaderContract(
         [pdf.bytes, 'image/jpg'],
         [jpeg.bytes, 'application/pdf'],
       ] as const) {
-        expect(await rejection(reader.read({ bytes, contentType })), `${contentType}`).to.be.instanceOf(UnprocessableDocumentError);
+        expect(await rejection(reader.read({ document: bytes, contentType })), `${contentType}`).to.be.instanceOf(UnprocessableDocumentError);
       }
     });
 
@@ -122,7 +122,7 @@ export function documentReaderContract(
       // Aborted from the first progress report (a page done): the read has started and not yet answered.
       const aborted = rejection(
         reader.read({
-          bytes: pdf.bytes,
+          document: pdf.bytes,
           contentType: 'application/pdf',
           signal: controller.signal,
           onProgress: () => {
@@ -133,14 +133,14 @@ export function documentReaderContract(
       );
       expect(await aborted).to.be.instanceOf(ReadCancelledError);
       expect(progressCalls).to.be.greaterThan(0);
-      const pages = await reader.read({ bytes: pdf.bytes, contentType: 'application/pdf' });
+      const pages = await reader.read({ document: pdf.bytes, contentType: 'application/pdf' });
       expect(pages).to.have.length(pdf.pages);
     });
 
     it('rejects at once with ReadCancelledError when the signal is already aborted, reporting no progress', async function () {
       const progress: number[] = [];
       for (const [bytes, contentType] of [[pdf.bytes, 'application/pdf'], [jpeg.bytes, 'image/jpeg']] as const) {
-        const error = await rejection(reader.read({ bytes, contentType, signal: AbortSignal.abort(), onProgress: (f) => progress.push(f) }));
+        const error = await rejection(reader.read({ document: bytes, contentType, signal: AbortSignal.abort(), onProgress: (f) => progress.push(f) }));
         expect(error, contentType).to.be.instanceOf(ReadCancelledError);
       }
       expect(progress).to.deep.equal([]);
@@ -148,13 +148,13 @@ export function documentReaderContract(
 
     it('refuses empty bytes', async function () {
       for (const contentType of ['application/pdf', 'image/jpeg', 'image/jpg']) {
-        const error = await rejection(reader.read({ bytes: new Uint8Array(0), contentType }));
+        const error = await rejection(reader.read({ document: new Uint8Array(0), contentType }));
         expect(error, contentType).to.be.instanceOf(UnprocessableDocumentError);
       }
     });
 
     it('reads as usual with a signal that is never aborted', async function () {
-      const pages = await reader.read({ bytes: pdf.bytes, contentType: 'application/pdf', signal: new AbortController().signal });
+      const pages = await reader.read({ document: pdf.bytes, contentType: 'application/pdf', signal: new AbortController().signal });
       expect(pages).to.have.length(pdf.pages);
     });
   });

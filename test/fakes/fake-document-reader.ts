@@ -1,6 +1,6 @@
 import { ReadCancelledError, UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
-import type { DocumentReader, ReadDocumentRequest } from '../../core/ports/document-reader.js';
+import type { DocumentReader, ReadDocumentRequest, StoredDocument } from '../../core/ports/document-reader.js';
 
 const JPEG_MAGIC = [0xff, 0xd8, 0xff];
 
@@ -36,15 +36,16 @@ export class FakeDocumentReader implements DocumentReader {
     if (declared !== 'application/pdf' && declared !== 'image/jpeg' && declared !== 'image/jpg') {
       throw new UnprocessableDocumentError(`Unsupported file type "${declared}"; upload a PDF or a JPEG image`);
     }
-    if (request.bytes.length === 0) throw new UnprocessableDocumentError('The file is empty; upload the document again');
-    const isJpeg = JPEG_MAGIC.every((b, i) => request.bytes[i] === b);
+    const bytes = await documentBytes(request.document);
+    if (bytes.length === 0) throw new UnprocessableDocumentError('The file is empty; upload the document again');
+    const isJpeg = JPEG_MAGIC.every((b, i) => bytes[i] === b);
     if (declared === 'application/pdf' && isJpeg) {
       throw new UnprocessableDocumentError(`The file content is not a PDF although it was declared as ${declared}`);
     }
     if (declared !== 'application/pdf' && !isJpeg) {
       throw new UnprocessableDocumentError(`The file content is not a JPEG image although it was declared as ${declared}`);
     }
-    const text = Buffer.from(request.bytes.subarray(isJpeg ? JPEG_MAGIC.length : 0)).toString('utf8');
+    const text = Buffer.from(bytes.subarray(isJpeg ? JPEG_MAGIC.length : 0)).toString('utf8');
     const pages: ExtractedPage[] = isJpeg
       ? [{ page: 1, text, method: 'ocr' }]
       : text.split('\f').map((page, i): ExtractedPage =>
@@ -62,4 +63,12 @@ export class FakeDocumentReader implements DocumentReader {
     stopIfAborted();
     return pages;
   }
+}
+
+/** The whole document, whether it came as bytes or as a stream of pieces. */
+async function documentBytes(document: StoredDocument): Promise<Uint8Array> {
+  if (typeof document !== 'function') return document;
+  const pieces: Uint8Array[] = [];
+  for await (const piece of document()) pieces.push(piece);
+  return Buffer.concat(pieces);
 }

@@ -1,14 +1,17 @@
 import type { ExtractedPage } from '../../core/domain/model.js';
-import type { DocumentReader, ReadDocumentRequest } from '../../core/ports/document-reader.js';
+import type { DocumentReader, ReadDocumentRequest, StoredDocument } from '../../core/ports/document-reader.js';
 
 /**
- * Reads "PDF" text (one page per form feed) the way the child-process reader treats a long document: it takes the
- * bytes at once (there: into a temporary file) and keeps only a weak reference to them, hands every page over with
- * onPages, then waits until the test lets it answer. Tests look at `bytes` meanwhile: whatever still reaches them
- * is holding a document in memory for the whole of its extraction.
+ * Reads "PDF" text (one page per form feed) the way the child-process reader treats a long document: it reads the
+ * document at once (there: into a temporary file) keeping only weak references to what it was given, hands every page
+ * over with onPages, then waits until the test lets it answer. Tests look at `pieces` meanwhile: whatever still reaches
+ * them is holding a document in memory for the whole of its extraction.
  */
 export class HandOverReader implements DocumentReader {
-  bytes?: WeakRef<Uint8Array>;
+  /** What the document came as: bytes, or pieces of a stream (each weakly held). */
+  pieces: WeakRef<Uint8Array>[] = [];
+  /** Whether the document came as a function that streams it (as a stored one should) rather than as bytes. */
+  streamed = false;
   /** Resolves once every page is handed over and the reader waits. */
   readonly waiting: Promise<void>;
   private nowWaiting!: () => void;
@@ -20,9 +23,8 @@ export class HandOverReader implements DocumentReader {
 
   // Not async: this frame, and with it the request, is gone once the promise is returned.
   read(request: ReadDocumentRequest): Promise<ExtractedPage[]> {
-    this.bytes = new WeakRef(request.bytes);
-    const text = Buffer.from(request.bytes).toString('utf8');
-    return this.answer(text, request.onPages);
+    this.streamed = typeof request.document === 'function';
+    return this.answer(this.readText(request.document), request.onPages);
   }
 
   /** Lets the waiting read answer. */
@@ -30,7 +32,19 @@ export class HandOverReader implements DocumentReader {
     this.release();
   }
 
-  private async answer(text: string, onPages: ReadDocumentRequest['onPages']): Promise<ExtractedPage[]> {
+  /** The document's text; once it resolves, nothing here holds the document (this frame is gone). */
+  private async readText(document: StoredDocument): Promise<string> {
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const piece of typeof document === 'function' ? document() : [document]) {
+      this.pieces.push(new WeakRef(piece));
+      text += decoder.decode(piece, { stream: true });
+    }
+    return text + decoder.decode();
+  }
+
+  private async answer(reading: Promise<string>, onPages: ReadDocumentRequest['onPages']): Promise<ExtractedPage[]> {
+    const text = await reading;
     const pages = text.split('\f').map((page, i): ExtractedPage => ({ page: i + 1, text: page, method: 'text' }));
     onPages?.(pages);
     await new Promise<void>((resolve) => {

@@ -117,10 +117,17 @@ export class InMemoryBlobStore implements BlobStore {
     return Uint8Array.from(blob.bytes);
   }
 
+  /** Every piece stream() has given, weakly: a test sees whether anything still holds one. */
+  readonly piecesStreamed: WeakRef<Uint8Array>[] = [];
+
   async *stream(key: string): AsyncIterable<Uint8Array> {
     const bytes = await this.read(key);
     // In pieces, as real stores give them: a consumer that assumes one piece fails here too.
-    for (let start = 0; start < bytes.length; start += FAKE_STREAM_PIECE) yield bytes.subarray(start, start + FAKE_STREAM_PIECE);
+    for (let start = 0; start < bytes.length; start += FAKE_STREAM_PIECE) {
+      const piece = bytes.slice(start, start + FAKE_STREAM_PIECE);
+      this.piecesStreamed.push(new WeakRef(piece));
+      yield piece;
+    }
   }
 
   async remove(key: string): Promise<void> {
@@ -133,4 +140,4 @@ export class InMemoryBlobStore implements BlobStore {
   }
 }
 
-const FAKE_STREAM_PIECE = 64 * 1024;
+const FAKE_STREAM_PIECE = 16 * 1024;

@@ -19,13 +19,13 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
 
   describe('PDFs with a text layer', () => {
     it('reads a one-page Google Docs export', async () => {
-      const pages = await reader.read({ bytes: readData('pdfs/google-doc-document.pdf'), contentType: PDF });
+      const pages = await reader.read({ document: readData('pdfs/google-doc-document.pdf'), contentType: PDF });
       expect(pages.map((page) => [page.page, page.method])).to.deep.equal([[1, 'text']]);
       for (const phrase of ['Beautiful is better than ugly.', 'Explicit is better than implicit.']) expect(pages[0].text).to.include(phrase);
     });
 
     it('reads an owner-password encrypted PDF that opens without a password', async () => {
-      const pages = await reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF });
+      const pages = await reader.read({ document: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF });
       expect(pages.map((page) => page.page)).to.deep.equal(Array.from({ length: 18 }, (_, i) => i + 1));
       expect(pages.every((page) => page.method === 'text')).to.equal(true);
       expect(pages[0].text).to.include('THE DIGITAL MILLENNIUM COPYRIGHT ACT OF 1998');
@@ -37,7 +37,7 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
       const progress: number[] = [];
       const { result: pages, maxLagMs } = await maxEventLoopLag(() =>
         reader.read({
-          bytes: readData('pdfs/GeoTopo-komprimiert.pdf'),
+          document: readData('pdfs/GeoTopo-komprimiert.pdf'),
           contentType: PDF,
           onProgress: (fraction) => progress.push(fraction),
         }),
@@ -54,7 +54,7 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
 
   describe('scanned PDFs (OCR)', () => {
     it('OCRs an image-only book page', async () => {
-      const pages = await reader.read({ bytes: readData('pdfs/scanned-huckfinn-p22.pdf'), contentType: PDF });
+      const pages = await reader.read({ document: readData('pdfs/scanned-huckfinn-p22.pdf'), contentType: PDF });
       expect(pages).to.have.length(1);
       expect(pages[0].method).to.equal('ocr');
       for (const phrase of ['tip-toeing along a path', 'kitchen door', 'Miss Watson', 'Who dah?', 'listened some more']) {
@@ -65,7 +65,7 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
     it('OCRs a scanned printout and reports progress within the page', async () => {
       const progress: number[] = [];
       const pages = await reader.read({
-        bytes: readData('pdfs/scanned-epson-wikipedia-ocr.pdf'),
+        document: readData('pdfs/scanned-epson-wikipedia-ocr.pdf'),
         contentType: PDF,
         onProgress: (fraction) => progress.push(fraction),
       });
@@ -82,21 +82,21 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
   describe('unreadable PDFs', () => {
     for (const file of ['encrypted-libreoffice-openpassword.pdf', 'encrypted-skew-password.pdf']) {
       it(`explains that ${file} needs a password`, async () => {
-        const error = await rejection(reader.read({ bytes: readData(`pdfs/${file}`), contentType: PDF }));
+        const error = await rejection(reader.read({ document: readData(`pdfs/${file}`), contentType: PDF }));
         expect(error).to.be.instanceOf(UnprocessableDocumentError);
         expect(error.message).to.match(/password/i);
       });
     }
 
     it('rejects a malformed PDF', async () => {
-      const error = await rejection(reader.read({ bytes: readData('pdfs/malformed-invalid.pdf'), contentType: PDF }));
+      const error = await rejection(reader.read({ document: readData('pdfs/malformed-invalid.pdf'), contentType: PDF }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.equal('The file is not a valid PDF (it is damaged or truncated)');
     });
 
     it('rejects a truncated PDF', async () => {
       const bytes = readData('pdfs/GeoTopo-komprimiert.pdf');
-      const error = await rejection(reader.read({ bytes: bytes.subarray(0, bytes.length / 2), contentType: PDF }));
+      const error = await rejection(reader.read({ document: bytes.subarray(0, bytes.length / 2), contentType: PDF }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.match(/not a valid PDF/);
     });
@@ -108,7 +108,7 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
     ['latex-multicolumn.pdf', 3, 'text'], ['nics-background-checks-2015-11.pdf', 1, 'text'], ['scanned-linn-2col.pdf', 1, 'ocr'],
   ] as const) {
     it(`reads ${file}: ${count} pages, ${method}`, async () => {
-      const pages = await reader.read({ bytes: readData(`pdfs/${file}`), contentType: PDF });
+      const pages = await reader.read({ document: readData(`pdfs/${file}`), contentType: PDF });
       expect(pages.map((page) => [page.page, page.method])).to.deep.equal(Array.from({ length: count }, (_, i) => [i + 1, method]));
       expect(pages.every((page) => page.text.trim() !== '')).to.equal(true);
     });
@@ -116,7 +116,7 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
 
   for (const angle of [90, 180, 270]) {
     it(`reads a page turned by /Rotate ${angle} as text`, async () => {
-      const pages = await reader.read({ bytes: await rotatedData('pdfs/google-doc-document.pdf', angle), contentType: PDF });
+      const pages = await reader.read({ document: await rotatedData('pdfs/google-doc-document.pdf', angle), contentType: PDF });
       expect(pages.map((page) => [page.page, page.method])).to.deep.equal([[1, 'text']]);
       for (const phrase of ['Beautiful is better than ugly.', 'Explicit is better than implicit.']) expect(pages[0].text).to.include(phrase);
     });
@@ -124,9 +124,9 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
 
   it('queues concurrent documents and answers each with its own pages', async () => {
     const [doc, image, broken] = await Promise.allSettled([
-      reader.read({ bytes: readData('pdfs/pdflatex-outline.pdf'), contentType: PDF }),
-      reader.read({ bytes: readData('images/tesseractjs_simple.jpg'), contentType: JPEG }),
-      reader.read({ bytes: readData('pdfs/malformed-invalid.pdf'), contentType: PDF }),
+      reader.read({ document: readData('pdfs/pdflatex-outline.pdf'), contentType: PDF }),
+      reader.read({ document: readData('images/tesseractjs_simple.jpg'), contentType: JPEG }),
+      reader.read({ document: readData('pdfs/malformed-invalid.pdf'), contentType: PDF }),
     ]);
     expect(doc.status === 'fulfilled' && doc.value.length).to.equal(4);
     expect(image.status === 'fulfilled' && image.value[0].text).to.include('Tesseract.js');
@@ -142,7 +142,7 @@ describeWithCorpus('ChildProcessDocumentReader (real photos)', function () {
 
   describe('JPEG photos and scans (OCR)', () => {
     it('reads the tesseract.js test page (>= 90% of ground-truth words)', async () => {
-      const pages = await reader.read({ bytes: readData('images/tesseractjs_testocr.jpg'), contentType: JPEG });
+      const pages = await reader.read({ document: readData('images/tesseractjs_testocr.jpg'), contentType: JPEG });
       expect(pages).to.have.length(1);
       expect(pages[0]).to.include({ page: 1, method: 'ocr' });
       expect(wordRecall(readDataText('images/tesseractjs_testocr.gt.txt'), pages[0].text)).to.be.at.least(0.9);
@@ -150,7 +150,7 @@ describeWithCorpus('ChildProcessDocumentReader (real photos)', function () {
 
     for (const file of ['tesseractjs_simple.jpg', 'tesseractjs_simple-90.jpg']) {
       it(`reads "Tesseract.js" from ${file}`, async () => {
-        const pages = await reader.read({ bytes: readData(`images/${file}`), contentType: 'image/jpg' });
+        const pages = await reader.read({ document: readData(`images/${file}`), contentType: 'image/jpg' });
         expect(pages[0].text).to.include('Tesseract.js');
       });
     }
@@ -160,7 +160,7 @@ describeWithCorpus('ChildProcessDocumentReader (real photos)', function () {
       const cents = /_(\d+)\.jpg$/.exec(file)![1];
       const total = `${Number(cents.slice(0, -2))},${cents.slice(-2)}`;
       it(`finds the total ${total} on ${file}`, async () => {
-        const pages = await reader.read({ bytes: readData(`images/${file}`), contentType: JPEG });
+        const pages = await reader.read({ document: readData(`images/${file}`), contentType: JPEG });
         expect(pages).to.have.length(1);
         expect(pages[0].method).to.equal('ocr');
         const text = pages[0].text;

@@ -48,7 +48,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
     it('reads a one-page PDF', async () => {
       const bytes = ONE_PAGE.slice();
       const size = bytes.byteLength;
-      const pages = await reader.read({ bytes, contentType: PDF });
+      const pages = await reader.read({ document: bytes, contentType: PDF });
       expect(pages).to.have.length(1);
       expect(pages[0]).to.include({ page: 1, method: 'text' });
       expect(pages[0].text).to.include('Beautiful is better than ugly.');
@@ -59,12 +59,12 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
     it("leaves the caller's Node Buffer intact", async () => {
       const buffer = Buffer.from(ONE_PAGE);
       const copy = Buffer.from(buffer);
-      await reader.read({ bytes: buffer, contentType: PDF });
+      await reader.read({ document: buffer, contentType: PDF });
       expect(buffer.equals(copy)).to.equal(true);
     });
 
     it('reads an owner-password encrypted PDF that opens without a password', async () => {
-      const pages = await reader.read({ bytes: readFixture('encrypted-owner-password-only.pdf'), contentType: PDF });
+      const pages = await reader.read({ document: readFixture('encrypted-owner-password-only.pdf'), contentType: PDF });
       expect(pages.map((page) => page.page)).to.deep.equal([1, 2]);
       expect(pages.every((page) => page.method === 'text')).to.equal(true);
       expect(pages[0].text).to.include('Encrypted fixture, page one.');
@@ -78,7 +78,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
       const book = await pagedTextPdf(Array.from({ length: 120 }, (_, i) => [...filler, `This is page ${i + 1} of the generated book.`, ...filler]));
       const progress: number[] = [];
       const { result: pages, maxLagMs } = await maxEventLoopLag(() =>
-        reader.read({ bytes: book, contentType: PDF, onProgress: (fraction) => progress.push(fraction) }),
+        reader.read({ document: book, contentType: PDF, onProgress: (fraction) => progress.push(fraction) }),
       );
       expect(pages.map((page) => page.page)).to.deep.equal(Array.from({ length: 120 }, (_, i) => i + 1));
       expect(pages.every((page) => page.method === 'text')).to.equal(true);
@@ -94,7 +94,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
       const page = doc.addPage([400, 300]);
       const lines = ['The exam-', 'ple shows    how dehyphen-', 'ation works.', '', 'New   paragraph here.'];
       lines.forEach((line, i) => page.drawText(line, { x: 40, y: 250 - i * 20, size: 12, font }));
-      const pages = await reader.read({ bytes: await doc.save(), contentType: PDF });
+      const pages = await reader.read({ document: await doc.save(), contentType: PDF });
       expect(pages[0].method).to.equal('text');
       expect(pages[0].text).to.include('The example shows how dehyphenation works.');
       expect(pages[0].text).to.include('New paragraph here.');
@@ -105,7 +105,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
       const font = await doc.embedFont(StandardFonts.Helvetica);
       doc.addPage([300, 300]).drawText('A page with enough text to skip OCR.', { x: 20, y: 150, size: 10, font });
       doc.addPage([300, 300]);
-      const pages = await reader.read({ bytes: await doc.save(), contentType: PDF });
+      const pages = await reader.read({ document: await doc.save(), contentType: PDF });
       expect(pages).to.have.length(2);
       expect(pages[0]).to.deep.equal({ page: 1, method: 'text', text: 'A page with enough text to skip OCR.' });
       expect(pages[1]).to.deep.equal({ page: 2, method: 'text', text: '' }); // nothing drawn: not rendered, not OCR'd
@@ -115,7 +115,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
   describe('scanned PDFs (OCR)', () => {
     it('OCRs an image-only page and reports progress within the page', async () => {
       const progress: number[] = [];
-      const pages = await reader.read({ bytes: SCANNED_PAGE, contentType: PDF, onProgress: (fraction) => progress.push(fraction) });
+      const pages = await reader.read({ document: SCANNED_PAGE, contentType: PDF, onProgress: (fraction) => progress.push(fraction) });
       expect(pages).to.have.length(1);
       expect(pages[0].method).to.equal('ocr');
       for (const phrase of ['tip-toeing along a path', 'kitchen door', 'Miss Watson', 'listened some more']) {
@@ -129,7 +129,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
     it('rejects a PDF without any readable text', async () => {
       const doc = await PDFDocument.create();
       doc.addPage([300, 400]);
-      const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
+      const error = await rejection(reader.read({ document: await doc.save(), contentType: PDF }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.equal('The document contains no readable text');
     });
@@ -137,19 +137,19 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
 
   describe('unreadable PDFs', () => {
     it('explains that a PDF needs a password', async () => {
-      const error = await rejection(reader.read({ bytes: readFixture('encrypted-user-password.pdf'), contentType: PDF }));
+      const error = await rejection(reader.read({ document: readFixture('encrypted-user-password.pdf'), contentType: PDF }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.match(/password/i);
     });
 
     it('rejects a malformed PDF', async () => {
-      const error = await rejection(reader.read({ bytes: MALFORMED_PDF, contentType: PDF }));
+      const error = await rejection(reader.read({ document: MALFORMED_PDF, contentType: PDF }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.equal('The file is not a valid PDF (it is damaged or truncated)');
     });
 
     it('rejects a truncated PDF', async () => {
-      const error = await rejection(reader.read({ bytes: await truncatedPdf(), contentType: PDF }));
+      const error = await rejection(reader.read({ document: await truncatedPdf(), contentType: PDF }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.match(/not a valid PDF/);
     });
@@ -158,7 +158,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
   describe('JPEG photos and scans (OCR)', () => {
     it('reads a photographed page (>= 90% of its words)', async () => {
       const bytes = textJpeg(TEST_PAGE_LINES, { width: 640, height: 480, fontSize: 28, margin: 30 });
-      const pages = await reader.read({ bytes, contentType: JPEG });
+      const pages = await reader.read({ document: bytes, contentType: JPEG });
       expect(pages).to.have.length(1);
       expect(pages[0]).to.include({ page: 1, method: 'ocr' });
       expect(wordRecall(TEST_PAGE_LINES.join('\n'), pages[0].text)).to.be.at.least(0.9);
@@ -167,11 +167,11 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
     it('reads "Tesseract.js" from an upright photo and from one taken sideways (EXIF orientation 6)', async () => {
       const sideways = sidewaysTextJpeg(['Tesseract.js'], SIMPLE_WORD);
       for (const [name, bytes] of [['upright', SIMPLE_JPEG], ['sideways with EXIF', withExifOrientation(sideways, 6, 'MM')]] as const) {
-        const pages = await reader.read({ bytes, contentType: 'image/jpg' });
+        const pages = await reader.read({ document: bytes, contentType: 'image/jpg' });
         expect(pages[0].text, name).to.include('Tesseract.js');
       }
       // The same pixels without the EXIF tag stay sideways: the orientation is what made them readable.
-      expect((await reader.read({ bytes: sideways, contentType: JPEG }))[0].text).not.to.include('Tesseract.js');
+      expect((await reader.read({ document: sideways, contentType: JPEG }))[0].text).not.to.include('Tesseract.js');
     });
 
     it('rejects a photo without text', async () => {
@@ -179,14 +179,14 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
       const ctx = canvas.getContext('2d');
       ctx.fillStyle = '#f4f0e8';
       ctx.fillRect(0, 0, 400, 300);
-      const error = await rejection(reader.read({ bytes: canvas.toBuffer('image/jpeg'), contentType: JPEG }));
+      const error = await rejection(reader.read({ document: canvas.toBuffer('image/jpeg'), contentType: JPEG }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.equal('The document contains no readable text');
     });
 
     it('rejects a JPEG that cannot be decoded', async () => {
       const bytes = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]);
-      const error = await rejection(reader.read({ bytes, contentType: JPEG }));
+      const error = await rejection(reader.read({ document: bytes, contentType: JPEG }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.match(/could not be decoded/);
     });
@@ -194,28 +194,28 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
 
   describe('declared type checks', () => {
     it('rejects PDF bytes declared as image/jpeg', async () => {
-      const error = await rejection(reader.read({ bytes: ONE_PAGE, contentType: JPEG }));
+      const error = await rejection(reader.read({ document: ONE_PAGE, contentType: JPEG }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.equal('The file content is not a JPEG image although it was declared as image/jpeg');
     });
 
     it('rejects JPEG bytes declared as application/pdf', async () => {
-      const error = await rejection(reader.read({ bytes: SIMPLE_JPEG, contentType: PDF }));
+      const error = await rejection(reader.read({ document: SIMPLE_JPEG, contentType: PDF }));
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.equal('The file content is not a PDF although it was declared as application/pdf');
     });
 
     it('rejects unsupported and empty files', async () => {
-      const png = await rejection(reader.read({ bytes: SIMPLE_JPEG, contentType: 'image/png' }));
+      const png = await rejection(reader.read({ document: SIMPLE_JPEG, contentType: 'image/png' }));
       expect(png).to.be.instanceOf(UnprocessableDocumentError);
       expect(png.message).to.match(/Unsupported file type "image\/png"/);
-      const empty = await rejection(reader.read({ bytes: new Uint8Array(0), contentType: PDF }));
+      const empty = await rejection(reader.read({ document: new Uint8Array(0), contentType: PDF }));
       expect(empty).to.be.instanceOf(UnprocessableDocumentError);
       expect(empty.message).to.match(/empty/);
     });
 
     it('accepts content-type parameters and case', async () => {
-      const pages = await reader.read({ bytes: ONE_PAGE, contentType: 'Application/PDF; charset=binary' });
+      const pages = await reader.read({ document: ONE_PAGE, contentType: 'Application/PDF; charset=binary' });
       expect(pages).to.have.length(1);
     });
   });
@@ -223,9 +223,9 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
 
   it('queues concurrent documents and answers each with its own pages', async () => {
     const [doc, image, broken] = await Promise.allSettled([
-      reader.read({ bytes: await pagedTextPdf([['One'], ['Two'], ['Three'], ['Four']]), contentType: PDF }),
-      reader.read({ bytes: SIMPLE_JPEG, contentType: JPEG }),
-      reader.read({ bytes: MALFORMED_PDF, contentType: PDF }),
+      reader.read({ document: await pagedTextPdf([['One'], ['Two'], ['Three'], ['Four']]), contentType: PDF }),
+      reader.read({ document: SIMPLE_JPEG, contentType: JPEG }),
+      reader.read({ document: MALFORMED_PDF, contentType: PDF }),
     ]);
     expect(doc.status === 'fulfilled' && doc.value.length).to.equal(4);
     expect(image.status === 'fulfilled' && image.value[0].text).to.include('Tesseract.js');
@@ -246,16 +246,16 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
       // A valid PDF with the marker in a trailing comment (pdf.js ignores it; the child's test hook finds it).
       const poison = Buffer.concat([await doc.save(), Buffer.from(`\n%${marker}\n`)]);
 
-      expect(await reader.read({ bytes: ONE_PAGE, contentType: PDF })).to.have.length(1);
-      const error = await rejection(reader.read({ bytes: poison, contentType: PDF }));
+      expect(await reader.read({ document: ONE_PAGE, contentType: PDF })).to.have.length(1);
+      const error = await rejection(reader.read({ document: poison, contentType: PDF }));
       expect(error).to.be.instanceOf(ExtractionWorkerCrashedError);
       expect(error).not.to.be.instanceOf(UnprocessableDocumentError); // a server-side fault, not the user's document
       expect(error.message).to.match(/stopped unexpectedly: the process was killed by SIGSEGV/);
 
       // This process is still here, and the next documents (queued behind each other) get a fresh child.
       const [again, image] = await Promise.all([
-        reader.read({ bytes: ONE_PAGE, contentType: PDF }),
-        reader.read({ bytes: SIMPLE_JPEG, contentType: JPEG }),
+        reader.read({ document: ONE_PAGE, contentType: PDF }),
+        reader.read({ document: SIMPLE_JPEG, contentType: JPEG }),
       ]);
       expect(again[0].text).to.include('Beautiful is better than ugly.');
       expect(image[0].text).to.include('Tesseract.js');
@@ -274,7 +274,7 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
     const reader = new ChildProcessDocumentReader({ maxMemoryMb: 64 });
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
-        const error = await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }));
+        const error = await rejection(reader.read({ document: ONE_PAGE, contentType: PDF }));
         expect(error).to.be.instanceOf(ExtractionWorkerCrashedError);
         expect(error.message, error.message).to.match(/ran out of memory/);
       }
@@ -286,7 +286,7 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
     // Not the reader: a reader started now reads.
     const healthy = new ChildProcessDocumentReader();
     try {
-      expect(await healthy.read({ bytes: ONE_PAGE, contentType: PDF })).to.have.length(1);
+      expect(await healthy.read({ document: ONE_PAGE, contentType: PDF })).to.have.length(1);
     } finally {
       await healthy.close();
     }
@@ -303,7 +303,7 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
     doc.context.register(doc.context.stream(filler));
     const bytes = await doc.save({ useObjectStreams: false });
     expect(bytes.byteLength).to.be.greaterThan(40 * 1024 * 1024);
-    const pages = await reader.read({ bytes, contentType: PDF });
+    const pages = await reader.read({ document: bytes, contentType: PDF });
     expect(pages[0].text).to.equal('A large document with a little text.');
     const pids = childPids();
     expect(pids.length).to.be.greaterThan(0);
@@ -315,8 +315,8 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
     const reader = new ChildProcessDocumentReader({ poolSize: 2 });
     try {
       const [a, b] = await Promise.all([
-        reader.read({ bytes: SIMPLE_JPEG, contentType: JPEG }),
-        reader.read({ bytes: await pagedTextPdf([['Left column'], ['Right column'], ['References']]), contentType: PDF }),
+        reader.read({ document: SIMPLE_JPEG, contentType: JPEG }),
+        reader.read({ document: await pagedTextPdf([['Left column'], ['Right column'], ['References']]), contentType: PDF }),
       ]);
       expect(a[0].text).to.include('Tesseract.js');
       expect(b).to.have.length(3);
@@ -327,13 +327,13 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
 
   it('rejects reads after close(), and running reads on close()', async () => {
     const reader = new ChildProcessDocumentReader();
-    const running = rejection(reader.read({ bytes: SCANNED_PAGE, contentType: PDF }));
-    const queued = rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }));
+    const running = rejection(reader.read({ document: SCANNED_PAGE, contentType: PDF }));
+    const queued = rejection(reader.read({ document: ONE_PAGE, contentType: PDF }));
     await new Promise((resolve) => setTimeout(resolve, 200));
     await reader.close();
     expect((await running).message).to.match(/closed/);
     expect((await queued).message).to.match(/closed/);
-    expect((await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }))).message).to.match(/closed/);
+    expect((await rejection(reader.read({ document: ONE_PAGE, contentType: PDF }))).message).to.match(/closed/);
   });
 });
 
@@ -350,7 +350,7 @@ describe('ChildProcessDocumentReader CPU priority', function () {
       const before = new Set(childPids());
       const reader = new ChildProcessDocumentReader({ niceness, scheduling: 'nice' });
       try {
-        await reader.read({ bytes: ONE_PAGE, contentType: PDF });
+        await reader.read({ document: ONE_PAGE, contentType: PDF });
         const started = childPids().filter((pid) => !before.has(pid));
         expect(started).to.have.length(1);
         const threads = threadsOf(started[0]);
@@ -372,7 +372,7 @@ describe('ChildProcessDocumentReader CPU priority', function () {
     // A memory limit high enough that the child, grown by the OCR engine, is not recycled before it is looked at.
     const reader = new ChildProcessDocumentReader({ scheduling: 'idle', maxMemoryMb: 4096 });
     try {
-      const pages = await reader.read({ bytes: await scannedPages(1), contentType: PDF });
+      const pages = await reader.read({ document: await scannedPages(1), contentType: PDF });
       expect(pages[0].method, 'the OCR engine ran').to.equal('ocr');
       const started = childPids().filter((pid) => !before.has(pid));
       expect(started).to.have.length(1);

@@ -51,8 +51,8 @@ describe('ChildProcessDocumentReader (limits)', function () {
     // once the OCR engine is up (the photo), no single page needs 15 s.
     const reader = new ChildProcessDocumentReader({ pageTimeoutMs: 15_000, msPerPage: 50 });
     try {
-      await reader.read({ bytes: PHOTO, contentType: JPEG });
-      const error = await rejection(reader.read({ bytes: await scannedPages(40), contentType: PDF }));
+      await reader.read({ document: PHOTO, contentType: JPEG });
+      const error = await rejection(reader.read({ document: await scannedPages(40), contentType: PDF }));
       expect(error).to.be.instanceOf(ExtractionTimeoutError);
       expect(error).to.be.instanceOf(UnprocessableDocumentError);
       expect(error.message).to.match(
@@ -60,7 +60,7 @@ describe('ChildProcessDocumentReader (limits)', function () {
       );
       expect(childPids(), 'the child was killed').to.have.length(0);
 
-      const pages = await reader.read({ bytes: PHOTO, contentType: JPEG });
+      const pages = await reader.read({ document: PHOTO, contentType: JPEG });
       expect(pages[0].text).to.include('Tesseract.js');
     } finally {
       await reader.close();
@@ -72,8 +72,8 @@ describe('ChildProcessDocumentReader (limits)', function () {
     // 15 s + 50 x 50 ms of OCR.
     const reader = new ChildProcessDocumentReader({ pageTimeoutMs: 15_000, msPerPage: 50 });
     try {
-      await reader.read({ bytes: PHOTO, contentType: JPEG });
-      const error = await rejection(reader.read({ bytes: await scannedPages(100), contentType: PDF }));
+      await reader.read({ document: PHOTO, contentType: JPEG });
+      const error = await rejection(reader.read({ document: await scannedPages(100), contentType: PDF }));
       expect(error).to.be.instanceOf(ExtractionTimeoutError);
       expect(error.message).to.match(
         /^Reading pages 1-50 of the document took longer than their time budget of 17.5 seconds \(EXTRACTION_PAGE_TIMEOUT_MS=15000 \+ 50 pages × EXTRACTION_MS_PER_PAGE=50\)/,
@@ -88,7 +88,7 @@ describe('ChildProcessDocumentReader (limits)', function () {
     // Opening a scan and OCR-ing its first page (render at 300 dpi, start the OCR engine) takes well over 300 ms.
     const reader = new ChildProcessDocumentReader({ pageTimeoutMs: 300, msPerPage: 60_000 });
     try {
-      const error = await rejection(reader.read({ bytes: await scannedPages(1), contentType: PDF }));
+      const error = await rejection(reader.read({ document: await scannedPages(1), contentType: PDF }));
       expect(error).to.be.instanceOf(ExtractionTimeoutError);
       expect(error.message).to.match(/^Reading page 1 took longer than 300 ms, the limit per page \(EXTRACTION_PAGE_TIMEOUT_MS=300\)/);
     } finally {
@@ -101,10 +101,10 @@ describe('ChildProcessDocumentReader (limits)', function () {
     it('refuses a PDF with more pages than the page limit, naming the limit', async () => {
       const reader = new ChildProcessDocumentReader({ maxPages: 17, pdfReader });
       try {
-        const error = await rejection(reader.read({ bytes: EIGHTEEN_PAGES, contentType: PDF }));
+        const error = await rejection(reader.read({ document: EIGHTEEN_PAGES, contentType: PDF }));
         expect(error).to.be.instanceOf(UnprocessableDocumentError);
         expect(error.message).to.match(/^The document has 18 pages; the limit is 17 pages per document \(MAX_DOCUMENT_PAGES\)/);
-        expect(await reader.read({ bytes: FOUR_PAGES, contentType: PDF })).to.have.length(4);
+        expect(await reader.read({ document: FOUR_PAGES, contentType: PDF })).to.have.length(4);
       } finally {
         await reader.close();
       }
@@ -114,7 +114,7 @@ describe('ChildProcessDocumentReader (limits)', function () {
       // Were blank pages rendered and OCR'd, 400 of them would take minutes and use up the OCR limit of 1.
       const reader = new ChildProcessDocumentReader({ maxOcrPages: 1, pdfReader });
       try {
-        const pages = await reader.read({ bytes: await mixedPdf(400, 2), contentType: PDF });
+        const pages = await reader.read({ document: await mixedPdf(400, 2), contentType: PDF });
         expect(pages).to.have.length(403);
         expect(pages[0]).to.include({ page: 1, method: 'text' });
         expect(pages.slice(1, 401).every((page) => page.method === 'text' && page.text === '')).to.equal(true);
@@ -132,7 +132,7 @@ describe('ChildProcessDocumentReader (limits)', function () {
       for (let i = 0; i < 3; i++) doc.addPage([300, 300]).drawRectangle({ x: 50, y: 50, width: 200, height: 120 });
       const reader = new ChildProcessDocumentReader({ maxOcrPages: 1, pdfReader });
       try {
-        const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
+        const error = await rejection(reader.read({ document: await doc.save(), contentType: PDF }));
         expect(error).to.be.instanceOf(UnprocessableDocumentError);
         expect(error.message).to.equal(
           "The document contains no readable text in its first 1 scanned pages; 2 more were not OCR'd (at most 1 per document, MAX_OCR_PAGES)",
@@ -147,7 +147,7 @@ describe('ChildProcessDocumentReader (limits)', function () {
       for (let i = 0; i < 2_000; i++) doc.addPage([595, 842]);
       const reader = new ChildProcessDocumentReader({ pdfReader });
       try {
-        const error = await rejection(reader.read({ bytes: await doc.save(), contentType: PDF }));
+        const error = await rejection(reader.read({ document: await doc.save(), contentType: PDF }));
         expect(error).to.be.instanceOf(UnprocessableDocumentError);
         expect(error.message).to.equal('The document contains no readable text');
       } finally {
@@ -160,7 +160,7 @@ describe('ChildProcessDocumentReader (limits)', function () {
     // A child's resident size is well above 60 MB once pdf.js is loaded; its V8 heap stays far below.
     const reader = new ChildProcessDocumentReader({ maxMemoryMb: 60 });
     try {
-      const error = await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF }));
+      const error = await rejection(reader.read({ document: ONE_PAGE, contentType: PDF }));
       expect(error).to.be.instanceOf(ExtractionMemoryLimitError);
       expect(error.message).to.match(/more than 60 MB of memory, the limit per extraction process \(EXTRACTION_MAX_MEMORY_MB=60\)/);
     } finally {
@@ -175,7 +175,7 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
   it('rejects at once with ReadCancelledError when the signal is already aborted, without starting a child', async () => {
     const reader = new ChildProcessDocumentReader();
     try {
-      const error = await rejection(reader.read({ bytes: ONE_PAGE, contentType: PDF, signal: AbortSignal.abort() }));
+      const error = await rejection(reader.read({ document: ONE_PAGE, contentType: PDF, signal: AbortSignal.abort() }));
       expect(error).to.be.instanceOf(ReadCancelledError);
       expect(childPids()).to.have.length(0);
     } finally {
@@ -190,7 +190,7 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
       let progressed!: () => void;
       const running = new Promise<void>((resolve) => (progressed = resolve));
       const reading = rejection(
-        reader.read({ bytes: await scannedPages(20), contentType: PDF, signal: controller.signal, onProgress: (f) => f > 0 && progressed() }),
+        reader.read({ document: await scannedPages(20), contentType: PDF, signal: controller.signal, onProgress: (f) => f > 0 && progressed() }),
       );
       await running; // OCR of the first page is under way
       const [pid] = childPids();
@@ -201,7 +201,7 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
       expect(Date.now() - aborted, 'rejected at once').to.be.below(1_000);
       await eventually(() => !isAlive(pid), 'the extraction child is gone');
 
-      const pages = await reader.read({ bytes: ONE_PAGE, contentType: PDF });
+      const pages = await reader.read({ document: ONE_PAGE, contentType: PDF });
       expect(pages[0].text).to.include('Page 1 of a generated report.');
       expect(childPids()).to.not.include(pid);
       await eventually(() => leftoverDocumentFiles().length === 0, 'the temporary document files are deleted');
@@ -214,10 +214,10 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
     const reader = new ChildProcessDocumentReader();
     try {
       const controller = new AbortController();
-      const first = reader.read({ bytes: EIGHTEEN_PAGES, contentType: PDF });
+      const first = reader.read({ document: EIGHTEEN_PAGES, contentType: PDF });
       let queuedProgress = 0;
       const queued = rejection(
-        reader.read({ bytes: ONE_PAGE, contentType: PDF, signal: controller.signal, onProgress: () => queuedProgress++ }),
+        reader.read({ document: ONE_PAGE, contentType: PDF, signal: controller.signal, onProgress: () => queuedProgress++ }),
       );
       controller.abort();
       expect(await queued).to.be.instanceOf(ReadCancelledError);
@@ -231,11 +231,11 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
   it('stops an idle child after idleMs and starts a new one for the next document', async () => {
     const reader = new ChildProcessDocumentReader({ idleMs: 300 });
     try {
-      await reader.read({ bytes: ONE_PAGE, contentType: PDF });
+      await reader.read({ document: ONE_PAGE, contentType: PDF });
       const [pid] = childPids();
       expect(pid).to.be.a('number');
       await eventually(() => !isAlive(pid), 'the idle child exited');
-      expect(await reader.read({ bytes: ONE_PAGE, contentType: PDF })).to.have.length(1);
+      expect(await reader.read({ document: ONE_PAGE, contentType: PDF })).to.have.length(1);
     } finally {
       await reader.close();
     }
@@ -245,11 +245,11 @@ describe('ChildProcessDocumentReader (cancellation and process lifecycle)', func
     const reader = new ChildProcessDocumentReader({ recycleAfterPages: 10 });
     try {
       const progress: number[] = [];
-      const pages = await reader.read({ bytes: EIGHTEEN_PAGES, contentType: PDF, onProgress: (f) => progress.push(f) });
+      const pages = await reader.read({ document: EIGHTEEN_PAGES, contentType: PDF, onProgress: (f) => progress.push(f) });
       expect(pages).to.have.length(18); // the document itself is read to its end
       expect(progress.at(-1)).to.equal(1);
       await eventually(() => childPids().length === 0, 'the worn child exited');
-      expect(await reader.read({ bytes: ONE_PAGE, contentType: PDF })).to.have.length(1);
+      expect(await reader.read({ document: ONE_PAGE, contentType: PDF })).to.have.length(1);
     } finally {
       await reader.close();
     }

@@ -92,11 +92,11 @@ describe('extraction memory policy (issue 18: cost per page flat in the length o
     // Skia's native library, which @napi-rs/canvas maps; pdf.js is imported only beside it (pdf-page-raster.ts, raster.ts).
     const canvasLoaded = (pid: number) => fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes('skia');
     try {
-      const pages = await reader.read({ bytes: await mixedPdf([textPage(1), ['Scanned page of the annual report', 'Revenue rose in every region']]), contentType: 'application/pdf' });
+      const pages = await reader.read({ document: await mixedPdf([textPage(1), ['Scanned page of the annual report', 'Revenue rose in every region']]), contentType: 'application/pdf' });
       expect(pages.map((page) => page.method)).to.deep.equal(['text', 'ocr']);
       const [child] = childPids().filter((pid) => !before.has(pid));
       expect(canvasLoaded(child), 'after a PDF').to.equal(false);
-      const photo = await reader.read({ bytes: textJpeg(['Receipt total 12.50']), contentType: 'image/jpeg' });
+      const photo = await reader.read({ document: textJpeg(['Receipt total 12.50']), contentType: 'image/jpeg' });
       expect(photo[0].text).to.match(/12\.50/);
       expect(childPids().filter((pid) => !before.has(pid)), 'the same process read the photo').to.deep.equal([child]);
       expect(canvasLoaded(child), 'after a photo').to.equal(true);

@@ -42,7 +42,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     bytes = mergedCorpusPdf();
     const reader = new ChildProcessDocumentReader({ poolSize: 1, rangePages: 10_000 });
     try {
-      reference = await reader.read({ bytes, contentType: PDF });
+      reference = await reader.read({ document: bytes, contentType: PDF });
     } finally {
       await reader.close();
     }
@@ -56,7 +56,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     try {
       const stream = streamed();
       const progress: number[] = [];
-      const pages = await reader.read({ bytes, contentType: PDF, onPages: stream.onPages, onProgress: (f) => progress.push(f) });
+      const pages = await reader.read({ document: bytes, contentType: PDF, onPages: stream.onPages, onProgress: (f) => progress.push(f) });
       expect(stream.pages.map((page) => page.page)).to.deep.equal(ALL_PAGES);
       expect(stream.pages).to.deep.equal(reference);
       expect(pages.map((page) => [page.page, page.method])).to.deep.equal(reference.map((page) => [page.page, page.method]));
@@ -77,7 +77,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
       const stream = streamed();
       const calls: { ranges: Range[]; pagesStreamed: number }[] = [];
       const onLastPagesStarted = () => calls.push({ ranges: reader.rangesInFlight(), pagesStreamed: stream.pages.length });
-      const pages = await reader.read({ bytes, contentType: PDF, onPages: stream.onPages, onLastPagesStarted });
+      const pages = await reader.read({ document: bytes, contentType: PDF, onPages: stream.onPages, onLastPagesStarted });
       expect(pages).to.have.length(MERGED_CORPUS_PAGES);
       expect(calls).to.have.length(1);
       // The last range (281-309) is in flight at that moment, other pages are still unread.
@@ -87,7 +87,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
       // A document of one range: once its page count is known (it fits), before read() resolves.
       const shortCalls: number[] = [];
       let resolved = false;
-      const small = reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF, onLastPagesStarted: () => shortCalls.push(resolved ? 1 : 0) })
+      const small = reader.read({ document: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF, onLastPagesStarted: () => shortCalls.push(resolved ? 1 : 0) })
         .then((result) => ((resolved = true), result));
       expect(await small).to.have.length(18);
       expect(shortCalls).to.deep.equal([0]);
@@ -99,7 +99,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
   it('keeps MAX_OCR_PAGES exact across ranges read at once', async () => {
     const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: RANGE_PAGES, maxOcrPages: 1 });
     try {
-      const pages = await reader.read({ bytes, contentType: PDF });
+      const pages = await reader.read({ document: bytes, contentType: PDF });
       const scanned = MERGED_SCANNED_PAGES.map((n) => pages[n - 1].method).sort();
       expect(scanned).to.deep.equal(['ocr', 'ocr-skipped']);
       expect(pages.filter((page) => page.method !== 'text')).to.have.length(2);
@@ -113,7 +113,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     try {
       const controller = new AbortController();
       const stream = streamed();
-      const reading = rejection(reader.read({ bytes, contentType: PDF, signal: controller.signal, onPages: stream.onPages }));
+      const reading = rejection(reader.read({ document: bytes, contentType: PDF, signal: controller.signal, onPages: stream.onPages }));
       let running: Range[] = [];
       await eventually(() => {
         running = reader.rangesInFlight();
@@ -129,7 +129,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(stream.pages.length, 'no onPages after read() rejected').to.equal(pagesAtRejection);
       // The pool goes on with new children.
-      expect(await reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF })).to.have.length(18);
+      expect(await reader.read({ document: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF })).to.have.length(18);
     } finally {
       await reader.close();
     }
@@ -140,7 +140,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     const watch = watchRanges(reader);
     try {
       const stream = streamed();
-      const reading = reader.read({ bytes, contentType: PDF, onPages: stream.onPages });
+      const reading = reader.read({ document: bytes, contentType: PDF, onPages: stream.onPages });
       let victim!: Range;
       await eventually(() => {
         victim = reader.rangesInFlight().find((r) => r.firstPage > 1 && r.nextPage > r.firstPage + 2)!;
@@ -165,7 +165,7 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
   it('fails the document with the crash error when the same page kills a child twice', async () => {
     const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: RANGE_PAGES });
     try {
-      const reading = rejection(reader.read({ bytes, contentType: PDF }));
+      const reading = rejection(reader.read({ document: bytes, contentType: PDF }));
       let victim!: Range;
       await eventually(() => {
         victim = reader.rangesInFlight().find((r) => r.firstPage > 1 && r.nextPage > r.firstPage + 2)!;
@@ -194,9 +194,9 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: 15 });
     const watch = watchRanges(reader);
     try {
-      const first = reader.read({ bytes: book, contentType: PDF });
+      const first = reader.read({ document: book, contentType: PDF });
       await eventually(() => reader.rangesInFlight().length === 2, 'the first document on both processes', 60_000);
-      const second = reader.read({ bytes: book, contentType: PDF });
+      const second = reader.read({ document: book, contentType: PDF });
       const [a, b] = await Promise.all([first, second]);
       expect(a).to.deep.equal(b);
       // In the order they were handed out (a range's id grows with each hand-out): the 5 ms sampler may see a later
@@ -226,14 +226,14 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     try {
       const longStream = streamed();
       let longDone = false;
-      const long = reader.read({ bytes, contentType: PDF, onPages: longStream.onPages }).then((pages) => ((longDone = true), pages));
+      const long = reader.read({ document: bytes, contentType: PDF, onPages: longStream.onPages }).then((pages) => ((longDone = true), pages));
       await eventually(() => {
         const running = reader.rangesInFlight();
         return new Set(running.map((r) => r.pid)).size === 2 && running.every((r) => r.lastPage < MERGED_CORPUS_PAGES);
       }, 'the long document on both processes, ranges left', 60_000);
       // The sampler may not have seen yet what eventually() just saw.
       const longRangesBefore = new Set([...watch.seen, ...reader.rangesInFlight()].map((r) => r.firstPage));
-      const small = await reader.read({ bytes: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF });
+      const small = await reader.read({ document: readData('pdfs/dmca-summary-1998.pdf'), contentType: PDF });
       expect(small).to.have.length(18);
       expect(longDone, 'the long document is still being read').to.equal(false);
       expect(longStream.pages.length).to.be.below(MERGED_CORPUS_PAGES);

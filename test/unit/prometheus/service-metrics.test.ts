@@ -62,10 +62,10 @@ describe('ServiceMetrics and instrumented ports', () => {
     const metrics = new ServiceMetrics(async () => ({}), { processMetrics: false });
     const fake = new FakeDocumentReader();
     const reader = instrumentReader(fake, metrics);
-    const pages = await reader.read({ bytes: Buffer.from('page one\fpage two'), contentType: 'application/pdf' });
+    const pages = await reader.read({ document: Buffer.from('page one\fpage two'), contentType: 'application/pdf' });
     expect(pages).to.have.length(2);
     fake.failWith = new UnprocessableDocumentError('encrypted');
-    await reader.read({ bytes: Buffer.from('x'), contentType: 'application/pdf' }).catch(() => undefined);
+    await reader.read({ document: Buffer.from('x'), contentType: 'application/pdf' }).catch(() => undefined);
     const text = await metrics.scrape();
     expect(valueOf(text, `doc_chat_pages_extracted_total{method="${pages[0].method}"}`)).to.equal(2);
     expect(valueOf(text, 'doc_chat_extraction_duration_seconds_count{outcome="completed"}')).to.equal(1);
@@ -75,10 +75,10 @@ describe('ServiceMetrics and instrumented ports', () => {
   it('does not hold the document’s bytes while the reader it times reads them', async () => {
     const inner = new HandOverReader();
     const reader = instrumentReader(inner, new ServiceMetrics(async () => ({}), { processMetrics: false }));
-    const reading = reader.read({ bytes: Buffer.from('page one\fpage two'), contentType: 'application/pdf' });
+    const reading = reader.read({ document: Buffer.from('page one\fpage two'), contentType: 'application/pdf' });
     await inner.waiting;
     await collectGarbage();
-    const held = inner.bytes!.deref() !== undefined;
+    const held = inner.pieces[0].deref() !== undefined;
     inner.finish();
     expect(await reading).to.have.length(2);
     expect(held, 'the bytes are still reachable while the reader reads').to.equal(false);
