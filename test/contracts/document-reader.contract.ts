@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ReadCancelledError, UnprocessableDocumentError } from '../../core/domain/errors.js';
+import { NotFoundError, ReadCancelledError, UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentReader } from '../../core/ports/document-reader.js';
 
@@ -24,7 +24,8 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a 
  * What every DocumentReader must do (core/ports/document-reader.ts): pages numbered from 1 in order with their text,
  * an image as page 1, progress as fractions 0..1 ending at 1, image/jpg taken as image/jpeg, an
  * UnprocessableDocumentError for empty bytes and for content whose magic bytes contradict the declared type, and a
- * ReadCancelledError once the request's signal is aborted (at once when it already is), after which it reads on.
+ * ReadCancelledError once the request's signal is aborted (at once when it already is), after which it reads on; all
+ * of it the same for a document given as a stream of pieces (BlobStore.stream, whose NotFoundError passes through).
  */
 export function documentReaderContract(
   name: string,
@@ -44,6 +45,23 @@ export function documentReaderContract(
       expect(page.text).to.be.a('string');
       for (const phrase of phrases) expect(page.text, `page ${page.page}`).to.include(phrase);
     };
+
+    it('reads a document given as a stream of pieces (a stored one) as it reads its bytes; a gone one rejects with NotFoundError', async function () {
+      async function* pieces(bytes: Uint8Array, size: number) {
+        for (let start = 0; start < bytes.length; start += size) yield bytes.slice(start, start + size);
+      }
+      const fromBytes = await reader.read({ document: pdf.bytes, contentType: 'application/pdf' });
+      const fromPieces = await reader.read({ document: () => pieces(pdf.bytes, 1000), contentType: 'application/pdf' });
+      expect(fromPieces).to.deep.equal(fromBytes);
+      async function* gone(): AsyncIterable<Uint8Array> {
+        throw new NotFoundError('No object under key k');
+      }
+      expect(await rejection(reader.read({ document: gone, contentType: 'application/pdf' }))).to.be.instanceOf(NotFoundError);
+      const mismatched = await rejection(reader.read({ document: () => pieces(jpeg.bytes, 7), contentType: 'application/pdf' }));
+      expect(mismatched).to.be.instanceOf(UnprocessableDocumentError);
+      const empty = await rejection(reader.read({ document: () => pieces(new Uint8Array(0), 7), contentType: 'application/pdf' }));
+      expect(empty).to.be.instanceOf(UnprocessableDocumentError);
+    });
 
     it('reads a PDF into its pages, numbered from 1 in order, each with its text', async function () {
       const pages = await reader.read({ document: pdf.bytes, contentType: 'application/pdf' });
