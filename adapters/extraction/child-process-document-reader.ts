@@ -130,12 +130,11 @@ export class ChildProcessDocumentReader implements DocumentReader {
     if (typeof request.document === 'function') {
       const file = await this.tempFile(id);
       try {
-        kind = resolveDocumentKind(await writeDocumentFile(request.document, file), contentType);
-        if (signal?.aborted) throw new ReadCancelledError();
+        kind = resolveDocumentKind(await writeDocumentFile(request.document, file, signal), contentType);
         if (this.closed) throw new Error('The document reader is closed');
       } catch (error) {
         fs.rm(file, { force: true }, () => {});
-        throw error;
+        throw signal?.aborted ? new ReadCancelledError() : error;
       }
       source = file;
     } else {

@@ -7,9 +7,10 @@ const HEAD_BYTES = 1029;
 
 /**
  * Writes the document to a private file (owner only), a piece at a time when it comes as a stream, so it is never
- * whole in this process; resolves to its first bytes, which tell its type.
+ * whole in this process; resolves to its first bytes, which tell its type. `signal` stops a copy under way, even one
+ * whose source has stalled.
  */
-export async function writeDocumentFile(document: StoredDocument, file: string): Promise<Uint8Array> {
+export async function writeDocumentFile(document: StoredDocument, file: string, signal?: AbortSignal): Promise<Uint8Array> {
   if (typeof document !== 'function') {
     await fs.promises.writeFile(file, document, { mode: 0o600 });
     return document.subarray(0, HEAD_BYTES);
@@ -25,6 +26,25 @@ export async function writeDocumentFile(document: StoredDocument, file: string):
       yield piece;
     }
   }
-  await pipeline(keepingHead(document()), fs.createWriteStream(file, { mode: 0o600 }));
+  const out = fs.createWriteStream(file, { mode: 0o600 });
+  const copying = pipeline(keepingHead(document()), out);
+  if (signal) {
+    // Not pipeline's own signal: it waits for the source to give its next piece, and a stalled store never does.
+    let onAbort!: () => void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([copying, aborted]);
+    } catch (error) {
+      out.destroy();
+      copying.catch(() => {});
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  } else await copying;
   return Buffer.concat(head);
 }

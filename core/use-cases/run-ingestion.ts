@@ -151,7 +151,7 @@ export class RunIngestion {
     const indexer = new PageIndexer(job, { indexes, embedder, chunking }, run.signal, (error) => run.abort(error));
     try {
       const pages = await reader.read({
-        document: () => blobs.stream(job.key),
+        document: () => storedPieces(blobs, job.key),
         contentType,
         onPages: (batch) => indexer.push(batch),
         // Not awaited, so never left to reject: a progress write the database refused (SQLITE_BUSY) is worth a line;
@@ -307,23 +307,25 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /** First bytes kept by scanStored: enough to tell a PDF from a JPEG (sniffContentType). */
 const HEAD_BYTES = 8;
 
-/**
- * The stored file's sha256, size and first bytes, read a piece at a time (BlobStore.stream); a file no longer there is
- * the user's to upload again. Each piece is hashed in one go: pieces of ~1 MB hash in ~2 ms.
- */
+/** The stored file a piece at a time; one no longer there (its session deleted, a sweep) is the user's to upload again. */
+async function* storedPieces(blobs: BlobStore, key: string): AsyncIterable<Uint8Array> {
+  try {
+    yield* blobs.stream(key);
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new UnprocessableDocumentError('The uploaded file is no longer in storage: upload it again');
+    throw error;
+  }
+}
+
+/** The stored file's sha256, size and first bytes. Each piece is hashed in one go: pieces of ~1 MB hash in ~2 ms. */
 async function scanStored(blobs: BlobStore, key: string): Promise<{ sha256: string; size: number; head: Uint8Array }> {
   const hash = createHash('sha256');
   let size = 0;
   let head = new Uint8Array(0);
-  try {
-    for await (const piece of blobs.stream(key)) {
-      hash.update(piece);
-      if (head.length < HEAD_BYTES) head = Uint8Array.from([...head, ...piece.subarray(0, HEAD_BYTES - head.length)]);
-      size += piece.length;
-    }
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new UnprocessableDocumentError('The uploaded file is no longer in storage: upload it again');
-    throw error;
+  for await (const piece of storedPieces(blobs, key)) {
+    hash.update(piece);
+    if (head.length < HEAD_BYTES) head = Uint8Array.from([...head, ...piece.subarray(0, HEAD_BYTES - head.length)]);
+    size += piece.length;
   }
   return { sha256: hash.digest('hex'), size, head };
 }

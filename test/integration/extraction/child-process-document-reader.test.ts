@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
-import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
+import { ReadCancelledError, UnprocessableDocumentError } from '../../../core/domain/errors.js';
 import { ExtractionWorkerCrashedError, ChildProcessDocumentReader, PDF_READERS } from '../../../adapters/extraction/index.js';
 import { schedulingPolicy } from '../../../adapters/extraction/background-priority.js';
 import { childPids, isAlive, scannedPages } from '../../support/extraction-processes.js';
@@ -259,6 +259,36 @@ describe('ChildProcessDocumentReader (failures and lifecycle)', function () {
       ]);
       expect(again[0].text).to.include('Beautiful is better than ugly.');
       expect(image[0].text).to.include('Tesseract.js');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('reads a streamed document from its temporary file once copied; a cancelled copy stops and leaves no file', async () => {
+    const reader = new ChildProcessDocumentReader();
+    const files = () => {
+      const dir = (reader as unknown as { tempDir?: string }).tempDir;
+      return dir && fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    };
+    try {
+      async function* pieces(bytes: Uint8Array) {
+        for (let start = 0; start < bytes.length; start += 4096) yield bytes.slice(start, start + 4096);
+      }
+      const pages = await reader.read({ document: () => pieces(ONE_PAGE), contentType: PDF });
+      expect(pages[0].text).to.include('Beautiful is better than ugly.');
+      // A store that stalls half-way (a network mount, an object store that stopped answering).
+      async function* stalls() {
+        yield ONE_PAGE.slice(0, 100);
+        await new Promise(() => {});
+      }
+      const controller = new AbortController();
+      const reading = reader.read({ document: stalls, contentType: PDF, signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(files(), 'the copy under way').to.have.length(1);
+      controller.abort();
+      expect(await rejection(reading)).to.be.instanceOf(ReadCancelledError);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(files(), 'temporary files left').to.deep.equal([]);
     } finally {
       await reader.close();
     }
