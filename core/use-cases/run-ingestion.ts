@@ -164,7 +164,8 @@ export class RunIngestion {
         onLastPagesStarted: finishing,
         signal: run.signal,
       });
-      // The reader read the file after the scan: one replaced in between is not the file that was hashed.
+      // The reader read the file after the scan: one replaced in between is not the file that was hashed (the job
+      // fails, and what was indexed from it goes, as for any failure).
       await this.checkUnchanged(job.key);
       finishing(); // a reader that did not say so earlier: extraction is over, indexing what is left follows
       // A reader that handed over no pages (or not all) as it went: the rest are indexed now.

@@ -102,6 +102,24 @@ describe('a replaced upload is not ingested (issue 11, point 1)', () => {
     expect(await f.index.count({ jobId: job.id })).to.equal(0);
   });
 
+  it('a job whose object is replaced after it was hashed, before the reader read it, fails and leaves no chunk', async () => {
+    const f = coreFixture({ singleUseUploads: false });
+    // Long enough that chunks are written while the reader reads (in batches of 512), before the version is checked.
+    const long = Array.from({ length: 600 }, (_, i) => `Page ${i + 1}. ${DOC}`).join('\f');
+    const { job, key } = await f.sessionWithUpload('u1', long);
+    // The first stream is the hash's; the reader's comes second, and finds the file replaced.
+    const stream = f.blobs.stream.bind(f.blobs);
+    let streams = 0;
+    f.blobs.stream = (streamKey: string) => {
+      if (++streams === 2) f.blobs.put(key, long.replace('1889', '1999'), 'application/pdf');
+      return stream(streamKey);
+    };
+    await f.drain();
+    expect(streams).to.equal(2);
+    expect(await f.jobs.findById(job.id)).to.include({ status: 'failed', error: 'The file under this key changed after it was first ingested: request a new upload URL and upload it again' });
+    expect(await f.index.count({ jobId: job.id })).to.equal(0);
+  });
+
   it('the store refuses a second PUT to a signed URL when it can (the local store and this fake)', async () => {
     const f = coreFixture();
     const upload = await f.docChat.createUploadUrl.execute(pdf('u1'));
