@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { FileChooser, Page } from 'playwright-core';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
 import { chromiumUnavailableReason, openWatchedPage, requireChromium, sayWhyBrowserSuitesSkip, type BrowserSession, type PageWatch } from '../../support/browser.js';
 import { embeddedStack, type Stack } from '../../support/stacks.js';
@@ -37,6 +37,11 @@ describe('web app in Chromium by keyboard alone', function () {
 
   it('signs in, creates and renames a session, uploads, asks, opens a source, filters, removes, clears and deletes', async () => {
     const { acme } = await fixtures();
+    // Playwright intercepts file choosers once a listener exists, switched on by a browser round trip: a waitForEvent
+    // registered just before the key press lost that race once on a loaded CI machine (no event, a 20 s timeout).
+    // Listening from the start leaves the round trip long done by the time Space is pressed.
+    const choosers: FileChooser[] = [];
+    page.on('filechooser', (chooser) => choosers.push(chooser));
     await page.goto(`${service.baseUrl}/`);
     await tabTo(page, page.getByRole('textbox', { name: 'Access token' }));
     await page.keyboard.type(await signLocalToken(TEST_JWT_SECRET, 'keyboard-user'));
@@ -57,9 +62,9 @@ describe('web app in Chromium by keyboard alone', function () {
     await tabTo(page, page.getByRole('textbox', { name: 'Institution' }));
     await page.keyboard.type('acme');
     await tabTo(page, page.getByLabel('Upload documents'));
-    const chooser = page.waitForEvent('filechooser');
     await page.keyboard.press('Space');
-    await (await chooser).setFiles([acme]);
+    await waitUntil('the file chooser to open', async () => choosers.length > 0, 20_000);
+    await choosers[0].setFiles([acme]);
     await waitForStatus(page, acme.name, /^completed$/);
 
     await tabTo(page, page.getByRole('textbox', { name: 'Question' }));
