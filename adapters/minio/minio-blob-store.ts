@@ -147,7 +147,13 @@ export class MinioBlobStore implements BlobStore {
   }
 
   async read(key: string): Promise<Uint8Array> {
-    return this.call('read', async () => {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this.stream(key)) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  async *stream(key: string): AsyncIterable<Uint8Array> {
+    try {
       let stream: Readable;
       try {
         stream = await this.client.getObject(this.bucket, key);
@@ -155,22 +161,10 @@ export class MinioBlobStore implements BlobStore {
         if (isNotFound(error)) throw new NotFoundError(`No object under key ${key}`);
         throw error;
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
-      return Buffer.concat(chunks);
-    });
-  }
-
-  async *stream(key: string): AsyncIterable<Uint8Array> {
-    const stream = await this.call('read', async () => {
-      try {
-        return await this.client.getObject(this.bucket, key);
-      } catch (error) {
-        if (isNotFound(error)) throw new NotFoundError(`No object under key ${key}`);
-        throw error;
-      }
-    });
-    for await (const chunk of stream) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      for await (const chunk of stream) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    } catch (error) {
+      throw this.unavailable('read', error); // also a connection lost half-way through the object
+    }
   }
 
   async remove(key: string): Promise<void> {
@@ -188,15 +182,16 @@ export class MinioBlobStore implements BlobStore {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof NotFoundError || error instanceof UpstreamUnavailableError) throw error;
-      const reason = unavailableReason(error);
-      if (reason) {
-        throw new UpstreamUnavailableError(DEPENDENCY, `Object storage at ${this.label} did not answer (${operation}: ${reason})`, {
-          cause: error,
-        });
-      }
-      throw error;
+      throw this.unavailable(operation, error);
     }
+  }
+
+  /** The error to throw for `error`: UpstreamUnavailableError when the server could not be reached, else itself. */
+  private unavailable(operation: string, error: unknown): unknown {
+    if (error instanceof NotFoundError || error instanceof UpstreamUnavailableError) return error;
+    const reason = unavailableReason(error);
+    if (!reason) return error;
+    return new UpstreamUnavailableError(DEPENDENCY, `Object storage at ${this.label} did not answer (${operation}: ${reason})`, { cause: error });
   }
 }
 

@@ -66,7 +66,7 @@ export class FakeDocumentReader implements DocumentReader {
 }
 
 /** The whole document, whether it came as bytes or as a stream of pieces. */
-async function documentBytes(document: StoredDocument): Promise<Uint8Array> {
+export async function documentBytes(document: StoredDocument): Promise<Uint8Array> {
   if (typeof document !== 'function') return document;
   const pieces: Uint8Array[] = [];
   for await (const piece of document()) pieces.push(piece);

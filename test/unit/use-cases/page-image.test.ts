@@ -3,6 +3,7 @@ import { NotFoundError, UnprocessableDocumentError } from '../../../core/domain/
 import type { PageImageRequest, PageRenderer } from '../../../core/ports/page-renderer.js';
 import { GetPageImage } from '../../../core/use-cases/get-page-image.js';
 import { coreFixture } from '../../support/core-fixture.js';
+import { documentBytes } from '../../fakes/fake-document-reader.js';
 
 const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
 
@@ -14,10 +15,7 @@ class CountingRenderer implements PageRenderer {
   failWith: Error | null = null;
   async render({ document, ...request }: PageImageRequest) {
     this.requests.push(request);
-    let size = 0;
-    if (typeof document !== 'function') size = document.length;
-    else for await (const piece of document()) size += piece.length;
-    this.documentSizes.push(size);
+    this.documentSizes.push((await documentBytes(document)).length);
     if (this.failWith) throw this.failWith;
     if (request.page > 2) return null;
     return { bytes: new TextEncoder().encode(JSON.stringify(request)), contentType: 'image/png' };
