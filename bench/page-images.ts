@@ -3,8 +3,10 @@
  * (ChildProcessPageRenderer: the file handed to the renderer's child process, the page drawn by each PDF reader,
  * PDFium and pdf.js, PNG-encoded, longest side 1600 px), one after another as a reader paging through would ask; then
  * every 100th page of the long real PDF (long-real-pdf.ts; skipped with the reason where the corpus or qpdf is
- * absent). Prints p50, p95 and max, and the peak RSS of the renderer's child process. Last, through the service, ten
- * pages of the long PDF asked for at once: how long until all are answered, and the API process's peak RSS.
+ * absent). Each twice: a copy of the file and a parse of it for every page (a request without contentKey), then the
+ * copy kept and the PDF open from page to page (as the page route asks). Prints p50, p95 and max, and the peak RSS of
+ * the renderer's child process. Last, through the service, ten pages of the long PDF asked for at once: how long until
+ * all are answered, and the API process's peak RSS; then twenty others one after another (a person reading).
  *
  * FinanceBench holds no single filing of ~300 pages (the longest is 213): two real 10-Ks are merged with qpdf into one
  * 296-page PDF, which is what a long filing looks like to the renderer. `npx tsx bench/page-images.ts`;
@@ -42,20 +44,24 @@ const pages = Math.min(pageCount, Number(process.env.PAGE_BENCH_PAGES ?? pageCou
 
 const ms = (v: number) => `${Math.round(v)} ms`;
 
-/** Renders `pageNumbers` of `document` one after another with `reader`; the renderer's child's peak RSS is sampled. */
-async function renderPages(document: Uint8Array, pageNumbers: number[], reader: PdfReaderName) {
+/**
+ * Renders `pageNumbers` of `document` one after another with `reader`; the renderer's child's peak RSS is sampled.
+ * `contentKey` names the document as the page route does (its hash), so the renderer keeps its copy (and the child the
+ * PDF open) from one page to the next; without it every page costs a copy of the file and a fresh parse.
+ */
+async function renderPages(document: Uint8Array, pageNumbers: number[], reader: PdfReaderName, contentKey?: string) {
   const renderer = new ChildProcessPageRenderer({ pdfReader: reader });
   let childPeakMb = 0;
   const sampler = setInterval(() => (childPeakMb = Math.max(childPeakMb, treeRssParts(process.pid).descendants / 1048576)), 20);
   try {
     const started = performance.now();
-    if (!(await renderer.render({ document: document, contentType: 'application/pdf', page: 1, maxSide: MAX_SIDE }))) throw new Error('page 1 not found');
+    if (!(await renderer.render({ document, contentKey, contentType: 'application/pdf', page: 1, maxSide: MAX_SIDE }))) throw new Error('page 1 not found');
     const coldMs = performance.now() - started;
     const times: number[] = [];
     const sizes: number[] = [];
     for (const page of pageNumbers) {
       const t0 = performance.now();
-      const image = await renderer.render({ document: document, contentType: 'application/pdf', page, maxSide: MAX_SIDE });
+      const image = await renderer.render({ document, contentKey, contentType: 'application/pdf', page, maxSide: MAX_SIDE });
       times.push(performance.now() - t0);
       if (!image) throw new Error(`page ${page} not found`);
       sizes.push(image.bytes.length);
@@ -69,10 +75,10 @@ async function renderPages(document: Uint8Array, pageNumbers: number[], reader: 
 
 function report(label: string, { coldMs, times, sizes, childPeakMb }: Awaited<ReturnType<typeof renderPages>>): void {
   console.log(`  ${label}`);
-  console.log(`    first page with the child starting   ${ms(coldMs)}`);
-  console.log(`    render time (child running, no cache) p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(Math.max(...times))}`);
-  console.log(`    image size                             p50 ${Math.round(percentile(sizes, 50) / 1024)} KB, max ${Math.round(Math.max(...sizes) / 1024)} KB`);
-  console.log(`    peak RSS of the renderer's child       ${childPeakMb.toFixed(0)} MB`);
+  console.log(`    first page with the child starting          ${ms(coldMs)}`);
+  console.log(`    render time (child running, no image cache) p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(Math.max(...times))}`);
+  console.log(`    image size                                  p50 ${Math.round(percentile(sizes, 50) / 1024)} KB, max ${Math.round(Math.max(...sizes) / 1024)} KB`);
+  console.log(`    peak RSS of the renderer's child            ${childPeakMb.toFixed(0)} MB`);
 }
 
 /**
@@ -99,6 +105,15 @@ async function pagesAtOnce(file: string, document: Uint8Array): Promise<void> {
     sampler.reset();
     const failed = answers.filter((answer) => answer.status !== 200).length;
     console.log(`  ${PAGES_AT_ONCE} pages of it asked for at once through the service (PDF_READER=${process.env.PDF_READER ?? 'default'}): all answered in ${seconds.toFixed(1)} s${failed ? `, ${failed} failed` : ''}; API process's RSS ${beforeMb.toFixed(0)} MB before, peak ${sampler.lastPeakParts.rootMb.toFixed(0)} MB; the tree's peak ${(sampler.lastPeakParts.rootMb + sampler.lastPeakParts.descendantsMb).toFixed(0)} MB`);
+    // Then as a person reads: other pages, one after another (none in the service's image cache).
+    const times: number[] = [];
+    for (let i = 0; i < PAGES_AT_ONCE * 2; i++) {
+      const t1 = performance.now();
+      const answer = await api.getBinary(`/api/v1/ingest/${jobId}/pages/${(i + 1) * 200 + 7}`);
+      if (answer.status !== 200) throw new Error(`page ${(i + 1) * 200 + 7}: HTTP ${answer.status}`);
+      times.push(performance.now() - t1);
+    }
+    console.log(`  ${times.length} other pages of it, one after another through the service: p50 ${ms(percentile(times, 50))}, max ${ms(Math.max(...times))} a page`);
   } finally {
     sampler.stop();
     await server.stop();
@@ -108,7 +123,10 @@ async function pagesAtOnce(file: string, document: Uint8Array): Promise<void> {
 try {
   console.log(`Page images: ${pages} pages of a ${pageCount}-page filing (${(bytes.length / 1e6).toFixed(1)} MB, ${PARTS.map((p) => path.basename(p)).join(' + ')}), PNG, longest side ${MAX_SIDE} px`);
   const all = Array.from({ length: pages }, (_, i) => i + 1);
-  for (const reader of PDF_READERS) report(`PDF_READER=${reader}`, await renderPages(bytes, all, reader));
+  for (const reader of PDF_READERS) {
+    report(`PDF_READER=${reader}, a copy and a parse for each page`, await renderPages(bytes, all, reader));
+    report(`PDF_READER=${reader}, the copy kept and the PDF open (contentKey)`, await renderPages(bytes, all, reader, 'filing'));
+  }
   // A page of a long report is what a source in an answer about it opens: every 100th page of the merged filings.
   const unavailable = longRealPdfUnavailable();
   if (unavailable) console.log(`  long real PDF: skipped (${unavailable})`);
@@ -118,7 +136,10 @@ try {
     const sample = Array.from({ length: Math.floor(longPages / 100) }, (_, i) => (i + 1) * 100);
     const longBytes = new Uint8Array(fs.readFileSync(long));
     console.log(`Page images of the long real PDF (${longPages} pages, ${(longBytes.length / 1e6).toFixed(1)} MB): every 100th page, ${sample.length} pages`);
-    for (const reader of PDF_READERS) report(`PDF_READER=${reader}`, await renderPages(longBytes, sample, reader));
+    for (const reader of PDF_READERS) {
+      report(`PDF_READER=${reader}, a copy and a parse for each page`, await renderPages(longBytes, sample, reader));
+      report(`PDF_READER=${reader}, the copy kept and the PDF open (contentKey)`, await renderPages(longBytes, sample, reader, 'long'));
+    }
     await pagesAtOnce(long, longBytes);
   }
 } finally {

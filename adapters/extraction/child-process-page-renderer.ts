@@ -20,6 +20,17 @@ export interface PageRendererOptions {
   idleMs?: number;
   /** The library that draws PDF pages (PDF_READER). Default PDFium, which reads a long PDF's file only where it needs to. */
   pdfReader?: PdfReaderName;
+  /**
+   * Documents whose copy is kept (temporary files, by the request's contentKey) for the next page asked for, the
+   * least recently viewed let go first; all are deleted when the renderer has been idle for idleMs. Default 2.
+   */
+  keptDocuments?: number;
+}
+
+/** A document's private copy, kept for the next page of it: the file and its first bytes (which tell its type). */
+interface KeptCopy {
+  file: string;
+  head: Uint8Array;
 }
 
 interface Pending {
@@ -45,12 +56,17 @@ export class ChildProcessPageRenderer implements PageRenderer {
   private tail: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
   private tempDir: string | undefined;
+  /** Kept copies by content, least recently used first. */
+  private readonly kept = new Map<string, KeptCopy>();
+  private readonly keptDocuments: number;
 
   constructor(options: PageRendererOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxHeapMb = options.maxHeapMb ?? 512;
     this.idleMs = options.idleMs ?? 30_000;
     this.pdfReader = options.pdfReader ?? DEFAULT_EXTRACTION_SETTINGS.pdfReader;
+    this.keptDocuments = options.keptDocuments ?? 2;
+    if (!Number.isInteger(this.keptDocuments) || this.keptDocuments < 0) throw new RangeError('keptDocuments must be a whole number');
   }
 
   render(request: PageImageRequest): Promise<PageImage | null> {
@@ -62,20 +78,23 @@ export class ChildProcessPageRenderer implements PageRenderer {
 
   async close(): Promise<void> {
     this.stopChild();
+    this.kept.clear();
     if (this.tempDir) fs.rmSync(this.tempDir, { recursive: true, force: true });
     this.tempDir = undefined;
   }
 
   private async renderNow(request: PageImageRequest): Promise<PageImage | null> {
     clearTimeout(this.idleTimer);
-    this.tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-page-render-${process.pid}-`));
     const id = this.nextId++;
-    const file = path.join(this.tempDir, `${id}`);
+    let copy: KeptCopy | undefined;
+    let keep = false;
     try {
+      ({ copy, keep } = await this.copyOf(request, id));
       // Checked here, cheaply: a file whose content contradicts its type never costs the child a job.
-      const kind = resolveDocumentKind(await writeDocumentFile(request.document, file), request.contentType);
+      const kind = resolveDocumentKind(copy.head, request.contentType);
       const child = await this.start();
       setRef(child, true);
+      const job: PageRenderJob = { id, file: copy.file, kind, reader: this.pdfReader, page: request.page, maxSide: request.maxSide, keep };
       return await new Promise<PageImage | null>((resolve, reject) => {
         const timer = setTimeout(() => {
           this.stopChild();
@@ -91,18 +110,55 @@ export class ChildProcessPageRenderer implements PageRenderer {
         });
         // With a callback a send to a child that just died fails here; without one Node emits it as an 'error' on
         // the child, uncaught: the server would crash. This request fails; the next one starts a fresh child.
-        child.send({ id, file, kind, reader: this.pdfReader, page: request.page, maxSide: request.maxSide } satisfies PageRenderJob, (error) => {
+        child.send(job, (error) => {
           if (!error) return;
           if (this.child === child) this.stopChild();
           this.pending.get(id)?.reject(new Error(`The page renderer stopped (${error.message})`));
         });
       });
     } finally {
-      await fs.promises.rm(file, { force: true });
+      if (!keep) await fs.promises.rm(copy?.file ?? this.fileFor(id), { force: true });
       if (this.child) setRef(this.child, false);
       clearTimeout(this.idleTimer);
-      this.idleTimer = setTimeout(() => this.stopChild(), this.idleMs).unref();
+      this.idleTimer = setTimeout(() => this.rest(), this.idleMs).unref();
     }
+  }
+
+  /**
+   * The document as a private file: the kept copy of its content if there is one, else a new copy (kept when the
+   * request names its content, the least recently viewed copy then let go beyond keptDocuments).
+   */
+  private async copyOf(request: PageImageRequest, id: number): Promise<{ copy: KeptCopy; keep: boolean }> {
+    const { contentKey } = request;
+    const known = contentKey === undefined ? undefined : this.kept.get(contentKey);
+    if (contentKey !== undefined && known) {
+      this.kept.delete(contentKey); // and set again: now the most recently viewed
+      this.kept.set(contentKey, known);
+      return { copy: known, keep: true };
+    }
+    const file = this.fileFor(id);
+    const copy = { file, head: await writeDocumentFile(request.document, file) };
+    if (contentKey === undefined || this.keptDocuments === 0) return { copy, keep: false };
+    this.kept.set(contentKey, copy);
+    for (const [key, old] of this.kept) {
+      if (this.kept.size <= this.keptDocuments) break;
+      this.kept.delete(key);
+      // The child may still hold it open (it closes it on its next document): the open file outlives the name.
+      fs.promises.rm(old.file, { force: true }).catch(() => {});
+    }
+    return { copy, keep: true };
+  }
+
+  private fileFor(id: number): string {
+    this.tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-page-render-${process.pid}-`));
+    return path.join(this.tempDir, `${id}`);
+  }
+
+  /** Idle: the child exits and the kept copies are deleted, so nothing of a document outlives its viewing by long. */
+  private rest(): void {
+    this.stopChild();
+    for (const { file } of this.kept.values()) fs.promises.rm(file, { force: true }).catch(() => {});
+    this.kept.clear();
   }
 
   private start(): Promise<ChildProcess> {

@@ -3,7 +3,7 @@ import type { PageImage } from '../../core/ports/page-renderer.js';
 import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
 import { openPdfPageSource } from './open-pdf-page-source.js';
-import type { PdfBytes, PdfReaderName } from './pdf-page-source.js';
+import type { PdfBytes, PdfPageSource, PdfReaderName } from './pdf-page-source.js';
 import { decodeJpeg, orientationMatrix } from './raster.js';
 import { wholeBytes } from './read-whole-file.js';
 
@@ -21,19 +21,29 @@ const JPEG_QUALITY = 0.85;
  */
 export async function renderPageImage(document: PdfBytes, kind: DocumentKind, page: number, maxSide: number, reader: PdfReaderName): Promise<PageImage | null> {
   if (kind === 'jpeg') return page === 1 ? uprightPhoto(wholeBytes(document), maxSide) : null;
-  const pdf = await openPdfPageSource(reader, document, { maxPdfImagePixels: MAX_PDF_IMAGE_PIXELS });
+  const pdf = await openPdfForViewing(document, reader);
   try {
-    if (page > pdf.pageCount) return null;
-    const { rgba, width, height } = await pdf.renderForViewing(page, maxSide, MAX_SCALE);
-    const canvas = createCanvas(width, height);
-    try {
-      canvas.getContext('2d').putImageData(new ImageData(rgba, width, height), 0, 0);
-      return { bytes: new Uint8Array(await canvas.encode('png')), contentType: 'image/png' };
-    } finally {
-      release(canvas);
-    }
+    return await renderPdfPageImage(pdf, page, maxSide);
   } finally {
     await pdf.close();
+  }
+}
+
+/** Opens a PDF to draw its pages with renderPdfPageImage (kept open, the next page needs no second parse). */
+export function openPdfForViewing(document: PdfBytes, reader: PdfReaderName): Promise<PdfPageSource> {
+  return openPdfPageSource(reader, document, { maxPdfImagePixels: MAX_PDF_IMAGE_PIXELS });
+}
+
+/** One page of an open PDF as a PNG (see renderPageImage); null past its last page. */
+export async function renderPdfPageImage(pdf: PdfPageSource, page: number, maxSide: number): Promise<PageImage | null> {
+  if (page > pdf.pageCount) return null;
+  const { rgba, width, height } = await pdf.renderForViewing(page, maxSide, MAX_SCALE);
+  const canvas = createCanvas(width, height);
+  try {
+    canvas.getContext('2d').putImageData(new ImageData(rgba, width, height), 0, 0);
+    return { bytes: new Uint8Array(await canvas.encode('png')), contentType: 'image/png' };
+  } finally {
+    release(canvas);
   }
 }
 

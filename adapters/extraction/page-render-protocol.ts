@@ -10,6 +10,8 @@ export interface PageRenderJob {
   reader: PdfReaderName;
   page: number;
   maxSide: number;
+  /** The file stays for later jobs (the renderer keeps it under its content): a PDF may stay open in the child. */
+  keep: boolean;
 }
 
 export type PageRenderReply =

@@ -3,6 +3,11 @@ import type { StoredDocument } from './document-reader.js';
 export interface PageImageRequest {
   /** Read when the page is drawn: requests waiting their turn hold no copy of a long document. */
   document: StoredDocument;
+  /**
+   * Names the document's bytes (their SHA-256, say): requests naming the same content are the same bytes, so a renderer
+   * may keep one copy of them for the next page asked for. Without it every request reads the document anew.
+   */
+  contentKey?: string;
   /** Its declared type: application/pdf, image/jpeg or image/jpg. */
   contentType: string;
   /** 1-based page; an image is its own page 1. */

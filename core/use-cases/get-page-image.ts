@@ -44,7 +44,8 @@ export class GetPageImage {
       // hold a copy of it while they wait their turn.
       const document = () => this.deps.blobs.stream(job.key);
       try {
-        return await this.deps.renderer.render({ document, contentType: job.contentType, page: input.page, maxSide });
+        // The hash taken at ingestion names the bytes: the renderer may keep them for the next page a reader opens.
+        return await this.deps.renderer.render({ document, contentKey: job.sha256, contentType: job.contentType, page: input.page, maxSide });
       } catch (error) {
         // A file no longer stored, or one that cannot be read (the failed job's reason says why), has no page to show.
         if (error instanceof NotFoundError || error instanceof UnprocessableDocumentError) return null;

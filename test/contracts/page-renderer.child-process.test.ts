@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { expect } from 'chai';
 import { ChildProcessPageRenderer, PDF_READERS } from '../../adapters/extraction/index.js';
 import { readJpegHeader } from '../../adapters/extraction/jpeg-header.js';
@@ -7,6 +8,7 @@ import { MALFORMED_PDF, pagedTextPdf, sidewaysTextJpeg, textJpeg } from '../supp
 import { pageRendererContract } from './page-renderer.contract.js';
 
 const PDF = await pagedTextPdf([['The first page of the document.'], ['The second page, with other words.'], ['Page three.']]);
+const OTHER_PDF = await pagedTextPdf([['Another document altogether.', 'With two lines.'], ['Its second page.']]);
 const JPEG = textJpeg(['Receipt'], { width: 640, height: 360, fontSize: 48, margin: 40 });
 
 /** Width and height from a PNG's IHDR chunk. */
@@ -22,6 +24,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessPageRenderer (PDF_REA
 
   pageRendererContract(`ChildProcessPageRenderer (${pdfReader === 'pdfium' ? 'PDFium' : 'pdf.js'} and @napi-rs/canvas in a child process)`, () => renderer, {
     pdf: { bytes: PDF, pages: 3 },
+    otherPdf: OTHER_PDF,
     jpeg: JPEG,
     malformedPdf: MALFORMED_PDF,
     timeoutMs: 60_000,
@@ -55,6 +58,50 @@ describe('ChildProcessPageRenderer', function () {
     // The kill may land after the page was sent back; if it did not, the request fails with the reason.
     if (error) expect(String(error)).to.match(/page renderer stopped/);
     expect(await renderer.render({ document: PDF, contentType: 'application/pdf', page: 3, maxSide: 400 })).to.not.equal(null);
+  });
+
+  it('reads a document named by its content once for the pages asked for in turn; one not named, for every page', async () => {
+    const reads = new Map<Uint8Array, number>();
+    const counted = (bytes: Uint8Array) => async function* () {
+      reads.set(bytes, (reads.get(bytes) ?? 0) + 1);
+      yield bytes;
+    };
+    for (const page of [1, 2, 3, 1]) {
+      expect(await renderer.render({ document: counted(PDF), contentKey: 'three-pages', contentType: 'application/pdf', page, maxSide: 300 })).to.not.equal(null);
+      expect(await renderer.render({ document: counted(OTHER_PDF), contentType: 'application/pdf', page: 1, maxSide: 300 })).to.not.equal(null);
+    }
+    expect(reads.get(PDF)).to.equal(1);
+    expect(reads.get(OTHER_PDF)).to.equal(4);
+  });
+
+  it('keeps the copies of the most recently viewed documents only, and deletes them all once idle', async () => {
+    const resting = new ChildProcessPageRenderer({ keptDocuments: 2, idleMs: 500 });
+    const files = () => {
+      const dir = (resting as unknown as { tempDir?: string }).tempDir;
+      return dir && fs.existsSync(dir) ? fs.readdirSync(dir).length : 0;
+    };
+    let reads = 0;
+    const view = (bytes: Uint8Array, contentKey: string) =>
+      resting.render({ document: async function* () { reads++; yield bytes; }, contentKey, contentType: 'application/pdf', page: 1, maxSide: 200 });
+    try {
+      await view(PDF, 'a');
+      await view(OTHER_PDF, 'b');
+      await view(PDF, 'a'); // now b is the least recently viewed
+      await view(await pagedTextPdf([['A third document.']]), 'c');
+      expect(files()).to.equal(2);
+      expect(reads).to.equal(3);
+      await view(PDF, 'a');
+      expect(reads, 'a was kept').to.equal(3);
+      await view(OTHER_PDF, 'b');
+      expect(reads, 'b was let go').to.equal(4);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(files()).to.equal(0);
+      expect((resting as unknown as { child?: ChildProcess }).child).to.equal(undefined);
+      await view(PDF, 'a');
+      expect(reads, 'read again after the rest').to.equal(5);
+    } finally {
+      await resting.close();
+    }
   });
 
   it('gives up on a page that takes longer than its time limit, and recovers', async () => {

@@ -5,6 +5,8 @@ import type { PageRenderer } from '../../core/ports/page-renderer.js';
 export interface PageRendererFixtures {
   /** A PDF of `pages` pages whose pages differ. */
   pdf: { bytes: Uint8Array; pages: number };
+  /** Another PDF of at least two pages, whose pages differ from `pdf`'s. */
+  otherPdf: Uint8Array;
   /** A photographed page (JPEG). */
   jpeg: Uint8Array;
   /** A file that starts like a PDF and is none. */
@@ -18,7 +20,8 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a 
  * What every PageRenderer must do (core/ports/page-renderer.ts): an image for each page that exists (a photo is its
  * page 1), null past the last page, the same image for the same request, a smaller one for a smaller bound, and
  * UnprocessableDocumentError for a file it cannot read or whose content contradicts its declared type, whether the
- * document comes as bytes or in pieces (as BlobStore.stream gives it, whose NotFoundError passes through).
+ * document comes as bytes or in pieces (as BlobStore.stream gives it, whose NotFoundError passes through). Requests
+ * naming their content (contentKey) get the same images as requests that do not, whatever came in between.
  */
 export function pageRendererContract(name: string, makeRenderer: () => PageRenderer | Promise<PageRenderer>, fixtures: PageRendererFixtures): void {
   describe(`PageRenderer contract: ${name}`, function () {
@@ -58,6 +61,29 @@ export function pageRendererContract(name: string, makeRenderer: () => PageRende
       const mismatched = await rejection(renderer.render({ document: () => pieces(jpeg, 7), contentType: 'application/pdf', page: 1, maxSide: 800 }));
       expect(mismatched).to.be.instanceOf(UnprocessableDocumentError);
       expect(await pdfPage(1)).to.not.equal(null);
+    });
+
+    it('draws the same images for documents named by their content, in any order, as for the same documents unnamed', async () => {
+      const asked = [
+        { bytes: pdf.bytes, contentKey: 'content-a', page: 1 },
+        { bytes: fixtures.otherPdf, contentKey: 'content-b', page: 1 },
+        { bytes: pdf.bytes, contentKey: 'content-a', page: 2 },
+        { bytes: fixtures.otherPdf, contentKey: 'content-b', page: 2 },
+        { bytes: jpeg, contentKey: 'content-c', page: 1 },
+        { bytes: pdf.bytes, contentKey: 'content-a', page: 1 },
+        { bytes: fixtures.otherPdf, contentKey: 'content-b', page: 1 },
+      ];
+      const contentType = (bytes: Uint8Array) => (bytes === jpeg ? 'image/jpeg' : 'application/pdf');
+      const images = [];
+      for (const { bytes, contentKey, page } of asked) {
+        const named = await renderer.render({ document: bytes, contentKey, contentType: contentType(bytes), page, maxSide: 400 });
+        const unnamed = await renderer.render({ document: bytes, contentType: contentType(bytes), page, maxSide: 400 });
+        expect(Buffer.from(named!.bytes).equals(Buffer.from(unnamed!.bytes)), `${contentKey} page ${page}`).to.equal(true);
+        images.push(named!);
+      }
+      // And the documents' pages are told apart: another document's first page is not this one's.
+      expect(Buffer.compare(images[0].bytes, images[1].bytes)).to.not.equal(0);
+      expect(await renderer.render({ document: pdf.bytes, contentKey: 'content-a', contentType: 'application/pdf', page: pdf.pages + 1, maxSide: 400 })).to.equal(null);
     });
 
     it('bounds the image by maxSide', async () => {

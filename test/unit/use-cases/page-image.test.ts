@@ -18,7 +18,8 @@ class CountingRenderer implements PageRenderer {
     this.documentSizes.push((await documentBytes(document)).length);
     if (this.failWith) throw this.failWith;
     if (request.page > 2) return null;
-    return { bytes: new TextEncoder().encode(JSON.stringify(request)), contentType: 'image/png' };
+    const { contentKey, ...drawn } = request; // the image shows what was drawn; the content's name is not part of it
+    return { bytes: new TextEncoder().encode(JSON.stringify(drawn)), contentType: 'image/png' };
   }
 }
 
@@ -32,12 +33,15 @@ describe('GetPageImage', () => {
   }
 
   it('renders the owner’s page once, bounded to 1600 pixels, and serves it again from the cache with the same ETag', async () => {
-    const { job, renderer, pages } = await setUp();
+    const { f, job, renderer, pages } = await setUp();
     const first = await pages.execute({ userId: 'u1', jobId: job.id, page: 2 });
     expect(first.contentType).to.equal('image/png');
     const again = await pages.execute({ userId: 'u1', jobId: job.id, page: 2, maxSide: 5000 });
     expect(again.etag).to.equal(first.etag);
-    expect(renderer.requests).to.deep.equal([{ contentType: 'application/pdf', page: 2, maxSide: 1600 }]);
+    // The stored file is named by the hash taken when it was ingested: a renderer may keep it for the next page.
+    const { sha256 } = (await f.jobs.findById(job.id))!;
+    expect(sha256).to.match(/^[0-9a-f]{64}$/);
+    expect(renderer.requests).to.deep.equal([{ contentKey: sha256, contentType: 'application/pdf', page: 2, maxSide: 1600 }]);
     expect(renderer.documentSizes).to.deep.equal([new TextEncoder().encode('page one\fpage two').length]); // the stored file, read through
     const small = await pages.execute({ userId: 'u1', jobId: job.id, page: 2, maxSide: 10 });
     expect(small.etag).to.not.equal(first.etag);
