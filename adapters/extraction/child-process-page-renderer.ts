@@ -144,7 +144,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
       if (this.kept.size <= this.keptDocuments) break;
       this.kept.delete(key);
       // The child may still hold it open (it closes it on its next document): the open file outlives the name.
-      fs.promises.rm(old.file, { force: true }).catch(() => {});
+      await fs.promises.rm(old.file, { force: true }).catch(() => {}); // a file left behind goes with the folder
     }
     return { copy, keep: true };
   }

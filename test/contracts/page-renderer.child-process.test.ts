@@ -75,7 +75,7 @@ describe('ChildProcessPageRenderer', function () {
   });
 
   it('keeps the copies of the most recently viewed documents only, and deletes them all once idle', async () => {
-    const resting = new ChildProcessPageRenderer({ keptDocuments: 2, idleMs: 500 });
+    const resting = new ChildProcessPageRenderer({ keptDocuments: 2, idleMs: 3_000 }); // long enough not to rest between views under load
     const files = () => {
       const dir = (resting as unknown as { tempDir?: string }).tempDir;
       return dir && fs.existsSync(dir) ? fs.readdirSync(dir).length : 0;
@@ -94,7 +94,7 @@ describe('ChildProcessPageRenderer', function () {
       expect(reads, 'a was kept').to.equal(3);
       await view(OTHER_PDF, 'b');
       expect(reads, 'b was let go').to.equal(4);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
       expect(files()).to.equal(0);
       expect((resting as unknown as { child?: ChildProcess }).child).to.equal(undefined);
       await view(PDF, 'a');
