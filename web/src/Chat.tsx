@@ -185,7 +185,10 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
           <button type="submit" class="primary" disabled={!question.trim()}>Ask</button>
         )}
       </form>
-      {opened && <SourceDialog api={api} source={opened} onClose={() => setOpened(undefined)} />}
+      {opened && (
+        <SourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} source={opened}
+          pages={documents.find((doc) => doc.id === opened.ingestId)?.pages} onClose={() => setOpened(undefined)} />
+      )}
       {confirmClear && (
         <ConfirmDialog title="Clear the conversation?" text="Every message of this session is deleted for good; the documents stay."
           confirm="Clear" onConfirm={() => void clear()} onCancel={() => setConfirmClear(false)} />

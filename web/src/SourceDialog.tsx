@@ -3,14 +3,20 @@ import { Api, Unauthorized } from './api';
 import { Modal } from './ConfirmDialog';
 import type { Source } from './types';
 
-/** The cited page as an image (fetched with the token, shown through a blob: URL) and the excerpt, marked. */
-export function SourceDialog({ api, source, onClose }: { api: Api; source: Source; onClose(): void }) {
+/**
+ * The cited page as an image (fetched with the token, shown through a blob: URL) and the excerpt, marked. The pages
+ * around it can be turned to (a table that goes on overleaf), up to `pages` when the document's length is known.
+ */
+export function SourceDialog({ api, source, pages, onClose }: { api: Api; source: Source; pages?: number; onClose(): void }) {
+  const [page, setPage] = useState(source.page);
   const [image, setImage] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
     let url: string | undefined;
     let live = true;
-    api.pageImage(source.ingestId, source.page).then(
+    setImage(undefined);
+    setError(undefined);
+    api.pageImage(source.ingestId, page).then(
       (blobUrl) => (live ? setImage((url = blobUrl)) : URL.revokeObjectURL(blobUrl)),
       (e) => live && !(e instanceof Unauthorized) && setError(e instanceof Error ? e.message : String(e)),
     );
@@ -18,8 +24,9 @@ export function SourceDialog({ api, source, onClose }: { api: Api; source: Sourc
       live = false;
       if (url) URL.revokeObjectURL(url);
     };
-  }, [source.ingestId, source.page]);
+  }, [source.ingestId, page]);
   const title = `${source.filename}, page ${source.page}`;
+  const last = pages !== undefined && page >= pages;
   return (
     <Modal label={title} onClose={onClose} class="source-dialog">
       <div class="dialog-head">
@@ -27,8 +34,14 @@ export function SourceDialog({ api, source, onClose }: { api: Api; source: Sourc
         <button type="button" onClick={onClose}>Close</button>
       </div>
       <blockquote class="excerpt"><mark>{source.excerpt}</mark></blockquote>
+      <nav class="page-turn" aria-label="Pages of the document">
+        <button type="button" onClick={() => setPage(page - 1)} disabled={page <= 1}>Previous page</button>
+        <p aria-live="polite">Page {page}{pages !== undefined ? ` of ${pages}` : ''}{page === source.page ? ' (cited)' : ''}</p>
+        <button type="button" onClick={() => setPage(page + 1)} disabled={last}>Next page</button>
+        {page !== source.page && <button type="button" onClick={() => setPage(source.page)}>Back to the cited page</button>}
+      </nav>
       <div class="page-image">
-        {image ? <img src={image} alt={`Page ${source.page} of ${source.filename}`} /> : error ? <p class="error">The page could not be shown: {error}</p> : <p aria-busy="true">Loading the page…</p>}
+        {image ? <img src={image} alt={`Page ${page} of ${source.filename}`} /> : error ? <p class="error">The page could not be shown: {error}</p> : <p aria-busy="true">Loading the page…</p>}
       </div>
     </Modal>
   );

@@ -158,6 +158,20 @@ for (const makeStack of STACK_FACTORIES) {
       await waitUntil('the page image to load', () => image.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100));
       expect(await image.getAttribute('src')).to.match(/^blob:/);
       expect(await dialog.locator('mark').textContent()).to.include('45 dollars');
+      // The pages around the cited one can be turned to; the document's length bounds them.
+      const pages = dialog.getByRole('navigation', { name: 'Pages of the document' });
+      await pages.getByText('Page 2 of 2 (cited)').waitFor();
+      expect(await pages.getByRole('button', { name: 'Next page' }).isDisabled()).to.equal(true);
+      await pages.getByRole('button', { name: 'Previous page' }).click();
+      await pages.getByText('Page 1 of 2', { exact: true }).waitFor();
+      const first = dialog.getByRole('img', { name: 'Page 1 of acme-fees.pdf' });
+      await waitUntil('page 1 to load', () => first.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100));
+      expect(await pages.getByRole('button', { name: 'Previous page' }).isDisabled()).to.equal(true);
+      await expectAccessible(page, 'source dialog on another page');
+      await pages.getByRole('button', { name: 'Back to the cited page' }).click();
+      await image.waitFor();
+      await pages.getByText('Page 2 of 2 (cited)').waitFor();
+      expect(await pages.getByRole('button', { name: 'Back to the cited page' }).count()).to.equal(0);
       await expectAccessible(page, 'source dialog');
       await page.setViewportSize({ width: 375, height: 800 });
       await expectNoSidewaysScroll(page, 'source dialog at 375 px');
