@@ -22,7 +22,7 @@ export interface PageRendererOptions {
   pdfReader?: PdfReaderName;
   /**
    * Documents whose copy is kept (temporary files, by the request's contentKey) for the next page asked for, the
-   * least recently viewed let go first; all are deleted when the renderer has been idle for idleMs. Default 2.
+   * least recently viewed let go first. A copy not viewed for idleMs is deleted, whatever else is viewed. Default 2.
    */
   keptDocuments?: number;
 }
@@ -56,8 +56,8 @@ export class ChildProcessPageRenderer implements PageRenderer {
   private tail: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
   private tempDir: string | undefined;
-  /** Kept copies by content, least recently used first. */
-  private readonly kept = new Map<string, KeptCopy>();
+  /** Kept copies by content, least recently viewed first, with the performance.now() of their last view. */
+  private readonly kept = new Map<string, { copy: KeptCopy; viewed: number }>();
   private readonly keptDocuments: number;
 
   constructor(options: PageRendererOptions = {}) {
@@ -130,23 +130,30 @@ export class ChildProcessPageRenderer implements PageRenderer {
    */
   private async copyOf(request: PageImageRequest, id: number): Promise<{ copy: KeptCopy; keep: boolean }> {
     const { contentKey } = request;
-    const known = contentKey === undefined ? undefined : this.kept.get(contentKey);
+    const now = performance.now();
+    // A document deleted while another is read must not stay on disk for as long as the reading goes on.
+    for (const [key, { copy, viewed }] of this.kept) if (now - viewed >= this.idleMs) await this.letGo(key, copy);
+    const known = contentKey === undefined ? undefined : this.kept.get(contentKey)?.copy;
     if (contentKey !== undefined && known) {
       this.kept.delete(contentKey); // and set again: now the most recently viewed
-      this.kept.set(contentKey, known);
+      this.kept.set(contentKey, { copy: known, viewed: now });
       return { copy: known, keep: true };
     }
     const file = this.fileFor(id);
     const copy = { file, head: await writeDocumentFile(request.document, file) };
     if (contentKey === undefined || this.keptDocuments === 0) return { copy, keep: false };
-    this.kept.set(contentKey, copy);
+    this.kept.set(contentKey, { copy, viewed: performance.now() });
     for (const [key, old] of this.kept) {
       if (this.kept.size <= this.keptDocuments) break;
-      this.kept.delete(key);
-      // The child may still hold it open (it closes it on its next document): the open file outlives the name.
-      await fs.promises.rm(old.file, { force: true }).catch(() => {}); // a file left behind goes with the folder
+      await this.letGo(key, old.copy);
     }
     return { copy, keep: true };
+  }
+
+  /** The child may still hold the file open (it closes it on its next document): the open file outlives the name. */
+  private async letGo(key: string, copy: KeptCopy): Promise<void> {
+    this.kept.delete(key);
+    await fs.promises.rm(copy.file, { force: true }).catch(() => {}); // a file left behind goes with the folder
   }
 
   private fileFor(id: number): string {
@@ -157,7 +164,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
   /** Idle: the child exits and the kept copies are deleted, so nothing of a document outlives its viewing by long. */
   private rest(): void {
     this.stopChild();
-    for (const { file } of this.kept.values()) fs.promises.rm(file, { force: true }).catch(() => {});
+    for (const { copy } of this.kept.values()) fs.promises.rm(copy.file, { force: true }).catch(() => {});
     this.kept.clear();
   }
 

@@ -104,6 +104,25 @@ describe('ChildProcessPageRenderer', function () {
     }
   });
 
+  it('lets go of a copy not viewed for its idle time while other documents are viewed (one deleted meanwhile is not kept on)', async () => {
+    const reading = new ChildProcessPageRenderer({ keptDocuments: 2, idleMs: 1_500 });
+    const reads = { a: 0, b: 0 };
+    const view = (bytes: Uint8Array, contentKey: 'a' | 'b') =>
+      reading.render({ document: async function* () { reads[contentKey]++; yield bytes; }, contentKey, contentType: 'application/pdf', page: 1, maxSide: 200 });
+    try {
+      await view(PDF, 'a');
+      const started = performance.now();
+      while (performance.now() - started < 2_000) {
+        await view(OTHER_PDF, 'b');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      await view(PDF, 'a');
+      expect(reads.a, 'a was read again').to.equal(2);
+    } finally {
+      await reading.close();
+    }
+  });
+
   it('gives up on a page that takes longer than its time limit, and recovers', async () => {
     const hurried = new ChildProcessPageRenderer({ timeoutMs: 1 });
     try {
