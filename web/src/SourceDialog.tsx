@@ -35,9 +35,10 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
       </div>
       <blockquote class="excerpt"><mark>{source.excerpt}</mark></blockquote>
       <nav class="page-turn" aria-label="Pages of the document">
-        <button type="button" onClick={() => setPage(page - 1)} disabled={page <= 1}>Previous page</button>
+        {/* aria-disabled, not disabled: a button that turned to the first or last page keeps the keyboard focus. */}
+        <button type="button" onClick={() => page > 1 && setPage(page - 1)} aria-disabled={page <= 1}>Previous page</button>
         <p aria-live="polite">Page {page}{pages !== undefined ? ` of ${pages}` : ''}{page === source.page ? ' (cited)' : ''}</p>
-        <button type="button" onClick={() => setPage(page + 1)} disabled={last}>Next page</button>
+        <button type="button" onClick={() => !last && setPage(page + 1)} aria-disabled={last}>Next page</button>
         {page !== source.page && <button type="button" onClick={() => setPage(source.page)}>Back to the cited page</button>}
       </nav>
       <div class="page-image">

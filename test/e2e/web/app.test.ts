@@ -161,17 +161,29 @@ for (const makeStack of STACK_FACTORIES) {
       // The pages around the cited one can be turned to; the document's length bounds them.
       const pages = dialog.getByRole('navigation', { name: 'Pages of the document' });
       await pages.getByText('Page 2 of 2 (cited)').waitFor();
-      expect(await pages.getByRole('button', { name: 'Next page' }).isDisabled()).to.equal(true);
-      await pages.getByRole('button', { name: 'Previous page' }).click();
+      const previous = pages.getByRole('button', { name: 'Previous page' });
+      const next = pages.getByRole('button', { name: 'Next page' });
+      expect(await next.getAttribute('aria-disabled')).to.equal('true');
+      // By keyboard: a button at its end does nothing; the button that reached the first page keeps the focus.
+      await next.focus();
+      await page.keyboard.press('Enter');
+      await pages.getByText('Page 2 of 2 (cited)').waitFor();
+      await previous.focus();
+      await page.keyboard.press('Enter');
       await pages.getByText('Page 1 of 2', { exact: true }).waitFor();
+      expect(await previous.evaluate((button) => (button as unknown as { matches(selector: string): boolean }).matches(':focus'))).to.equal(true);
       const first = dialog.getByRole('img', { name: 'Page 1 of acme-fees.pdf' });
       await waitUntil('page 1 to load', () => first.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100));
-      expect(await pages.getByRole('button', { name: 'Previous page' }).isDisabled()).to.equal(true);
+      expect(await previous.getAttribute('aria-disabled')).to.equal('true');
+      await page.keyboard.press('Enter');
+      await pages.getByText('Page 1 of 2', { exact: true }).waitFor(); // still page 1
       await expectAccessible(page, 'source dialog on another page');
       await pages.getByRole('button', { name: 'Back to the cited page' }).click();
       await image.waitFor();
       await pages.getByText('Page 2 of 2 (cited)').waitFor();
       expect(await pages.getByRole('button', { name: 'Back to the cited page' }).count()).to.equal(0);
+      // The buttons at the ends asked for no page the document does not have.
+      expect(watch.requests.map((r) => r.url).filter((url) => /\/pages\/(0|3)(\?|$)/.test(url))).to.deep.equal([]);
       await expectAccessible(page, 'source dialog');
       await page.setViewportSize({ width: 375, height: 800 });
       await expectNoSidewaysScroll(page, 'source dialog at 375 px');
