@@ -9,22 +9,22 @@ import type { Source } from './types';
  */
 export function SourceDialog({ api, source, pages, onClose }: { api: Api; source: Source; pages?: number; onClose(): void }) {
   const [page, setPage] = useState(source.page);
-  const [image, setImage] = useState<string | undefined>();
+  // The page shown stays until the next one has come: turning a page does not collapse the dialog meanwhile.
+  const [shown, setShown] = useState<{ url: string; page: number } | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
-    let url: string | undefined;
     let live = true;
-    setImage(undefined);
     setError(undefined);
     api.pageImage(source.ingestId, page).then(
-      (blobUrl) => (live ? setImage((url = blobUrl)) : URL.revokeObjectURL(blobUrl)),
+      (url) => (live ? setShown({ url, page }) : URL.revokeObjectURL(url)),
       (e) => live && !(e instanceof Unauthorized) && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
       live = false;
-      if (url) URL.revokeObjectURL(url);
     };
   }, [source.ingestId, page]);
+  // Each image's URL is let go once another replaced it, or the dialog closed.
+  useEffect(() => () => shown && URL.revokeObjectURL(shown.url), [shown]);
   const title = `${source.filename}, page ${source.page}`;
   const last = pages !== undefined && page >= pages;
   return (
@@ -42,7 +42,8 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
         {page !== source.page && <button type="button" onClick={() => setPage(source.page)}>Back to the cited page</button>}
       </nav>
       <div class="page-image">
-        {image ? <img src={image} alt={`Page ${page} of ${source.filename}`} /> : error ? <p class="error">The page could not be shown: {error}</p> : <p aria-busy="true">Loading the page…</p>}
+        {error ? <p class="error">The page could not be shown: {error}</p> : shown?.page !== page && <p aria-busy="true">Loading page {page}…</p>}
+        {shown && <img src={shown.url} alt={`Page ${shown.page} of ${source.filename}`} class={shown.page !== page ? 'stale' : undefined} />}
       </div>
     </Modal>
   );

@@ -168,9 +168,17 @@ for (const makeStack of STACK_FACTORIES) {
       await next.focus();
       await page.keyboard.press('Enter');
       await pages.getByText('Page 2 of 2 (cited)').waitFor();
+      // While the next page comes (held back here), the page shown stays, dimmed, under "Loading page 1…".
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/pages\/1(\?|$)/, async (route) => (await released, route.continue()));
       await previous.focus();
       await page.keyboard.press('Enter');
       await pages.getByText('Page 1 of 2', { exact: true }).waitFor();
+      await dialog.getByText('Loading page 1…').waitFor();
+      expect(await image.getAttribute('class')).to.equal('stale');
+      release();
+      await page.unroute(/\/pages\/1(\?|$)/);
       expect(await previous.evaluate((button) => (button as unknown as { matches(selector: string): boolean }).matches(':focus'))).to.equal(true);
       const first = dialog.getByRole('img', { name: 'Page 1 of acme-fees.pdf' });
       await waitUntil('page 1 to load', () => first.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100));
