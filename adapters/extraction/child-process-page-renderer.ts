@@ -164,8 +164,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
   /** Idle: the child exits and the kept copies are deleted, so nothing of a document outlives its viewing by long. */
   private rest(): void {
     this.stopChild();
-    for (const { copy } of this.kept.values()) fs.promises.rm(copy.file, { force: true }).catch(() => {});
-    this.kept.clear();
+    for (const [key, { copy }] of this.kept) void this.letGo(key, copy);
   }
 
   private start(): Promise<ChildProcess> {

@@ -7,14 +7,14 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { PageImage } from '../../core/ports/page-renderer.js';
 import { openPdfForViewing, renderPageImage, renderPdfPageImage } from './page-image.js';
 import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
-import type { PdfPageSource } from './pdf-page-source.js';
+import type { PdfPageSource, PdfReaderName } from './pdf-page-source.js';
 
 /**
  * A kept file's PDF stays open between jobs: the next page of a long report is drawn without parsing the file again
  * (PDFium, a page of the 4,557-page PDF drawn and encoded: p50 80 ms, 129 ms opened anew; bench/page-images.ts). Its
  * caches are dropped now and then.
  */
-let open: { file: string; reader: string; pdf: PdfPageSource; renders: number } | undefined;
+let open: { file: string; reader: PdfReaderName; pdf: PdfPageSource; renders: number } | undefined;
 const RENDERS_BETWEEN_CLEANUPS = 200;
 
 async function closeOpen(): Promise<void> {
