@@ -64,18 +64,43 @@ export async function launchChromium(options: { width?: number; height?: number 
   };
 }
 
-/** What a page did that a test must see: console errors, uncaught errors, and every request (URL and headers). */
+/** What a page did that a test must see: console errors (with the URL they name), uncaught errors, and every request. */
 export interface PageWatch {
   consoleErrors: string[];
   requests: { url: string; headers: Record<string, string> }[];
+  /** Responses of status 400 or more: Chromium logs one console error for each. */
+  refusals: { url: string; status: number }[];
 }
 
 export function watchPage(page: Page): PageWatch {
-  const watch: PageWatch = { consoleErrors: [], requests: [] };
-  page.on('console', (message) => message.type() === 'error' && watch.consoleErrors.push(message.text()));
+  const watch: PageWatch = { consoleErrors: [], requests: [], refusals: [] };
+  page.on('response', (response) => response.status() >= 400 && watch.refusals.push({ url: response.url(), status: response.status() }));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const { url } = message.location();
+    watch.consoleErrors.push(url ? `${message.text()} (${url})` : message.text());
+  });
   page.on('pageerror', (error) => watch.consoleErrors.push(`uncaught: ${error.message}`));
   page.on('request', (request) => watch.requests.push({ url: request.url(), headers: request.headers() }));
   return watch;
+}
+
+/**
+ * For a step expected to be refused with `status`: waits until each refusal's console error has come (Chromium logs
+ * them on a channel of their own, which can arrive after the page has shown the refusal), checks that every console
+ * error and refusal so far is of that status, and clears them.
+ */
+export async function takeExpectedRefusals(watch: PageWatch, status: number, ms = 10_000): Promise<void> {
+  const logged = () => watch.consoleErrors.filter((e) => e.includes(`status of ${status}`)).length;
+  const end = Date.now() + ms;
+  while (watch.refusals.length === 0 || logged() < watch.refusals.length) {
+    if (Date.now() > end) throw new Error(`the refusals ${JSON.stringify(watch.refusals)} were not all logged within ${ms} ms; logged: ${JSON.stringify(watch.consoleErrors)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const other = [...watch.consoleErrors.filter((e) => !e.includes(`status of ${status}`)), ...watch.refusals.filter((r) => r.status !== status).map((r) => `${r.status} ${r.url}`)];
+  if (other.length) throw new Error(`unexpected console errors or refusals: ${JSON.stringify(other)}`);
+  watch.consoleErrors.length = 0;
+  watch.refusals.length = 0;
 }
 
 /** A browser with one page whose console errors and requests are watched (every web suite starts with this). */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { chromiumUnavailableReason, openWatchedPage, requireChromium, sayWhyBrowserSuitesSkip, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { chromiumUnavailableReason, openWatchedPage, requireChromium, sayWhyBrowserSuitesSkip, takeExpectedRefusals, type BrowserSession, type PageWatch } from '../../support/browser.js';
 import { FakeSupabaseAuth } from '../../support/fake-supabase-auth.js';
 import { startTestService, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
@@ -51,8 +51,7 @@ describe('web app in Chromium, Supabase sign-in', function () {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid login credentials' }).waitFor();
     // The refused grant's 400 is the one console error expected.
-    expect(watch.consoleErrors.every((e) => /status of 400/.test(e)), watch.consoleErrors.join('\n')).to.equal(true);
-    watch.consoleErrors.length = 0;
+    await takeExpectedRefusals(watch, 400);
   });
 
   it('signs in with the right password, uses the API as that user, and refreshes the token before it expires', async () => {
