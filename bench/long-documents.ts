@@ -5,7 +5,8 @@
  *    1,000 pages (from the job's progress), the last 1,000 pages' rate against the first's, end-to-end time / raw
  *    time, peak RSS of the process tree (server + extraction processes), RSS 60 s after, GET /health p99 while
  *    ingesting vs idle (probes from a process of their own, see HealthProber), and how long the service's event loop
- *    thread waited for a CPU in each phase;
+ *    thread waited for a CPU in each phase; then the floor under the health ratio (health-floor.ts): a bare HTTP
+ *    server's p99 while the extraction pool alone reads the same file;
  * b. the same filings, each its own upload (all at once, one user): pages/s end to end;
  * c. the generated ~5,000-page text PDF (bench-pdfs.ts) as a second long case, with the same per-1,000-page rates.
  * LONG_BENCH_CASES=real,separate,generated (the default) picks cases. Case a and b are skipped, with the reason printed, where the corpus or qpdf is absent. EXTRACTION_WORKERS (default
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { signLocalToken } from '../adapters/local-jwt/local-jwt-verifier.js';
 import { ApiClient } from '../test/support/api-client.js';
 import { textReportPdf } from './bench-pdfs.js';
+import { healthFloor, p99Ratio } from './health-floor.js';
 import { filingFiles, longRealPdf, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 import { percentile } from './metrics.js';
 import { cpuWait, cpuWaitSince, descendantsCpuSeconds, PeakRssSampler, type CpuWait, processCpuSeconds, treeRssParts } from './process-tree.js';
@@ -112,6 +114,8 @@ async function longCase(server: Server, sampler: PeakRssSampler, prober: HealthP
   const afterMb = after.total / 1024 / 1024;
   // Idle again, with the request path long compiled: the idle figures above were taken from a freshly started service.
   const { times: idleAgain } = await prober.probe({ count: 500 });
+  // The same pool reading the same file with no service at all: the tail this machine gives a server doing nothing.
+  const floor = await healthFloor(file);
   const idleP99 = percentile(idle.times, 99);
   const busyP99 = percentile(busyProbes, 99);
   const ratio = seconds / raw.seconds;
@@ -131,6 +135,7 @@ async function longCase(server: Server, sampler: PeakRssSampler, prober: HealthP
   // The target compares two tails; the middle of each shows whether the service is slower in general or only now and then.
   const spread = (times: number[]) => [50, 90, 99].map((q) => percentile(times, q).toFixed(1)).join(' / ');
   line('    p50 / p90 / p99 idle; while ingesting', `${spread(idle.times)}; ${spread(busyProbes)} ms (slowest while ingesting ${Math.max(...busyProbes).toFixed(1)} ms); idle again 60 s after ${spread(idleAgain)} ms`);
+  line('    floor: a bare HTTP server, the pool alone reading', `p99 ${percentile(floor.idle, 99).toFixed(1)} / ${percentile(floor.reading, 99).toFixed(1)} ms, ratio ${p99Ratio(floor).toFixed(2)}; p50 / p90 / p99 while reading ${spread(floor.reading)} ms (read in ${floor.seconds.toFixed(1)} s, no indexing)`);
   // Whether the tail is the service's work or the wait for a core: the kernel's count for the service's event loop.
   if (idle.wait && busyWait) {
     const perRun = (wait: CpuWait) => `${((wait.waitMs / Math.max(1, wait.runs)) * 1000).toFixed(0)} µs per run (${wait.runs} runs, ${wait.waitMs.toFixed(0)} ms)`;
