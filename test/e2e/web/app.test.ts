@@ -83,8 +83,12 @@ for (const makeStack of STACK_FACTORIES) {
       // The refused token's 401 is the only console error expected here.
       await takeExpectedRefusals(watch, 401);
       await page.getByRole('textbox', { name: 'Access token' }).fill(token);
+      // The sessions are asked for after the workspace has painted: the next test clears the token, and must not do
+      // so before that request has gone with it (it then went without, and was refused with a 401).
+      const sessionsListed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/session/' && r.request().method() === 'GET');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
+      expect((await sessionsListed).status()).to.equal(200);
     });
 
     it('signs in by /#token= and removes the token from the address', async () => {
