@@ -1,9 +1,10 @@
-import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { PageImage } from '../../core/ports/page-renderer.js';
 import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
 import { openPdfPageSource } from './open-pdf-page-source.js';
 import type { PdfBytes, PdfPageSource, PdfReaderName } from './pdf-page-source.js';
+import { encodePng } from './png-encoder.js';
 import { decodeJpeg, orientationMatrix } from './raster.js';
 import { wholeBytes } from './read-whole-file.js';
 
@@ -38,13 +39,7 @@ export function openPdfForViewing(document: PdfBytes, reader: PdfReaderName): Pr
 export async function renderPdfPageImage(pdf: PdfPageSource, page: number, maxSide: number): Promise<PageImage | null> {
   if (page > pdf.pageCount) return null;
   const { rgba, width, height } = await pdf.renderForViewing(page, maxSide, MAX_SCALE);
-  const canvas = createCanvas(width, height);
-  try {
-    canvas.getContext('2d').putImageData(new ImageData(rgba, width, height), 0, 0);
-    return { bytes: new Uint8Array(await canvas.encode('png')), contentType: 'image/png' };
-  } finally {
-    release(canvas);
-  }
+  return { bytes: encodePng(rgba, width, height), contentType: 'image/png' };
 }
 
 async function uprightPhoto(jpeg: Uint8Array, maxSide: number): Promise<PageImage> {
