@@ -11,7 +11,7 @@ import type { PdfPageSource, PdfReaderName } from './pdf-page-source.js';
 
 /**
  * A kept file's PDF stays open between jobs: the next page of a long report is drawn without parsing the file again
- * (PDFium, a page of the 4,557-page PDF drawn and encoded: p50 80 ms, 129 ms opened anew; bench/page-images.ts). Its
+ * (PDFium, a page of the 4,557-page PDF drawn and encoded: p50 35 ms, 79 ms opened anew; bench/page-images.ts). Its
  * caches are dropped now and then.
  */
 let open: { file: string; reader: PdfReaderName; pdf: PdfPageSource; renders: number } | undefined;

@@ -92,8 +92,9 @@ export function watchPage(page: Page): PageWatch {
  */
 export async function takeExpectedRefusals(watch: PageWatch, status: number, ms = 10_000): Promise<void> {
   const logged = () => watch.consoleErrors.filter((e) => e.includes(`status of ${status}`)).length;
+  const refused = () => watch.refusals.filter((r) => r.status === status).length;
   const end = Date.now() + ms;
-  while (watch.refusals.length === 0 || logged() < watch.refusals.length) {
+  while (refused() === 0 || logged() < refused()) {
     if (Date.now() > end) throw new Error(`the refusals ${JSON.stringify(watch.refusals)} were not all logged within ${ms} ms; logged: ${JSON.stringify(watch.consoleErrors)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
