@@ -2,12 +2,14 @@ import { PinoLogger } from '../adapters/system/pino-logger.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { MODULES } from './modules/index.js';
 import { startService, type RunningService } from './service.js';
+import { limitHeapGrowth } from './node-flags.js';
 
 /**
  * Reads the configuration from the environment, starts the service and stops it on SIGINT/SIGTERM: what `npm start`
  * (server/main.ts) and `doc-chat serve` run. A wrong setting exits 1 with one line naming the variable.
  */
 export async function serveFromEnvironment(): Promise<void> {
+  limitHeapGrowth();
   let config: Config;
   try {
     config = loadConfig();
