@@ -31,8 +31,8 @@ export const SERVICE_MALLOC_ENV: Readonly<Record<string, string>> = {
  * How far V8 lets the old generation grow past what survived the last full collection before it marks again, in
  * percent: 50 (×1.5) instead of V8's up to ×4 when collections are quick. While issue 18's 4,557-page PDF was
  * ingested, what its pages and chunks left behind (promoted from the young generation, dead soon after) piled up to a
- * 125 MB heap of which ~35 MB lived: the server peaked at 223-233 MB resident, 170-189 MB with ×1.5 (five runs each,
- * same hour), for the same ingestion time and health probe latency.
+ * 125 MB heap of which ~35 MB lived: the server held 221-233 MB resident at the peak, 162-189 MB with ×1.5 (eight to
+ * ten runs each, same hour), for the same ingestion time, health probe latency and chat throughput under load.
  */
 export const SERVICE_HEAP_GROWING_PERCENT = 50;
 
