@@ -13,10 +13,14 @@ export function processTree(root: number): { pids: number[]; rssBytes: number } 
   return { pids, rssBytes: total };
 }
 
-/** Resident memory of a process (`root`) and of all its descendants together, in bytes. */
-export function treeRssParts(root: number): { total: number; root: number; descendants: number; pids: number[] } {
+/**
+ * Resident memory of a process (`root`) and of all its descendants together, in bytes; `fileBacked`: how much of the
+ * total is pages mapped from files (the node binary and its libraries, in every process: one copy in memory).
+ */
+export function treeRssParts(root: number): { total: number; root: number; descendants: number; fileBacked: number; pids: number[] } {
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
+  const file = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -24,12 +28,14 @@ export function treeRssParts(root: number): { total: number; root: number; desce
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
       const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
       rss.set(Number(entry), kb * 1024);
+      file.set(Number(entry), Number(/^RssFile:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // The process ended while we looked.
     }
   }
   let total = 0;
+  let fileBacked = 0;
   const pids: number[] = [];
   const stack = [root];
   while (stack.length > 0) {
@@ -37,10 +43,11 @@ export function treeRssParts(root: number): { total: number; root: number; desce
     if (!rss.has(pid)) continue;
     pids.push(pid);
     total += rss.get(pid)!;
+    fileBacked += file.get(pid) ?? 0;
     stack.push(...(children.get(pid) ?? []));
   }
   const own = rss.get(root) ?? 0;
-  return { total, root: own, descendants: total - own, pids };
+  return { total, root: own, descendants: total - own, fileBacked, pids };
 }
 
 /**
@@ -80,10 +87,13 @@ export function rssKinds(pid: number): { anonMb: number; fileMb: number; shmemMb
  * through atomics (bytes as BigInt).
  */
 export class PeakRssSampler {
-  /** [total, root, descendants] of the peak since the last reset, then the peak PSS of the tree, in bytes. */
-  private readonly shared = new BigInt64Array(new SharedArrayBuffer(4 * 8));
-  /** At the last reset's peak: the root process and its descendants, in MB. */
-  lastPeakParts = { rootMb: 0, descendantsMb: 0 };
+  /**
+   * [total, root, descendants] of the peak since the last reset, then the peak PSS of the tree, then the peak's
+   * file-backed part and its process count, in bytes (a count for the last).
+   */
+  private readonly shared = new BigInt64Array(new SharedArrayBuffer(6 * 8));
+  /** At the last reset's peak: the root process and its descendants, in MB; the file-backed part; how many processes. */
+  lastPeakParts = { rootMb: 0, descendantsMb: 0, fileBackedMb: 0, processes: 0 };
   /** The tree's highest PSS (see treePss) in the window before the last reset, in MB (sampled every 5th interval). */
   lastPeakPssMb = 0;
   private readonly worker: Worker;
@@ -117,7 +127,9 @@ export class PeakRssSampler {
     const root = Number(Atomics.exchange(this.shared, 1, 0n));
     const descendants = Number(Atomics.exchange(this.shared, 2, 0n));
     this.lastPeakPssMb = Number(Atomics.exchange(this.shared, 3, 0n)) / 1024 / 1024;
-    this.lastPeakParts = { rootMb: root / 1024 / 1024, descendantsMb: descendants / 1024 / 1024 };
+    const fileBacked = Number(Atomics.exchange(this.shared, 4, 0n));
+    const processes = Number(Atomics.exchange(this.shared, 5, 0n));
+    this.lastPeakParts = { rootMb: root / 1024 / 1024, descendantsMb: descendants / 1024 / 1024, fileBackedMb: fileBacked / 1024 / 1024, processes };
     return total / 1024 / 1024;
   }
 
@@ -133,13 +145,15 @@ function recordPeakPss(shared: BigInt64Array, pss: number): void {
   }
 }
 
-function recordPeak(shared: BigInt64Array, now: { total: number; root: number; descendants: number }): void {
+function recordPeak(shared: BigInt64Array, now: { total: number; root: number; descendants: number; fileBacked: number; pids: number[] }): void {
   for (;;) {
     const peak = Atomics.load(shared, 0);
     if (BigInt(now.total) <= peak) return;
     if (Atomics.compareExchange(shared, 0, peak, BigInt(now.total)) === peak) {
       Atomics.store(shared, 1, BigInt(now.root));
       Atomics.store(shared, 2, BigInt(now.descendants));
+      Atomics.store(shared, 4, BigInt(now.fileBacked));
+      Atomics.store(shared, 5, BigInt(now.pids.length));
       return;
     }
   }
