@@ -8,6 +8,8 @@ import { startService, type RunningService } from './service.js';
 
 export { CONFIG_VARIABLES, ConfigError, DEFAULTS, loadConfig, type Config } from './config.js';
 export type { RunningService } from './service.js';
+/** V8's old generation held to ×1.5 growth, as `npm start` runs it: this process's setting, so yours to opt into. */
+export { limitHeapGrowth } from './node-flags.js';
 
 export interface DocChatServer {
   /** Opens the database, prepares storage, resumes unfinished ingest jobs and listens (config.port; 0 picks a free one). */

@@ -38,9 +38,11 @@ export const SERVICE_HEAP_GROWING_PERCENT = 50;
 
 /**
  * Sets SERVICE_HEAP_GROWING_PERCENT for this process, unless its command line sets --heap-growing-percent itself.
- * Set at run time rather than among SERVICE_NODE_FLAGS because Node refuses this V8 option in NODE_OPTIONS, so that
- * `doc-chat serve` and a program that starts the service get it too. V8 reads it each time it sizes the old
- * generation, so setting it after start-up applies from the next collection on. Returns whether it was set.
+ * Called when `npm start`, the image or `doc-chat serve` start the service (serveFromEnvironment); set at run time
+ * rather than among SERVICE_NODE_FLAGS because Node refuses this V8 option in NODE_OPTIONS. A program that builds the
+ * service with createServer() keeps its own V8 settings unless it calls this (exported by doc-chat/server). V8 reads
+ * the setting each time it sizes the old generation, so it applies from the next collection on. Returns whether it
+ * was set.
  */
 export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
   if (execArgv.some((arg) => arg.startsWith('--heap-growing-percent') || arg.startsWith('--heap_growing_percent'))) return false;

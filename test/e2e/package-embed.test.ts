@@ -131,12 +131,12 @@ describe('the package from its tarball, installed into another project and run w
     const program = [
       "import { createDocChat, type DocChatPorts, type Llm } from 'doc-chat';",
       "import { openSqliteDatabase, SqliteFtsIndex } from 'doc-chat/adapters/sqlite';",
-      "import { createServer, loadConfig, type RunningService } from 'doc-chat/server';",
+      "import { createServer, limitHeapGrowth, loadConfig, type RunningService } from 'doc-chat/server';",
       ...entries.map((entry, i) => `import * as entry${i} from '${entry}';`),
       "const ports: Pick<DocChatPorts, 'indexes'> = { indexes: [new SqliteFtsIndex(openSqliteDatabase(':memory:'))] };",
       'const llm: Llm | undefined = undefined;',
       'const started: Promise<RunningService> = createServer(loadConfig({})).start();',
-      `console.log(createDocChat, ports, llm, started, ${entries.map((_, i) => `entry${i}`).join(', ')});`,
+      `console.log(createDocChat, ports, llm, started, limitHeapGrowth, ${entries.map((_, i) => `entry${i}`).join(', ')});`,
     ].join('\n');
     fs.writeFileSync(path.join(project, 'typed.ts'), program);
     const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] };
