@@ -26,9 +26,8 @@ export function treeRssParts(root: number): { total: number; root: number; desce
     try {
       const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
-      const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
-      rss.set(Number(entry), kb * 1024);
-      file.set(Number(entry), Number(/^RssFile:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024);
+      rss.set(Number(entry), statusKb(status, 'VmRSS') * 1024);
+      file.set(Number(entry), statusKb(status, 'RssFile') * 1024);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // The process ended while we looked.
@@ -76,8 +75,13 @@ export function treePss(root: number): number {
  */
 export function rssKinds(pid: number): { anonMb: number; fileMb: number; shmemMb: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) / 1024;
-  return { anonMb: kb('RssAnon'), fileMb: kb('RssFile'), shmemMb: kb('RssShmem') };
+  const mb = (name: string) => statusKb(status, name) / 1024;
+  return { anonMb: mb('RssAnon'), fileMb: mb('RssFile'), shmemMb: mb('RssShmem') };
+}
+
+/** A "Name:   1234 kB" field of /proc/<pid>/status, in kB (0 when absent). */
+function statusKb(status: string, name: string): number {
+  return Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
 }
 
 /**
@@ -105,7 +109,7 @@ export class PeakRssSampler {
     // The worker runs this module's own (already compiled) functions as plain CommonJS: no TypeScript loader there.
     // Niced like the extraction processes (Linux: a thread's own niceness through its kernel id): sampling is the
     // bench's work, and at the service's priority it took a core from the requests whose latency the bench measures.
-    const source = `const fs = require('node:fs');\nconst os = require('node:os');\n${treeRssParts}\n${treePss}\n${recordPeak}\n` +
+    const source = `const fs = require('node:fs');\nconst os = require('node:os');\n${statusKb}\n${treeRssParts}\n${treePss}\n${recordPeak}\n` +
       `${recordPeakPss}\n${currentThreadId}\n${lowerThreadPriority}\nlowerThreadPriority(10);\n` +
       `const { root, intervalMs, shared } = require('node:worker_threads').workerData;\nlet tick = 0;\n` +
       `setInterval(() => { recordPeak(shared, treeRssParts(root)); if (tick++ % 5 === 0) recordPeakPss(shared, treePss(root)); }, intervalMs);`;
