@@ -1,28 +1,44 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
 import { Modal } from './ConfirmDialog';
+import { pageImageSize } from './page-image-size';
 import type { Source } from './types';
+
+/** How much larger "Zoom" draws (styles.css: `.page-image.zoomed img`) the page than the dialog's width: a printed page's small type becomes readable on a phone. */
+const ZOOM = 2;
 
 /**
  * The cited page as an image (fetched with the token, shown through a blob: URL) and the excerpt, marked. The pages
  * around it can be turned to (a table that goes on overleaf), up to `pages` when the document's length is known.
+ * The image is asked for at the size the screen draws it, and "Zoom" draws it twice as wide in a frame that scrolls.
  */
 export function SourceDialog({ api, source, pages, onClose }: { api: Api; source: Source; pages?: number; onClose(): void }) {
   const [page, setPage] = useState(source.page);
   // The page shown stays until the next one has come: turning a page does not collapse the dialog meanwhile.
   const [shown, setShown] = useState<{ url: string; page: number } | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [zoomed, setZoomed] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
+  const [frameWidth, setFrameWidth] = useState<number | undefined>();
+  // Observed, not read once: the dialog has no width until it opens, and a turned phone changes it.
   useEffect(() => {
+    const observer = new ResizeObserver(([entry]) => entry && entry.contentRect.width > 0 && setFrameWidth(Math.round(entry.contentRect.width)));
+    observer.observe(frame.current!);
+    return () => observer.disconnect();
+  }, []);
+  const size = frameWidth === undefined ? undefined : pageImageSize(frameWidth * (zoomed ? ZOOM : 1), window.devicePixelRatio || 1);
+  useEffect(() => {
+    if (size === undefined) return;
     let live = true;
     setError(undefined);
-    api.pageImage(source.ingestId, page).then(
+    api.pageImage(source.ingestId, page, size).then(
       (url) => (live ? setShown({ url, page }) : URL.revokeObjectURL(url)),
       (e) => live && !(e instanceof Unauthorized) && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
       live = false;
     };
-  }, [source.ingestId, page]);
+  }, [source.ingestId, page, size]);
   // Each image's URL is let go once another replaced it, or the dialog closed.
   useEffect(() => () => shown && URL.revokeObjectURL(shown.url), [shown]);
   const title = `${source.filename}, page ${source.page}`;
@@ -34,14 +50,18 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
         <button type="button" onClick={onClose}>Close</button>
       </div>
       <blockquote class="excerpt"><mark>{source.excerpt}</mark></blockquote>
-      <nav class="page-turn" aria-label="Pages of the document">
-        {/* aria-disabled, not disabled: a button that turned to the first or last page keeps the keyboard focus. */}
-        <button type="button" onClick={() => page > 1 && setPage(page - 1)} aria-disabled={page <= 1}>Previous page</button>
-        <p aria-live="polite">Page {page}{pages !== undefined ? ` of ${pages}` : ''}{page === source.page ? ' (cited)' : ''}</p>
-        <button type="button" onClick={() => !last && setPage(page + 1)} aria-disabled={last}>Next page</button>
-        {page !== source.page && <button type="button" onClick={() => setPage(source.page)}>Back to the cited page</button>}
-      </nav>
-      <div class="page-image">
+      <div class="page-bar">
+        <nav class="page-turn" aria-label="Pages of the document">
+          {/* aria-disabled, not disabled: a button that turned to the first or last page keeps the keyboard focus. */}
+          <button type="button" onClick={() => page > 1 && setPage(page - 1)} aria-disabled={page <= 1}>Previous page</button>
+          <p aria-live="polite">Page {page}{pages !== undefined ? ` of ${pages}` : ''}{page === source.page ? ' (cited)' : ''}</p>
+          <button type="button" onClick={() => !last && setPage(page + 1)} aria-disabled={last}>Next page</button>
+          {page !== source.page && <button type="button" onClick={() => setPage(source.page)}>Back to the cited page</button>}
+        </nav>
+        <button type="button" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>Zoom</button>
+      </div>
+      {/* Zoomed, the frame scrolls both ways; it takes the keyboard focus so that arrow keys scroll it too. */}
+      <div ref={frame} class={zoomed ? 'page-image zoomed' : 'page-image'} {...(zoomed ? { tabIndex: 0, role: 'region', 'aria-label': `Page ${page}, zoomed` } : {})}>
         {error ? <p class="error">The page could not be shown: {error}</p> : shown?.page !== page && <p aria-busy="true">Loading page {page}…</p>}
         {shown && <img src={shown.url} alt={`Page ${shown.page} of ${source.filename}`} class={shown.page !== page ? 'stale' : undefined} />}
       </div>

@@ -202,6 +202,57 @@ for (const makeStack of STACK_FACTORIES) {
       await dialog.waitFor({ state: 'hidden' });
     });
 
+    it('asks for the page image at the size it is drawn; Zoom draws it twice as wide in a frame that scrolls, on a phone too', async () => {
+      const sizesAsked = () => watch.requests.map((r) => /\/pages\/2\?width=(\d+)$/.exec(r.url)?.[1]).filter((w) => w !== undefined).map(Number);
+      const before = sizesAsked().length;
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await lastAnswerSources(page).first().click();
+      const dialog = page.getByRole('dialog', { name: 'acme-fees.pdf, page 2' });
+      const image = dialog.getByRole('img', { name: 'Page 2 of acme-fees.pdf' });
+      const loaded = () => image.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100);
+      await waitUntil('the page image to load', loaded);
+      const drawn = () => image.evaluate((img) => {
+        const i = img as unknown as { naturalWidth: number; clientWidth: number; parentElement: { clientWidth: number; scrollWidth: number } };
+        return { natural: i.naturalWidth, width: i.clientWidth, frame: i.parentElement.clientWidth, frameScroll: i.parentElement.scrollWidth };
+      });
+      // 1280 px wide at one device pixel per CSS pixel: less than the largest size, and still no smaller than drawn.
+      const fitted = await drawn();
+      expect(sizesAsked().slice(before)).to.have.length(1);
+      expect(sizesAsked().at(-1)).to.be.below(1600);
+      expect(fitted.natural).to.be.at.least(fitted.width);
+      expect(fitted.frameScroll).to.be.at.most(fitted.frame);
+      const zoom = dialog.getByRole('button', { name: 'Zoom' });
+      expect(await zoom.getAttribute('aria-pressed')).to.equal('false');
+      expect(await dialog.getByRole('region').count()).to.equal(0);
+      await zoom.click();
+      expect(await zoom.getAttribute('aria-pressed')).to.equal('true');
+      await waitUntil('the larger image', async () => sizesAsked().at(-1) === 1600 && (await loaded()) && (await drawn()).natural > fitted.natural);
+      const zoomed = await drawn();
+      expect(zoomed.width).to.be.within(2 * zoomed.frame - 2, 2 * zoomed.frame + 2);
+      expect(zoomed.frameScroll).to.be.greaterThan(zoomed.frame);
+      await expectNoSidewaysScroll(page, 'zoomed page');
+      // The zoomed frame is a named region the keyboard reaches and scrolls.
+      const frame = dialog.getByRole('region', { name: 'Page 2, zoomed' });
+      await frame.focus();
+      await page.keyboard.press('ArrowRight');
+      await waitUntil('the frame to scroll sideways', async () => (await frame.evaluate((f) => (f as unknown as { scrollLeft: number }).scrollLeft)) > 0);
+      await expectAccessible(page, 'zoomed page');
+      await page.setViewportSize({ width: 375, height: 800 });
+      await expectNoSidewaysScroll(page, 'zoomed page at 375 px');
+      await waitUntil('the image to fill twice the narrower frame', async () => {
+        const narrow = await drawn();
+        return narrow.frame < 375 && Math.abs(narrow.width - 2 * narrow.frame) <= 2;
+      });
+      await zoom.click();
+      expect(await zoom.getAttribute('aria-pressed')).to.equal('false');
+      expect(await dialog.getByRole('region').count()).to.equal(0);
+      const phone = await drawn();
+      expect(phone.width).to.be.at.most(phone.frame);
+      await expectNoSidewaysScroll(page, 'page at 375 px');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    });
+
     it('at 375 px wide nothing scrolls sideways', async () => {
       await expectNoSidewaysScroll(page, 'session at 375 px');
       await expectAccessible(page, 'session at 375 px');
