@@ -1,6 +1,6 @@
 /**
  * Writes the README's screenshots (docs/screenshots/*.png) from a real run: the embedded service, Debian's Chromium,
- * a session with two fee schedules, a streamed answer and a cited page. `npx tsx scripts/screenshots.ts`
+ * a session with two fee schedules, a streamed answer and a cited page (on a phone, zoomed). `npx tsx scripts/screenshots.ts`
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -67,6 +67,16 @@ try {
 
   await page.setViewportSize({ width: 375, height: 760 });
   await shot('phone');
+
+  // On a phone a printed page is small: the cited page zoomed, its frame scrolled sideways to the line cited.
+  await lastAnswerSources(page).first().click();
+  await page.getByRole('dialog').getByRole('img').waitFor();
+  const larger = page.waitForResponse((r) => /\/pages\/\d+\?width=\d+$/.test(r.url()));
+  await page.getByRole('dialog').getByRole('button', { name: 'Zoom' }).click();
+  await larger;
+  await page.waitForFunction(() => [...(globalThis as unknown as { document: { images: Iterable<{ complete: boolean }> } }).document.images].every((i) => i.complete));
+  await page.getByRole('dialog').getByRole('region').evaluate((frame) => ((frame as unknown as { scrollLeft: number }).scrollLeft = 40));
+  await shot('phone-page');
 } finally {
   await browser.close();
   await stack.close();
