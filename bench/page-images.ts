@@ -1,7 +1,8 @@
 /**
  * Page-image render time: every page of a ~300-page filing rendered as the page route does on a cache miss
  * (ChildProcessPageRenderer: the file handed to the renderer's child process, the page drawn by each PDF reader,
- * PDFium and pdf.js, PNG-encoded, longest side 1600 px), one after another as a reader paging through would ask; then
+ * PDFium and pdf.js, PNG-encoded, longest side 1600 px; then PDFium at the smaller sizes the web app asks for on
+ * narrower screens), one after another as a reader paging through would ask; then
  * every 100th page of the long real PDF (long-real-pdf.ts; skipped with the reason where the corpus or qpdf is
  * absent). Each twice: a copy of the file and a parse of it for every page (a request without contentKey), then the
  * copy kept and the PDF open from page to page (as the page route asks). Prints p50, p95 and max, and the peak RSS of
@@ -49,19 +50,19 @@ const ms = (v: number) => `${Math.round(v)} ms`;
  * `contentKey` names the document as the page route does (its hash), so the renderer keeps its copy (and the child the
  * PDF open) from one page to the next; without it every page costs a copy of the file and a fresh parse.
  */
-async function renderPages(document: Uint8Array, pageNumbers: number[], reader: PdfReaderName, contentKey?: string) {
+async function renderPages(document: Uint8Array, pageNumbers: number[], reader: PdfReaderName, contentKey?: string, maxSide = MAX_SIDE) {
   const renderer = new ChildProcessPageRenderer({ pdfReader: reader });
   let childPeakMb = 0;
   const sampler = setInterval(() => (childPeakMb = Math.max(childPeakMb, treeRssParts(process.pid).descendants / 1048576)), 20);
   try {
     const started = performance.now();
-    if (!(await renderer.render({ document, contentKey, contentType: 'application/pdf', page: 1, maxSide: MAX_SIDE }))) throw new Error('page 1 not found');
+    if (!(await renderer.render({ document, contentKey, contentType: 'application/pdf', page: 1, maxSide }))) throw new Error('page 1 not found');
     const coldMs = performance.now() - started;
     const times: number[] = [];
     const sizes: number[] = [];
     for (const page of pageNumbers) {
       const t0 = performance.now();
-      const image = await renderer.render({ document, contentKey, contentType: 'application/pdf', page, maxSide: MAX_SIDE });
+      const image = await renderer.render({ document, contentKey, contentType: 'application/pdf', page, maxSide });
       times.push(performance.now() - t0);
       if (!image) throw new Error(`page ${page} not found`);
       sizes.push(image.bytes.length);
@@ -127,6 +128,8 @@ try {
     report(`PDF_READER=${reader}, a copy and a parse for each page`, await renderPages(bytes, all, reader));
     report(`PDF_READER=${reader}, the copy kept and the PDF open (contentKey)`, await renderPages(bytes, all, reader, 'filing'));
   }
+  // The smaller sizes the web app asks for where the page is drawn narrower (web/src/page-image-size.ts).
+  for (const side of [1200, 800]) report(`PDF_READER=pdfium, the PDF open, longest side ${side} px`, await renderPages(bytes, all, 'pdfium', 'filing', side));
   // A page of a long report is what a source in an answer about it opens: every 100th page of the merged filings.
   const unavailable = longRealPdfUnavailable();
   if (unavailable) console.log(`  long real PDF: skipped (${unavailable})`);
