@@ -26,7 +26,9 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
     observer.observe(frame.current!);
     return () => observer.disconnect();
   }, []);
-  const size = frameWidth === undefined ? undefined : pageImageSize(frameWidth * (zoomed ? ZOOM : 1), window.devicePixelRatio || 1);
+  // The tallest page shown so far (height / width): a page taller than A4 is asked for again, larger.
+  const [tallest, setTallest] = useState(0);
+  const size = frameWidth === undefined ? undefined : pageImageSize(frameWidth * (zoomed ? ZOOM : 1), window.devicePixelRatio || 1, tallest);
   useEffect(() => {
     if (size === undefined) return;
     let live = true;
@@ -63,7 +65,14 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
       {/* Zoomed, the frame scrolls both ways; it takes the keyboard focus so that arrow keys scroll it too. */}
       <div ref={frame} class={zoomed ? 'page-image zoomed' : 'page-image'} {...(zoomed ? { tabIndex: 0, role: 'region', 'aria-label': `Page ${page}, zoomed` } : {})}>
         {error ? <p class="error">The page could not be shown: {error}</p> : shown?.page !== page && <p aria-busy="true">Loading page {page}…</p>}
-        {shown && <img src={shown.url} alt={`Page ${shown.page} of ${source.filename}`} class={shown.page !== page ? 'stale' : undefined} />}
+        {shown && (
+          <img
+            src={shown.url}
+            alt={`Page ${shown.page} of ${source.filename}`}
+            class={shown.page !== page ? 'stale' : undefined}
+            onLoad={({ currentTarget: { naturalWidth, naturalHeight } }) => naturalWidth > 0 && setTallest((t) => Math.max(t, naturalHeight / naturalWidth))}
+          />
+        )}
       </div>
     </Modal>
   );

@@ -6,6 +6,7 @@ import { postgresUnavailableReason } from '../../support/postgres-cluster.js';
 import { embeddedStack, scaledStack, type ProductionStack, type Stack } from '../../support/stacks.js';
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
+import { encodePng } from '../../../adapters/extraction/png-encoder.js';
 import {
   ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL,
   waitForStatus, waitUntil, type UploadFile,
@@ -200,6 +201,33 @@ for (const makeStack of STACK_FACTORIES) {
       await expectNoSidewaysScroll(page, 'source dialog at 375 px');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
+    });
+
+    it('asks once more, larger, for a page taller than A4 (a receipt): its longest side is longer for the same width', async () => {
+      await page.setViewportSize({ width: 1280, height: 860 });
+      // The service's page, replaced by a receipt-shaped one (three times taller than wide) at the size asked for.
+      const asked: number[] = [];
+      await page.route(/\/pages\/2\?width=\d+$/, (route) => {
+        const side = Number(new URL(route.request().url()).searchParams.get('width'));
+        asked.push(side);
+        const width = Math.round(side / 3);
+        const rgba = new Uint8Array(width * side * 4).fill(255);
+        for (let y = 40; y < side; y += 40) rgba.fill(0, y * width * 4, (y + 2) * width * 4); // lines, as of a receipt
+        return route.fulfill({ status: 200, contentType: 'image/png', body: Buffer.from(encodePng(rgba, width, side)) });
+      });
+      try {
+        await lastAnswerSources(page).first().click();
+        const dialog = page.getByRole('dialog', { name: 'acme-fees.pdf, page 2' });
+        const image = dialog.getByRole('img', { name: 'Page 2 of acme-fees.pdf' });
+        await waitUntil('the larger receipt', async () => (await image.count()) > 0 && (await image.evaluate((img) => (img as unknown as { naturalHeight: number }).naturalHeight)) === 1600);
+        expect(asked).to.have.length(2);
+        expect(asked[0]).to.be.below(1600);
+        expect(asked[1]).to.equal(1600);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+      } finally {
+        await page.unroute(/\/pages\/2\?width=\d+$/);
+      }
     });
 
     it('asks for the page image at the size it is drawn; Zoom draws it twice as wide in a frame that scrolls, on a phone too', async () => {
