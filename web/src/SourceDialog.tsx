@@ -4,7 +4,10 @@ import { Modal } from './ConfirmDialog';
 import { pageImageSize } from './page-image-size';
 import type { Source } from './types';
 
-/** How much larger "Zoom" draws (styles.css: `.page-image.zoomed img`) the page than the dialog's width: a printed page's small type becomes readable on a phone. */
+/**
+ * How many times the dialog's width "Zoom" draws the page (styles.css: `.page-image.zoomed img`): a printed page's
+ * small type becomes readable on a phone.
+ */
 const ZOOM = 2;
 
 /**

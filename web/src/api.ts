@@ -55,7 +55,10 @@ export class Api {
     this.json<{ data: ChatMessage[]; total?: number }>('GET', `/chat/history/${enc(sessionId)}?page=${page}`);
   clearChat = async (sessionId: string) => void (await this.request('DELETE', `/chat/${enc(sessionId)}`));
 
-  /** The rendered page, `size` px on its longest side, as a blob: URL (an <img src> could not carry the token). The caller revokes it. */
+  /**
+   * The rendered page, `size` px on its longest side, as a blob: URL (an <img src> could not carry the token). The
+   * caller revokes it.
+   */
   async pageImage(ingestId: string, page: number, size: number): Promise<string> {
     const response = await this.request('GET', `/ingest/${enc(ingestId)}/pages/${page}?width=${size}`);
     return URL.createObjectURL(await response.blob());
