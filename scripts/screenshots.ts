@@ -1,6 +1,7 @@
 /**
  * Writes the README's screenshots (docs/screenshots/*.png) from a real run: the embedded service, Debian's Chromium,
- * a session with two fee schedules, a streamed answer and a cited page (on a phone, zoomed). `npx tsx scripts/screenshots.ts`
+ * a session with two fee schedules, a streamed answer and a cited page (on a phone too, zoomed).
+ * `npx tsx scripts/screenshots.ts`
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,6 +39,9 @@ try {
     console.log(`${path.relative(REPO_ROOT, file)} ${Math.round(fs.statSync(file).size / 1024)} KB`);
   };
 
+  const imagesLoaded = () =>
+    page.waitForFunction(() => [...(globalThis as unknown as { document: { images: Iterable<{ complete: boolean }> } }).document.images].every((i) => i.complete));
+
   await page.goto(`${service.baseUrl}/`);
   await page.getByRole('textbox', { name: 'Access token' }).waitFor();
   await shot('sign-in');
@@ -61,7 +65,7 @@ try {
 
   await lastAnswerSources(page).first().click();
   await page.getByRole('dialog').getByRole('img').waitFor();
-  await page.waitForFunction(() => [...(globalThis as unknown as { document: { images: Iterable<{ complete: boolean }> } }).document.images].every((i) => i.complete));
+  await imagesLoaded();
   await shot('source-page');
   await page.keyboard.press('Escape');
 
@@ -74,7 +78,7 @@ try {
   const larger = page.waitForResponse((r) => /\/pages\/\d+\?width=\d+$/.test(r.url()));
   await page.getByRole('dialog').getByRole('button', { name: 'Zoom' }).click();
   await larger;
-  await page.waitForFunction(() => [...(globalThis as unknown as { document: { images: Iterable<{ complete: boolean }> } }).document.images].every((i) => i.complete));
+  await imagesLoaded();
   await page.getByRole('dialog').getByRole('region').evaluate((frame) => ((frame as unknown as { scrollLeft: number }).scrollLeft = 40));
   await shot('phone-page');
 } finally {

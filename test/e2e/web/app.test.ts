@@ -8,7 +8,7 @@ import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js
 import { ensureWebBuilt } from '../../support/web-build.js';
 import { encodePng } from '../../../adapters/extraction/png-encoder.js';
 import {
-  ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL,
+  ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, imageLoaded, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL,
   waitForStatus, waitUntil, type UploadFile,
 } from './helpers.js';
 
@@ -159,7 +159,7 @@ for (const makeStack of STACK_FACTORIES) {
       await dialog.waitFor();
       const image = dialog.getByRole('img', { name: 'Page 2 of acme-fees.pdf' });
       await image.waitFor();
-      await waitUntil('the page image to load', () => image.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100));
+      await waitUntil('the page image to load', () => imageLoaded(image));
       expect(await image.getAttribute('src')).to.match(/^blob:/);
       expect(await dialog.locator('mark').textContent()).to.include('45 dollars');
       // The pages around the cited one can be turned to; the document's length bounds them.
@@ -185,7 +185,7 @@ for (const makeStack of STACK_FACTORIES) {
       await page.unroute(/\/pages\/1(\?|$)/);
       expect(await previous.evaluate((button) => (button as unknown as { matches(selector: string): boolean }).matches(':focus'))).to.equal(true);
       const first = dialog.getByRole('img', { name: 'Page 1 of acme-fees.pdf' });
-      await waitUntil('page 1 to load', () => first.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100));
+      await waitUntil('page 1 to load', () => imageLoaded(first));
       expect(await previous.getAttribute('aria-disabled')).to.equal('true');
       await page.keyboard.press('Enter');
       await pages.getByText('Page 1 of 2', { exact: true }).waitFor(); // still page 1
@@ -237,8 +237,7 @@ for (const makeStack of STACK_FACTORIES) {
       await lastAnswerSources(page).first().click();
       const dialog = page.getByRole('dialog', { name: 'acme-fees.pdf, page 2' });
       const image = dialog.getByRole('img', { name: 'Page 2 of acme-fees.pdf' });
-      const loaded = () => image.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 100);
-      await waitUntil('the page image to load', loaded);
+      await waitUntil('the page image to load', () => imageLoaded(image));
       const drawn = () => image.evaluate((img) => {
         const i = img as unknown as { naturalWidth: number; clientWidth: number; parentElement: { clientWidth: number; scrollWidth: number } };
         return { natural: i.naturalWidth, width: i.clientWidth, frame: i.parentElement.clientWidth, frameScroll: i.parentElement.scrollWidth };
@@ -254,7 +253,7 @@ for (const makeStack of STACK_FACTORIES) {
       expect(await dialog.getByRole('region').count()).to.equal(0);
       await zoom.click();
       expect(await zoom.getAttribute('aria-pressed')).to.equal('true');
-      await waitUntil('the larger image', async () => sizesAsked().at(-1) === 1600 && (await loaded()) && (await drawn()).natural > fitted.natural);
+      await waitUntil('the larger image', async () => sizesAsked().at(-1) === 1600 && (await imageLoaded(image)) && (await drawn()).natural > fitted.natural);
       const zoomed = await drawn();
       expect(zoomed.width).to.be.within(2 * zoomed.frame - 2, 2 * zoomed.frame + 2);
       expect(zoomed.frameScroll).to.be.greaterThan(zoomed.frame);

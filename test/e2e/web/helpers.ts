@@ -75,6 +75,13 @@ export async function waitUntil(what: string, condition: () => Promise<boolean>,
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Whether an <img> has loaded a real picture (more than 100 px wide), not still loading or broken. */
+export const imageLoaded = (image: Locator): Promise<boolean> =>
+  image.evaluate((img) => {
+    const { complete, naturalWidth } = img as unknown as { complete: boolean; naturalWidth: number };
+    return complete && naturalWidth > 100;
+  });
+
 /** The Documents list's item for a file. */
 export const documentItem = (page: Page, filename: string) =>
   page.getByRole('list', { name: 'Documents' }).getByRole('listitem').filter({ has: page.getByText(filename, { exact: true }) });
