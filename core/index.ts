@@ -27,6 +27,7 @@ import { CreateUploadUrl } from './use-cases/create-upload-url.js';
 import { DeleteSession } from './use-cases/delete-session.js';
 import { DeleteDocument } from './use-cases/delete-document.js';
 import { ListDocuments } from './use-cases/list-documents.js';
+import { FindPassageOnPage } from './use-cases/find-passage-on-page.js';
 import { GetPageImage } from './use-cases/get-page-image.js';
 import { GetChatHistory } from './use-cases/get-chat-history.js';
 import { GetIngestJob } from './use-cases/get-ingest-job.js';
@@ -51,7 +52,7 @@ export interface DocChatPorts {
   /** One lexical index at least; a dense one too when an embedder is given (results are fused). */
   indexes: VectorIndex[];
   reader: DocumentReader;
-  /** Draws pages of stored documents as images; without it no page image is found (GetPageImage answers "Page not found"). */
+  /** Draws pages of stored documents as images and finds passages on them; without it every page is "Page not found". */
   renderer?: PageRenderer;
   llm: Llm;
   /** Re-orders lexical hits off the request thread when given (default: on it). */
@@ -86,12 +87,15 @@ export interface DocChat {
   listDocuments: ListDocuments;
   deleteDocument: DeleteDocument;
   getPageImage: GetPageImage;
+  findPassageOnPage: FindPassageOnPage;
   askQuestion: AskQuestion;
   sweepUploads: SweepUploads;
 }
 
 export function createDocChat(ports: DocChatPorts): DocChat {
   const { sessions, chats, jobs, blobs, uploads, eraser, indexes, reader, llm, embedder, queue, ids, clock, logger } = ports;
+  // Without a renderer no document has pages to show: every page is "Page not found".
+  const renderer: PageRenderer = ports.renderer ?? { render: async () => null, findText: async () => null };
   return {
     createSession: new CreateSession(sessions, ids, clock),
     listSessions: new ListSessions(sessions),
@@ -108,7 +112,8 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     getIngestJob: new GetIngestJob(jobs),
     listDocuments: new ListDocuments(sessions, jobs),
     deleteDocument: new DeleteDocument({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue }),
-    getPageImage: new GetPageImage({ jobs, blobs, renderer: ports.renderer ?? { render: async () => null } }),
+    getPageImage: new GetPageImage({ jobs, blobs, renderer }),
+    findPassageOnPage: new FindPassageOnPage({ jobs, blobs, renderer }),
         askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, grounded: ports.grounded, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
   };
@@ -118,7 +123,8 @@ export * from './domain/errors.js';
 export * from './domain/model.js';
 export type * from './ports/index.js';
 export { AskQuestion, ClearChat, CreateSession, CreateUploadUrl, DeleteSession, GetChatHistory, GetIngestJob };
-export { DeleteDocument, GetPageImage, ListDocuments };
+export { DeleteDocument, FindPassageOnPage, GetPageImage, ListDocuments };
+export { MAX_PASSAGE_CHARS } from './use-cases/find-passage-on-page.js';
 export { MAX_PAGE_IMAGE_SIDE, PAGE_NOT_FOUND } from './use-cases/get-page-image.js';
 export { DOCUMENT_NOT_FOUND } from './use-cases/delete-document.js';
 export { ListSessions, RenameSession, ResumeIngestion, RunIngestion, StartIngestion, SweepUploads };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
-import type { PageImage, PageImageRequest, PageRenderer } from '../../core/ports/page-renderer.js';
+import type { PageArea, PageImage, PageImageRequest, PageRenderer, PageTextRequest } from '../../core/ports/page-renderer.js';
 import { resolveDocumentKind } from './content-type.js';
 import { writeDocumentFile } from './document-file.js';
 import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
@@ -27,6 +27,9 @@ export interface PageRendererOptions {
   keptDocuments?: number;
 }
 
+/** What drawing a page and finding text on it share: the document and the page. */
+type PageRequest = Omit<PageImageRequest, 'maxSide'>;
+
 /** A document's private copy, kept for the next page of it: the file and its first bytes (which tell its type). */
 interface KeptCopy {
   file: string;
@@ -34,15 +37,15 @@ interface KeptCopy {
 }
 
 interface Pending {
-  resolve(image: PageImage | null): void;
+  resolve(done: PageImage | PageArea[] | null): void;
   reject(error: Error): void;
 }
 
 /**
  * PageRenderer in one child process (page-render-worker.ts), separate from the extraction children so that viewing a
- * page never waits behind a 5,000-page ingestion. Pages are rendered one at a time in arrival order; the child is
- * started on the first request and exits when idle. A render that hangs or a child that dies fails that request
- * only: the next request starts a fresh child.
+ * page never waits behind a 5,000-page ingestion. Pages are rendered (or searched for a passage: findText) one at a
+ * time in arrival order; the child is started on the first request and exits when idle. A render that hangs or a
+ * child that dies fails that request only: the next request starts a fresh child.
  */
 export class ChildProcessPageRenderer implements PageRenderer {
   private readonly timeoutMs: number;
@@ -69,9 +72,17 @@ export class ChildProcessPageRenderer implements PageRenderer {
     if (!Number.isInteger(this.keptDocuments) || this.keptDocuments < 0) throw new RangeError('keptDocuments must be a whole number');
   }
 
-  render(request: PageImageRequest): Promise<PageImage | null> {
-    // Queued as the request came: its document is read (a stored one a piece at a time) only when its turn comes.
-    const run = this.tail.then(() => this.renderNow(request));
+  render({ maxSide, ...request }: PageImageRequest): Promise<PageImage | null> {
+    return this.queue(request, { draw: maxSide }) as Promise<PageImage | null>;
+  }
+
+  findText({ text, ...request }: PageTextRequest): Promise<PageArea[] | null> {
+    return this.queue(request, { find: text }) as Promise<PageArea[] | null>;
+  }
+
+  /** Queued as the request came: its document is read (a stored one a piece at a time) only when its turn comes. */
+  private queue(request: PageRequest, task: PageRenderJob['task']): Promise<PageImage | PageArea[] | null> {
+    const run = this.tail.then(() => this.runNow(request, task));
     this.tail = run.catch(() => undefined);
     return run;
   }
@@ -83,7 +94,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
     this.tempDir = undefined;
   }
 
-  private async renderNow(request: PageImageRequest): Promise<PageImage | null> {
+  private async runNow(request: PageRequest, task: PageRenderJob['task']): Promise<PageImage | PageArea[] | null> {
     clearTimeout(this.idleTimer);
     const id = this.nextId++;
     let copy: KeptCopy | undefined;
@@ -94,18 +105,18 @@ export class ChildProcessPageRenderer implements PageRenderer {
       const kind = resolveDocumentKind(copy.head, request.contentType);
       const child = await this.start();
       setRef(child, true);
-      const job: PageRenderJob = { id, file: copy.file, kind, reader: this.pdfReader, page: request.page, maxSide: request.maxSide, keep };
-      return await new Promise<PageImage | null>((resolve, reject) => {
+      const job: PageRenderJob = { id, file: copy.file, kind, reader: this.pdfReader, page: request.page, task, keep };
+      return await new Promise<PageImage | PageArea[] | null>((resolve, reject) => {
         const timer = setTimeout(() => {
           this.stopChild();
-          reject(new Error(`Rendering page ${request.page} took longer than ${this.timeoutMs} ms`));
+          reject(new Error(`${'find' in task ? 'Finding text on' : 'Rendering'} page ${request.page} took longer than ${this.timeoutMs} ms`));
         }, this.timeoutMs);
         const settle = () => {
           clearTimeout(timer);
           this.pending.delete(id);
         };
         this.pending.set(id, {
-          resolve: (image) => (settle(), resolve(image)),
+          resolve: (done) => (settle(), resolve(done)),
           reject: (error) => (settle(), reject(error)),
         });
         // With a callback a send to a child that just died fails here; without one Node emits it as an 'error' on
@@ -128,7 +139,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
    * The document as a private file: the kept copy of its content if there is one, else a new copy (kept when the
    * request names its content, the least recently viewed copy then let go beyond keptDocuments).
    */
-  private async copyOf(request: PageImageRequest, id: number): Promise<{ copy: KeptCopy; keep: boolean }> {
+  private async copyOf(request: PageRequest, id: number): Promise<{ copy: KeptCopy; keep: boolean }> {
     const { contentKey } = request;
     const now = performance.now();
     // A document deleted while another is read must not stay on disk for as long as the reading goes on.
@@ -182,6 +193,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
         const waiting = this.pending.get(message.id);
         if (!waiting) return;
         if (message.type === 'image') waiting.resolve({ bytes: new Uint8Array(message.bytes), contentType: message.contentType });
+        else if (message.type === 'areas') waiting.resolve(message.areas);
         else if (message.type === 'missing') waiting.resolve(null);
         else waiting.reject(message.unprocessable ? new UnprocessableDocumentError(message.message) : new Error(message.message));
       });

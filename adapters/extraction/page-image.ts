@@ -1,5 +1,5 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import type { PageImage } from '../../core/ports/page-renderer.js';
+import type { PageArea, PageImage } from '../../core/ports/page-renderer.js';
 import type { DocumentKind } from './content-type.js';
 import { readJpegHeader } from './jpeg-header.js';
 import { openPdfPageSource } from './open-pdf-page-source.js';
@@ -40,6 +40,12 @@ export async function renderPdfPageImage(pdf: PdfPageSource, page: number, maxSi
   if (page > pdf.pageCount) return null;
   const { rgba, width, height } = await pdf.renderForViewing(page, maxSide, MAX_SCALE);
   return { bytes: encodePng(rgba, width, height), contentType: 'image/png' };
+}
+
+/** Where a passage is drawn on one page of an open PDF (see PdfPageSource.findText); null past its last page. */
+export async function findTextInPdf(pdf: PdfPageSource, page: number, passage: string): Promise<PageArea[] | null> {
+  if (page > pdf.pageCount) return null;
+  return pdf.findText(page, passage);
 }
 
 async function uprightPhoto(jpeg: Uint8Array, maxSide: number): Promise<PageImage> {

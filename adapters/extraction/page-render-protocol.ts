@@ -1,3 +1,4 @@
+import type { PageArea } from '../../core/ports/page-renderer.js';
 import type { DocumentKind } from './content-type.js';
 import type { PdfReaderName } from './pdf-page-source.js';
 
@@ -9,7 +10,8 @@ export interface PageRenderJob {
   /** The library that draws a PDF page. */
   reader: PdfReaderName;
   page: number;
-  maxSide: number;
+  /** Draw the page, its longest side `draw` pixels; or find the passage `find` on it. */
+  task: { draw: number } | { find: string };
   /** The file stays for later jobs (the renderer keeps it under its content): a PDF may stay open in the child. */
   keep: boolean;
 }
@@ -17,5 +19,6 @@ export interface PageRenderJob {
 export type PageRenderReply =
   | { type: 'ready' }
   | { id: number; type: 'image'; bytes: Uint8Array; contentType: string }
+  | { id: number; type: 'areas'; areas: PageArea[] }
   | { id: number; type: 'missing' }
   | { id: number; type: 'error'; unprocessable: boolean; message: string };

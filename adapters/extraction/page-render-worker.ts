@@ -4,8 +4,8 @@
  * process.
  */
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
-import type { PageImage } from '../../core/ports/page-renderer.js';
-import { openPdfForViewing, renderPageImage, renderPdfPageImage } from './page-image.js';
+import type { PageArea, PageImage } from '../../core/ports/page-renderer.js';
+import { findTextInPdf, openPdfForViewing, renderPageImage, renderPdfPageImage } from './page-image.js';
 import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
 import type { PdfPageSource, PdfReaderName } from './pdf-page-source.js';
 
@@ -23,8 +23,22 @@ async function closeOpen(): Promise<void> {
   await closing?.pdf.close().catch(() => {});
 }
 
-async function render({ file, kind, reader, page, maxSide, keep }: PageRenderJob): Promise<PageImage | null> {
-  if (kind !== 'pdf' || !keep) return renderPageImage({ file }, kind, page, maxSide, reader);
+/** The job's page drawn, or its passage found: null when the document has no such page. */
+async function run({ file, kind, reader, page, task, keep }: PageRenderJob): Promise<PageImage | PageArea[] | null> {
+  if (kind !== 'pdf') {
+    // A photo has no text layer: nothing to find on it.
+    if ('find' in task) return page === 1 ? [] : null;
+    return renderPageImage({ file }, kind, page, task.draw, reader);
+  }
+  const use = (pdf: PdfPageSource) => ('find' in task ? findTextInPdf(pdf, page, task.find) : renderPdfPageImage(pdf, page, task.draw));
+  if (!keep) {
+    const pdf = await openPdfForViewing({ file }, reader);
+    try {
+      return await use(pdf);
+    } finally {
+      await pdf.close();
+    }
+  }
   if (open?.file !== file || open.reader !== reader) {
     await closeOpen();
     open = { file, reader, pdf: await openPdfForViewing({ file }, reader), renders: 0 };
@@ -32,7 +46,7 @@ async function render({ file, kind, reader, page, maxSide, keep }: PageRenderJob
   const kept = open;
   try {
     if (++kept.renders % RENDERS_BETWEEN_CLEANUPS === 0) await kept.pdf.dropCaches();
-    return await renderPdfPageImage(kept.pdf, page, maxSide);
+    return await use(kept.pdf);
   } catch (error) {
     await closeOpen(); // its state after a failure is unknown: the next job opens the file afresh
     throw error;
@@ -50,8 +64,10 @@ const reply = (message: PageRenderReply): void => {
 process.on('message', async (job: PageRenderJob) => {
   const { id } = job;
   try {
-    const image = await render(job);
-    reply(image ? { id, type: 'image', bytes: image.bytes, contentType: image.contentType } : { id, type: 'missing' });
+    const done = await run(job);
+    if (done === null) reply({ id, type: 'missing' });
+    else if (Array.isArray(done)) reply({ id, type: 'areas', areas: done });
+    else reply({ id, type: 'image', bytes: done.bytes, contentType: done.contentType });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const name = error instanceof Error ? error.name : '';

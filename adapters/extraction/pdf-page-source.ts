@@ -1,3 +1,4 @@
+import type { PageArea } from '../../core/ports/page-renderer.js';
 import type { OcrImage } from './ocr-image.js';
 
 /** Which library reads PDFs in the extraction process (PDF_READER). */
@@ -46,6 +47,11 @@ export interface PdfPageSource {
    * pixels, but never more than `maxScale` pixels per point (a business card is not blown up).
    */
   renderForViewing(pageNumber: number, maxSide: number, maxScale: number): Promise<PageRaster>;
+  /**
+   * Where `passage` (text as extraction gave it: see passage-match.ts) is drawn on the page, as areas of the page as
+   * renderForViewing draws it; [] when the page's text layer does not hold it.
+   */
+  findText(pageNumber: number, passage: string): Promise<PageArea[]>;
   /** Drops document-wide caches (fonts, images) between pages; a long document calls it every few hundred pages. */
   dropCaches(): Promise<void>;
   /** Frees everything the document holds. */

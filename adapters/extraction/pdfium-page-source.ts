@@ -6,13 +6,14 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfBytes, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
 import { pdfiumFiles, withGrowableTable, type PdfiumFile, type PdfiumFileModule } from './pdfium-file-access.js';
 import { layOutPageText, type PageChar } from './pdfium-text.js';
+import { findTextOnPage, type PdfiumFindText } from './pdfium-find-text.js';
 import { RENDER_BAND_BYTES, renderPage, renderPageForViewing, type PdfiumRender } from './pdfium-render.js';
 
 /**
  * The parts of PDFium's C API (compiled to WebAssembly by @hyzyla/pdfium) this reader calls, the render's
- * (pdfium-render.ts) among them; pointers are numbers.
+ * (pdfium-render.ts) and the text finder's (pdfium-find-text.ts) among them; pointers are numbers.
  */
-interface Pdfium extends PdfiumRender, PdfiumFileModule {
+interface Pdfium extends PdfiumRender, PdfiumFindText, PdfiumFileModule {
   HEAPF32: Float32Array;
   HEAPF64: Float64Array;
   _FPDF_LoadMemDocument(data: number, size: number, password: number): number;
@@ -21,11 +22,7 @@ interface Pdfium extends PdfiumRender, PdfiumFileModule {
   _FPDF_GetPageCount(doc: number): number;
   _FPDF_LoadPage(doc: number, index: number): number;
   _FPDF_ClosePage(page: number): void;
-  _FPDF_GetPageWidthF(page: number): number;
-  _FPDF_GetPageHeightF(page: number): number;
   _FPDF_GetPageBoundingBox(page: number, rect: number): number;
-  _FPDFPage_GetRotation(page: number): number;
-  _FPDFPage_SetRotation(page: number, rotation: number): void;
   _FPDFPage_CountObjects(page: number): number;
   _FPDFPage_GetObject(page: number, index: number): number;
   _FPDFPageObj_GetType(object: number): number;
@@ -34,15 +31,9 @@ interface Pdfium extends PdfiumRender, PdfiumFileModule {
   _FPDFPath_GetDrawMode(path: number, fillMode: number, stroke: number): number;
   _FPDFFormObj_CountObjects(form: number): number;
   _FPDFFormObj_GetObject(form: number, index: number): number;
-  _FPDFText_LoadPage(page: number): number;
-  _FPDFText_ClosePage(textPage: number): void;
-  _FPDFText_CountChars(textPage: number): number;
-  _FPDFText_GetUnicode(textPage: number, index: number): number;
-  _FPDFText_IsGenerated(textPage: number, index: number): number;
   _FPDFText_IsHyphen(textPage: number, index: number): number;
   _FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
   _FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
-  _FPDFText_GetCharAngle(textPage: number, index: number): number;
 }
 
 const FPDF_ERR_PASSWORD = 4;
@@ -155,6 +146,7 @@ export async function openPdfiumPageSource(
       leaveOutAllLargeImages(page);
       return renderPageForViewing(m, page, maxSide, maxScale);
     }),
+    findText: async (num, passage) => withPage(num, (page) => findTextOnPage(m, page, passage, scratch)),
     // PDFium keeps what it parsed for the document (fonts, shared resources) until the document is closed, and has no
     // call to drop it: the document is closed and opened again from the same bytes (a few milliseconds).
     dropCaches: async () => {

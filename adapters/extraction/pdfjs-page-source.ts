@@ -5,6 +5,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/displa
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
 import { hasInk, renderForOcr, renderForViewing } from './pdf-page-raster.js';
+import { findTextOnPage } from './pdfjs-find-text.js';
 
 /**
  * PDF pages read by pdf.js through pdf-parse: its per-page text layout (lines, cell gaps), its operator list for
@@ -35,6 +36,7 @@ export async function openPdfjsPageSource(bytes: Uint8Array, { maxPdfImagePixels
     hasInk: (num) => withPage(num, hasInk),
     renderForOcr: (num, dpi, maxPixels) => withPage(num, (page) => renderForOcr(page, dpi, maxPixels)),
     renderForViewing: (num, maxSide, maxScale) => withPage(num, (page) => renderForViewing(page, maxSide, maxScale)),
+    findText: (num, passage) => withPage(num, (page) => findTextOnPage(page, passage)),
     dropCaches: () => doc.cleanup(),
     close: () => parser.destroy().catch(() => {}),
   };

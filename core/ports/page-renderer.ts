@@ -16,6 +16,19 @@ export interface PageImageRequest {
   maxSide: number;
 }
 
+/** A passage to find on a page (the excerpt a source quotes) and where to find it. */
+export interface PageTextRequest extends Omit<PageImageRequest, 'maxSide'> {
+  text: string;
+}
+
+/** A rectangle on the page as drawn (its image), in fractions of the page's width and height from its top left. */
+export interface PageArea {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface PageImage {
   bytes: Uint8Array;
   /** image/png for a rendered PDF page, image/jpeg for a photographed page. */
@@ -28,4 +41,10 @@ export interface PageImage {
  */
 export interface PageRenderer {
   render(request: PageImageRequest): Promise<PageImage | null>;
+  /**
+   * Where the passage is drawn on the page, as areas of its image (a line each, in page order): [] when it is not
+   * found there or the page has no text layer (a scan, a photo); null when the document has no such page. Throws as
+   * render does.
+   */
+  findText(request: PageTextRequest): Promise<PageArea[] | null>;
 }

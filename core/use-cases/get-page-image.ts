@@ -1,6 +1,7 @@
 import { NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
+import type { IngestJob } from '../domain/model.js';
 import type { PageImage, PageRenderer } from '../ports/page-renderer.js';
 import { INGEST_JOB_NOT_FOUND } from './get-ingest-job.js';
 import { PageImageCache } from './page-image-cache.js';
@@ -32,10 +33,7 @@ export class GetPageImage {
 
   /** `maxSide` is bounded to MIN..MAX_PAGE_IMAGE_SIDE; `page` must be a whole number from 1 (checked by the caller). */
   async execute(input: { userId: string; jobId: string; page: number; maxSide?: number }): Promise<PageImageResult> {
-    const job = await this.deps.jobs.findById(input.jobId);
-    if (!job || job.userId !== input.userId) throw new NotFoundError(INGEST_JOB_NOT_FOUND);
-    // Pages beyond those read are known not to exist without opening the file.
-    if (job.pages !== undefined && input.page > job.pages) throw new NotFoundError(PAGE_NOT_FOUND);
+    const job = await ownedPageJob(this.deps.jobs, input);
     const maxSide = Math.min(MAX_PAGE_IMAGE_SIDE, Math.max(MIN_PAGE_IMAGE_SIDE, Math.round(input.maxSide ?? MAX_PAGE_IMAGE_SIDE)));
     const version = job.sha256?.slice(0, 16) ?? job.updatedAt;
     const key = `${job.id}:${version}:${input.page}:${maxSide}`;
@@ -43,16 +41,29 @@ export class GetPageImage {
       // Read when the renderer gets to it, a piece at a time: pages asked for at once of a 40 MB report would each
       // hold a copy of it while they wait their turn.
       const document = () => this.deps.blobs.stream(job.key);
-      try {
-        // The hash taken at ingestion names the bytes: the renderer may keep them for the next page a reader opens.
-        return await this.deps.renderer.render({ document, contentKey: job.sha256, contentType: job.contentType, page: input.page, maxSide });
-      } catch (error) {
-        // A file no longer stored, or one that cannot be read (the failed job's reason says why), has no page to show.
-        if (error instanceof NotFoundError || error instanceof UnprocessableDocumentError) return null;
-        throw error;
-      }
+      // The hash taken at ingestion names the bytes: the renderer may keep them for the next page a reader opens.
+      return orNoPage(this.deps.renderer.render({ document, contentKey: job.sha256, contentType: job.contentType, page: input.page, maxSide }));
     });
     if (!image) throw new NotFoundError(PAGE_NOT_FOUND);
     return { ...image, etag: `"${key.replace(/:/g, '-')}"` };
+  }
+}
+
+/** The job whose page is asked for, if it is the user's and may have that page (else NotFoundError, as the API says). */
+export async function ownedPageJob(jobs: IngestJobRepo, input: { userId: string; jobId: string; page: number }): Promise<IngestJob> {
+  const job = await jobs.findById(input.jobId);
+  if (!job || job.userId !== input.userId) throw new NotFoundError(INGEST_JOB_NOT_FOUND);
+  // Pages beyond those read are known not to exist without opening the file.
+  if (job.pages !== undefined && input.page > job.pages) throw new NotFoundError(PAGE_NOT_FOUND);
+  return job;
+}
+
+/** A file no longer stored, or one that cannot be read (the failed job's reason says why), has no page to show. */
+export async function orNoPage<T>(work: Promise<T | null>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof NotFoundError || error instanceof UnprocessableDocumentError) return null;
+    throw error;
   }
 }

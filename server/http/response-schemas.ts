@@ -135,6 +135,17 @@ export const OpenApiJson = v.looseObject({ openapi: v.pipe(v.string(), v.startsW
 export const ErrorMessage = v.strictObject({ error: text('What is wrong, in words') });
 export const Unauthorized = v.strictObject({ error: v.literal('Unauthorized Access') });
 export const SessionNotFound = v.strictObject({ error: v.literal('Session not found') });
+const fraction = (description: string) => v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description(description));
+export const PageArea = v.strictObject({
+  x: fraction('Left edge, as a fraction of the page image’s width'),
+  y: fraction('Top edge, as a fraction of the page image’s height'),
+  width: fraction('Width, as a fraction of the page image’s width'),
+  height: fraction('Height, as a fraction of the page image’s height'),
+});
+export const PassageAreas = v.strictObject({
+  data: v.pipe(v.array(PageArea), v.description('Where the passage is drawn, a line of it each, in page order; [] when the page’s text does not hold it (a scan, a photo)')),
+});
+
 export const IngestJobNotFound = v.strictObject({ error: v.literal('Ingest job not found') });
 export const PageNotFound = v.strictObject({ error: v.literal('Page not found') });
 export const RouteNotFound = v.strictObject({ error: v.literal('Not found') });

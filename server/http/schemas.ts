@@ -77,3 +77,8 @@ export const pageImageQuery = v.object({
     ),
   ),
 });
+
+/** `text` of GET /ingest/:id/pages/:page/find: the passage to find (its length is checked by the use case). */
+export const passageQuery = v.object({
+  text: v.pipe(v.string('text must be the passage to find, given once'), v.description('The passage to find on the page')),
+});

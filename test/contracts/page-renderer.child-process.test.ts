@@ -7,7 +7,8 @@ import { withExifOrientation } from '../support/extraction-fixtures.js';
 import { MALFORMED_PDF, pagedTextPdf, sidewaysTextJpeg, textJpeg } from '../support/generated-documents.js';
 import { pageRendererContract } from './page-renderer.contract.js';
 
-const PDF = await pagedTextPdf([['The first page of the document.'], ['The second page, with other words.'], ['Page three.']]);
+const LINES = ['The first page of the document.', 'The second page, with other words.', 'Page three, the last of them.'];
+const PDF = await pagedTextPdf(LINES.map((line) => [line]));
 const OTHER_PDF = await pagedTextPdf([['Another document altogether.', 'With two lines.'], ['Its second page.']]);
 const JPEG = textJpeg(['Receipt'], { width: 640, height: 360, fontSize: 48, margin: 40 });
 
@@ -23,11 +24,26 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessPageRenderer (PDF_REA
   after(() => renderer.close());
 
   pageRendererContract(`ChildProcessPageRenderer (${pdfReader === 'pdfium' ? 'PDFium' : 'pdf.js'} and @napi-rs/canvas in a child process)`, () => renderer, {
-    pdf: { bytes: PDF, pages: 3 },
+    pdf: { bytes: PDF, pages: 3, lines: LINES },
     otherPdf: OTHER_PDF,
     jpeg: JPEG,
     malformedPdf: MALFORMED_PDF,
     timeoutMs: 60_000,
+  });
+
+  it('finds a line where it is drawn: one area, from its left margin, around its baseline', async () => {
+    // pagedTextPdf draws 11-point Helvetica from x = 60, baseline y = 720 (from the bottom) of a 612 x 792 page.
+    const areas = (await renderer.findText({ document: PDF, contentType: 'application/pdf', page: 2, text: LINES[1] }))!;
+    expect(areas).to.have.length(1);
+    const [{ x, y, width, height }] = areas;
+    expect(x).to.be.closeTo(60 / 612, 0.005);
+    expect(y).to.be.closeTo((792 - 720 - 11) / 792, 0.006);
+    expect(y + height).to.be.closeTo((792 - 720) / 792, 0.006);
+    expect(width).to.be.within(0.2, 0.4); // 34 characters of 11-point type: ~170 points
+    // Part of the line: a shorter area from further right.
+    const [part] = (await renderer.findText({ document: PDF, contentType: 'application/pdf', page: 2, text: 'with other words' }))!;
+    expect(part.x).to.be.greaterThan(x + 0.1);
+    expect(part.x + part.width).to.be.closeTo(x + width, 0.01);
   });
 
   it('draws a PDF page as PNG with its longest side at the bound, and a photo upright (EXIF) as JPEG, never enlarged', async () => {

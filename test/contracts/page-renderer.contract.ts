@@ -3,8 +3,8 @@ import { NotFoundError, UnprocessableDocumentError } from '../../core/domain/err
 import type { PageRenderer } from '../../core/ports/page-renderer.js';
 
 export interface PageRendererFixtures {
-  /** A PDF of `pages` pages whose pages differ. */
-  pdf: { bytes: Uint8Array; pages: number };
+  /** A PDF of `pages` pages whose pages differ; `lines[i]` is a line of text drawn on page i + 1 only. */
+  pdf: { bytes: Uint8Array; pages: number; lines: string[] };
   /** Another PDF of at least two pages, whose pages differ from `pdf`'s. */
   otherPdf: Uint8Array;
   /** A photographed page (JPEG). */
@@ -21,7 +21,8 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a 
  * page 1), null past the last page, the same image for the same request, a smaller one for a smaller bound, and
  * UnprocessableDocumentError for a file it cannot read or whose content contradicts its declared type, whether the
  * document comes as bytes or in pieces (as BlobStore.stream gives it, whose NotFoundError passes through). Requests
- * naming their content (contentKey) get the same images as requests that do not, whatever came in between.
+ * naming their content (contentKey) get the same images as requests that do not, whatever came in between. A
+ * passage is found on the page that draws it, as areas of that page, and nowhere else.
  */
 export function pageRendererContract(name: string, makeRenderer: () => PageRenderer | Promise<PageRenderer>, fixtures: PageRendererFixtures): void {
   describe(`PageRenderer contract: ${name}`, function () {
@@ -97,6 +98,33 @@ export function pageRendererContract(name: string, makeRenderer: () => PageRende
       const photo = await renderer.render({ document: jpeg, contentType: 'image/jpeg', page: 1, maxSide: 800 });
       expect(photo?.contentType).to.match(/^image\//);
       expect(await renderer.render({ document: jpeg, contentType: 'image/jpg', page: 2, maxSide: 800 })).to.equal(null);
+    });
+
+    it('finds a passage on the page that draws it, as areas within the page, whether the document is named or not', async () => {
+      const find = (page: number, text: string, contentKey?: string) =>
+        renderer.findText({ document: pdf.bytes, contentKey, contentType: 'application/pdf', page, text });
+      for (let page = 1; page <= pdf.pages; page++) {
+        const areas = await find(page, pdf.lines[page - 1]);
+        expect(areas, `page ${page}`).to.have.length.greaterThan(0);
+        for (const { x, y, width, height } of areas!) {
+          expect(width, `page ${page}`).to.be.greaterThan(0);
+          expect(height, `page ${page}`).to.be.greaterThan(0);
+          expect(x + width).to.be.at.most(1);
+          expect(y + height).to.be.at.most(1);
+        }
+        expect(await find(page, pdf.lines[page - 1], 'content-a')).to.deep.equal(areas);
+        // Another page's line is not on this one.
+        expect(await find(page, pdf.lines[page % pdf.pages])).to.deep.equal([]);
+      }
+      expect(await find(1, 'Words this document never had in it')).to.deep.equal([]);
+    });
+
+    it('finds nothing on a photo (no text layer), and answers null past the last page', async () => {
+      expect(await renderer.findText({ document: jpeg, contentType: 'image/jpeg', page: 1, text: pdf.lines[0] })).to.deep.equal([]);
+      expect(await renderer.findText({ document: jpeg, contentType: 'image/jpeg', page: 2, text: pdf.lines[0] })).to.equal(null);
+      expect(await renderer.findText({ document: pdf.bytes, contentType: 'application/pdf', page: pdf.pages + 1, text: pdf.lines[0] })).to.equal(null);
+      const malformed = await rejection(renderer.findText({ document: fixtures.malformedPdf, contentType: 'application/pdf', page: 1, text: pdf.lines[0] }));
+      expect(malformed).to.be.instanceOf(UnprocessableDocumentError);
     });
 
     it('refuses with UnprocessableDocumentError a malformed PDF, an empty file, and content of another type than declared', async () => {

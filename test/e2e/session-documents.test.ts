@@ -209,5 +209,47 @@ for (const makeStack of CONFORMANCE_STACKS) {
       expect((await alice.delete(`/api/v1/session/${sessionId}/documents/${pdf.jobId}`)).status).to.equal(204);
       expect((await alice.getBinary(`/api/v1/ingest/${pdf.jobId}/pages/2`)).status).to.equal(404);
     });
+
+    it('finds a cited excerpt on its page for its owner, as areas of the page; [] on a photo; 400 for a bad text, 404 as for pages', async () => {
+      const sessionId = await alice.createSession('passages');
+      const pdf = await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf');
+      const jpeg = await alice.uploadAndIngest(sessionId, 'receipt.jpg', await photo(), 'image/jpeg');
+      for (const id of [pdf.jobId, jpeg.jobId]) await alice.waitForJob(id);
+      const find = (client: typeof alice, id: string, page: number | string, text?: string) =>
+        client.get(`/api/v1/ingest/${id}/pages/${page}/find${text === undefined ? '' : `?text=${encodeURIComponent(text)}`}`);
+
+      // The excerpt an answer cites is found on the page it names.
+      const answer = await alice.ask(sessionId, 'How much do international wire transfers cost?');
+      const source = answer.body.sources.find((s: { ingestId: string }) => s.ingestId === pdf.jobId);
+      expect(source, answer.text).to.include({ page: 2 });
+      const found = await find(alice, pdf.jobId, source.page, source.excerpt);
+      expect(found.status, found.text).to.equal(200);
+      expect(found.headers.get('cache-control')).to.equal('private, max-age=3600');
+      expect(found.body.data).to.have.length(1); // one line of text
+      const [area] = found.body.data;
+      expect(area.x).to.be.within(0, 0.3);
+      expect(area.y).to.be.within(0, 0.5);
+      expect(area.width).to.be.within(0.3, 1);
+      expect(area.height).to.be.within(0.005, 0.05);
+      // Not on page 1, nor anywhere on a photo.
+      expect((await find(alice, pdf.jobId, 1, source.excerpt)).body).to.deep.equal({ data: [] });
+      expect((await find(alice, jpeg.jobId, 1, source.excerpt)).body).to.deep.equal({ data: [] });
+
+      const bad = await find(alice, pdf.jobId, 1, '   ');
+      expect(bad.status).to.equal(400);
+      expect(bad.body).to.deep.equal({ error: 'text: the passage to find must not be blank' });
+      expect((await find(alice, pdf.jobId, 1, 'x'.repeat(1001))).body).to.deep.equal({ error: 'text: the passage to find must be at most 1000 characters' });
+      expect((await find(alice, pdf.jobId, 1)).status).to.equal(400);
+      expect((await alice.get(`/api/v1/ingest/${pdf.jobId}/pages/1/find?text=a&text=b`)).status).to.equal(400);
+      expect((await find(alice, pdf.jobId, '0', 'fees')).body).to.deep.equal({ error: 'page: page must be a whole number from 1' });
+      for (const [id, page] of [[pdf.jobId, 3], [jpeg.jobId, 2]] as const) {
+        expect((await find(alice, id, page, source.excerpt)).body).to.deep.equal({ error: 'Page not found' });
+      }
+      for (const [client, id] of [[bob, pdf.jobId], [alice, 'no-such-job']] as const) {
+        const foreign = await find(client, id, 2, source.excerpt);
+        expect(foreign.status).to.equal(404);
+        expect(foreign.body).to.deep.equal({ error: 'Ingest job not found' });
+      }
+    });
   });
 }

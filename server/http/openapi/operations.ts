@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { chatBody, historyQuery, ingestBody, labelBody, pageImageQuery, uploadUrlBody } from '../schemas.js';
+import { chatBody, historyQuery, ingestBody, labelBody, pageImageQuery, passageQuery, uploadUrlBody } from '../schemas.js';
 import * as r from '../response-schemas.js';
 
 /**
@@ -265,6 +265,29 @@ export const API_OPERATIONS: ApiOperation[] = [
       200: { description: 'The page image', binary: { mediaTypes: ['image/png', 'image/jpeg'] } },
       304: { description: 'The image named by If-None-Match is still current; empty body' },
       400: json('`page` is not a whole number from 1 ("page: page must be a whole number from 1"), or `width` is not a whole number', r.ErrorMessage),
+      404: json(
+        'The job does not exist or belongs to another user ("Ingest job not found"), or the document has no such page ("Page not found")',
+        v.union([r.IngestJobNotFound, r.PageNotFound]),
+      ),
+      500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
+    method: 'get', path: '/api/v1/ingest/{id}/pages/{page}/find', operationId: 'findPassageOnPage',
+    summary: 'Where a passage (a source’s excerpt) is drawn on a page, for its owner',
+    description:
+      'Areas of the page image (fractions of its width and height from its top left, the same at every `width`), one ' +
+      'per line of the passage, so that a client can mark the cited words on the page. Words are compared by their ' +
+      'letters and digits; an excerpt’s parts between "…" are found one by one. A page without a text layer (a scan, ' +
+      'a photo) gives []. Answers carry `Cache-Control: private, max-age=3600`.',
+    pathParameters: { id: 'Identifier of the ingest job (the document)', page: 'The 1-based page, a whole number' },
+    query: passageQuery,
+    responses: {
+      200: json('The areas', r.PassageAreas),
+      400: json(
+        '`page` is not a whole number from 1, or `text` is missing, given twice, blank ("text: the passage to find must not be blank") or over 1000 characters',
+        r.ErrorMessage,
+      ),
       404: json(
         'The job does not exist or belongs to another user ("Ingest job not found"), or the document has no such page ("Page not found")',
         v.union([r.IngestJobNotFound, r.PageNotFound]),

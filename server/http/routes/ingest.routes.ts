@@ -3,7 +3,7 @@ import { IngestAlreadyActiveError } from '../../../core/domain/errors.js';
 import type { IngestJob } from '../../../core/domain/model.js';
 import type { DocChat } from '../../../core/index.js';
 import { userIdOf } from '../auth.js';
-import { ingestBody, pageImageQuery, pageParams, uploadUrlBody } from '../schemas.js';
+import { ingestBody, pageImageQuery, pageParams, passageQuery, uploadUrlBody } from '../schemas.js';
 import { parse } from '../validation.js';
 
 /** The status record of GET /ingest/:id (architecture guide); optional fields appear once known. */
@@ -73,6 +73,15 @@ export function ingestRoutes(docChat: DocChat): Router {
     }
     ctx.type = image.contentType;
     ctx.body = Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength);
+  });
+
+  // Where a source's excerpt is drawn on its page, to mark it there: the same for the same stored file.
+  router.get('/ingest/:id/pages/:page/find', async (ctx) => {
+    const { page } = parse(pageParams, { page: ctx.params.page });
+    const { text } = parse(passageQuery, ctx.query);
+    const areas = await docChat.findPassageOnPage.execute({ userId: userIdOf(ctx), jobId: ctx.params.id, page, text });
+    ctx.set('Cache-Control', `private, max-age=${PAGE_IMAGE_MAX_AGE_SECONDS}`);
+    ctx.body = { data: areas };
   });
 
   return router;

@@ -1,34 +1,17 @@
 import { expect } from 'chai';
 import { NotFoundError, UnprocessableDocumentError } from '../../../core/domain/errors.js';
-import type { PageImageRequest, PageRenderer } from '../../../core/ports/page-renderer.js';
 import { GetPageImage } from '../../../core/use-cases/get-page-image.js';
 import { coreFixture } from '../../support/core-fixture.js';
-import { documentBytes } from '../../fakes/fake-document-reader.js';
+import { CountingPageRenderer } from '../../fakes/counting-page-renderer.js';
 
 const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
-
-/** Draws "pages" as their request, so a test sees what was asked and how often; reads the document as a real one does. */
-class CountingRenderer implements PageRenderer {
-  readonly requests: Omit<PageImageRequest, 'document'>[] = [];
-  /** Bytes of each document read, in request order. */
-  readonly documentSizes: number[] = [];
-  failWith: Error | null = null;
-  async render({ document, ...request }: PageImageRequest) {
-    this.requests.push(request);
-    this.documentSizes.push((await documentBytes(document)).length);
-    if (this.failWith) throw this.failWith;
-    if (request.page > 2) return null;
-    const { contentKey, ...drawn } = request; // the image shows what was drawn; the content's name is not part of it
-    return { bytes: new TextEncoder().encode(JSON.stringify(drawn)), contentType: 'image/png' };
-  }
-}
 
 describe('GetPageImage', () => {
   async function setUp(cacheBytes?: number) {
     const f = coreFixture();
     const { job } = await f.sessionWithUpload('u1', 'page one\fpage two', 'two.pdf');
     await f.drain();
-    const renderer = new CountingRenderer();
+    const renderer = new CountingPageRenderer();
     return { f, job, renderer, pages: new GetPageImage({ jobs: f.jobs, blobs: f.blobs, renderer, cacheBytes }) };
   }
 
