@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
 import { Modal } from './ConfirmDialog';
 import { pageImageSize } from './page-image-size';
-import type { Source } from './types';
+import type { PageArea, Source } from './types';
 
 /**
  * How many times the dialog's width "Zoom" draws the page (styles.css: `.page-image.zoomed img`): a printed page's
@@ -11,9 +11,10 @@ import type { Source } from './types';
 const ZOOM = 2;
 
 /**
- * The cited page as an image (fetched with the token, shown through a blob: URL) and the excerpt, marked. The pages
- * around it can be turned to (a table that goes on overleaf), up to `pages` when the document's length is known.
- * The image is asked for at the size the screen draws it, and "Zoom" draws it twice as wide in a frame that scrolls.
+ * The cited page as an image (fetched with the token, shown through a blob: URL) with the excerpt's lines marked on
+ * it, and the excerpt itself. The pages around it can be turned to (a table that goes on overleaf), up to `pages` when
+ * the document's length is known. The image is asked for at the size the screen draws it, and "Zoom" draws it twice
+ * as wide in a frame that scrolls.
  */
 export function SourceDialog({ api, source, pages, onClose }: { api: Api; source: Source; pages?: number; onClose(): void }) {
   const [page, setPage] = useState(source.page);
@@ -44,6 +45,22 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
       live = false;
     };
   }, [source.ingestId, page, size]);
+  // Where the excerpt is on the cited page. Marks only help: without them (not found, a scan) the page is shown as is.
+  const [marks, setMarks] = useState<PageArea[]>([]);
+  useEffect(() => {
+    let live = true;
+    api.findOnPage(source.ingestId, source.page, source.excerpt).then((areas) => live && setMarks(areas), () => {});
+    return () => {
+      live = false;
+    };
+  }, [source.ingestId, source.page, source.excerpt]);
+  const marked = shown?.page === source.page ? marks : [];
+  // The first marked line is brought into view when the cited page is shown, and again when zoomed in or out.
+  const firstMark = useRef<HTMLSpanElement>(null);
+  const [loaded, setLoaded] = useState<string | undefined>();
+  useEffect(() => {
+    if (loaded === shown?.url) firstMark.current?.scrollIntoView({ block: 'center', inline: 'nearest' });
+  }, [loaded, marked.length, zoomed]);
   // Each image's URL is let go once another replaced it, or the dialog closed.
   useEffect(() => () => shown && URL.revokeObjectURL(shown.url), [shown]);
   const title = `${source.filename}, page ${source.page}`;
@@ -69,12 +86,26 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
       <div ref={frame} class={zoomed ? 'page-image zoomed' : 'page-image'} {...(zoomed ? { tabIndex: 0, role: 'region', 'aria-label': `Page ${page}, zoomed` } : {})}>
         {error ? <p class="error">The page could not be shown: {error}</p> : shown?.page !== page && <p aria-busy="true">Loading page {page}…</p>}
         {shown && (
-          <img
-            src={shown.url}
-            alt={`Page ${shown.page} of ${source.filename}`}
-            class={shown.page !== page ? 'stale' : undefined}
-            onLoad={({ currentTarget: { naturalWidth, naturalHeight } }) => naturalWidth > 0 && setTallest((t) => Math.max(t, naturalHeight / naturalWidth))}
-          />
+          <div class="sheet">
+            <img
+              src={shown.url}
+              alt={`Page ${shown.page} of ${source.filename}${marked.length > 0 ? ', the quoted passage marked' : ''}`}
+              class={shown.page !== page ? 'stale' : undefined}
+              onLoad={({ currentTarget: { naturalWidth, naturalHeight } }) => {
+                if (naturalWidth > 0) setTallest((t) => Math.max(t, naturalHeight / naturalWidth));
+                setLoaded(shown.url);
+              }}
+            />
+            {marked.map((area, i) => (
+              <span
+                key={i}
+                ref={i === 0 ? firstMark : undefined}
+                class="mark"
+                aria-hidden="true"
+                style={{ left: `${area.x * 100}%`, top: `${area.y * 100}%`, width: `${area.width * 100}%`, height: `${area.height * 100}%` }}
+              />
+            ))}
+          </div>
         )}
       </div>
     </Modal>

@@ -1,4 +1,4 @@
-import type { ChatMessage, IngestJob, Session, Source } from './types';
+import type { ChatMessage, IngestJob, PageArea, Session, Source } from './types';
 
 /** A 401 from the API: the app returns to sign-in with a message. */
 export class Unauthorized extends Error {}
@@ -63,6 +63,10 @@ export class Api {
     const response = await this.request('GET', `/ingest/${enc(ingestId)}/pages/${page}?width=${size}`);
     return URL.createObjectURL(await response.blob());
   }
+
+  /** Where a passage (a source's excerpt) is drawn on a page: areas as fractions of the page image; [] if not found. */
+  findOnPage = async (ingestId: string, page: number, text: string) =>
+    (await this.json<{ data: PageArea[] }>('GET', `/ingest/${enc(ingestId)}/pages/${page}/find?text=${encodeURIComponent(text)}`)).data;
 
   /** Streams an answer (server-sent events read with fetch: EventSource cannot POST or send a header). */
   async ask(

@@ -13,6 +13,14 @@ export interface Source {
   ingestId: string;
 }
 
+/** A rectangle on a page image, in fractions of its width and height from its top left. */
+export interface PageArea {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface ChatMessage {
   role: 'user' | 'assistant';
   content: string;

@@ -239,8 +239,10 @@ for (const makeStack of STACK_FACTORIES) {
       const image = dialog.getByRole('img', { name: 'Page 2 of acme-fees.pdf' });
       await waitUntil('the page image to load', () => imageLoaded(image));
       const drawn = () => image.evaluate((img) => {
-        const i = img as unknown as { naturalWidth: number; clientWidth: number; parentElement: { clientWidth: number; scrollWidth: number } };
-        return { natural: i.naturalWidth, width: i.clientWidth, frame: i.parentElement.clientWidth, frameScroll: i.parentElement.scrollWidth };
+        type Box = { clientWidth: number; scrollWidth: number };
+        const i = img as unknown as { naturalWidth: number; clientWidth: number; closest(selector: string): Box };
+        const frame = i.closest('.page-image');
+        return { natural: i.naturalWidth, width: i.clientWidth, frame: frame.clientWidth, frameScroll: frame.scrollWidth };
       });
       // 1280 px wide at one device pixel per CSS pixel: less than the largest size, and still no smaller than drawn.
       const fitted = await drawn();
@@ -276,6 +278,64 @@ for (const makeStack of STACK_FACTORIES) {
       const phone = await drawn();
       expect(phone.width).to.be.at.most(phone.frame);
       await expectNoSidewaysScroll(page, 'page at 375 px');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    });
+
+    it('marks the quoted passage on the cited page, over its words, fitted and zoomed; not on the pages around it', async () => {
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await lastAnswerSources(page).first().click();
+      const dialog = page.getByRole('dialog', { name: 'acme-fees.pdf, page 2' });
+      const image = dialog.getByRole('img', { name: 'Page 2 of acme-fees.pdf, the quoted passage marked' });
+      await waitUntil('the marked page image to load', () => imageLoaded(image));
+      const marks = dialog.locator('.page-image .mark');
+      expect(await marks.count()).to.equal(1); // "International wire transfers at Acme Bank cost 45 dollars each." is one line
+      // The mark lies on the image, a line high, over dark pixels (the words), with white above the line.
+      const inkUnder = () => marks.first().evaluate((mark) => {
+        type Rect = { left: number; top: number; width: number; height: number };
+        type Canvas = { getContext(kind: string): { drawImage(...a: unknown[]): void; getImageData(...a: number[]): { data: Uint8ClampedArray } } };
+        const el = mark as unknown as { getBoundingClientRect(): Rect; parentElement: { querySelector(s: string): unknown } };
+        const img = el.parentElement.querySelector('img') as { getBoundingClientRect(): Rect; naturalWidth: number; naturalHeight: number };
+        const [m, i] = [el.getBoundingClientRect(), img.getBoundingClientRect()];
+        const canvas = (globalThis as unknown as { document: { createElement(t: string): Canvas & { width: number; height: number } } }).document.createElement('canvas');
+        [canvas.width, canvas.height] = [img.naturalWidth, img.naturalHeight];
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        const scale = img.naturalWidth / i.width;
+        // Dark pixels under the mark, and in as tall a strip right above it (no named helper: tsx would wrap it in
+        // __name, which the page does not have).
+        const [dark, darkAbove] = [m.top - i.top, m.top - i.top - m.height].map((top) => {
+          const { data } = ctx.getImageData((m.left - i.left) * scale, top * scale, m.width * scale, Math.max(1, m.height * scale));
+          let count = 0;
+          for (let p = 0; p < data.length; p += 4) if (data[p] < 100 && data[p + 1] < 100 && data[p + 2] < 100) count++;
+          return count;
+        });
+        return { inside: m.left >= i.left - 1 && m.top >= i.top - 1 && m.left + m.width <= i.left + i.width + 1, height: m.height, width: m.width, imageWidth: i.width, dark, darkAbove };
+      });
+      const fitted = await inkUnder();
+      expect(fitted.inside).to.equal(true);
+      expect(fitted.height).to.be.within(4, 40);
+      expect(fitted.dark).to.be.greaterThan(50);
+      expect(fitted.darkAbove).to.equal(0);
+      // Zoomed, the mark grows with the page and is scrolled into the frame's view.
+      await dialog.getByRole('button', { name: 'Zoom' }).click();
+      await waitUntil('the mark to follow the zoomed page', async () => (await inkUnder()).width > 1.9 * fitted.width);
+      const zoomed = await inkUnder();
+      expect(zoomed.width / zoomed.imageWidth).to.be.closeTo(fitted.width / fitted.imageWidth, 0.01);
+      expect(zoomed.dark).to.be.greaterThan(fitted.dark);
+      const frame = dialog.getByRole('region', { name: 'Page 2, zoomed' });
+      const inView = () => Promise.all([frame.boundingBox(), marks.first().boundingBox()]).then(([f, m]) => m!.y >= f!.y && m!.y + m!.height <= f!.y + f!.height);
+      await waitUntil('the mark to be in the frame’s view', inView);
+      await dialog.getByRole('button', { name: 'Zoom' }).click();
+      // Another page has no marks; back on the cited page they return.
+      const pages = dialog.getByRole('navigation', { name: 'Pages of the document' });
+      await pages.getByRole('button', { name: 'Previous page' }).click();
+      await waitUntil('page 1 to load', () => imageLoaded(dialog.getByRole('img', { name: 'Page 1 of acme-fees.pdf', exact: true })));
+      expect(await marks.count()).to.equal(0);
+      await pages.getByRole('button', { name: 'Back to the cited page' }).click();
+      await waitUntil('the marked page again', () => imageLoaded(image));
+      expect(await marks.count()).to.equal(1);
+      await expectAccessible(page, 'marked page');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
     });
