@@ -11,7 +11,7 @@ const benches: [string, Record<string, string>][] = [
   ['idle-memory.ts', {}], ['performance.ts', {}], ['ingestion-limits.ts', {}], ['long-documents.ts', {}], ['pdf-reader-speed.ts', {}],
   ['quality.ts', {}], ['search-scaling.ts', {}],
   ['http-throughput.ts', {}], ['chat-under-load.ts', {}], ['chat-under-load.ts', { BENCH_STACK: 'postgres' }],
-  ['overview.ts', {}], ['page-images.ts', {}], ['web-app.ts', {}],
+  ['overview.ts', {}], ['page-images.ts', {}], ['passage-marks.ts', {}], ['web-app.ts', {}],
 ];
 for (const [bench, env] of benches) {
   console.log(`\n=== ${bench}${Object.keys(env).length > 0 ? ` (${new URLSearchParams(env).toString()})` : ''}`);

@@ -8,6 +8,10 @@ export interface CharRange {
 
 /** Pieces of a passage shorter than this many letters and digits are not looked for: they would match anywhere. */
 const MIN_PIECE = 12;
+/** Part of a sentence is looked for when it holds this many letters and digits (its own words, less likely elsewhere)… */
+const MIN_RUN = 20;
+/** …and starts within this many words of the sentence's start (a carried-over heading or table header is short). */
+const MAX_LEADING_WORDS = 12;
 
 /** Letters and digits of a text, folded: decomposed (ligatures split, accents apart), accents dropped, lower case. */
 function fold(text: string): string {
@@ -19,8 +23,9 @@ function fold(text: string): string {
  * one it inserted). The two are compared on letters and digits only, folded (see fold): the passage comes from the
  * page's text after layout and normalisation (lines joined, a hyphen at a line's end dropped, running headers gone,
  * spaces collapsed), which the characters as drawn do not share. The passage is looked for in its parts between "…"
- * (where an excerpt left text out), each whole, else sentence by sentence: a passage that goes on overleaf is found
- * on this page as far as it goes. Ranges come in page order, overlapping ones merged; [] when nothing is found.
+ * (where an excerpt left text out), each whole, else sentence by sentence, a sentence not found as its longest runs
+ * of words on the page: a passage that goes on overleaf is found on this page as far as it goes, and a sentence or a
+ * table row behind a heading from an earlier page is found without it. Ranges come in page order, overlapping ones merged; [] when nothing is found.
  */
 export function findPassage(chars: readonly string[], passage: string): CharRange[] {
   let folded = '';
@@ -43,9 +48,30 @@ export function findPassage(chars: readonly string[], passage: string): CharRang
     from = at + key.length;
     return true;
   };
+  // The longest run of a sentence's words the page holds, starting at one of its first words, then the same in what
+  // follows it: a chunk's carried-over title or table header (text of an earlier page) in front of a sentence or a
+  // table row, and text cut off behind (overleaf), leave the rest to be found. A run on the page holds every shorter
+  // run it starts with, so the longest is found by halving.
+  const occurs = (words: string[]) => folded.includes(fold(words.join('')));
+  const lookLongest = (words: string[]): void => {
+    for (let i = 0; i <= Math.min(MAX_LEADING_WORDS, words.length - 1); i++) {
+      let shortest = i + 1;
+      while (shortest < words.length && fold(words.slice(i, shortest).join('')).length < MIN_RUN) shortest++;
+      if (fold(words.slice(i, shortest).join('')).length < MIN_RUN || !occurs(words.slice(i, shortest))) continue;
+      let [low, high] = [shortest, words.length]; // words i..low are on the page; i..high + 1 are not, or past the end
+      while (low < high) {
+        const middle = Math.ceil((low + high) / 2);
+        if (occurs(words.slice(i, middle))) low = middle;
+        else high = middle - 1;
+      }
+      look(words.slice(i, low).join(' '));
+      lookLongest(words.slice(low));
+      return;
+    }
+  };
   for (const part of passage.split('…')) {
     if (look(part)) continue;
-    for (const sentence of part.split(/(?<=[.!?;:])\s+/)) look(sentence);
+    for (const sentence of part.split(/(?<=[.!?;:])\s+/)) if (!look(sentence)) lookLongest(sentence.split(/\s+/).filter(Boolean));
   }
   return merge(found);
 }

@@ -53,6 +53,17 @@ describe('findPassage: where a passage lies among a page\'s characters', () => {
       .to.deep.equal(['The committee approved the budget.']);
   });
 
+  it('finds a sentence or a table row without the heading from an earlier page a chunk carries in front of it', () => {
+    const page = 'Net sales 2019 2018\nProducts $ 1,204 $ 1,187\nServices $ 310 $ 295\nThe increase came from new stores opened.';
+    // "CONSOLIDATED RESULTS" and the column years were printed on the page before; the rest is on this one.
+    expect(found(page, 'CONSOLIDATED RESULTS (in millions) The increase came from new stores opened.'))
+      .to.deep.equal(['The increase came from new stores opened.']);
+    expect(found(page, 'Year ended June 30 Products $ 1,204 $ 1,187 Services $ 310 $ 295'))
+      .to.deep.equal(['Products $ 1,204 $ 1,187\nServices $ 310 $ 295']);
+    // Halves too short to be told apart from other text on the page are not looked for.
+    expect(found(page, 'Quarterly totals for stores 2019 2018 unaudited')).to.deep.equal([]);
+  });
+
   it('gives ranges in page order, overlapping ones merged', () => {
     const page = 'Alpha bravo charlie delta. Echo foxtrot golf hotel. India juliet kilo lima.';
     expect(found(page, '… India juliet kilo lima … Alpha bravo charlie delta …')).to.deep.equal(['Alpha bravo charlie delta.', 'India juliet kilo lima.']);
