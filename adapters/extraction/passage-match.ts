@@ -25,7 +25,8 @@ function fold(text: string): string {
  * spaces collapsed), which the characters as drawn do not share. The passage is looked for in its parts between "…"
  * (where an excerpt left text out), each whole, else sentence by sentence, a sentence not found as its longest runs
  * of words on the page: a passage that goes on overleaf is found on this page as far as it goes, and a sentence or a
- * table row behind a heading from an earlier page is found without it. Ranges come in page order, overlapping ones merged; [] when nothing is found.
+ * table row behind a heading from an earlier page is found without it. Ranges come in page order, overlapping ones
+ * merged; [] when nothing is found.
  */
 export function findPassage(chars: readonly string[], passage: string): CharRange[] {
   let folded = '';
@@ -58,7 +59,8 @@ export function findPassage(chars: readonly string[], passage: string): CharRang
       let shortest = i + 1;
       while (shortest < words.length && fold(words.slice(i, shortest).join('')).length < MIN_RUN) shortest++;
       if (fold(words.slice(i, shortest).join('')).length < MIN_RUN || !occurs(words.slice(i, shortest))) continue;
-      let [low, high] = [shortest, words.length]; // words i..low are on the page; i..high + 1 are not, or past the end
+      // Words i up to (not including) low occur on the page; no run ending after high does.
+      let [low, high] = [shortest, words.length];
       while (low < high) {
         const middle = Math.ceil((low + high) / 2);
         if (occurs(words.slice(i, middle))) low = middle;
