@@ -12,6 +12,8 @@ const MIN_PIECE = 12;
 const MIN_RUN = 20;
 /** …and starts within this many words of the sentence's start (a carried-over heading or table header is short). */
 const MAX_LEADING_WORDS = 12;
+/** Runs looked up for one passage at most (a page of 100,000 characters is scanned in ~0.1 ms). */
+const MAX_LOOKUPS = 2000;
 
 /** Letters and digits of a text, folded: decomposed (ligatures split, accents apart), accents dropped, lower case. */
 function fold(text: string): string {
@@ -53,7 +55,9 @@ export function findPassage(chars: readonly string[], passage: string): CharRang
   // follows it: a chunk's carried-over title or table header (text of an earlier page) in front of a sentence or a
   // table row, and text cut off behind (overleaf), leave the rest to be found. A run on the page holds every shorter
   // run it starts with, so the longest is found by halving.
-  const occurs = (words: string[]) => folded.includes(fold(words.join('')));
+  // Bounded, whatever the passage and the page: each lookup scans the page's text.
+  let lookups = 0;
+  const occurs = (words: string[]) => ++lookups <= MAX_LOOKUPS && folded.includes(fold(words.join('')));
   const lookLongest = (words: string[]): void => {
     for (let i = 0; i <= Math.min(MAX_LEADING_WORDS, words.length - 1); i++) {
       let shortest = i + 1;
