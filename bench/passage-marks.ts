@@ -6,7 +6,9 @@
  * the chunk's page through ChildProcessPageRenderer.findText, as GET /ingest/:id/pages/:page/find does; each PDF
  * reader in turn, the same reader for reading and finding (one PDF_READER setting serves both). Prints the share of
  * excerpts found (at least one area), areas per excerpt, find time p50 / p95 / max, and the files where fewer than
- * 90 % were found, with an excerpt not found. `npx tsx bench/passage-marks.ts`.
+ * 90 % were found, with an excerpt not found. Then the scanned PDFs of pdfs/ and the photos of images/ (read by OCR,
+ * found by OCR again): found share and the time of the first find on a page against the next ones (its words kept).
+ * `npx tsx bench/passage-marks.ts`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -67,4 +69,41 @@ for (const pdfReader of PDF_READERS) {
   console.log(`  areas per excerpt p50 ${percentile(areaCounts, 50)}, max ${Math.max(...areaCounts)}; find p50 ${ms(50)} ms, p95 ${ms(95)} ms, max ${Math.max(...times).toFixed(0)} ms`);
   for (const line of weak) console.log(`  under 90 %: ${line}`);
   console.log();
+}
+
+// Scans and photos: the first find on a page reads it by OCR; the next ones use the words kept.
+const OCR_FILES = [
+  ...fs.readdirSync(corpusPath('pdfs')).filter((name) => /^scanned-.*\.pdf$/.test(name)).map((name) => corpusPath(`pdfs/${name}`)),
+  ...fs.readdirSync(corpusPath('images')).filter((name) => name.endsWith('.jpg')).map((name) => corpusPath(`images/${name}`)),
+].sort();
+{
+  const reader = new ChildProcessDocumentReader({});
+  const renderer = new ChildProcessPageRenderer({});
+  const [first, next]: number[][] = [[], []];
+  const missed: string[] = [];
+  let [asked, found] = [0, 0];
+  try {
+    for (const file of OCR_FILES) {
+      const bytes = new Uint8Array(fs.readFileSync(file));
+      const contentType = file.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg';
+      const chunks = chunkPages(await reader.read({ document: bytes, contentType }));
+      const seen = new Set<number>();
+      for (const { text, page } of chunks.slice(0, 5)) {
+        const started = performance.now();
+        const areas = await renderer.findText({ document: bytes, contentKey: file, contentType, page, text: excerptFor(text, '', EXCERPT_CHARS) });
+        (seen.has(page) ? next : first).push(performance.now() - started);
+        seen.add(page);
+        asked++;
+        if (areas && areas.length > 0) found++;
+        else missed.push(`${path.basename(file)} page ${page}: ${JSON.stringify(excerptFor(text, '', EXCERPT_CHARS).slice(0, 90))}`);
+      }
+    }
+  } finally {
+    await reader.close();
+    await renderer.close();
+  }
+  const ms = (times: number[]) => `p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`;
+  console.log(`scans and photos (${OCR_FILES.length} files, OCR): ${found}/${asked} excerpts found on their page`);
+  console.log(`  first find on a page ${ms(first)} (${first.length}); the next on the same page ${ms(next)} (${next.length})`);
+  for (const line of missed) console.log(`  not found: ${line}`);
 }

@@ -22,6 +22,11 @@ export function englishLanguagePath(): string {
  */
 export type Layout = 'auto' | 'block';
 
+/** A line of words as OCR read them, each word's box in the image's pixels (x0, y0: top left; x1, y1: bottom right). */
+export interface OcrLine {
+  words: { text: string; x0: number; y0: number; x1: number; y1: number }[];
+}
+
 /** One tesseract worker, created on first use and reused for every page this extraction process OCRs. */
 export class OcrEngine {
   private worker: Promise<TesseractWorker> | undefined;
@@ -39,6 +44,19 @@ export class OcrEngine {
     } finally {
       this.onProgress = undefined;
     }
+  }
+
+  /**
+   * The words read on the image, line by line, each with its box in the image's pixels: where a passage of the text
+   * recognize() gave lies on the image (the same image and layout read the same words).
+   */
+  async recognizeLines(image: Uint8Array, layout: Layout): Promise<OcrLine[]> {
+    const worker = await this.start();
+    await worker.setParameters({ tessedit_pageseg_mode: layout === 'auto' ? PSM.AUTO : PSM.SINGLE_BLOCK });
+    const { data } = await worker.recognize(image, {}, { text: false, blocks: true });
+    return (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.map((line) => ({
+      words: line.words.map(({ text, bbox }) => ({ text, ...bbox })),
+    }))));
   }
 
   /** Whether the engine's thread is started (or starting): it holds ~150 MB until terminate(). */

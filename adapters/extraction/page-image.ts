@@ -5,7 +5,12 @@ import { readJpegHeader } from './jpeg-header.js';
 import { openPdfPageSource } from './open-pdf-page-source.js';
 import type { PdfBytes, PdfPageSource, PdfReaderName } from './pdf-page-source.js';
 import { encodePng } from './png-encoder.js';
-import { decodeJpeg, orientationMatrix } from './raster.js';
+import type { ExtractionSettings } from './document-extractor.js';
+import { countWordCharacters, normalizeExtractedText } from './normalize-text.js';
+import type { OcrEngine } from './ocr-engine.js';
+import { findTextInOcrLines } from './ocr-find-text.js';
+import { hasTextLikeInk } from './ocr-image.js';
+import { decodeJpeg, orientationMatrix, toOcrImage } from './raster.js';
 import { wholeBytes } from './read-whole-file.js';
 
 /** Scale cap for small pages (a business card PDF): no more detail than 200 dpi would show. */
@@ -42,10 +47,37 @@ export async function renderPdfPageImage(pdf: PdfPageSource, page: number, maxSi
   return { bytes: encodePng(rgba, width, height), contentType: 'image/png' };
 }
 
-/** Where a passage is drawn on one page of an open PDF (see PdfPageSource.findText); null past its last page. */
-export async function findTextInPdf(pdf: PdfPageSource, page: number, passage: string): Promise<PageArea[] | null> {
+/** What finding a passage by OCR needs: the engine, and the settings ingestion read the page's text with. */
+export interface OcrFinding {
+  ocr: Pick<OcrEngine, 'recognizeLines'>;
+  settings: Pick<ExtractionSettings, 'renderDpi' | 'maxImagePixels' | 'minTextCharsPerPage'>;
+}
+
+/**
+ * Where a passage is drawn on one page of an open PDF (see PdfPageSource.findText); null past its last page. A page
+ * ingestion read by OCR (too little text, something drawn) is read by OCR again, as then, to place its words.
+ */
+export async function findTextInPdf(pdf: PdfPageSource, page: number, passage: string, { ocr, settings }: OcrFinding): Promise<PageArea[] | null> {
   if (page > pdf.pageCount) return null;
-  return pdf.findText(page, passage);
+  const areas = await pdf.findText(page, passage);
+  if (areas.length > 0) return areas;
+  const { minTextCharsPerPage, renderDpi, maxImagePixels } = settings;
+  const text = normalizeExtractedText(await pdf.text(page));
+  if (countWordCharacters(text, minTextCharsPerPage) >= minTextCharsPerPage || !(await pdf.hasInk(page))) return [];
+  const image = await pdf.renderForOcr(page, renderDpi, maxImagePixels);
+  if (!hasTextLikeInk(image)) return [];
+  return findTextInOcrLines(await ocr.recognizeLines(image.pgm, 'auto'), image.width, image.height, passage);
+}
+
+/** Where a passage lies on a photographed page: read by OCR again as ingestion read it (upright, one block). */
+export async function findTextInPhoto(jpeg: Uint8Array, passage: string, { ocr, settings }: OcrFinding): Promise<PageArea[]> {
+  const source = decodeJpeg(jpeg);
+  try {
+    const image = toOcrImage(source, readJpegHeader(jpeg).orientation, settings.maxImagePixels);
+    return findTextInOcrLines(await ocr.recognizeLines(image.pgm, 'block'), image.width, image.height, passage);
+  } finally {
+    release(source);
+  }
 }
 
 async function uprightPhoto(jpeg: Uint8Array, maxSide: number): Promise<PageImage> {

@@ -5,7 +5,10 @@
  */
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { PageArea, PageImage } from '../../core/ports/page-renderer.js';
-import { findTextInPdf, openPdfForViewing, renderPageImage, renderPdfPageImage } from './page-image.js';
+import { DEFAULT_EXTRACTION_SETTINGS } from './child-process-document-reader.js';
+import { OcrEngine, type OcrLine } from './ocr-engine.js';
+import { findTextInPdf, findTextInPhoto, openPdfForViewing, renderPageImage, renderPdfPageImage, type OcrFinding } from './page-image.js';
+import { wholeBytes } from './read-whole-file.js';
 import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
 import type { PdfPageSource, PdfReaderName } from './pdf-page-source.js';
 
@@ -23,14 +26,45 @@ async function closeOpen(): Promise<void> {
   await closing?.pdf.close().catch(() => {});
 }
 
+/**
+ * Scanned pages and photos are read by OCR again to place a passage on them (1-5 s a page). What OCR read is kept for
+ * the pages of kept files, so the next source on the same page is found at once. The engine (~150 MB) is let go once
+ * no page was read for a while; the process itself exits when idle.
+ */
+const ocr = new OcrEngine();
+const OCR_IDLE_MS = 15_000;
+const KEPT_OCR_PAGES = 32;
+let ocrIdle: NodeJS.Timeout | undefined;
+const ocrRead = new Map<string, OcrLine[]>();
+
+/** OCR for one job's page: read once per kept file and page (`key`), or each time when the file is not kept. */
+function ocrFinding(key: string | undefined): OcrFinding {
+  const recognizeLines = async (...args: Parameters<OcrEngine['recognizeLines']>): Promise<OcrLine[]> => {
+    const known = key === undefined ? undefined : ocrRead.get(key);
+    if (known) return known;
+    clearTimeout(ocrIdle);
+    try {
+      const lines = await ocr.recognizeLines(...args);
+      if (key !== undefined) {
+        ocrRead.set(key, lines);
+        for (const old of ocrRead.keys()) if (ocrRead.size > KEPT_OCR_PAGES) ocrRead.delete(old);
+      }
+      return lines;
+    } finally {
+      ocrIdle = setTimeout(() => void ocr.terminate(), OCR_IDLE_MS).unref();
+    }
+  };
+  return { settings: DEFAULT_EXTRACTION_SETTINGS, ocr: { recognizeLines } };
+}
+
 /** The job's page drawn, or its passage found: null when the document has no such page. */
 async function run({ file, kind, reader, page, task, keep }: PageRenderJob): Promise<PageImage | PageArea[] | null> {
   if (kind !== 'pdf') {
-    // A photo has no text layer: nothing to find on it.
-    if ('find' in task) return page === 1 ? [] : null;
+    if ('find' in task) return page === 1 ? findTextInPhoto(wholeBytes({ file }), task.find, ocrFinding(keep ? file : undefined)) : null;
     return renderPageImage({ file }, kind, page, task.draw, reader);
   }
-  const use = (pdf: PdfPageSource) => ('find' in task ? findTextInPdf(pdf, page, task.find) : renderPdfPageImage(pdf, page, task.draw));
+  const finding = ocrFinding(keep ? `${file}#${page}` : undefined);
+  const use = (pdf: PdfPageSource) => ('find' in task ? findTextInPdf(pdf, page, task.find, finding) : renderPdfPageImage(pdf, page, task.draw));
   if (!keep) {
     const pdf = await openPdfForViewing({ file }, reader);
     try {

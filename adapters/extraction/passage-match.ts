@@ -8,10 +8,8 @@ export interface CharRange {
 
 /** Pieces of a passage shorter than this many letters and digits are not looked for: they would match anywhere. */
 const MIN_PIECE = 12;
-/** Part of a sentence is looked for when it holds this many letters and digits (its own words, less likely elsewhere)… */
+/** Part of a sentence is looked for when it holds this many letters and digits (its own words, less likely elsewhere). */
 const MIN_RUN = 20;
-/** …and starts within this many words of the sentence's start (a carried-over heading or table header is short). */
-const MAX_LEADING_WORDS = 12;
 /** Runs looked up for one passage at most (a page of 100,000 characters is scanned in ~0.1 ms). */
 const MAX_LOOKUPS = 2000;
 
@@ -51,7 +49,7 @@ export function findPassage(chars: readonly string[], passage: string): CharRang
     from = at + key.length;
     return true;
   };
-  // The longest run of a sentence's words the page holds, starting at one of its first words, then the same in what
+  // The longest run of a sentence's words the page holds, from the first word that starts one, then the same in what
   // follows it: a chunk's carried-over title or table header (text of an earlier page) in front of a sentence or a
   // table row, and text cut off behind (overleaf), leave the rest to be found. A run on the page holds every shorter
   // run it starts with, so the longest is found by halving.
@@ -59,7 +57,7 @@ export function findPassage(chars: readonly string[], passage: string): CharRang
   let lookups = 0;
   const occurs = (words: string[]) => ++lookups <= MAX_LOOKUPS && folded.includes(fold(words.join('')));
   const lookLongest = (words: string[]): void => {
-    for (let i = 0; i <= Math.min(MAX_LEADING_WORDS, words.length - 1); i++) {
+    for (let i = 0; i < words.length; i++) {
       let shortest = i + 1;
       while (shortest < words.length && fold(words.slice(i, shortest).join('')).length < MIN_RUN) shortest++;
       if (fold(words.slice(i, shortest).join('')).length < MIN_RUN || !occurs(words.slice(i, shortest))) continue;

@@ -42,9 +42,9 @@ export interface PageImage {
 export interface PageRenderer {
   render(request: PageImageRequest): Promise<PageImage | null>;
   /**
-   * Where the passage is drawn on the page, as areas of its image (a line each, in page order): [] when it is not
-   * found there or the page has no text layer (a scan, a photo); null when the document has no such page. Throws as
-   * render does.
+   * Where the passage is drawn on the page, as areas of its image (a line each, in page order), whether the page has a
+   * text layer or was read by OCR (a scan, a photo): [] when it is not found there; null when the document has no such
+   * page. Throws as render does.
    */
   findText(request: PageTextRequest): Promise<PageArea[] | null>;
 }

@@ -9,8 +9,8 @@ export const MAX_PASSAGE_CHARS = 1000;
 
 /**
  * Where a passage (the excerpt a source quotes) is drawn on a page of the owner's document, as areas of the page's
- * image, so that the cited words can be marked on it. [] when the page's text layer does not hold it (a scan, a
- * photo, text that differs): the page is still shown, unmarked.
+ * image, so that the cited words can be marked on it. [] when the page does not hold it: the page is still shown,
+ * unmarked.
  */
 export class FindPassageOnPage {
   constructor(private readonly deps: { jobs: IngestJobRepo; blobs: BlobStore; renderer: PageRenderer }) {}

@@ -143,7 +143,7 @@ export const PageArea = v.strictObject({
   height: fraction('Height, as a fraction of the page image’s height'),
 });
 export const PassageAreas = v.strictObject({
-  data: v.pipe(v.array(PageArea), v.description('Where the passage is drawn, a line of it each, in page order; [] when the page’s text does not hold it (a scan, a photo)')),
+  data: v.pipe(v.array(PageArea), v.description('Where the passage is drawn, a line of it each, in page order; [] when the page does not hold it')),
 });
 
 export const IngestJobNotFound = v.strictObject({ error: v.literal('Ingest job not found') });

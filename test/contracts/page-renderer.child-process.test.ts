@@ -4,13 +4,14 @@ import { expect } from 'chai';
 import { ChildProcessPageRenderer, PDF_READERS } from '../../adapters/extraction/index.js';
 import { readJpegHeader } from '../../adapters/extraction/jpeg-header.js';
 import { withExifOrientation } from '../support/extraction-fixtures.js';
-import { MALFORMED_PDF, pagedTextPdf, sidewaysTextJpeg, textJpeg } from '../support/generated-documents.js';
+import { MALFORMED_PDF, pagedTextPdf, scannedPdf, sidewaysTextJpeg, textJpeg } from '../support/generated-documents.js';
 import { pageRendererContract } from './page-renderer.contract.js';
 
 const LINES = ['The first page of the document.', 'The second page, with other words.', 'Page three, the last of them.'];
 const PDF = await pagedTextPdf(LINES.map((line) => [line]));
 const OTHER_PDF = await pagedTextPdf([['Another document altogether.', 'With two lines.'], ['Its second page.']]);
-const JPEG = textJpeg(['Receipt'], { width: 640, height: 360, fontSize: 48, margin: 40 });
+const JPEG_LINE = 'Receipt total 42 dollars';
+const JPEG = textJpeg([JPEG_LINE], { width: 640, height: 360, fontSize: 36, margin: 40 });
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(png: Uint8Array): { width: number; height: number } {
@@ -27,6 +28,7 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessPageRenderer (PDF_REA
     pdf: { bytes: PDF, pages: 3, lines: LINES },
     otherPdf: OTHER_PDF,
     jpeg: JPEG,
+    jpegLine: JPEG_LINE,
     malformedPdf: MALFORMED_PDF,
     timeoutMs: 60_000,
   });
@@ -44,6 +46,23 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessPageRenderer (PDF_REA
     const [part] = (await renderer.findText({ document: PDF, contentType: 'application/pdf', page: 2, text: 'with other words' }))!;
     expect(part.x).to.be.greaterThan(x + 0.1);
     expect(part.x + part.width).to.be.closeTo(x + width, 0.01);
+  });
+
+  it('finds a line on a scanned page and on a photo turned by EXIF, read again by OCR, where it is drawn', async () => {
+    // scannedPdf draws 40-pixel type from (100, 100), a line every 60 pixels, on a 1275 x 1650 picture of the page.
+    const lines = ['The first line of this scan.', 'The second line of the scanned page.'];
+    const scanned = await scannedPdf([lines]);
+    const areas = (await renderer.findText({ document: scanned, contentType: 'application/pdf', page: 1, text: lines[1] }))!;
+    expect(areas).to.have.length(1);
+    expect(areas[0].x).to.be.closeTo(100 / 1275, 0.01);
+    expect(areas[0].y).to.be.closeTo(160 / 1650, 0.01);
+    expect(await renderer.findText({ document: scanned, contentType: 'application/pdf', page: 1, text: 'Words this scan never had in it' })).to.deep.equal([]);
+    // Stored turned a quarter, EXIF orientation 6: the area is of the upright photo (640 x 360, type from (40, 40)).
+    const sideways = withExifOrientation(sidewaysTextJpeg([JPEG_LINE], { width: 640, height: 360, fontSize: 36, margin: 40 }), 6, 'II');
+    const [onPhoto] = (await renderer.findText({ document: sideways, contentType: 'image/jpeg', page: 1, text: JPEG_LINE }))!;
+    expect(onPhoto.x).to.be.closeTo(40 / 640, 0.02);
+    expect(onPhoto.y).to.be.closeTo(40 / 360, 0.03);
+    expect(onPhoto.width).to.be.within(0.4, 0.9);
   });
 
   it('draws a PDF page as PNG with its longest side at the bound, and a photo upright (EXIF) as JPEG, never enlarged', async () => {

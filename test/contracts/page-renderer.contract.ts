@@ -7,8 +7,10 @@ export interface PageRendererFixtures {
   pdf: { bytes: Uint8Array; pages: number; lines: string[] };
   /** Another PDF of at least two pages, whose pages differ from `pdf`'s. */
   otherPdf: Uint8Array;
-  /** A photographed page (JPEG). */
+  /** A photographed page (JPEG)… */
   jpeg: Uint8Array;
+  /** …and a line of text on it, at least 12 letters long. */
+  jpegLine: string;
   /** A file that starts like a PDF and is none. */
   malformedPdf: Uint8Array;
   timeoutMs?: number;
@@ -22,7 +24,7 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a 
  * UnprocessableDocumentError for a file it cannot read or whose content contradicts its declared type, whether the
  * document comes as bytes or in pieces (as BlobStore.stream gives it, whose NotFoundError passes through). Requests
  * naming their content (contentKey) get the same images as requests that do not, whatever came in between. A
- * passage is found on the page that draws it, as areas of that page, and nowhere else.
+ * passage is found on the page that draws it (a photo's by OCR), as areas of that page, and nowhere else.
  */
 export function pageRendererContract(name: string, makeRenderer: () => PageRenderer | Promise<PageRenderer>, fixtures: PageRendererFixtures): void {
   describe(`PageRenderer contract: ${name}`, function () {
@@ -119,7 +121,10 @@ export function pageRendererContract(name: string, makeRenderer: () => PageRende
       expect(await find(1, 'Words this document never had in it')).to.deep.equal([]);
     });
 
-    it('finds nothing on a photo (no text layer), and answers null past the last page', async () => {
+    it('finds a line on a photo (read by OCR), not another document\'s, and answers null past the last page', async () => {
+      const onPhoto = await renderer.findText({ document: jpeg, contentType: 'image/jpeg', page: 1, text: fixtures.jpegLine });
+      expect(onPhoto).to.have.length(1);
+      expect(onPhoto![0].width).to.be.greaterThan(0);
       expect(await renderer.findText({ document: jpeg, contentType: 'image/jpeg', page: 1, text: pdf.lines[0] })).to.deep.equal([]);
       expect(await renderer.findText({ document: jpeg, contentType: 'image/jpeg', page: 2, text: pdf.lines[0] })).to.equal(null);
       expect(await renderer.findText({ document: pdf.bytes, contentType: 'application/pdf', page: pdf.pages + 1, text: pdf.lines[0] })).to.equal(null);

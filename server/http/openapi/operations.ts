@@ -278,8 +278,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     description:
       'Areas of the page image (fractions of its width and height from its top left, the same at every `width`), one ' +
       'per line of the passage, so that a client can mark the cited words on the page. Words are compared by their ' +
-      'letters and digits; an excerpt’s parts between "…" are found one by one. A page without a text layer (a scan, ' +
-      'a photo) gives []. Answers carry `Cache-Control: private, max-age=3600`.',
+      'letters and digits; an excerpt’s parts between "…" are found one by one. A scanned page or a photo is read by ' +
+      'OCR again (1-5 s the first time). Answers carry `Cache-Control: private, max-age=3600`.',
     pathParameters: { id: 'Identifier of the ingest job (the document)', page: 'The 1-based page, a whole number' },
     query: passageQuery,
     responses: {

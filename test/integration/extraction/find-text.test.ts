@@ -4,6 +4,7 @@ import type { PageArea } from '../../../core/ports/page-renderer.js';
 import { normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
 import { openPdfPageSource } from '../../../adapters/extraction/open-pdf-page-source.js';
 import { PDF_READERS, type PageRaster, type PdfPageSource, type PdfReaderName } from '../../../adapters/extraction/pdf-page-source.js';
+import { findTextInOcrLines } from '../../../adapters/extraction/ocr-find-text.js';
 import { area, findPassage, joinLineAreas } from '../../../adapters/extraction/passage-match.js';
 import { describeWithCorpus } from '../../support/corpus.js';
 import { readData, rotatedData } from '../../support/extraction-fixtures.js';
@@ -81,6 +82,28 @@ describe('findPassage: where a passage lies among a page\'s characters', () => {
   it("skips the reader's generated characters ('') and still gives indices into the reader's list", () => {
     const chars = ['', '', ...'unusual', '', ...'wording', '', '', ...'here'];
     expect(findPassage(chars, 'unusual wording here')).to.deep.equal([{ start: 2, end: chars.length }]);
+  });
+});
+
+describe('findTextInOcrLines: a passage among the words OCR read', () => {
+  const word = (text: string, x0: number, y0: number) => ({ text, x0, y0, x1: x0 + 10 * text.length, y1: y0 + 20 });
+  // A 1000 x 500 image: two lines of words, each word's box 10 pixels a letter wide, 20 high.
+  const lines = [
+    { words: [word('Total', 100, 100), word('due', 160, 100), word('today:', 200, 102)] },
+    { words: [word('forty-two', 100, 140), word('dollars.', 200, 141), word('Thanks!', 290, 140)] },
+  ];
+
+  it('gives the box around the words the passage touches, one per line, as fractions of the image', () => {
+    expect(findTextInOcrLines(lines, 1000, 500, 'Total due today: forty-two dollars.')).to.deep.equal([
+      area(0.1, 0.2, 0.26, 0.244), // "Total due today:": from Total's left to today:'s right, its lowest word's bottom
+      area(0.1, 0.28, 0.28, 0.322), // "forty-two dollars."
+    ]);
+  });
+
+  it('finds nothing for words not read there, and nothing shorter than a piece', () => {
+    expect(findTextInOcrLines(lines, 1000, 500, 'Total due tomorrow: fifty dollars')).to.deep.equal([]);
+    expect(findTextInOcrLines(lines, 1000, 500, 'Thanks!')).to.deep.equal([]);
+    expect(findTextInOcrLines([], 1000, 500, 'Total due today: forty-two dollars.')).to.deep.equal([]);
   });
 });
 

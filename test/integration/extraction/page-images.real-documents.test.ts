@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
-import { ChildProcessPageRenderer, PDF_READERS, type PdfReaderName } from '../../../adapters/extraction/index.js';
+import { ChildProcessDocumentReader, ChildProcessPageRenderer, PDF_READERS, type PdfReaderName } from '../../../adapters/extraction/index.js';
+import type { PageArea } from '../../../core/ports/page-renderer.js';
+import { chunkPages } from '../../../core/rag/chunking.js';
+import { EXCERPT_CHARS, excerptFor } from '../../../core/rag/context.js';
 import { describeWithCorpus } from '../../support/corpus.js';
 import { listData, readData, rotatedData } from '../../support/extraction-fixtures.js';
 import { rejection } from './reader-assertions.js';
@@ -97,4 +100,40 @@ describeWithCorpus('ChildProcessPageRenderer (real PDFs, PDFium against pdf.js)'
     const r = correlation(rowInk(await grey(first!.bytes)), rowInk(await grey(second!.bytes)));
     expect(r).to.be.lessThan(0.8);
   });
+
+  it('marks the excerpts of a scanned book page and of a photographed article where their words are (read again by OCR)', async () => {
+    for (const [file, contentType] of [['pdfs/scanned-huckfinn-p22.pdf', PDF], ['images/congress_1871.jpg', 'image/jpeg']] as const) {
+      const bytes = readData(file);
+      const reader = new ChildProcessDocumentReader({});
+      const chunks = chunkPages(await reader.read({ document: bytes, contentType }).finally(() => reader.close()));
+      const page = await grey((await renderers.pdfium.render({ document: bytes, contentType, page: 1, maxSide: 1200 }))!.bytes);
+      for (const { text } of chunks.slice(0, 3)) {
+        const excerpt = excerptFor(text, '', EXCERPT_CHARS);
+        const areas = (await renderers.pdfium.findText({ document: bytes, contentKey: file, contentType, page: 1, text: excerpt }))!;
+        expect(areas.length, `${file}: ${excerpt.slice(0, 50)}`).to.be.at.least(2); // a few lines of ~400 characters
+        areas.forEach((area, i) => {
+          // A line of print no taller than a line of the largest type (the book's "Chapter II" is an eighth of the page),
+          // below the line before it, with print in it. (Where exactly: the generated scan and photo in
+          // test/contracts/page-renderer.child-process.test.ts.)
+          expect(area.height).to.be.below(0.15);
+          if (i > 0) expect(area.y + area.height / 2, `${file}: line ${i + 1}`).to.be.above(areas[i - 1].y + areas[i - 1].height / 2);
+          // Print varies by 16-48 grey levels here, the book's blank foot by 2-3 (checked: it tells them apart).
+          expect(inkSpread(page, area), `${file}: ${JSON.stringify(area)}`).to.be.above(10);
+          if (contentType === PDF) expect(inkSpread(page, { ...area, y: 0.985, height: 0.01 })).to.be.below(10);
+        });
+      }
+    }
+  });
 });
+
+/** How much the darkness varies in a part of a page (standard deviation, 0-255): print on paper varies, blank paper not. */
+function inkSpread({ width, height, pixels }: { width: number; height: number; pixels: Float32Array }, area: PageArea): number {
+  let [sum, squares, count] = [0, 0, 0];
+  for (let y = Math.floor(area.y * height); y < Math.ceil((area.y + area.height) * height); y++) {
+    for (let x = Math.floor(area.x * width); x < Math.ceil((area.x + area.width) * width); x++, count++) {
+      sum += pixels[y * width + x];
+      squares += pixels[y * width + x] ** 2;
+    }
+  }
+  return count === 0 ? 0 : Math.sqrt(squares / count - (sum / count) ** 2);
+}
