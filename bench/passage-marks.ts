@@ -7,7 +7,8 @@
  * reader in turn, the same reader for reading and finding (one PDF_READER setting serves both). Prints the share of
  * excerpts found (at least one area), areas per excerpt, find time p50 / p95 / max, and the files where fewer than
  * 90 % were found, with an excerpt not found. Then the scanned PDFs of pdfs/ and the photos of images/ (read by OCR,
- * found by OCR again): found share and the time of the first find on a page against the next ones (its words kept).
+ * found by OCR again): found share, the time of the first find on a page against the next ones (its words kept), and
+ * the page-image child's peak RSS.
  * `npx tsx bench/passage-marks.ts`.
  */
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import { chunkPages } from '../core/rag/chunking.js';
 import { EXCERPT_CHARS, excerptFor } from '../core/rag/context.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { percentile } from './metrics.js';
+import { PeakRssSampler } from './process-tree.js';
 
 exitUnlessCorpus('bench/passage-marks.ts');
 const CHUNKS_PER_FILE = Number(process.env.BENCH_MARK_CHUNKS ?? 20);
@@ -79,14 +81,19 @@ const OCR_FILES = [
 {
   const reader = new ChildProcessDocumentReader({});
   const renderer = new ChildProcessPageRenderer({});
+  const pages = await Promise.all(OCR_FILES.map(async (file) => {
+    const bytes = new Uint8Array(fs.readFileSync(file));
+    const contentType = file.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg';
+    return { file, bytes, contentType, chunks: chunkPages(await reader.read({ document: bytes, contentType })) };
+  }));
+  await reader.close(); // read first, so that the peak below is the renderer's child's (this process is in it too)
+  const sampler = new PeakRssSampler(process.pid);
+  sampler.reset();
   const [first, next]: number[][] = [[], []];
   const missed: string[] = [];
   let [asked, found] = [0, 0];
   try {
-    for (const file of OCR_FILES) {
-      const bytes = new Uint8Array(fs.readFileSync(file));
-      const contentType = file.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg';
-      const chunks = chunkPages(await reader.read({ document: bytes, contentType }));
+    for (const { file, bytes, contentType, chunks } of pages) {
       const seen = new Set<number>();
       for (const { text, page } of chunks.slice(0, 5)) {
         const started = performance.now();
@@ -98,12 +105,14 @@ const OCR_FILES = [
         else missed.push(`${path.basename(file)} page ${page}: ${JSON.stringify(excerptFor(text, '', EXCERPT_CHARS).slice(0, 90))}`);
       }
     }
+    sampler.reset();
   } finally {
-    await reader.close();
+    sampler.stop();
     await renderer.close();
   }
   const ms = (times: number[]) => `p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`;
   console.log(`scans and photos (${OCR_FILES.length} files, OCR): ${found}/${asked} excerpts found on their page`);
   console.log(`  first find on a page ${ms(first)} (${first.length}); the next on the same page ${ms(next)} (${next.length})`);
+  console.log(`  peak RSS of the page-image child process while finding: ${sampler.lastPeakParts.descendantsMb} MB`);
   for (const line of missed) console.log(`  not found: ${line}`);
 }

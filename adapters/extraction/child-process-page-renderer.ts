@@ -9,7 +9,7 @@ import { writeDocumentFile } from './document-file.js';
 import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
 import type { PdfReaderName } from './pdf-page-source.js';
 import { DEFAULT_EXTRACTION_SETTINGS } from './child-process-document-reader.js';
-import { liveChildren, setRef, workerEntry } from './worker-entry.js';
+import { EXTRACTION_MALLOC_ENV, liveChildren, setRef, workerEntry } from './worker-entry.js';
 
 export interface PageRendererOptions {
   /** A page not rendered within this time kills the child (a pathological page); the request fails. Default 30 s. */
@@ -180,8 +180,10 @@ export class ChildProcessPageRenderer implements PageRenderer {
 
   private start(): Promise<ChildProcess> {
     if (this.ready) return this.ready;
+    // The extraction processes' memory settings: this child draws pages and, for scans and photos, runs OCR as they do.
     const child = fork(workerEntry('page-render-worker'), [], {
-      execArgv: [`--max-old-space-size=${this.maxHeapMb}`],
+      execArgv: [`--max-old-space-size=${this.maxHeapMb}`, '--max-semi-space-size=8'],
+      env: { ...EXTRACTION_MALLOC_ENV, ...process.env },
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
