@@ -113,6 +113,6 @@ const OCR_FILES = [
   const ms = (times: number[]) => `p50 ${percentile(times, 50).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`;
   console.log(`scans and photos (${OCR_FILES.length} files, OCR): ${found}/${asked} excerpts found on their page`);
   console.log(`  first find on a page ${ms(first)} (${first.length}); the next on the same page ${ms(next)} (${next.length})`);
-  console.log(`  peak RSS of the page-image child process while finding: ${sampler.lastPeakParts.descendantsMb} MB`);
+  console.log(`  peak RSS of the page-image child process while finding: ${sampler.lastPeakParts.descendantsMb.toFixed(0)} MB`);
   for (const line of missed) console.log(`  not found: ${line}`);
 }

@@ -28,13 +28,12 @@ async function closeOpen(): Promise<void> {
 
 /**
  * Scanned pages and photos are read by OCR again to place a passage on them (1-5 s a page). What OCR read is kept for
- * the pages of kept files, so the next source on the same page is found at once. The engine (~150 MB) is let go once
- * no page was read for a while; the process itself exits when idle.
+ * the pages of kept files, so the next source on the same page is found at once. The engine is let go after each
+ * page it reads: started anew it costs ~0.4 s more, kept it left this process 105 MB larger over the corpus's 17 scans
+ * and photos (peak 641 against 517-536 MB, bench/passage-marks.ts), in the process that draws every user's page images.
  */
 const ocr = new OcrEngine();
-const OCR_IDLE_MS = 15_000;
 const KEPT_OCR_PAGES = 32;
-let ocrIdle: NodeJS.Timeout | undefined;
 const ocrRead = new Map<string, OcrLine[]>();
 
 /** OCR for one job's page: read once per kept file and page (`key`), or each time when the file is not kept. */
@@ -42,7 +41,6 @@ function ocrFinding(key: string | undefined): OcrFinding {
   const recognizeLines = async (...args: Parameters<OcrEngine['recognizeLines']>): Promise<OcrLine[]> => {
     const known = key === undefined ? undefined : ocrRead.get(key);
     if (known) return known;
-    clearTimeout(ocrIdle);
     try {
       const lines = await ocr.recognizeLines(...args);
       if (key !== undefined) {
@@ -51,7 +49,7 @@ function ocrFinding(key: string | undefined): OcrFinding {
       }
       return lines;
     } finally {
-      ocrIdle = setTimeout(() => void ocr.terminate(), OCR_IDLE_MS).unref();
+      void ocr.terminate();
     }
   };
   return { settings: DEFAULT_EXTRACTION_SETTINGS, ocr: { recognizeLines } };
