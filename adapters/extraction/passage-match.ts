@@ -8,7 +8,7 @@ export interface CharRange {
 
 /** Pieces of a passage shorter than this many letters and digits are not looked for: they would match anywhere. */
 const MIN_PIECE = 12;
-/** Part of a sentence is looked for when it holds this many letters and digits (its own words, less likely elsewhere). */
+/** Part of a sentence is looked for when it holds this many letters and digits (its own words, rarer elsewhere). */
 const MIN_RUN = 20;
 /** Runs looked up for one passage at most (a page of 100,000 characters is scanned in ~0.1 ms). */
 const MAX_LOOKUPS = 2000;
@@ -80,7 +80,7 @@ export function findPassage(chars: readonly string[], passage: string): CharRang
   return merge(found);
 }
 
-/** A run widened by the marks that touch it (a full stop, a closing quote; an opening one): they belong to its words. */
+/** A run widened by the marks touching it (a full stop, a closing quote; an opening one): they belong to its words. */
 function withPunctuation(chars: readonly string[], start: number, end: number): CharRange {
   const touching = (text: string | undefined) => text !== undefined && text !== '' && !/\s/u.test(text) && fold(text) === '';
   while (touching(chars[start - 1])) start--;

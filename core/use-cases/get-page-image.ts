@@ -49,7 +49,7 @@ export class GetPageImage {
   }
 }
 
-/** The job whose page is asked for, if it is the user's and may have that page (else NotFoundError, as the API says). */
+/** The job whose page is asked for, if it is the user's and may have that page (else NotFoundError, as API says). */
 export async function ownedPageJob(jobs: IngestJobRepo, input: { userId: string; jobId: string; page: number }): Promise<IngestJob> {
   const job = await jobs.findById(input.jobId);
   if (!job || job.userId !== input.userId) throw new NotFoundError(INGEST_JOB_NOT_FOUND);

@@ -126,7 +126,7 @@ describeWithCorpus('ChildProcessPageRenderer (real PDFs, PDFium against pdf.js)'
   });
 });
 
-/** How much the darkness varies in a part of a page (standard deviation, 0-255): print on paper varies, blank paper not. */
+/** How much darkness varies in a part of a page (standard deviation, 0-255): print on paper varies, blank paper not. */
 function inkSpread({ width, height, pixels }: { width: number; height: number; pixels: Float32Array }, area: PageArea): number {
   let [sum, squares, count] = [0, 0, 0];
   for (let y = Math.floor(area.y * height); y < Math.ceil((area.y + area.height) * height); y++) {
