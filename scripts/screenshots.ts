@@ -1,6 +1,7 @@
 /**
  * Writes the README's screenshots (docs/screenshots/*.png) from a real run: the embedded service, Debian's Chromium,
- * a session with two fee schedules, a streamed answer and a cited page (on a phone too, zoomed).
+ * a session with two fee schedules, a streamed answer and a cited page (on a phone too, zoomed); then a photographed
+ * page with its cited lines marked.
  * `npx tsx scripts/screenshots.ts`
  */
 import { execFileSync } from 'node:child_process';
@@ -64,7 +65,8 @@ try {
   await shot('session');
 
   await lastAnswerSources(page).first().click();
-  await page.getByRole('dialog').getByRole('img').waitFor();
+  // The quoted lines marked on the page come with a request of their own.
+  await page.getByRole('dialog').getByRole('img', { name: /the quoted passage marked$/ }).waitFor();
   await imagesLoaded();
   await shot('source-page');
   await page.keyboard.press('Escape');
@@ -81,6 +83,21 @@ try {
   await imagesLoaded();
   await page.getByRole('dialog').getByRole('region').evaluate((frame) => ((frame as unknown as { scrollLeft: number }).scrollLeft = 40));
   await shot('phone-page');
+  await page.keyboard.press('Escape');
+
+  // A photographed page (a real newspaper page where the corpus is beside the clone): the cited lines marked on the
+  // photo, found by OCR.
+  await page.setViewportSize({ width: 1200, height: 760 });
+  await page.getByRole('button', { name: 'New session' }).click();
+  await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
+  await page.getByLabel('Upload documents').setInputFiles([files.jpeg]);
+  await waitForStatus(page, files.jpeg.name, /^completed$/);
+  await ask(page, 'What is this document about?');
+  await lastAnswerSources(page).first().click();
+  await page.getByRole('dialog').getByRole('img', { name: /the quoted passage marked$/ }).waitFor({ timeout: 30_000 });
+  await imagesLoaded();
+  await page.locator('.page-image .mark').first().scrollIntoViewIfNeeded();
+  await shot('photo-page');
 } finally {
   await browser.close();
   await stack.close();
