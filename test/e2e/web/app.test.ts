@@ -295,8 +295,10 @@ for (const makeStack of STACK_FACTORIES) {
         type Rect = { left: number; top: number; width: number; height: number };
         type Canvas = { getContext(kind: string): { drawImage(...a: unknown[]): void; getImageData(...a: number[]): { data: Uint8ClampedArray } } };
         const el = mark as unknown as { getBoundingClientRect(): Rect; parentElement: { querySelector(s: string): unknown } };
-        const img = el.parentElement.querySelector('img') as { getBoundingClientRect(): Rect; naturalWidth: number; naturalHeight: number };
+        const img = el.parentElement.querySelector('img') as { getBoundingClientRect(): Rect; complete: boolean; naturalWidth: number; naturalHeight: number };
         const [m, i] = [el.getBoundingClientRect(), img.getBoundingClientRect()];
+        // While another image loads (Zoom asks for a larger one) there are no pixels to read yet.
+        if (!img.complete || img.naturalWidth === 0 || i.width === 0 || m.width === 0) return null;
         const canvas = (globalThis as unknown as { document: { createElement(t: string): Canvas & { width: number; height: number } } }).document.createElement('canvas');
         [canvas.width, canvas.height] = [img.naturalWidth, img.naturalHeight];
         const ctx = canvas.getContext('2d');
@@ -310,17 +312,23 @@ for (const makeStack of STACK_FACTORIES) {
           for (let p = 0; p < data.length; p += 4) if (data[p] < 100 && data[p + 1] < 100 && data[p + 2] < 100) count++;
           return count;
         });
-        return { inside: m.left >= i.left - 1 && m.top >= i.top - 1 && m.left + m.width <= i.left + i.width + 1, height: m.height, width: m.width, imageWidth: i.width, dark, darkAbove };
+        const inside = m.left >= i.left - 1 && m.top >= i.top - 1 && m.left + m.width <= i.left + i.width + 1;
+        return { inside, height: m.height, width: m.width, imageWidth: i.width, natural: img.naturalWidth, dark, darkAbove };
       });
-      const fitted = await inkUnder();
+      const fitted = (await inkUnder())!;
       expect(fitted.inside).to.equal(true);
       expect(fitted.height).to.be.within(4, 40);
       expect(fitted.dark).to.be.greaterThan(50);
       expect(fitted.darkAbove).to.equal(0);
       // Zoomed, the mark grows with the page and is scrolled into the frame's view.
       await dialog.getByRole('button', { name: 'Zoom' }).click();
-      await waitUntil('the mark to follow the zoomed page', async () => (await inkUnder()).width > 1.9 * fitted.width);
-      const zoomed = await inkUnder();
+      // Until the larger image has come and the mark has grown with it.
+      const grown = async () => {
+        const now = await inkUnder();
+        return now !== null && now.natural > fitted.natural && now.width > 1.9 * fitted.width;
+      };
+      await waitUntil('the mark to follow the zoomed page', grown);
+      const zoomed = (await inkUnder())!;
       expect(zoomed.width / zoomed.imageWidth).to.be.closeTo(fitted.width / fitted.imageWidth, 0.01);
       expect(zoomed.dark).to.be.greaterThan(fitted.dark);
       const frame = dialog.getByRole('region', { name: 'Page 2, zoomed' });
