@@ -164,7 +164,7 @@ export class DocumentExtractor {
         let text = markParagraphBreaks(normalizeExtractedText(await pdf.text(num)));
         let method: ExtractedPage['method'] = 'text';
         // A page with nothing drawn is blank: its (short) text layer is all there is.
-        if (countWordCharacters(text, minTextCharsPerPage) < minTextCharsPerPage && (await pdf.hasInk(num))) {
+        if (await pageNeedsOcr(pdf, num, text, minTextCharsPerPage)) {
           if (!(await takeOcrPage())) {
             text = '';
             method = 'ocr-skipped';
@@ -226,6 +226,14 @@ export class DocumentExtractor {
     events.onPage({ page: 1, text, method: 'ocr' });
     events.onProgress(1, 1);
   }
+}
+
+/**
+ * Whether a PDF page is read by OCR: too little text in its text layer (`text`, normalised), and something drawn. Page
+ * images ask it too, to read such a page again when a passage is to be found on it.
+ */
+export async function pageNeedsOcr(pdf: PdfPageSource, num: number, text: string, minTextChars: number): Promise<boolean> {
+  return countWordCharacters(text, minTextChars) < minTextChars && (await pdf.hasInk(num));
 }
 
 /** A document without any page of text: say so, and say when the OCR limit left scanned pages unread. */
