@@ -1,7 +1,10 @@
 /**
- * The FinanceBench section of the quality benchmark: one session per filing, each filing uploaded and ingested over
- * HTTP, each question asked in its filing's session. Measures whether a cited source names an evidence page (±1),
- * and for figure questions (bench/figures.ts) whether the answer carries the gold figure.
+ * The FinanceBench section of the quality benchmark: each filing uploaded and ingested over HTTP, each question asked
+ * in its filing's session. Measures whether a cited source names an evidence page (±1) of the question's filing, and
+ * for figure questions (bench/figures.ts) whether the answer carries the gold figure.
+ *
+ * Sessions: 'per-filing' (one session per filing: the answer only has to find the page) or 'shared' (all filings of
+ * the part in one session, as a user with a year of reports keeps them: the answer must also find the filing).
  */
 import fs from 'node:fs';
 import type { ApiClient } from '../test/support/api-client.js';
@@ -11,6 +14,7 @@ import { filingPath, readFinanceQuestions, type FinancePart, type FinanceQuestio
 
 export interface FinanceResult {
   part: FinancePart;
+  mode: FinanceSessions;
   filings: number;
   pages: number;
   ingestSeconds: number;
@@ -18,19 +22,24 @@ export interface FinanceResult {
   evidencePageHit: number;
   figureQuestions: number;
   figureCarried: number;
-  perQuestion: { id: string; pageHit: boolean; figure?: boolean; cited: number[]; evidence: number[] }[];
+  /** Questions whose first source is another filing (only possible with BENCH_FINANCEBENCH_SESSIONS=shared). */
+  otherFilingFirst: number;
+  perQuestion: { id: string; pageHit: boolean; figure?: boolean; cited: number[]; evidence: number[]; otherFilingFirst: boolean }[];
 }
 
 /** A filing takes minutes on a loaded machine; the whole part is queued at once. */
 const INGEST_TIMEOUT_MS = 3_600_000;
 
-export async function runFinanceBench(api: ApiClient, part: FinancePart): Promise<FinanceResult> {
+export type FinanceSessions = 'per-filing' | 'shared';
+
+export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: FinanceSessions = 'per-filing'): Promise<FinanceResult> {
   const questions = readFinanceQuestions(part);
   const docs = [...new Set(questions.map((q) => q.doc))];
   const started = Date.now();
   const sessions = new Map<string, { sessionId: string; jobId: string }>();
+  const shared = mode === 'shared' ? await api.createSession(`FinanceBench ${part} filings`) : undefined;
   for (const doc of docs) {
-    const sessionId = await api.createSession(`FinanceBench ${doc}`);
+    const sessionId = shared ?? (await api.createSession(`FinanceBench ${doc}`));
     const { jobId } = await api.uploadAndIngest(sessionId, doc, new Uint8Array(fs.readFileSync(filingPath(doc))), 'application/pdf');
     sessions.set(doc, { sessionId, jobId });
   }
@@ -48,6 +57,7 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart): Promis
   const figures = perQuestion.filter((r) => r.figure !== undefined);
   return {
     part,
+    mode,
     filings: docs.length,
     pages: jobs.reduce((n, j) => n + j.pages, 0),
     ingestSeconds: Number(ingestSeconds.toFixed(1)),
@@ -55,16 +65,19 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart): Promis
     evidencePageHit: ratio(perQuestion.filter((r) => r.pageHit).length, perQuestion.length),
     figureQuestions: figures.length,
     figureCarried: ratio(figures.filter((r) => r.figure).length, figures.length),
+    otherFilingFirst: perQuestion.filter((r) => r.otherFilingFirst).length,
     perQuestion,
   };
 }
 
-export function score(q: FinanceQuestion, answer: string, sources: { page: number }[]): FinanceResult['perQuestion'][number] {
+/** A cited page counts only in the question's own filing: in a shared session another filing's page 40 is a miss. */
+export function score(q: FinanceQuestion, answer: string, sources: { filename: string; page: number }[]): FinanceResult['perQuestion'][number] {
   const evidence = [...new Set(q.evidence.map((e) => e.page))];
-  const cited = sources.map((s) => s.page);
+  const cited = sources.filter((s) => s.filename === q.doc).map((s) => s.page);
   const pageHit = cited.some((page) => evidence.some((e) => Math.abs(page - e) <= 1));
   const gold = isFigureQuestion(q) ? goldFigure(q.answer) : undefined;
-  return { id: q.id, pageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), q.answer), cited, evidence };
+  const otherFilingFirst = sources.length > 0 && sources[0].filename !== q.doc;
+  return { id: q.id, pageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), q.answer), cited, evidence, otherFilingFirst };
 }
 
 function ratio(n: number, of: number): number {
@@ -73,8 +86,9 @@ function ratio(n: number, of: number): number {
 
 export function printFinanceResult(r: FinanceResult, target: { pageHit: number; figure: number }, use: string): void {
   const verdict = (value: number, goal: number) => `target ≥ ${goal}: ${value >= goal ? 'met' : 'NOT met'}`;
-  console.log(`\nFinanceBench, ${r.part} part (${use})`);
+  console.log(`\nFinanceBench, ${r.part} part (${use}), ${r.mode === 'shared' ? 'all filings in one session' : 'one session per filing'}`);
   console.log(`  ${r.filings} filings, ${r.pages} pages ingested in ${r.ingestSeconds} s, ${r.questions} questions`);
+  if (r.mode === 'shared') console.log(`  first source from another filing        ${r.otherFilingFirst} of ${r.questions}`);
   console.log(`  evidence page among cited sources (±1)  ${r.evidencePageHit.toFixed(3)}  (${verdict(r.evidencePageHit, target.pageHit)})`);
   console.log(`  figure questions carrying the figure    ${r.figureCarried.toFixed(3)} of ${r.figureQuestions}  (${verdict(r.figureCarried, target.figure)})`);
 }

@@ -6,9 +6,11 @@
  * (bench/train-answerer.ts fits on the other 16). Prints answer containment, source hit@5 and chat latency.
  *
  * FinanceBench: the filings of the companies in FINANCEBENCH_SPLIT (bench/financebench-data.ts), one session per
- * filing. The tune part is what chunking, retrieval and the answerer were tuned on; the held-out part is the reported
- * one. BENCH_FINANCEBENCH_PART=tune|heldout|both|none picks what runs (default both; ingesting takes minutes);
- * BENCH_SQUAD=skip leaves the SQuAD section out (and its targets unchecked), for a FinanceBench-only run.
+ * filing, then all filings of the part in one session (the question's filing must be found among the others). The
+ * tune part is what chunking, retrieval and the answerer were tuned on; the held-out part is the reported one.
+ * BENCH_FINANCEBENCH_PART=tune|heldout|both|none picks what runs (default both; ingesting takes minutes),
+ * BENCH_FINANCEBENCH_SESSIONS=per-filing|shared|both how (default both); BENCH_SQUAD=skip leaves the SQuAD section
+ * out (and its targets unchecked), for a FinanceBench-only run.
  *
  * Exit code 1 when a target is not met on the reported (held-out) sets.
  */
@@ -19,13 +21,14 @@ import type { ApiClient } from '../test/support/api-client.js';
 import { startTestService } from '../test/support/test-service.js';
 import { articlePdf, ingestArticles, questionsOf, readSquad } from './squad-pdfs.js';
 import { contains, excerptFromParagraph, percentile, sample, seededRandom } from './metrics.js';
-import { printFinanceResult, runFinanceBench, type FinanceResult } from './financebench.js';
+import { printFinanceResult, runFinanceBench, type FinanceResult, type FinanceSessions } from './financebench.js';
 import type { FinancePart } from './financebench-data.js';
 
 /** At most this many of the held-out articles' questions (all 1610 by default). */
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? Infinity);
 const SEED = 42;
 const FINANCE_PART = process.env.BENCH_FINANCEBENCH_PART ?? 'both';
+const FINANCE_SESSIONS = process.env.BENCH_FINANCEBENCH_SESSIONS ?? 'both';
 const SQUAD = process.env.BENCH_SQUAD ?? 'run';
 const TARGET = { containment: 0.88, hit5: 0.95, pageHit: 0.7, figure: 0.5 };
 
@@ -33,7 +36,9 @@ async function main(): Promise<void> {
   exitUnlessCorpus('The quality bench (SQuAD and FinanceBench questions)');
   if (!['tune', 'heldout', 'both', 'none'].includes(FINANCE_PART)) throw new Error('BENCH_FINANCEBENCH_PART must be tune, heldout, both or none');
   if (!['run', 'skip'].includes(SQUAD)) throw new Error('BENCH_SQUAD must be run or skip');
+  if (!['per-filing', 'shared', 'both'].includes(FINANCE_SESSIONS)) throw new Error('BENCH_FINANCEBENCH_SESSIONS must be per-filing, shared or both');
   const financeParts: FinancePart[] = FINANCE_PART === 'both' ? ['tune', 'heldout'] : FINANCE_PART === 'none' ? [] : [FINANCE_PART as FinancePart];
+  const financeModes: FinanceSessions[] = FINANCE_SESSIONS === 'both' ? ['per-filing', 'shared'] : [FINANCE_SESSIONS as FinanceSessions];
   const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MINIO|CHROMA|OLLAMA)_|^(ANSWER_PLUGINS|PDF_READER)$/.test(k))) as Record<string, string>;
   const configuration = Object.keys(passthrough).length ? Object.keys(passthrough).join(',') : 'embedded defaults';
   const test = await startTestService(passthrough);
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
     const api = await test.as('bench-user');
     const squad = SQUAD === 'run' ? await squadSection(api) : undefined;
     const finance: FinanceResult[] = [];
-    for (const part of financeParts) finance.push(await runFinanceBench(api, part));
+    for (const part of financeParts) for (const mode of financeModes) finance.push(await runFinanceBench(api, part, mode));
 
     console.log(`\nquality benchmark (${configuration})`);
     if (squad) {
