@@ -118,9 +118,10 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
     if (!query.embedding) {
       throw new Error('ChromaVectorIndex.search needs query.embedding: a dense index ranks by the query embedding');
     }
-    if (query.limit < 1) return [];
+    if (query.limit < 1 || query.jobIds?.length === 0) return [];
     const conditions: Where[] = [{ sessionId: query.sessionId }];
     for (const f of query.filters ?? []) conditions.push({ [`${TAG_PREFIX}${f.tag}`]: { $in: f.values } });
+    if (query.jobIds) conditions.push({ jobId: { $in: [...query.jobIds] } });
     const result = await this.onCollection('query', (collection) =>
       collection.query({
         queryEmbeddings: [query.embedding!],

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Chunk } from '../../core/domain/model.js';
-import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { TagFilter } from '../../core/domain/tags.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import type { PostgresDatabase } from './database.js';
@@ -45,13 +46,10 @@ export class PostgresLexicalIndex implements VectorIndex {
 
   async search(query: IndexQuery): Promise<ChunkHit[]> {
     const terms = queryTerms(query.text);
-    if (terms.length === 0 || query.limit <= 0) return [];
+    if (terms.length === 0 || query.limit <= 0 || query.jobIds?.length === 0) return [];
     const tsquery = terms.join(' | ');
-    // Each condition: the tag's value (tags_json read as jsonb) is one of the listed values.
-    const tags = sql.join(
-      (query.filters ?? []).map((f) => sql`AND (tags_json::jsonb ->> ${f.tag}::text) = ANY(${f.values}::text[])`),
-      sql` `,
-    );
+    const tags = tagConditions(query.filters);
+    const jobs = query.jobIds ? sql`AND job_id = ANY(${[...query.jobIds]}::text[])` : sql``;
     // BM25 (k1 1.2, b 0.75) over the session, as the SQLite index ranks: the candidates are every chunk of the session
     // holding a query word, so a word's document frequency in the session is its count among them; term frequencies
     // come from the tsvector's positions. Shaped for the planner, which cannot estimate these CTEs (it guesses 1 row):
@@ -65,7 +63,7 @@ export class PostgresLexicalIndex implements VectorIndex {
       WITH candidates AS MATERIALIZED (
         SELECT rowid, tsv, token_count
         FROM chunks
-        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${tsquery}) ${tags}
+        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${tsquery}) ${tags} ${jobs}
       ),
       words AS MATERIALIZED (SELECT tsvector_to_array(to_tsvector('english', ${terms.join(' ')})) AS lexemes),
       frequencies AS MATERIALIZED (
@@ -93,6 +91,30 @@ export class PostgresLexicalIndex implements VectorIndex {
       ORDER BY b.score DESC, b.rowid
     `.execute(this.database.search.db);
     return rows.map((row) => ({ chunk: toChunk(row), score: Number(row.score) }));
+  }
+
+  /**
+   * One pass over the session's chunks that hold a query word (the GIN index finds them), counting per document and
+   * word; the documents' sizes from the session's rows. A word that is a stop word to PostgreSQL's stemmer holds none.
+   */
+  async documentTerms(query: DocumentTermsQuery): Promise<DocumentTerms[]> {
+    const terms = queryTerms(query.text);
+    if (terms.length === 0) return [];
+    const tags = tagConditions(query.filters);
+    const holding = sql.join(terms.map((t) => sql`count(*) FILTER (WHERE tsv @@ plainto_tsquery('english', ${t}))::int`));
+    const { rows } = await sql<{ job_id: string; chunks: number; holding: number[] | null }>`
+      WITH sizes AS (
+        SELECT job_id, count(*)::int AS chunks FROM chunks WHERE session_id = ${query.sessionId} ${tags} GROUP BY job_id
+      ),
+      held AS (
+        SELECT job_id, ARRAY[${holding}] AS holding
+        FROM chunks
+        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${terms.join(' | ')}) ${tags}
+        GROUP BY job_id
+      )
+      SELECT s.job_id, s.chunks, h.holding FROM sizes s LEFT JOIN held h USING (job_id)
+    `.execute(this.database.search.db);
+    return rows.map((row) => ({ jobId: row.job_id, chunks: row.chunks, holding: row.holding ?? terms.map(() => 0) }));
   }
 
   async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
@@ -124,12 +146,18 @@ export class PostgresLexicalIndex implements VectorIndex {
   }
 }
 
+/** Each condition: the tag's value (tags_json read as jsonb) is one of the listed values. */
+function tagConditions(filters: readonly TagFilter[] | undefined) {
+  return sql.join((filters ?? []).map((f) => sql`AND (tags_json::jsonb ->> ${f.tag}::text) = ANY(${f.values}::text[])`), sql` `);
+}
+
 /**
  * The question's words for to_tsquery and to_tsvector: content words (all words when it has none), only letters and
- * digits (an apostrophe splits a word), so nothing in a question is read as tsquery syntax.
+ * digits (an apostrophe splits a word, a possessive's "'s" is dropped), so nothing in a question is read as tsquery
+ * syntax.
  */
 export function queryTerms(text: string): string[] {
   const content = contentTokens(text);
-  const words = (content.length > 0 ? content : wordTokens(text)).flatMap((t) => t.match(/[\p{L}\p{N}]+/gu) ?? []);
+  const words = (content.length > 0 ? content : wordTokens(text)).flatMap((t) => t.replace(/['’]s$/, '').match(/[\p{L}\p{N}]+/gu) ?? []);
   return [...new Set(words)].slice(0, MAX_QUERY_TERMS);
 }

@@ -6,7 +6,7 @@ import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
 import type { ChunkVectorsTable, SqliteDatabase } from './database.js';
 import { leadingChunkRows } from './leading-chunks.js';
-import { tagFilterSql } from './tag-filter-sql.js';
+import { jobIdSql, tagFilterSql } from './tag-filter-sql.js';
 
 /** Ids per `IN (…)` lookup when the winners' chunk rows are read. */
 const LOOKUP_BATCH = 500;
@@ -96,19 +96,20 @@ export class SqliteDenseIndex implements VectorIndex {
     }
     const q = normalized(query.embedding, 'the query embedding');
     // A zero query vector ranks nothing; vectors of another dimension (another model) are not comparable: skipped.
-    if (query.limit < 1 || !q) return [];
+    if (query.limit < 1 || !q || query.jobIds?.length === 0) return [];
     const dimensions = q.length;
 
     // Tags live on the chunk row: joined only when the query filters on them.
     const tags = tagFilterSql(query.filters, 'c');
+    const jobs = jobIdSql(query.jobIds, 'v');
     const join = tags.sql ? 'JOIN chunks c ON c.id = v.chunk_id' : '';
     const rows = this.database.raw
       .prepare(
         `SELECT v.chunk_id, v.vector FROM chunk_vectors v ${join}
-         WHERE v.session_id = @session AND v.dimensions = @dimensions ${tags.sql}`,
+         WHERE v.session_id = @session AND v.dimensions = @dimensions ${tags.sql} ${jobs.sql}`,
       )
       .raw(true)
-      .iterate({ ...tags.params, session: query.sessionId, dimensions }) as IterableIterator<[string, Buffer]>;
+      .iterate({ ...tags.params, ...jobs.params, session: query.sessionId, dimensions }) as IterableIterator<[string, Buffer]>;
 
     // Streamed: only the ids stay in memory, not every vector of the session.
     const ids: string[] = [];

@@ -1,11 +1,11 @@
 import type { Chunk } from '../../core/domain/model.js';
-import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
 import type { SqliteDatabase, SqliteReader } from './database.js';
 import { leadingChunkRows } from './leading-chunks.js';
-import { tagFilterSql } from './tag-filter-sql.js';
+import { jobIdSql, tagFilterSql } from './tag-filter-sql.js';
 
 interface RankedChunkRow extends ChunkRow {
   rank: number;
@@ -54,21 +54,50 @@ export class SqliteFtsIndex implements VectorIndex {
 
   async search(query: IndexQuery): Promise<ChunkHit[]> {
     const terms = toMatchExpression(query.text);
-    if (!terms || query.limit <= 0) return [];
+    if (!terms || query.limit <= 0 || query.jobIds?.length === 0) return [];
     // The session's scope token inside MATCH keeps the cost to the session's own rows; the equality check after it
     // keeps the answer exact whatever the tokenizer does with an id.
     const match = `scope : "${sessionScope(query.sessionId)}" AND text : (${terms})`;
     const tags = tagFilterSql(query.filters, 'c');
+    const jobs = jobIdSql(query.jobIds, 'c');
     const rows = this.database.raw
       .prepare(
         `SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, bm25(chunks_fts, 1.0, 0.0) AS rank
          FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-         WHERE chunks_fts MATCH @match AND c.session_id = @session ${tags.sql}
+         WHERE chunks_fts MATCH @match AND c.session_id = @session ${tags.sql} ${jobs.sql}
          ORDER BY rank LIMIT @limit`,
       )
-      .all({ ...tags.params, match, session: query.sessionId, limit: query.limit }) as RankedChunkRow[];
+      .all({ ...tags.params, ...jobs.params, match, session: query.sessionId, limit: query.limit }) as RankedChunkRow[];
     // bm25() is lower-is-better (negative); the port wants higher-is-better. The scope column weighs nothing.
     return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
+  }
+
+  /**
+   * A count per document and word: each word's chunks found through the full-text index (within the session's scope),
+   * joined to their rows for the document. A few milliseconds a word on a session of 10,000 chunks.
+   */
+  async documentTerms(query: DocumentTermsQuery): Promise<DocumentTerms[]> {
+    const terms = matchTerms(query.text);
+    if (terms.length === 0) return [];
+    const tags = tagFilterSql(query.filters, 'c');
+    const params = { ...tags.params, session: query.sessionId };
+    const documents = new Map<string, DocumentTerms>();
+    const sizes = this.database.raw
+      .prepare(`SELECT c.job_id, count(*) AS n FROM chunks c WHERE c.session_id = @session ${tags.sql} GROUP BY c.job_id`)
+      .all(params) as { job_id: string; n: number }[];
+    for (const { job_id, n } of sizes) documents.set(job_id, { jobId: job_id, chunks: n, holding: terms.map(() => 0) });
+    const holding = this.database.raw.prepare(
+      `SELECT c.job_id, count(*) AS n FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+       WHERE chunks_fts MATCH @match AND c.session_id = @session ${tags.sql} GROUP BY c.job_id`,
+    );
+    terms.forEach((term, i) => {
+      const match = `scope : "${sessionScope(query.sessionId)}" AND text : ${term}`;
+      for (const { job_id, n } of holding.all({ ...params, match }) as { job_id: string; n: number }[]) {
+        const document = documents.get(job_id);
+        if (document) document.holding[i] = n;
+      }
+    });
+    return [...documents.values()];
   }
 
   async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
@@ -100,8 +129,16 @@ function sessionScope(sessionId: string): string {
 
 /** `"word1" OR "word2" …`: each term quoted so FTS5 syntax in a question (AND, NEAR, *, :) is taken literally. */
 export function toMatchExpression(text: string): string | null {
+  const terms = matchTerms(text);
+  return terms.length === 0 ? null : terms.join(' OR ');
+}
+
+/**
+ * The query's distinct content words (all its words when it has none), each quoted for MATCH. A possessive's "'s" is
+ * dropped: quoted, "Amazon's" is the phrase "amazon s" and would miss every plain "Amazon".
+ */
+function matchTerms(text: string): string[] {
   const content = contentTokens(text);
-  const terms = [...new Set(content.length > 0 ? content : wordTokens(text))].slice(0, MAX_QUERY_TERMS);
-  if (terms.length === 0) return null;
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+  const words = (content.length > 0 ? content : wordTokens(text)).map((t) => t.replace(/['’]s$/, ''));
+  return [...new Set(words)].slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
 }

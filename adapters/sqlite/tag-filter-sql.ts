@@ -17,3 +17,10 @@ export function tagFilterSql(filters: readonly TagFilter[] | undefined, chunk: s
   });
   return { sql: conditions.join(' '), params };
 }
+
+/** `AND <row>.job_id IN (…)` for IndexQuery.jobIds, each id a bound parameter (`job_<i>`); '' for every job. */
+export function jobIdSql(jobIds: readonly string[] | undefined, row: string): { sql: string; params: Record<string, string> } {
+  if (jobIds === undefined) return { sql: '', params: {} };
+  const params = Object.fromEntries(jobIds.map((id, i) => [`job_${i}`, id]));
+  return { sql: `AND ${row}.job_id IN (${Object.keys(params).map((k) => `@${k}`).join(', ')})`, params };
+}

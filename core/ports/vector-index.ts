@@ -13,7 +13,26 @@ export interface IndexQuery {
   embedding?: number[];
   /** Only chunks whose tags meet every condition (each: the tag equals one of the values). None: every chunk. */
   filters?: readonly TagFilter[];
+  /** Only chunks of these documents (ingest job ids). None: every document of the session. */
+  jobIds?: readonly string[];
   limit: number;
+}
+
+export interface DocumentTermsQuery {
+  sessionId: string;
+  /** The words to count, as a query's text: the index picks and matches them as its search does. */
+  text: string;
+  /** As IndexQuery.filters: only chunks that meet every condition are counted. */
+  filters?: readonly TagFilter[];
+}
+
+/** How one document holds a query's words, counted in chunks. */
+export interface DocumentTerms {
+  jobId: string;
+  /** The document's chunks (those meeting the filters). */
+  chunks: number;
+  /** Per word of the query, in one order for every document of the answer: how many of those chunks hold it. */
+  holding: number[];
 }
 
 export interface LeadingChunksQuery {
@@ -43,6 +62,12 @@ export interface VectorIndex {
    */
   add(chunks: IndexedChunk[], signal?: AbortSignal): Promise<void>;
   search(query: IndexQuery): Promise<ChunkHit[]>;
+  /**
+   * Every document of the session that has chunks meeting the filters, with how many of its chunks hold each of the
+   * query's words: which documents a question's words point to (core/rag/document-prior.ts). Lexical indexes have it;
+   * [] when the query has no word to count.
+   */
+  documentTerms?(query: DocumentTermsQuery): Promise<DocumentTerms[]>;
   /**
    * The opening chunks of every document of the session (that meets the filters), by document then ordinal: what
    * an overview of the documents is drawn from. No ranking, no query text.

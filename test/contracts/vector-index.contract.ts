@@ -103,6 +103,54 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       expect(inB.every((h) => h.chunk.sessionId === ids.sessionB)).to.equal(true);
     });
 
+    it('with jobIds, returns only chunks of those documents, and nothing for an empty list', async function () {
+      const c = await seed();
+      const text = 'mortgage interest rates report';
+      const both = await index.search(query({ sessionId: ids.sessionA, text, limit: 20 }));
+      expect(new Set(both.map((h) => h.chunk.jobId))).to.deep.equal(new Set([ids.job1, ids.job2]));
+      const second = await index.search(query({ sessionId: ids.sessionA, text, jobIds: [ids.job2], limit: 20 }));
+      expect(second.map((h) => h.chunk.id)).to.include(c.a5.id);
+      expect(second.every((h) => h.chunk.jobId === ids.job2)).to.equal(true);
+      const withTags = await index.search(query({ sessionId: ids.sessionA, text, jobIds: [ids.job1, ids.job2], filters: institution('Globex'), limit: 20 }));
+      expect(withTags.map((h) => h.chunk.id).sort()).to.deep.equal([c.a4.id, c.a5.id].sort());
+      expect(await index.search(query({ sessionId: ids.sessionA, text, jobIds: [ids.job3], limit: 20 })), 'another session’s job').to.deep.equal([]);
+      expect(await index.search(query({ sessionId: ids.sessionA, text, jobIds: [], limit: 20 }))).to.deep.equal([]);
+    });
+
+    it('a lexical index counts, per document of the session, its chunks and those holding each query word', async function () {
+      if (index.kind === 'dense') {
+        expect(index.documentTerms, 'a dense index has no words to count').to.equal(undefined);
+        return;
+      }
+      await seed();
+      const count = async (text: string, filters?: TagFilter[]) => {
+        const documents = await index.documentTerms!({ sessionId: ids.sessionA, text, filters });
+        return Object.fromEntries(documents.map((d) => [d.jobId, { chunks: d.chunks, holding: d.holding }]));
+      };
+      expect(await count('mortgage')).to.deep.equal({ [ids.job1]: { chunks: 3, holding: [1] }, [ids.job2]: { chunks: 3, holding: [1] } });
+      // A document holding none of the words is still counted: it is one of the documents the words tell apart.
+      expect(await count('volcano')).to.deep.equal({ [ids.job1]: { chunks: 3, holding: [0] }, [ids.job2]: { chunks: 3, holding: [1] } });
+      expect(await count('Is the volcano’s lava basalt?'), 'a possessive counts as its word').to.deep.equal({
+        [ids.job1]: { chunks: 3, holding: [0, 0, 0] }, [ids.job2]: { chunks: 3, holding: [1, 1, 1] },
+      });
+      const two = await count('glaciers mortgage');
+      expect(two[ids.job1].holding.slice().sort()).to.deep.equal([1, 1]);
+      expect(two[ids.job2].holding.slice().sort()).to.deep.equal([0, 1]);
+      expect(await count('mortgage', institution('Globex'))).to.deep.equal({ [ids.job2]: { chunks: 2, holding: [1] } });
+      expect(await index.documentTerms!({ sessionId: ids.sessionB, text: 'penguins' })).to.deep.equal([{ jobId: ids.job3, chunks: 2, holding: [1] }]);
+      expect(await index.documentTerms!({ sessionId: `unknown-${randomUUID()}`, text: 'mortgage' })).to.deep.equal([]);
+      expect(await index.documentTerms!({ sessionId: ids.sessionA, text: '?!' }), 'no word to count').to.deep.equal([]);
+    });
+
+    it('a lexical index finds the plain word for a possessive in the query (Acme’s → Acme)', async function () {
+      if (index.kind === 'dense') return; // a dense index ranks by the embedding, not by words
+      const c = await seed();
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: "the volcano's eruptions", limit: 5 }));
+      expect(hits[0]?.chunk.id).to.equal(c.a4.id);
+      const curly = await index.search(query({ sessionId: ids.sessionA, text: 'the saxophone’s quartets', limit: 5 }));
+      expect(curly[0]?.chunk.id).to.equal(c.a6.id);
+    });
+
     it('with an institution, returns only chunks tagged with that institution', async function () {
       const c = await seed();
       const hits = await index.search(

@@ -1,6 +1,6 @@
 import type { Chunk } from '../../core/domain/model.js';
 import { matchesTagFilters } from '../../core/domain/tags.js';
-import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { contentTokens, wordTokens } from '../../core/rag/text.js';
 import { cosine } from '../support/vectors.js';
 
@@ -46,7 +46,7 @@ export class InMemoryVectorIndex implements VectorIndex {
       this.entries.set(c.id, {
         chunk: copyChunk(chunk),
         embedding: embedding ? [...embedding] : undefined,
-        terms: new Set(wordTokens(c.text)),
+        terms: new Set(wordTokens(c.text).map(plain)),
       });
     }
   }
@@ -59,12 +59,32 @@ export class InMemoryVectorIndex implements VectorIndex {
     const candidates = [...this.entries.values()].filter(
       (e) =>
         e.chunk.sessionId === query.sessionId &&
-        matchesTagFilters(e.chunk.tags, query.filters),
+        matchesTagFilters(e.chunk.tags, query.filters) &&
+        (query.jobIds === undefined || query.jobIds.includes(e.chunk.jobId)),
     );
     const scored = this.kind === 'dense' ? this.denseScores(candidates, query.embedding!) : lexicalScores(candidates, query.text);
     // Array.prototype.sort is stable: ties keep insertion order.
     scored.sort((a, b) => b.score - a.score);
     return scored.slice(0, query.limit).map(({ entry, score }) => ({ chunk: copyChunk(entry.chunk), score }));
+  }
+
+  /** The lexical kind only, as the port says of lexical indexes: a dense index has no words to count. */
+  get documentTerms(): ((query: DocumentTermsQuery) => Promise<DocumentTerms[]>) | undefined {
+    return this.kind === 'lexical' ? (query) => this.countTerms(query) : undefined;
+  }
+
+  private async countTerms(query: DocumentTermsQuery): Promise<DocumentTerms[]> {
+    const terms = queryTerms(query.text);
+    if (terms.length === 0) return [];
+    const documents = new Map<string, DocumentTerms>();
+    for (const { chunk, terms: held } of this.entries.values()) {
+      if (chunk.sessionId !== query.sessionId || !matchesTagFilters(chunk.tags, query.filters)) continue;
+      let document = documents.get(chunk.jobId);
+      if (!document) documents.set(chunk.jobId, (document = { jobId: chunk.jobId, chunks: 0, holding: terms.map(() => 0) }));
+      document.chunks += 1;
+      terms.forEach((t, i) => (document.holding[i] += held.has(t) ? 1 : 0));
+    }
+    return [...documents.values()];
   }
 
   async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
@@ -111,9 +131,19 @@ export class InMemoryVectorIndex implements VectorIndex {
   }
 }
 
-function lexicalScores(candidates: Entry[], text: string): { entry: Entry; score: number }[] {
+/** The query's distinct content words (all its words when it has none), possessives as their plain words. */
+function queryTerms(text: string): string[] {
   const content = contentTokens(text);
-  const terms = [...new Set(content.length > 0 ? content : wordTokens(text))];
+  return [...new Set((content.length > 0 ? content : wordTokens(text)).map(plain))];
+}
+
+/** "acme's" → "acme", as the real indexes' tokenizers split it. */
+function plain(word: string): string {
+  return word.replace(/['’]s$/, '');
+}
+
+function lexicalScores(candidates: Entry[], text: string): { entry: Entry; score: number }[] {
+  const terms = queryTerms(text);
   if (terms.length === 0) return [];
   const df = new Map<string, number>();
   for (const t of terms) df.set(t, candidates.filter((e) => e.terms.has(t)).length);
