@@ -11,7 +11,7 @@ import type { RetrievalSettings } from '../../core/use-cases/retrieve-and-answer
  */
 export type PoolTask =
   | { kind: 'answer'; request: AnswerRequest }
-  | { kind: 'rerank'; query: string; hits: ChunkHit[] }
+  | { kind: 'rerank'; query: string; hits: ChunkHit[]; documentPrior?: ReadonlyMap<string, number> }
   | { kind: 'question'; question: GroundedQuestion; settings: RetrievalSettings };
 
 /**
@@ -44,5 +44,5 @@ export async function runPoolTask(task: PoolTask, answerer: Llm, grounded?: (set
     return { ...(await grounded(task.settings, searchSeconds).answer(task.question)), searchSeconds };
   }
   const position = new Map(task.hits.map((hit, i) => [hit, i]));
-  return rerank(task.query, task.hits).map((hit) => position.get(hit)!);
+  return rerank(task.query, task.hits, undefined, task.documentPrior).map((hit) => position.get(hit)!);
 }

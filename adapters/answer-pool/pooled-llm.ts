@@ -1,7 +1,7 @@
 import type { GroundedAnswer, GroundedAnswerer, GroundedQuestion } from '../../core/ports/grounded-answerer.js';
 import type { Answer, AnswerRequest, Llm } from '../../core/ports/llm.js';
 import { DEFAULT_RETRIEVAL, type RetrievalSettings } from '../../core/use-cases/retrieve-and-answer.js';
-import type { HitReranker } from '../../core/ports/hit-reranker.js';
+import type { HitReranker, RerankOptions } from '../../core/ports/hit-reranker.js';
 import type { ChunkHit } from '../../core/ports/vector-index.js';
 import { answerInSentences } from '../../core/rag/answer-stream.js';
 import type { AnswerPool } from './answer-pool.js';
@@ -28,9 +28,9 @@ export class PooledLlm implements Llm {
 export class PooledReranker implements HitReranker {
   constructor(private readonly pool: AnswerPool) {}
 
-  async rerank(query: string, hits: ChunkHit[], signal?: AbortSignal): Promise<ChunkHit[]> {
+  async rerank(query: string, hits: ChunkHit[], { signal, documentPrior }: RerankOptions = {}): Promise<ChunkHit[]> {
     if (hits.length <= 1) return hits;
-    const order = await this.pool.run<number[]>({ kind: 'rerank', query, hits }, signal);
+    const order = await this.pool.run<number[]>({ kind: 'rerank', query, hits, documentPrior }, signal);
     return order.map((i) => hits[i]);
   }
 }

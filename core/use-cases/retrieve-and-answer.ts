@@ -4,8 +4,9 @@ import type { HitReranker } from '../ports/hit-reranker.js';
 import type { Source } from '../domain/model.js';
 import type { Answer, AnswerRequest, Llm } from '../ports/llm.js';
 import type { QueryPlanner } from '../ports/query-planner.js';
-import type { ChunkHit, IndexQuery, VectorIndex } from '../ports/vector-index.js';
+import type { ChunkHit, DocumentTermsQuery, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
+import { documentPrior, focusDocuments } from '../rag/document-prior.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
 
@@ -62,7 +63,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
 
   constructor(private readonly deps: RetrievalDeps) {
     this.settings = { ...DEFAULT_RETRIEVAL, ...deps.settings };
-    this.reranker = deps.reranker ?? { rerank: async (query, hits) => rerank(query, hits) };
+    this.reranker = deps.reranker ?? { rerank: async (query, hits, options) => rerank(query, hits, undefined, options?.documentPrior) };
   }
 
   async answer(question: GroundedQuestion, signal?: AbortSignal): Promise<GroundedAnswer> {
@@ -86,28 +87,46 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     const planners = this.deps.planners ?? [];
     // Lexical indexes match words: planners may give them the question in the documents' wording.
     const lexicalText = planners.reduce((text, planner) => planner.lexicalQuery(text), query);
+    // With several documents, the ones the question's words point to are searched on their own too, and their hits
+    // weigh more in re-ranking; planners search only them (a figure's line is the named company's).
+    const prior = await this.documentPrior({ sessionId, text: query, filters }, visible);
+    const named = prior && focusDocuments(prior);
+    const focus = named && named.length < prior.size ? named : undefined; // all of them: the usual search
     const lists = await Promise.all(
       indexes
         .filter((index) => index.kind === 'lexical' || embedding)
-        .map((index) =>
-          this.searchVisible(index, {
-            sessionId,
-            text: index.kind === 'lexical' ? lexicalText : query,
-            embedding,
-            filters,
-            limit: index.kind === 'lexical' ? Math.max(RERANK_POOL, this.settings.candidates) : this.settings.candidates,
-          }, visible).then(async (hits) => index.kind === 'lexical' ? (await this.reranker.rerank(lexicalText, hits, signal)).slice(0, this.settings.candidates) : hits),
-        ),
+        .map(async (index) => {
+          const search = { sessionId, text: index.kind === 'lexical' ? lexicalText : query, embedding, filters };
+          if (index.kind !== 'lexical') return this.searchVisible(index, { ...search, limit: this.settings.candidates }, visible);
+          const limit = Math.max(RERANK_POOL, this.settings.candidates);
+          const [all, focused] = await Promise.all([
+            this.searchVisible(index, { ...search, limit }, visible),
+            focus ? this.searchVisible(index, { ...search, jobIds: focus, limit }, visible) : [],
+          ]);
+          const pool = [...new Map([...all, ...focused].map((hit) => [hit.chunk.id, hit])).values()];
+          return (await this.reranker.rerank(lexicalText, pool, { signal, documentPrior: prior })).slice(0, this.settings.candidates);
+        }),
     );
     // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches
     // (e.g. each line of a figure to compute) pin their best hit among the passages.
     const lexical = indexes.filter((index) => index.kind === 'lexical');
     const searches = planners.flatMap((planner) => planner.pinnedSearches(query));
     const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) =>
-      search.holding(await this.searchVisible(index, { sessionId, text: search.text, filters, limit: search.limit }, visible)))));
+      search.holding(await this.searchVisible(index, { sessionId, text: search.text, filters, jobIds: focus, limit: search.limit }, visible)))));
     const fused = withPinned(pinnedHits.flatMap((hits) => hits.slice(0, 1)), reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
     return { request: { question, contexts: packed.passages, history }, packed, query };
+  }
+
+  /**
+   * How much the question points to each citable document (core/rag/document-prior.ts), from the first lexical index
+   * that counts words per document; undefined with fewer than two citable documents, or when no word tells them apart.
+   */
+  private async documentPrior(query: DocumentTermsQuery, visible: Set<string>): Promise<Map<string, number> | undefined> {
+    if (visible.size < 2) return undefined;
+    const index = this.deps.indexes.find((i) => i.kind === 'lexical' && i.documentTerms);
+    const documents = await index?.documentTerms?.(query);
+    return documents && documentPrior(documents.filter((d) => visible.has(d.jobId)));
   }
 
   /**

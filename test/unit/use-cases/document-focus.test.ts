@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
+import type { Chunk } from '../../../core/domain/model.js';
+import type { QueryPlanner } from '../../../core/ports/query-planner.js';
+import type { DocumentTermsQuery, IndexQuery } from '../../../core/ports/vector-index.js';
+import { RetrieveAndAnswer } from '../../../core/use-cases/retrieve-and-answer.js';
+import { InMemoryVectorIndex } from '../../fakes/in-memory-vector-index.js';
+
+/** Records what the ask flow asks of the index. */
+class RecordingIndex extends InMemoryVectorIndex {
+  readonly searches: IndexQuery[] = [];
+  readonly counted: DocumentTermsQuery[] = [];
+
+  override async search(query: IndexQuery) {
+    this.searches.push(query);
+    return super.search(query);
+  }
+
+  override get documentTerms() {
+    const count = super.documentTerms!;
+    return async (query: DocumentTermsQuery) => (this.counted.push(query), count(query));
+  }
+}
+
+const chunk = (jobId: string, ordinal: number, text: string): Chunk => ({
+  id: `${jobId}:${ordinal}`, sessionId: 's', jobId, filename: `${jobId}.pdf`, page: ordinal + 1, ordinal, text, tags: {},
+});
+
+/**
+ * Globex's report: 60 chunks on dividends paid, each as good a match for the question's other words as Acme's one.
+ * Acme's report names Acme in every chunk but the one with its dividend. Added first, Globex's chunks fill the
+ * index's first 50 hits for "dividends paid" (ties keep the order of adding).
+ */
+async function twoReports(index: InMemoryVectorIndex) {
+  await index.add(Array.from({ length: 60 }, (_, i) => chunk('globex', i, `Dividends paid per share were ${i + 1} cents in year ${i + 1}.`)));
+  await index.add([
+    ...Array.from({ length: 20 }, (_, i) => chunk('acme', i, `Acme opened store number ${i + 1} in its home region.`)),
+    chunk('acme', 20, 'Dividends paid were 2 dollars a share.'),
+  ]);
+}
+
+const question = (text: string, visibleJobIds: string[]) => ({ userId: 'u', sessionId: 's', question: text, history: [], filters: [], visibleJobIds });
+
+describe('RetrieveAndAnswer with several documents: the documents a question names', () => {
+  it('finds the named document’s passage that other documents crowd out of the usual search, and ranks it first', async () => {
+    const index = new RecordingIndex();
+    await twoReports(index);
+    const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer() });
+    const { packed } = await retrieval.retrieve(question('What dividends did Acme pay?', ['globex', 'acme']));
+    expect(packed.passages[0].text).to.equal('Dividends paid were 2 dollars a share.');
+    expect(index.counted).to.have.length(1);
+    expect(index.searches.map((s) => s.jobIds)).to.deep.equal([undefined, ['acme']]);
+
+    // Without the name, the question's words point to the report that is all about dividends.
+    index.searches.length = 0;
+    const { packed: unnamed } = await retrieval.retrieve(question('What dividends were paid?', ['globex', 'acme']));
+    expect(unnamed.passages[0].filename).to.equal('globex.pdf');
+    expect(index.searches.map((s) => s.jobIds)).to.deep.equal([undefined, ['globex']]);
+  });
+
+  it('counts nothing with one citable document', async () => {
+    const index = new RecordingIndex();
+    await twoReports(index);
+    const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer() });
+    const { packed } = await retrieval.retrieve(question('What dividends did Acme pay?', ['globex']));
+    expect(index.counted, 'no prior with one document').to.have.length(0);
+    expect(index.searches.every((s) => s.jobIds === undefined), 'no search of named documents').to.equal(true);
+    expect(packed.passages.every((p) => p.filename === 'globex.pdf')).to.equal(true);
+  });
+
+  it('gives a planner’s pinned searches the named documents only', async () => {
+    const index = new RecordingIndex();
+    await twoReports(index);
+    const dividends: QueryPlanner = {
+      name: 'dividends',
+      lexicalQuery: (text) => text,
+      pinnedSearches: () => [{ text: 'dividends paid', limit: 5, holding: (hits) => hits }],
+    };
+    const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer(), planners: [dividends] });
+    const { packed } = await retrieval.retrieve(question('How much did Acme pay?', ['globex', 'acme']));
+    const pinned = index.searches.find((s) => s.text === 'dividends paid');
+    expect(pinned?.jobIds).to.deep.equal(['acme']);
+    expect(packed.passages[0].text).to.equal('Dividends paid were 2 dollars a share.');
+  });
+});
