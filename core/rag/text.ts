@@ -73,8 +73,22 @@ export function truncateWords(text: string, maxChars: number): string {
  * term key of the product: retrieval (rerank, sources) and the extractive answerer match words by it.
  */
 export function termKey(word: string): string {
-  return stemmer(word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’]s$/, ''));
+  let key = termKeyCache.get(word);
+  if (key === undefined) {
+    key = stemmer(word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’]s$/, ''));
+    if (termKeyCache.size >= TERM_KEY_CACHE_SIZE) termKeyCache.clear();
+    termKeyCache.set(word, key);
+  }
+  return key;
 }
+
+/**
+ * Keys of words seen lately: re-ranking keys every word of 50 chunks per question, mostly the same few thousand
+ * words, and normalizing and stemming each was most of its time. Emptied when full (a bound, not an LRU: a
+ * document's vocabulary is soon seen again).
+ */
+const termKeyCache = new Map<string, string>();
+const TERM_KEY_CACHE_SIZE = 50_000;
 
 /** The content words of a text as matching keys (termKey), in order. */
 export function termKeys(text: string): string[] {
