@@ -94,27 +94,41 @@ export class PostgresLexicalIndex implements VectorIndex {
   }
 
   /**
-   * One pass over the session's chunks that hold a query word (the GIN index finds them), counting per document and
-   * word; the documents' sizes from the session's rows. A word that is a stop word to PostgreSQL's stemmer holds none.
+   * One pass over the session's chunks that hold a query word (the GIN index finds them), their query words picked
+   * from the tsvector as search does, counted per document and word; the documents' sizes from the session's rows.
+   * A word that is a stop word to PostgreSQL's stemmer holds none.
    */
   async documentTerms(query: DocumentTermsQuery): Promise<DocumentTerms[]> {
     const terms = queryTerms(query.text);
     if (terms.length === 0) return [];
     const tags = tagConditions(query.filters);
-    const holding = sql.join(terms.map((t) => sql`count(*) FILTER (WHERE tsv @@ plainto_tsquery('english', ${t}))::int`));
-    const { rows } = await sql<{ job_id: string; chunks: number; holding: number[] | null }>`
-      WITH sizes AS (
-        SELECT job_id, count(*)::int AS chunks FROM chunks WHERE session_id = ${query.sessionId} ${tags} GROUP BY job_id
-      ),
-      held AS (
-        SELECT job_id, ARRAY[${holding}] AS holding
-        FROM chunks
-        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${terms.join(' | ')}) ${tags}
-        GROUP BY job_id
-      )
-      SELECT s.job_id, s.chunks, h.holding FROM sizes s LEFT JOIN held h USING (job_id)
-    `.execute(this.database.search.db);
-    return rows.map((row) => ({ jobId: row.job_id, chunks: row.chunks, holding: row.holding ?? terms.map(() => 0) }));
+    const db = this.database.search.db;
+    const { rows: keys } = await sql<{ lexeme: string | null }>`
+      SELECT (tsvector_to_array(to_tsvector('english', term)))[1] AS lexeme
+      FROM unnest(${terms}::text[]) WITH ORDINALITY AS t(term, position) ORDER BY position
+    `.execute(db);
+    // A row without lexeme is a document's size; one with a lexeme, how many of its chunks hold that word.
+    const { rows } = await sql<{ job_id: string; lexeme: string | null; n: number }>`
+      WITH words AS MATERIALIZED (SELECT tsvector_to_array(to_tsvector('english', ${terms.join(' ')})) AS lexemes)
+      SELECT job_id, NULL::text AS lexeme, count(*)::int AS n FROM chunks WHERE session_id = ${query.sessionId} ${tags} GROUP BY job_id
+      UNION ALL
+      SELECT c.job_id, t.lexeme, count(*)::int
+      FROM chunks c CROSS JOIN words w, unnest(ts_filter(setweight(c.tsv, 'A', w.lexemes), '{a}')) AS t
+      WHERE c.session_id = ${query.sessionId} AND c.tsv @@ to_tsquery('english', ${terms.join(' | ')}) ${tags}
+      GROUP BY c.job_id, t.lexeme
+    `.execute(db);
+    const documents = new Map<string, { chunks: number; held: Map<string, number> }>();
+    for (const { job_id, lexeme, n } of rows) {
+      const document = documents.get(job_id) ?? { chunks: 0, held: new Map<string, number>() };
+      documents.set(job_id, document);
+      if (lexeme === null) document.chunks = n;
+      else document.held.set(lexeme, n);
+    }
+    return [...documents].map(([jobId, { chunks, held }]) => ({
+      jobId,
+      chunks,
+      holding: keys.map(({ lexeme }) => (lexeme === null ? 0 : held.get(lexeme) ?? 0)),
+    }));
   }
 
   async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {

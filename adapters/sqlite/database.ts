@@ -195,6 +195,12 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
       END;
     `,
   },
+  {
+    // Counting a question's words per document (SqliteFtsIndex.documentTerms) reads each chunk's document by session
+    // from this index alone, not from the table row by row.
+    id: '007-chunks-by-session-and-job',
+    sql: `CREATE INDEX chunks_by_session_job ON chunks (session_id, job_id);`,
+  },
 ];
 
 /** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */

@@ -88,10 +88,10 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // Lexical indexes match words: planners may give them the question in the documents' wording.
     const lexicalText = planners.reduce((text, planner) => planner.lexicalQuery(text), query);
     // With several documents, the ones the question's words point to are searched on their own too, and their hits
-    // weigh more in re-ranking; planners search only them (a figure's line is the named company's).
-    const prior = await this.documentPrior({ sessionId, text: query, filters }, visible);
-    const named = prior && focusDocuments(prior);
-    const focus = named && named.length < prior.size ? named : undefined; // all of them: the usual search
+    // weigh more in re-ranking; planners search only them (a figure's line is the named company's). Counted while the
+    // usual searches run (on PostgreSQL each is a query of its own, as long as a search on a large session).
+    const focusing = this.documentFocus({ sessionId, text: query, filters }, visible);
+    focusing.catch(() => {}); // awaited below; a failure must not go unhandled if a search fails first
     const lists = await Promise.all(
       indexes
         .filter((index) => index.kind === 'lexical' || embedding)
@@ -99,14 +99,13 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
           const search = { sessionId, text: index.kind === 'lexical' ? lexicalText : query, embedding, filters };
           if (index.kind !== 'lexical') return this.searchVisible(index, { ...search, limit: this.settings.candidates }, visible);
           const limit = Math.max(RERANK_POOL, this.settings.candidates);
-          const [all, focused] = await Promise.all([
-            this.searchVisible(index, { ...search, limit }, visible),
-            focus ? this.searchVisible(index, { ...search, jobIds: focus, limit }, visible) : [],
-          ]);
+          const [all, { prior, focus }] = await Promise.all([this.searchVisible(index, { ...search, limit }, visible), focusing]);
+          const focused = focus ? await this.searchVisible(index, { ...search, jobIds: focus, limit }, visible) : [];
           const pool = [...new Map([...all, ...focused].map((hit) => [hit.chunk.id, hit])).values()];
           return (await this.reranker.rerank(lexicalText, pool, { signal, documentPrior: prior })).slice(0, this.settings.candidates);
         }),
     );
+    const { focus } = await focusing;
     // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches
     // (e.g. each line of a figure to compute) pin their best hit among the passages.
     const lexical = indexes.filter((index) => index.kind === 'lexical');
@@ -120,13 +119,17 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
 
   /**
    * How much the question points to each citable document (core/rag/document-prior.ts), from the first lexical index
-   * that counts words per document; undefined with fewer than two citable documents, or when no word tells them apart.
+   * that counts words per document, and the documents it is about (`focus`: none when that is all of them). Neither
+   * with fewer than two citable documents, or when no word tells them apart.
    */
-  private async documentPrior(query: DocumentTermsQuery, visible: Set<string>): Promise<Map<string, number> | undefined> {
-    if (visible.size < 2) return undefined;
+  private async documentFocus(query: DocumentTermsQuery, visible: Set<string>): Promise<{ prior?: Map<string, number>; focus?: string[] }> {
+    if (visible.size < 2) return {};
     const index = this.deps.indexes.find((i) => i.kind === 'lexical' && i.documentTerms);
     const documents = await index?.documentTerms?.(query);
-    return documents && documentPrior(documents.filter((d) => visible.has(d.jobId)));
+    const prior = documents && documentPrior(documents.filter((d) => visible.has(d.jobId)));
+    if (!prior) return {};
+    const named = focusDocuments(prior);
+    return { prior, focus: named.length < prior.size ? named : undefined };
   }
 
   /**
