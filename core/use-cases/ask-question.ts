@@ -52,6 +52,8 @@ export interface AskQuestionInput {
   institution?: string;
   /** Per tag, a value or values any of which the chunk's tag may equal; all tags must match. */
   filters?: TagFilterInput;
+  /** Ingest ids of documents of the session: only these are answered from (with the filters). None: every document. */
+  documents?: readonly string[];
 }
 
 /** What AskQuestion.stream yields, in this order: deltas, one `sources`, one `done`. */
@@ -135,7 +137,7 @@ export class AskQuestion {
       role: m.role,
       content: m.content,
     }));
-    const visible = await this.citableJobIds(input.sessionId);
+    const visible = await this.citableJobIds(input.sessionId, input.documents);
     // "What is this document about?" is answered from the documents' opening passages (overview-context.ts).
     const lexicalIndex = indexes.find((index) => index.kind === 'lexical');
     if (lexicalIndex && isOverviewQuestion(question)) {
@@ -168,13 +170,17 @@ export class AskQuestion {
   }
 
   /**
-   * Jobs whose chunks may be cited: completed ones (and the jobs they reuse chunks of). Chunks of a job still being
-   * indexed are incomplete, and those of a failed job are leftovers its cleanup could not remove (an index was down).
+   * Jobs whose chunks may be cited: completed ones (and the jobs they reuse chunks of), of those `chosen` when given.
+   * Chunks of a job still being indexed are incomplete, and those of a failed job are leftovers its cleanup could not
+   * remove (an index was down). A chosen id that is no document of the session is refused: it names nothing to ask.
    */
-  private async citableJobIds(sessionId: string): Promise<Set<string>> {
+  private async citableJobIds(sessionId: string, chosen?: readonly string[]): Promise<Set<string>> {
+    const jobs = await this.deps.jobs.listBySession(sessionId);
+    const unknown = chosen?.find((id) => !jobs.some((job) => job.id === id));
+    if (unknown !== undefined) throw new ValidationError(`documents: "${unknown.slice(0, 100)}" is not a document of this session`);
     const ids = new Set<string>();
-    for (const job of await this.deps.jobs.listBySession(sessionId)) {
-      if (job.status !== 'completed') continue;
+    for (const job of jobs) {
+      if (job.status !== 'completed' || (chosen && !chosen.includes(job.id))) continue;
       ids.add(job.id);
       if (job.reusedFrom) ids.add(job.reusedFrom);
     }

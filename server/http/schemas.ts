@@ -20,6 +20,8 @@ export const ingestBody = body({
 });
 
 const FILTERS_SHAPE = 'filters must be an object of tag names to a value or an array of values';
+/** More than a session is likely to hold at once in a person's selection; the bound keeps a request small. */
+const MAX_CHOSEN_DOCUMENTS = 200;
 
 export const chatBody = body({
   message: requiredString('message'),
@@ -30,6 +32,14 @@ export const chatBody = body({
     v.pipe(
       v.record(v.string(), v.union([v.string(), v.array(v.string())], 'each filter must be a string or an array of strings'), FILTERS_SHAPE),
       v.description('Per tag, a value or a list of values any of which may match; every tag named must match (AND)'),
+    ),
+  ),
+  documents: v.optional(
+    v.pipe(
+      v.array(v.string('each of documents must be an ingest id (a string)'), 'documents must be an array of ingest ids'),
+      v.minLength(1, 'documents must name at least one document (leave it out to ask every document)'),
+      v.maxLength(MAX_CHOSEN_DOCUMENTS, `documents must name at most ${MAX_CHOSEN_DOCUMENTS} documents`),
+      v.description('Ingest ids of documents of the session: the answer comes only from these (and the filters)'),
     ),
   ),
 });

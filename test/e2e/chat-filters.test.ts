@@ -23,14 +23,15 @@ for (const makeStack of CONFORMANCE_STACKS) {
     let t: TestService;
     let alice: ApiClient;
     let sessionId: string;
+    const ids: Record<'acme' | 'globex' | 'initech', string> = { acme: '', globex: '', initech: '' };
 
     before(async () => {
       t = await stack.start();
       alice = await t.as('alice');
       sessionId = await alice.createSession('filters');
-      await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf', { institution: 'acme', region: 'eu' });
-      await alice.uploadAndIngest(sessionId, 'globex-fees.pdf', GLOBEX.bytes, 'application/pdf', { institution: 'globex', region: 'us' });
-      await alice.uploadAndIngest(sessionId, 'initech-fees.pdf', INITECH.bytes, 'application/pdf', { institution: 'initech', region: 'us', year: 2024 });
+      ids.acme = (await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf', { institution: 'acme', region: 'eu' })).jobId;
+      ids.globex = (await alice.uploadAndIngest(sessionId, 'globex-fees.pdf', GLOBEX.bytes, 'application/pdf', { institution: 'globex', region: 'us' })).jobId;
+      ids.initech = (await alice.uploadAndIngest(sessionId, 'initech-fees.pdf', INITECH.bytes, 'application/pdf', { institution: 'initech', region: 'us', year: 2024 })).jobId;
       await t.service.whenIngestionIdle();
     });
     after(() => stack.close());
@@ -74,6 +75,41 @@ for (const makeStack of CONFORMANCE_STACKS) {
       const contradiction = await cited({ institution: 'acme', filters: { region: 'us' } });
       expect(contradiction).to.deep.equal({ files: [], answer: NOT_FOUND_ANSWER });
       expect(await cited({ filters: { region: 'asia' } })).to.deep.equal({ files: [], answer: NOT_FOUND_ANSWER });
+    });
+
+    it('documents: only the chosen documents, beside the filters (both must hold)', async () => {
+      const globex = await cited({ documents: [ids.globex] });
+      expect(globex.files).to.deep.equal(['globex-fees.pdf']);
+      expect(globex.answer).to.include('3 dollars');
+      const two = await cited({ documents: [ids.acme, ids.initech] });
+      expect(two.files.length).to.be.greaterThan(0);
+      expect(two.files.every((f) => f === 'acme-fees.pdf' || f === 'initech-fees.pdf'), two.files.join()).to.equal(true);
+      expect((await cited({ documents: [ids.acme, ids.initech], filters: { region: 'us' } })).files).to.deep.equal(['initech-fees.pdf']);
+      expect(await cited({ documents: [ids.acme], institution: 'globex' })).to.deep.equal({ files: [], answer: NOT_FOUND_ANSWER });
+    });
+
+    it('refuses bad documents with 400 and a text naming the problem, storing nothing', async () => {
+      const before = (await alice.get(`/api/v1/chat/history/${sessionId}`)).body.data.length;
+      const elsewhere = await alice.createSession('elsewhere');
+      const other = (await alice.uploadAndIngest(elsewhere, 'other.pdf', ACME.bytes, 'application/pdf')).jobId;
+      await t.service.whenIngestionIdle();
+      const cases: [unknown, string][] = [
+        [ids.acme, 'documents: documents must be an array of ingest ids'],
+        [[], 'documents: documents must name at least one document (leave it out to ask every document)'],
+        [[ids.acme, 7], 'documents.1: each of documents must be an ingest id (a string)'],
+        [Array.from({ length: 201 }, () => ids.acme), 'documents: documents must name at most 200 documents'],
+        [[ids.acme, other], `documents: "${other}" is not a document of this session`],
+        [['made-up'], 'documents: "made-up" is not a document of this session'],
+      ];
+      for (const [documents, error] of cases) {
+        const res = await alice.post('/api/v1/chat/completions', { sessionId, message: QUESTION, documents });
+        expect(res.status, JSON.stringify(documents).slice(0, 60)).to.equal(400);
+        expect(res.body).to.deep.equal({ error });
+      }
+      const bob = await t.as('bob');
+      const res = await bob.post('/api/v1/chat/completions', { sessionId, message: QUESTION, documents: [ids.acme] });
+      expect(res.status, 'another user’s session stays not found').to.equal(404);
+      expect((await alice.get(`/api/v1/chat/history/${sessionId}`)).body.data.length).to.equal(before);
     });
 
     it('refuses bad filters with 400 and a text naming the problem, storing nothing', async () => {

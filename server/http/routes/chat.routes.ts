@@ -23,6 +23,7 @@ export function chatRoutes(docChat: DocChat, logger: Logger, admission?: Questio
       message: input.message,
       institution: input.institution,
       filters: input.filters,
+      documents: input.documents,
     };
     // Counted in before any work, out when the answer is sent or abandoned (for a stream: when the stream ends).
     const release = admission?.admit(question.userId) ?? (() => undefined);
