@@ -10,7 +10,10 @@ interface Shown extends ChatMessage {
   streaming?: boolean;
 }
 
-/** The conversation (history loaded page by page upwards), the question box, tag filters and the cited pages. */
+/**
+ * The conversation (history loaded page by page upwards), the question box, the choice of documents and tag filters,
+ * and the cited pages.
+ */
 export function Chat({ api, sessionId, documents }: { api: Api; sessionId: string; documents: IngestJob[] }) {
   const [messages, setMessages] = useState<Shown[]>([]);
   const [oldestPage, setOldestPage] = useState<number | undefined>();
@@ -19,6 +22,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
   const [streaming, setStreaming] = useState<AbortController | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [filters, setFilters] = useState<Set<string>>(new Set());
+  const [chosenDocuments, setChosenDocuments] = useState<Set<string>>(new Set());
   const [opened, setOpened] = useState<Source | undefined>();
   const [confirmClear, setConfirmClear] = useState(false);
   const log = useRef<HTMLDivElement>(null);
@@ -82,7 +86,9 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
     const updateLast = (change: (m: Shown) => Shown) => setMessages((list) => [...list.slice(0, -1), change(list[list.length - 1])]);
     try {
       const chosen = chosenFilters(filters);
-      await api.ask({ message, sessionId, ...(chosen ? { filters: chosen } : {}) }, {
+      // A chosen document removed since is no longer asked; none left chosen asks them all.
+      const only = readable.filter((doc) => chosenDocuments.has(doc.id)).map((doc) => doc.id);
+      await api.ask({ message, sessionId, ...(chosen ? { filters: chosen } : {}), ...(only.length > 0 ? { documents: only } : {}) }, {
         delta: (text) => updateLast((m) => ({ ...m, content: m.content + text })),
         sources: (sources) => updateLast((m) => ({ ...m, sources })),
       }, controller.signal);
@@ -112,12 +118,33 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
   };
 
   const tagChoices = distinctTags(documents);
+  const readable = documents.filter((doc) => doc.status === 'completed');
   return (
     <section class="chat" aria-labelledby="chat-title">
       <div class="chat-head">
         <h2 id="chat-title">Chat</h2>
         <button type="button" onClick={() => setConfirmClear(true)} disabled={messages.length === 0 || !!streaming}>Clear chat</button>
       </div>
+      {readable.length > 1 && (
+        <fieldset class="filters documents-choice">
+          <legend>Only these documents</legend>
+          {readable.map((doc) => (
+            <label key={doc.id} class="filter">
+              <input
+                type="checkbox"
+                checked={chosenDocuments.has(doc.id)}
+                onChange={(e) => {
+                  const next = new Set(chosenDocuments);
+                  if (e.currentTarget.checked) next.add(doc.id);
+                  else next.delete(doc.id);
+                  setChosenDocuments(next);
+                }}
+              />
+              {doc.filename}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {tagChoices.length > 0 && (
         <fieldset class="filters">
           <legend>Only documents tagged</legend>

@@ -70,7 +70,7 @@ export class Api {
 
   /** Streams an answer (server-sent events read with fetch: EventSource cannot POST or send a header). */
   async ask(
-    body: { message: string; sessionId: string; filters?: Record<string, string[]> },
+    body: { message: string; sessionId: string; filters?: Record<string, string[]>; documents?: string[] },
     on: { delta(text: string): void; sources(sources: Source[]): void },
     signal: AbortSignal,
   ): Promise<void> {

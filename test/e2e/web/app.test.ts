@@ -388,6 +388,22 @@ for (const makeStack of STACK_FACTORIES) {
       await page.getByRole('checkbox', { name: 'institution: globex' }).uncheck();
     });
 
+    it('asks only the documents chosen, naming them in the request; none chosen asks them all', async () => {
+      const choice = page.getByRole('group', { name: 'Only these documents' });
+      expect(await choice.getByRole('checkbox').count(), 'one per completed document').to.equal(4);
+      await choice.getByRole('checkbox', { name: files.globex.name }).check();
+      const asked = page.waitForRequest((r) => r.url().endsWith('/api/v1/chat/completions'));
+      await ask(page, 'What is the monthly maintenance fee on checking accounts?');
+      expect(JSON.parse((await asked).postData()!).documents).to.have.length(1);
+      const names = await lastAnswerSources(page).allTextContents();
+      expect(names.length).to.be.greaterThan(0);
+      expect(names.every((n) => n.startsWith('globex-fees.pdf, page'))).to.equal(true, names.join('; '));
+      await choice.getByRole('checkbox', { name: files.globex.name }).uncheck();
+      const all = page.waitForRequest((r) => r.url().endsWith('/api/v1/chat/completions'));
+      await ask(page, 'What is the monthly maintenance fee on checking accounts?');
+      expect(JSON.parse((await all).postData()!)).not.to.have.property('documents');
+    });
+
     it('removes a document: its sources are no longer cited', async () => {
       await documentItem(page, files.globex.name).getByRole('button', { name: `Remove ${files.globex.name}` }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
