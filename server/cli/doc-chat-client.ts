@@ -90,8 +90,14 @@ export class DocChatClient {
     return (await this.call<{ data: JobJson }>('GET', `/ingest/${encodeURIComponent(id)}`, 'reading the job status')).data;
   }
 
-  async ask(sessionId: string, message: string, institution?: string): Promise<AnswerJson> {
-    const body = { sessionId, message, ...(institution !== undefined && { institution }) };
+  /** The session's documents (ingest jobs), newest first. */
+  async documents(sessionId: string): Promise<JobJson[]> {
+    return (await this.call<{ data: JobJson[] }>('GET', `/session/${encodeURIComponent(sessionId)}/documents`, 'listing the documents')).data;
+  }
+
+  async ask(sessionId: string, message: string, only: { institution?: string; documents?: string[] } = {}): Promise<AnswerJson> {
+    const { institution, documents } = only;
+    const body = { sessionId, message, ...(institution !== undefined && { institution }), ...(documents !== undefined && { documents }) };
     const res = await this.call<{ data: string; sources: AnswerJson['sources'] }>('POST', '/chat/completions', 'asking', body);
     return { answer: res.data, sources: res.sources };
   }

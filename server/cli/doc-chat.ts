@@ -96,8 +96,9 @@ program
   .argument('<session>', 'session id or label')
   .argument('<question>')
   .option('--institution <name>', 'only documents tagged institution=<name>')
-  .action(async (session: string, question: string, options: { institution?: string }) => {
-    process.stdout.write(await ask(client(), session, question, options.institution));
+  .option('--document <name>', 'only this document of the session, by file name or id (repeatable)', (value: string, all: string[]) => [...all, value], [])
+  .action(async (session: string, question: string, options: { institution?: string; document: string[] }) => {
+    process.stdout.write(await ask(client(), session, question, { institution: options.institution, documents: options.document }));
   });
 
 try {

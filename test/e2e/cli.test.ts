@@ -126,6 +126,22 @@ describe('doc-chat command-line client (against a real service, non-TTY output)'
     expect(sources.split('\n')).to.include('  fees.pdf, page 2');
   });
 
+  it('ask --document answers from the named documents only (by file name or id); an unknown one is an error', async () => {
+    const question = 'How much does a wire transfer abroad cost?';
+    const fees = await runCli(['ask', 'Bank papers', question, '--document', 'fees.pdf'], env);
+    expect(fees.code, fees.stderr).to.equal(0);
+    expect(fees.stdout.split('\nSources:\n')[1].split('\n')).to.include('  fees.pdf, page 2');
+    const hoursId = (await jobsOf('Bank papers')).find((j) => j.filename === 'hours.PDF')!.id;
+    for (const hours of ['hours.PDF', hoursId]) {
+      const run = await runCli(['ask', 'Bank papers', question, '--document', hours], env);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stdout, hours).to.not.include('fees.pdf');
+    }
+    const unknown = await runCli(['ask', 'Bank papers', question, '--document', 'fees.pdf', '--document', 'nope.pdf'], env);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.equal('error: unknown document: session "Bank papers" has no document with the id or file name "nope.pdf"\n');
+  });
+
   it('one-line errors: unreachable server, refused token, missing path, unknown session (exit 1)', async () => {
     const port = await freePort();
     const cases: [string[], Record<string, string>, string][] = [
