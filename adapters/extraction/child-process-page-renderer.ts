@@ -10,6 +10,8 @@ import type { PageRenderJob, PageRenderReply } from './page-render-protocol.js';
 import type { PdfReaderName } from './pdf-page-source.js';
 import { DEFAULT_EXTRACTION_SETTINGS } from './child-process-document-reader.js';
 import { EXTRACTION_MALLOC_ENV, liveChildren, setRef, workerEntry } from './worker-entry.js';
+// The answer pool's queue of turns between users: the same fairness, for page views.
+import { FairQueue } from '../answer-pool/fair-queue.js';
 
 export interface PageRendererOptions {
   /** A page not rendered within this time kills the child (a pathological page); the request fails. Default 30 s. */
@@ -27,8 +29,16 @@ export interface PageRendererOptions {
   keptDocuments?: number;
 }
 
-/** What drawing a page and finding text on it share: the document and the page. */
+/** What drawing a page and finding text on it share: the document, the page and who asks. */
 type PageRequest = Omit<PageImageRequest, 'maxSide'>;
+
+/** A request waiting for its turn. */
+interface Waiting {
+  request: PageRequest;
+  task: PageRenderJob['task'];
+  resolve(done: PageImage | PageArea[] | null): void;
+  reject(error: unknown): void;
+}
 
 /** A document's private copy, kept for the next page of it: the file and its first bytes (which tell its type). */
 interface KeptCopy {
@@ -44,8 +54,10 @@ interface Pending {
 /**
  * PageRenderer in one child process (page-render-worker.ts), separate from the extraction children so that viewing a
  * page never waits behind a 5,000-page ingestion. Pages are rendered (or searched for a passage: findText) one at a
- * time in arrival order; the child is started on the first request and exits when idle. A render that hangs or a
- * child that dies fails that request only: the next request starts a fresh child.
+ * time: every waiting page image before any passage search (a search on a scan reads the page by OCR for seconds,
+ * and the image is what a person waits to see), and within each, the people asking (`requestedBy`) in turns, each
+ * one's requests in arrival order. The child is started on the first request and exits when idle. A render that
+ * hangs or a child that dies fails that request only: the next request starts a fresh child.
  */
 export class ChildProcessPageRenderer implements PageRenderer {
   private readonly timeoutMs: number;
@@ -56,7 +68,9 @@ export class ChildProcessPageRenderer implements PageRenderer {
   private ready: Promise<ChildProcess> | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly draws = new FairQueue<Waiting>();
+  private readonly finds = new FairQueue<Waiting>();
+  private running = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private tempDir: string | undefined;
   /** Kept copies by content, least recently viewed first, with the performance.now() of their last view. */
@@ -80,11 +94,25 @@ export class ChildProcessPageRenderer implements PageRenderer {
     return this.queue(request, { find: text }) as Promise<PageArea[] | null>;
   }
 
-  /** Queued as the request came: its document is read (a stored one a piece at a time) only when its turn comes. */
+  /** Queued for its turn: its document is read (a stored one a piece at a time) only when its turn comes. */
   private queue(request: PageRequest, task: PageRenderJob['task']): Promise<PageImage | PageArea[] | null> {
-    const run = this.tail.then(() => this.runNow(request, task));
-    this.tail = run.catch(() => undefined);
-    return run;
+    return new Promise((resolve, reject) => {
+      ('draw' in task ? this.draws : this.finds).push(request.requestedBy ?? '', { request, task, resolve, reject });
+      void this.runQueued();
+    });
+  }
+
+  /** One request at a time until none waits. */
+  private async runQueued(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let next = this.draws.shift() ?? this.finds.shift(); next; next = this.draws.shift() ?? this.finds.shift()) {
+        await this.runNow(next.request, next.task).then(next.resolve, next.reject);
+      }
+    } finally {
+      this.running = false;
+    }
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,8 @@ export interface PageImageRequest {
   page: number;
   /** The image's longest side is at most this many pixels. */
   maxSide: number;
+  /** Who asks (a user id): a renderer that queues requests may take the people asking in turns. */
+  requestedBy?: string;
 }
 
 /** A passage to find on a page (the excerpt a source quotes) and where to find it. */

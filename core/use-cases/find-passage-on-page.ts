@@ -23,7 +23,7 @@ export class FindPassageOnPage {
     const job = await ownedPageJob(this.deps.jobs, input);
     const document = () => this.deps.blobs.stream(job.key);
     const areas = await orNoPage(
-      this.deps.renderer.findText({ document, contentKey: job.sha256, contentType: job.contentType, page: input.page, text }),
+      this.deps.renderer.findText({ document, contentKey: job.sha256, contentType: job.contentType, page: input.page, text, requestedBy: input.userId }),
     );
     if (!areas) throw new NotFoundError(PAGE_NOT_FOUND);
     return areas;

@@ -42,7 +42,7 @@ export class GetPageImage {
       // hold a copy of it while they wait their turn.
       const document = () => this.deps.blobs.stream(job.key);
       // The hash taken at ingestion names the bytes: the renderer may keep them for the next page a reader opens.
-      return orNoPage(this.deps.renderer.render({ document, contentKey: job.sha256, contentType: job.contentType, page: input.page, maxSide }));
+      return orNoPage(this.deps.renderer.render({ document, contentKey: job.sha256, contentType: job.contentType, page: input.page, maxSide, requestedBy: input.userId }));
     });
     if (!image) throw new NotFoundError(PAGE_NOT_FOUND);
     return { ...image, etag: `"${key.replace(/:/g, '-')}"` };

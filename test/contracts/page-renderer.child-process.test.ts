@@ -158,6 +158,31 @@ describe('ChildProcessPageRenderer', function () {
     }
   });
 
+  it('draws waiting page images before passage searches, and takes the people asking in turns', async () => {
+    const renderer = new ChildProcessPageRenderer();
+    try {
+      // Alice looks for passages on three scanned pages (each read by OCR again: a second or more), then Bob asks for a
+      // page image and Carol looks for a passage on a text page, while Alice's first search runs.
+      const pages = [['The first scanned page of Alice.'], ['The second scanned page of Alice.'], ['The third scanned page of Alice.']];
+      const scanned = await scannedPdf(pages);
+      const done: string[] = [];
+      const track = (name: string, work: Promise<unknown>) => work.then(() => void done.push(name));
+      const aliceFinds = (page: number) =>
+        renderer.findText({ document: scanned, contentType: 'application/pdf', page, text: pages[page - 1][0], requestedBy: 'alice' });
+      await Promise.all([
+        track('alice 1', aliceFinds(1)),
+        track('alice 2', aliceFinds(2)),
+        track('alice 3', aliceFinds(3)),
+        track('bob image', renderer.render({ document: PDF, contentType: 'application/pdf', page: 1, maxSide: 400, requestedBy: 'bob' })),
+        track('carol', renderer.findText({ document: PDF, contentType: 'application/pdf', page: 2, text: LINES[1], requestedBy: 'carol' })),
+      ]);
+      // In arrival order Bob and Carol would wait for all three of Alice's searches.
+      expect(done).to.deep.equal(['alice 1', 'bob image', 'alice 2', 'carol', 'alice 3']);
+    } finally {
+      await renderer.close();
+    }
+  });
+
   it('gives up on a page that takes longer than its time limit, and recovers', async () => {
     const hurried = new ChildProcessPageRenderer({ timeoutMs: 1 });
     try {

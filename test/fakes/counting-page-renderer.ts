@@ -17,7 +17,7 @@ export class CountingPageRenderer implements PageRenderer {
     this.requests.push(request);
     const pages = await this.pages(document);
     if (request.page > pages.length) return null;
-    const { contentKey, ...drawn } = request; // the image shows what was drawn; the content's name is not part of it
+    const { contentKey, requestedBy, ...drawn } = request; // the image shows what was drawn, not the content's name or who asked
     return { bytes: new TextEncoder().encode(JSON.stringify(drawn)), contentType: 'image/png' };
   }
 

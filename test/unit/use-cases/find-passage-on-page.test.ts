@@ -21,7 +21,7 @@ describe('FindPassageOnPage', () => {
     expect(areas).to.have.length(1);
     expect(areas[0].y).to.be.closeTo('a fee of '.length / 'a fee of 12 dollars is waived'.length, 1e-9);
     const { sha256 } = (await f.jobs.findById(job.id))!;
-    expect(renderer.searches).to.deep.equal([{ contentKey: sha256, contentType: 'application/pdf', page: 2, text: '12 Dollars is waived' }]);
+    expect(renderer.searches).to.deep.equal([{ contentKey: sha256, contentType: 'application/pdf', page: 2, text: '12 Dollars is waived', requestedBy: 'u1' }]);
     expect(await find.execute({ userId: 'u1', jobId: job.id, page: 1, text: '12 dollars is waived' })).to.deep.equal([]);
   });
 

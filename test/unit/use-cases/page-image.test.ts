@@ -24,7 +24,7 @@ describe('GetPageImage', () => {
     // The stored file is named by the hash taken when it was ingested: a renderer may keep it for the next page.
     const { sha256 } = (await f.jobs.findById(job.id))!;
     expect(sha256).to.match(/^[0-9a-f]{64}$/);
-    expect(renderer.requests).to.deep.equal([{ contentKey: sha256, contentType: 'application/pdf', page: 2, maxSide: 1600 }]);
+    expect(renderer.requests).to.deep.equal([{ contentKey: sha256, contentType: 'application/pdf', page: 2, maxSide: 1600, requestedBy: 'u1' }]);
     expect(renderer.documentSizes).to.deep.equal([new TextEncoder().encode('page one\fpage two').length]); // the stored file, read through
     const small = await pages.execute({ userId: 'u1', jobId: job.id, page: 2, maxSide: 10 });
     expect(small.etag).to.not.equal(first.etag);
