@@ -66,7 +66,7 @@ try {
 
   await lastAnswerSources(page).first().click();
   // The quoted lines marked on the page come with a request of their own.
-  await page.getByRole('dialog').getByRole('img', { name: /the quoted passage marked$/ }).waitFor();
+  await page.getByRole('dialog').getByRole('img', { name: /the quoted passages? marked$/ }).waitFor();
   await imagesLoaded();
   await shot('source-page');
   await page.keyboard.press('Escape');
@@ -94,7 +94,7 @@ try {
   await waitForStatus(page, files.jpeg.name, /^completed$/);
   await ask(page, 'What is this document about?');
   await lastAnswerSources(page).first().click();
-  await page.getByRole('dialog').getByRole('img', { name: /the quoted passage marked$/ }).waitFor({ timeout: 30_000 });
+  await page.getByRole('dialog').getByRole('img', { name: /the quoted passages? marked$/ }).waitFor({ timeout: 30_000 });
   await imagesLoaded();
   await page.locator('.page-image .mark').first().scrollIntoViewIfNeeded();
   await shot('photo-page');

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SourceDialog } from './SourceDialog';
-import type { ChatMessage, IngestJob, Source } from './types';
+import type { ChatMessage, CitedPage, IngestJob, Source } from './types';
 
 const PAGE_SIZE = 20;
 
@@ -23,7 +23,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
   const [error, setError] = useState<string | undefined>();
   const [filters, setFilters] = useState<Set<string>>(new Set());
   const [chosenDocuments, setChosenDocuments] = useState<Set<string>>(new Set());
-  const [opened, setOpened] = useState<Source | undefined>();
+  const [opened, setOpened] = useState<CitedPage | undefined>();
   const [confirmClear, setConfirmClear] = useState(false);
   const log = useRef<HTMLDivElement>(null);
   const keepBottom = useRef<number | undefined>(undefined);
@@ -128,6 +128,8 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
       {readable.length > 1 && (
         <fieldset class="filters documents-choice">
           <legend>Only these documents</legend>
+          {/* The options scroll under their legend when there are many. */}
+          <div class="choices">
           {readable.map((doc) => (
             <label key={doc.id} class="filter">
               <input
@@ -143,6 +145,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
               {doc.filename}
             </label>
           ))}
+          </div>
         </fieldset>
       )}
       {tagChoices.length > 0 && (
@@ -181,8 +184,10 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
             <p class="content">{m.content}</p>
             {m.sources && m.sources.length > 0 && (
               <ul class="sources" aria-label="Sources">
-                {m.sources.map((s, j) => (
-                  <li key={j}><button type="button" class="source" onClick={() => setOpened(s)}>{s.filename}, page {s.page}</button></li>
+                {citedPages(m.sources).map((cited) => (
+                  <li key={`${cited.ingestId}:${cited.page}`}>
+                    <button type="button" class="source" onClick={() => setOpened(cited)}>{cited.filename}, page {cited.page}</button>
+                  </li>
                 ))}
               </ul>
             )}
@@ -213,7 +218,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
         )}
       </form>
       {opened && (
-        <SourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} source={opened}
+        <SourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} cited={opened}
           pages={documents.find((doc) => doc.id === opened.ingestId)?.pages} onClose={() => setOpened(undefined)} />
       )}
       {confirmClear && (
@@ -222,6 +227,18 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
       )}
     </section>
   );
+}
+
+/** The sources by page, in the order the answer gives them: passages of one page are one page to open. */
+function citedPages(sources: Source[]): CitedPage[] {
+  const pages = new Map<string, CitedPage>();
+  for (const { filename, ingestId, page, excerpt } of sources) {
+    const key = `${ingestId}:${page}`;
+    const cited = pages.get(key);
+    if (cited) cited.excerpts.push(excerpt);
+    else pages.set(key, { filename, ingestId, page, excerpts: [excerpt] });
+  }
+  return [...pages.values()];
 }
 
 /** Each tag name and value the session's completed documents carry, as "name\0value". */

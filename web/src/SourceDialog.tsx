@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
 import { Modal } from './ConfirmDialog';
 import { pageImageSize } from './page-image-size';
-import type { PageArea, Source } from './types';
+import type { CitedPage, PageArea } from './types';
 
 /**
  * How many times the dialog's width "Zoom" draws the page (styles.css: `.page-image.zoomed img`): a printed page's
@@ -11,13 +11,13 @@ import type { PageArea, Source } from './types';
 const ZOOM = 2;
 
 /**
- * The cited page as an image (fetched with the token, shown through a blob: URL) with the excerpt's lines marked on
- * it, and the excerpt itself. The pages around it can be turned to (a table that goes on overleaf), up to `pages` when
+ * The cited page as an image (fetched with the token, shown through a blob: URL) with the excerpts' lines marked on
+ * it, and the excerpts themselves. The pages around it can be turned to (a table that goes on overleaf), up to `pages` when
  * the document's length is known. The image is asked for at the size the screen draws it, and "Zoom" draws it twice
  * as wide in a frame that scrolls.
  */
-export function SourceDialog({ api, source, pages, onClose }: { api: Api; source: Source; pages?: number; onClose(): void }) {
-  const [page, setPage] = useState(source.page);
+export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: CitedPage; pages?: number; onClose(): void }) {
+  const [page, setPage] = useState(cited.page);
   // The page shown stays until the next one has come: turning a page does not collapse the dialog meanwhile.
   const [shown, setShown] = useState<{ url: string; page: number } | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -37,24 +37,30 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
     if (size === undefined) return;
     let live = true;
     setError(undefined);
-    api.pageImage(source.ingestId, page, size).then(
+    api.pageImage(cited.ingestId, page, size).then(
       (url) => (live ? setShown({ url, page }) : URL.revokeObjectURL(url)),
       (e) => live && !(e instanceof Unauthorized) && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
       live = false;
     };
-  }, [source.ingestId, page, size]);
-  // Where the excerpt is on the cited page. Marks only help: without them (not found, a scan) the page is shown as is.
-  const [marks, setMarks] = useState<PageArea[]>([]);
+  }, [cited.ingestId, page, size]);
+  // Where the excerpts are on the cited page, each marked as it is found. Marks only help: without them (not found,
+  // a failure) the page is shown as is.
+  const [marks, setMarks] = useState<PageArea[][]>([]);
   useEffect(() => {
     let live = true;
-    api.findOnPage(source.ingestId, source.page, source.excerpt).then((areas) => live && setMarks(areas), () => {});
+    cited.excerpts.forEach((excerpt, i) => {
+      api.findOnPage(cited.ingestId, cited.page, excerpt).then(
+        (areas) => live && setMarks((found) => Object.assign([...found], { [i]: areas })),
+        () => {},
+      );
+    });
     return () => {
       live = false;
     };
-  }, [source.ingestId, source.page, source.excerpt]);
-  const marked = shown?.page === source.page ? marks : [];
+  }, [cited.ingestId, cited.page, cited.excerpts.join('\u0000')]);
+  const marked = shown?.page === cited.page ? marks.flatMap((areas) => areas ?? []) : [];
   // The first marked line is brought into view when the cited page is shown, and again when zoomed in or out.
   const firstMark = useRef<HTMLSpanElement>(null);
   const [loaded, setLoaded] = useState<string | undefined>();
@@ -63,7 +69,7 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
   }, [loaded, marked.length, zoomed]);
   // Each image's URL is let go once another replaced it, or the dialog closed.
   useEffect(() => () => shown && URL.revokeObjectURL(shown.url), [shown]);
-  const title = `${source.filename}, page ${source.page}`;
+  const title = `${cited.filename}, page ${cited.page}`;
   const last = pages !== undefined && page >= pages;
   return (
     <Modal label={title} onClose={onClose} class="source-dialog">
@@ -71,14 +77,14 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
         <h2>{title}</h2>
         <button type="button" onClick={onClose}>Close</button>
       </div>
-      <blockquote class="excerpt"><mark>{source.excerpt}</mark></blockquote>
+      {cited.excerpts.map((excerpt, i) => <blockquote key={i} class="excerpt"><mark>{excerpt}</mark></blockquote>)}
       <div class="page-bar">
         <nav class="page-turn" aria-label="Pages of the document">
           {/* aria-disabled, not disabled: a button that turned to the first or last page keeps the keyboard focus. */}
           <button type="button" onClick={() => page > 1 && setPage(page - 1)} aria-disabled={page <= 1}>Previous page</button>
-          <p aria-live="polite">Page {page}{pages !== undefined ? ` of ${pages}` : ''}{page === source.page ? ' (cited)' : ''}</p>
+          <p aria-live="polite">Page {page}{pages !== undefined ? ` of ${pages}` : ''}{page === cited.page ? ' (cited)' : ''}</p>
           <button type="button" onClick={() => !last && setPage(page + 1)} aria-disabled={last}>Next page</button>
-          {page !== source.page && <button type="button" onClick={() => setPage(source.page)}>Back to the cited page</button>}
+          {page !== cited.page && <button type="button" onClick={() => setPage(cited.page)}>Back to the cited page</button>}
         </nav>
         <button type="button" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>Zoom</button>
       </div>
@@ -89,7 +95,7 @@ export function SourceDialog({ api, source, pages, onClose }: { api: Api; source
           <div class="sheet">
             <img
               src={shown.url}
-              alt={`Page ${shown.page} of ${source.filename}${marked.length > 0 ? ', the quoted passage marked' : ''}`}
+              alt={`Page ${shown.page} of ${cited.filename}${marked.length > 0 ? `, the quoted ${cited.excerpts.length > 1 ? 'passages' : 'passage'} marked` : ''}`}
               class={shown.page !== page ? 'stale' : undefined}
               onLoad={({ currentTarget: { naturalWidth, naturalHeight } }) => {
                 if (naturalWidth > 0) setTallest((t) => Math.max(t, naturalHeight / naturalWidth));

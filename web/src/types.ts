@@ -13,6 +13,14 @@ export interface Source {
   ingestId: string;
 }
 
+/** A page an answer cites, with every excerpt it quotes from that page (sources of one page shown as one). */
+export interface CitedPage {
+  filename: string;
+  ingestId: string;
+  page: number;
+  excerpts: string[];
+}
+
 /** A rectangle on a page image, in fractions of its width and height from its top left. */
 export interface PageArea {
   x: number;

@@ -7,6 +7,7 @@ import { embeddedStack, scaledStack, type ProductionStack, type Stack } from '..
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
 import { encodePng } from '../../../adapters/extraction/png-encoder.js';
+import { textPdf } from '../../support/make-pdf.js';
 import {
   ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, imageLoaded, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL,
   waitForStatus, waitUntil, type UploadFile,
@@ -442,6 +443,38 @@ for (const makeStack of STACK_FACTORIES) {
       expect((await failed).failure()?.errorText).to.match(/ABORTED/i);
       await page.getByRole('button', { name: 'Ask' }).waitFor();
       await page.unroute('**/api/v1/chat/completions');
+    });
+
+    it('shows the passages an answer quotes from one page as one source, each quoted and marked on the page', async () => {
+      // Two paragraphs of one page, each long enough to be a passage of its own, both answering the question.
+      const ferry = await textPdf({
+        title: 'Harbour ferry timetable',
+        paragraphs: [
+          'The harbour ferry leaves the north pier at seven in the morning on weekdays. It carries cars, bicycles and foot passengers across the bay to the island, and the crossing takes forty minutes when the sea is calm. Tickets are sold on board and at the kiosk beside the pier gate.',
+          'The harbour ferry returns from the island at nine in the evening. On Sundays it runs twice, at noon and at six, and in winter storms the crossing may be cancelled at short notice. Season passes for islanders are sold at the town hall, not on the ferry itself.',
+        ],
+      });
+      await page.getByLabel('Upload documents').setInputFiles([{ name: 'ferry.pdf', mimeType: 'application/pdf', buffer: Buffer.from(ferry.bytes) }]);
+      await waitForStatus(page, 'ferry.pdf', /^completed$/);
+      const only = page.getByRole('group', { name: 'Only these documents' }).getByRole('checkbox', { name: 'ferry.pdf' });
+      await only.check();
+      await ask(page, 'When does the harbour ferry leave and when does it return?');
+      await only.uncheck();
+      expect(await lastAnswerSources(page).allTextContents()).to.deep.equal(['ferry.pdf, page 1']);
+      await lastAnswerSources(page).first().click();
+      const dialog = page.getByRole('dialog', { name: 'ferry.pdf, page 1' });
+      await dialog.locator('blockquote').nth(1).waitFor();
+      const quotes = await dialog.locator('blockquote').allTextContents();
+      expect(quotes).to.have.length(2);
+      expect(quotes[0]).to.include('leaves the north pier at seven');
+      expect(quotes[1]).to.include('returns from the island at nine');
+      await dialog.getByRole('img', { name: 'Page 1 of ferry.pdf, the quoted passages marked' }).waitFor();
+      // Both paragraphs marked: a mark on the first one's lines and one below, on the second's.
+      await page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('.source-dialog .mark').length >= 4);
+      const tops = await dialog.locator('.mark').evaluateAll((marks) => marks.map((m) => parseFloat((m as unknown as { style: { top: string } }).style.top)));
+      expect(Math.max(...tops) - Math.min(...tops), tops.join(', ')).to.be.greaterThan(5);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
     });
 
     it('clears the chat after confirmation', async () => {
