@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import type { TagFilter } from '../../core/domain/tags.js';
-import { contentTokens, wordTokens } from '../../core/rag/text.js';
+import { searchWords, wordTokens } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import type { PostgresDatabase } from './database.js';
 
@@ -166,12 +166,10 @@ function tagConditions(filters: readonly TagFilter[] | undefined) {
 }
 
 /**
- * The question's words for to_tsquery and to_tsvector: content words (all words when it has none), only letters and
- * digits (an apostrophe splits a word, a possessive's "'s" is dropped), so nothing in a question is read as tsquery
- * syntax.
+ * The question's words (searchWords) for to_tsquery and to_tsvector, as runs of letters and digits (an apostrophe
+ * splits a word), so nothing in a question is read as tsquery syntax.
  */
 export function queryTerms(text: string): string[] {
-  const content = contentTokens(text);
-  const words = (content.length > 0 ? content : wordTokens(text)).flatMap((t) => t.replace(/['’]s$/, '').match(/[\p{L}\p{N}]+/gu) ?? []);
+  const words = searchWords(text).flatMap((t) => t.match(/[\p{L}\p{N}]+/gu) ?? []);
   return [...new Set(words)].slice(0, MAX_QUERY_TERMS);
 }

@@ -1,6 +1,6 @@
 import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
-import { contentTokens, wordTokens } from '../../core/rag/text.js';
+import { searchWords } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
 import type { SqliteDatabase, SqliteReader } from './database.js';
@@ -137,12 +137,7 @@ export function toMatchExpression(text: string): string | null {
   return terms.length === 0 ? null : terms.join(' OR ');
 }
 
-/**
- * The query's distinct content words (all its words when it has none), each quoted for MATCH. A possessive's "'s" is
- * dropped: quoted, "Amazon's" is the phrase "amazon s" and would miss every plain "Amazon".
- */
+/** The query's words (searchWords), at most MAX_QUERY_TERMS, each quoted for MATCH. */
 function matchTerms(text: string): string[] {
-  const content = contentTokens(text);
-  const words = (content.length > 0 ? content : wordTokens(text)).map((t) => t.replace(/['’]s$/, ''));
-  return [...new Set(words)].slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
+  return searchWords(text).slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
 }

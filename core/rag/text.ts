@@ -58,6 +58,20 @@ export function contentTokens(text: string): string[] {
   return wordTokens(text).filter((t) => !STOPWORDS.has(t));
 }
 
+/** A word without its possessive "'s": "amazon's" → "amazon". */
+export function withoutPossessive(word: string): string {
+  return word.replace(/['’]s$/, '');
+}
+
+/**
+ * The words a lexical index looks for: a query's content words (all its words when it has none), each once, without
+ * a possessive's "'s" ("Amazon's" finds "Amazon"). Each index tokenizes them further as it does the text.
+ */
+export function searchWords(text: string): string[] {
+  const content = contentTokens(text);
+  return [...new Set((content.length > 0 ? content : wordTokens(text)).map(withoutPossessive))];
+}
+
 /** Shortens text to at most `maxChars` at a word boundary, marking the cut. */
 export function truncateWords(text: string, maxChars: number): string {
   const clean = text.replace(/\s+/g, ' ').trim();
@@ -75,7 +89,7 @@ export function truncateWords(text: string, maxChars: number): string {
 export function termKey(word: string): string {
   let key = termKeyCache.get(word);
   if (key === undefined) {
-    key = stemmer(word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’]s$/, ''));
+    key = stemmer(withoutPossessive(word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()));
     if (termKeyCache.size >= TERM_KEY_CACHE_SIZE) termKeyCache.clear();
     termKeyCache.set(word, key);
   }

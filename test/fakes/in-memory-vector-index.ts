@@ -1,7 +1,7 @@
 import type { Chunk } from '../../core/domain/model.js';
 import { matchesTagFilters } from '../../core/domain/tags.js';
 import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
-import { contentTokens, wordTokens } from '../../core/rag/text.js';
+import { searchWords, withoutPossessive, wordTokens } from '../../core/rag/text.js';
 import { cosine } from '../support/vectors.js';
 
 export interface InMemoryVectorIndexOptions {
@@ -46,7 +46,7 @@ export class InMemoryVectorIndex implements VectorIndex {
       this.entries.set(c.id, {
         chunk: copyChunk(chunk),
         embedding: embedding ? [...embedding] : undefined,
-        terms: new Set(wordTokens(c.text).map(plain)),
+        terms: new Set(wordTokens(c.text).map(withoutPossessive)),
       });
     }
   }
@@ -74,7 +74,7 @@ export class InMemoryVectorIndex implements VectorIndex {
   }
 
   private async countTerms(query: DocumentTermsQuery): Promise<DocumentTerms[]> {
-    const terms = queryTerms(query.text);
+    const terms = searchWords(query.text);
     if (terms.length === 0) return [];
     const documents = new Map<string, DocumentTerms>();
     for (const { chunk, terms: held } of this.entries.values()) {
@@ -131,19 +131,8 @@ export class InMemoryVectorIndex implements VectorIndex {
   }
 }
 
-/** The query's distinct content words (all its words when it has none), possessives as their plain words. */
-function queryTerms(text: string): string[] {
-  const content = contentTokens(text);
-  return [...new Set((content.length > 0 ? content : wordTokens(text)).map(plain))];
-}
-
-/** "acme's" → "acme", as the real indexes' tokenizers split it. */
-function plain(word: string): string {
-  return word.replace(/['’]s$/, '');
-}
-
 function lexicalScores(candidates: Entry[], text: string): { entry: Entry; score: number }[] {
-  const terms = queryTerms(text);
+  const terms = searchWords(text);
   if (terms.length === 0) return [];
   const df = new Map<string, number>();
   for (const t of terms) df.set(t, candidates.filter((e) => e.terms.has(t)).length);

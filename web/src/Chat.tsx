@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
+import { Choices } from './Choices';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SourceDialog } from './SourceDialog';
 import type { ChatMessage, CitedPage, IngestJob, Source } from './types';
@@ -126,47 +127,12 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
         <button type="button" onClick={() => setConfirmClear(true)} disabled={messages.length === 0 || !!streaming}>Clear chat</button>
       </div>
       {readable.length > 1 && (
-        <fieldset class="filters documents-choice">
-          <legend>Only these documents</legend>
-          {/* The options scroll under their legend when there are many. */}
-          <div class="choices">
-          {readable.map((doc) => (
-            <label key={doc.id} class="filter">
-              <input
-                type="checkbox"
-                checked={chosenDocuments.has(doc.id)}
-                onChange={(e) => {
-                  const next = new Set(chosenDocuments);
-                  if (e.currentTarget.checked) next.add(doc.id);
-                  else next.delete(doc.id);
-                  setChosenDocuments(next);
-                }}
-              />
-              {doc.filename}
-            </label>
-          ))}
-          </div>
-        </fieldset>
+        <Choices legend="Only these documents" class="documents-choice" chosen={chosenDocuments} onChange={setChosenDocuments}
+          options={readable.map((doc) => ({ value: doc.id, label: doc.filename }))} />
       )}
       {tagChoices.length > 0 && (
-        <fieldset class="filters">
-          <legend>Only documents tagged</legend>
-          {tagChoices.map((choice) => (
-            <label key={choice} class="filter">
-              <input
-                type="checkbox"
-                checked={filters.has(choice)}
-                onChange={(e) => {
-                  const next = new Set(filters);
-                  if (e.currentTarget.checked) next.add(choice);
-                  else next.delete(choice);
-                  setFilters(next);
-                }}
-              />
-              {choice.replace('\u0000', ': ')}
-            </label>
-          ))}
-        </fieldset>
+        <Choices legend="Only documents tagged" chosen={filters} onChange={setFilters}
+          options={tagChoices.map((choice) => ({ value: choice, label: choice.replace('\u0000', ': ') }))} />
       )}
       <div class="log" role="log" aria-label="Conversation" ref={log} tabIndex={0}
         onScroll={(e) => {

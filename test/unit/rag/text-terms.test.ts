@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { bestSentence, excerptFor } from '../../../core/rag/context.js';
-import { splitSentences, termKey, termKeys } from '../../../core/rag/text.js';
+import { searchWords, splitSentences, termKey, termKeys } from '../../../core/rag/text.js';
 
 describe('termKey', () => {
   it('meets inflected forms of one word on one key', () => {
@@ -21,6 +21,14 @@ describe('termKey', () => {
 
   it('termKeys drops stopwords and keeps order', () => {
     expect(termKeys('When were the cities founded?')).to.deep.equal(['citi', 'found']);
+  });
+});
+
+describe('searchWords', () => {
+  it('gives a query’s content words once each, possessives as their plain word, and all its words when it has no other', () => {
+    expect(searchWords("What was Amazon's and Nike’s revenue, Amazon's?")).to.deep.equal(['amazon', 'nike', 'revenue']);
+    expect(searchWords('What is it?')).to.deep.equal(['what', 'is', 'it']);
+    expect(searchWords('?!')).to.deep.equal([]);
   });
 });
 
