@@ -168,6 +168,8 @@ type ChatMessageRow = Selectable<ChatMessagesTable>;
 /** A message's columns (null on an owned session's empty page) and the session's count. */
 type OwnedPageRow = { [K in keyof ChatMessageRow]: ChatMessageRow[K] | null } & { total: number | string | bigint | null };
 
+type StoredSource = Omit<Source, 'cited'> & { cited?: boolean };
+
 type OwnedPageIdRow = { id: string | null; total: number | string | bigint | null };
 
 function fromRow(row: ChatMessageRow): ChatMessage {
@@ -178,6 +180,7 @@ function fromRow(row: ChatMessageRow): ChatMessage {
     content: row.content,
     createdAt: row.created_at,
   };
-  if (row.sources_json) message.sources = JSON.parse(row.sources_json) as Source[];
+  // Answers stored before sources carried `cited` showed every source as cited.
+  if (row.sources_json) message.sources = (JSON.parse(row.sources_json) as StoredSource[]).map((s) => ({ ...s, cited: s.cited ?? true }));
   return message;
 }

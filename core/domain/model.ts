@@ -13,6 +13,11 @@ export interface Source {
   excerpt: string;
   score: number;
   ingestId: string;
+  /**
+   * Whether the answer quotes (or, from a model, cites) this passage. The other sources are passages ranked highest
+   * for the question that the answer does not draw on: shown apart, as further reading.
+   */
+  cited: boolean;
 }
 
 export interface ChatMessage {

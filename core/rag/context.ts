@@ -36,10 +36,11 @@ export const EXCERPT_CHARS = 400;
 
 /**
  * Sources shown with an answer, in retrieval order: the best `limit` passages, plus any passage the answer quoted
- * from further down, so every quote has its source listed.
+ * from further down, so every quote has its source listed. Each says whether the answer quotes it.
  */
 export function toSources(packed: PackedContext, usedRefs: string[], limit: number, question = ''): Source[] {
   const ranked = [...packed.byRef.keys()];
+  const used = new Set(usedRefs);
   const shown = new Set([...ranked.slice(0, limit), ...usedRefs.filter((r) => packed.byRef.has(r))]);
   return ranked.filter((ref) => shown.has(ref)).map((ref) => {
     const hit = packed.byRef.get(ref)!;
@@ -49,6 +50,7 @@ export function toSources(packed: PackedContext, usedRefs: string[], limit: numb
       excerpt: excerptFor(hit.chunk.text, question, EXCERPT_CHARS),
       score: Number(hit.score.toFixed(6)),
       ingestId: hit.chunk.jobId,
+      cited: used.has(ref),
     };
   });
 }

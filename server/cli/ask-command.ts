@@ -8,7 +8,7 @@ export interface AskOptions {
   documents?: string[];
 }
 
-/** `doc-chat ask`: the answer, then one line per source (file and page) it was drawn from. */
+/** `doc-chat ask`: the answer, then one line per page (file and page) it quotes, then the other pages found. */
 export async function ask(client: DocChatClient, sessionIdOrLabel: string, question: string, options: AskOptions = {}): Promise<string> {
   const { session } = await resolveSession(client, sessionIdOrLabel, { createMissing: false });
   let documents: string[] | undefined;
@@ -22,8 +22,12 @@ export async function ask(client: DocChatClient, sessionIdOrLabel: string, quest
   }
   const { answer, sources } = await client.ask(session.id, question, { institution: options.institution, documents });
   const lines = [answer.trim(), ''];
-  if (sources.length === 0) lines.push('No sources.');
-  // Several passages of one page are one source to the reader.
-  else lines.push('Sources:', ...new Set(sources.map((s) => `  ${s.filename}, page ${s.page}`)));
+  // Several passages of one page are one source to the reader; pages found but not quoted come after, apart.
+  const pages = (list: typeof sources) => new Set(list.map((s) => `  ${s.filename}, page ${s.page}`));
+  const quoted = pages(sources.filter((s) => s.cited !== false));
+  const others = [...pages(sources.filter((s) => s.cited === false))].filter((line) => !quoted.has(line));
+  if (quoted.size === 0) lines.push('No sources.');
+  else lines.push('Sources:', ...quoted);
+  if (others.length > 0) lines.push('Also found, not quoted:', ...others);
   return `${lines.join('\n')}\n`;
 }

@@ -31,6 +31,7 @@ export const Source = v.strictObject({
   excerpt: text('The passage the answer drew on'),
   score: v.pipe(v.number(), v.description('Retrieval score; higher is better, comparable within one answer only')),
   ingestId: text('The ingest job of the document'),
+  cited: v.pipe(v.boolean(), v.description('Whether the answer quotes (or cites) this passage; false: a passage found for the question that the answer does not draw on')),
 });
 
 export const ChatAnswer = v.strictObject({

@@ -141,7 +141,7 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
             .to.deep.equal({ messages: await s.chats.page('s1', offset, limit), total: await s.chats.count('s1') });
         for (let i = 0; i < 6; i += 2) await s.chats.appendExchange(message(i, 's1'), message(i + 1, 's1'));
         for (const round of [1, 2]) for (const [offset, limit] of [[0, 4], [4, 4], [2, 3]]) await sameAsPage(offset, limit + round - 1);
-        await s.chats.appendExchange(message(6, 's1'), { ...message(7, 's1'), sources: [{ filename: 'a.pdf', page: 1, excerpt: 'e', score: 1, ingestId: 'j' }] });
+        await s.chats.appendExchange(message(6, 's1'), { ...message(7, 's1'), sources: [{ filename: 'a.pdf', page: 1, excerpt: 'e', score: 1, ingestId: 'j', cited: true }] });
         await sameAsPage(4, 4);
         await sameAsPage(4, 4);
         await s.chats.deleteBySession('s1');
@@ -163,7 +163,7 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
       });
 
       it('stores sources of an answer', async () => {
-        const answer = { ...message(1, 's1'), sources: [{ filename: 'a.pdf', page: 2, excerpt: 'x', score: 0.5, ingestId: 'j1' }] };
+        const answer = { ...message(1, 's1'), sources: [{ filename: 'a.pdf', page: 2, excerpt: 'x', score: 0.5, ingestId: 'j1', cited: true }, { filename: 'b.pdf', page: 9, excerpt: 'y', score: 0.25, ingestId: 'j2', cited: false }] };
         await s.chats.appendExchange(message(0, 's1'), answer);
         const [, stored] = await s.chats.page('s1', 0, 20);
         expect(stored.sources).to.deep.equal(answer.sources);

@@ -166,6 +166,23 @@ describe('SQLite database', () => {
     }
   });
 
+  it('reads sources an older version stored, without `cited`, as cited (they were all shown as the answer\'s)', async () => {
+    const database = openSqliteDatabase(':memory:');
+    try {
+      const older = JSON.stringify([{ filename: 'a.pdf', page: 2, excerpt: 'x', score: 0.5, ingestId: 'j1' }]);
+      const newer = JSON.stringify([{ filename: 'b.pdf', page: 3, excerpt: 'y', score: 0.25, ingestId: 'j2', cited: false }]);
+      database.raw.exec("INSERT INTO sessions (id, label, user_id, created_at) VALUES ('s1', 'l', 'u1', 'x')");
+      const insert = database.raw.prepare("INSERT INTO chat_messages (id, session_id, role, content, created_at, sources_json) VALUES (?, 's1', 'assistant', 'a', 'x', ?)");
+      insert.run('m1', older);
+      insert.run('m2', newer);
+      const [first, second] = await new KyselyChatRepo(database.db).page('s1', 0, 20);
+      expect(first.sources).to.deep.equal([{ filename: 'a.pdf', page: 2, excerpt: 'x', score: 0.5, ingestId: 'j1', cited: true }]);
+      expect(second.sources).to.deep.equal([{ filename: 'b.pdf', page: 3, excerpt: 'y', score: 0.25, ingestId: 'j2', cited: false }]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('pages history with the session index, not a table scan', () => {
     const database = openSqliteDatabase(':memory:');
     const plan = database.raw

@@ -167,6 +167,14 @@ for (const makeStack of CONFORMANCE_STACKS) {
         expect(res.body.sources[0]).to.include({ filename: 'acme-fees.pdf', page: 2, ingestId: acmeJob });
         expect(res.body.sources[0].excerpt).to.include('International wire transfers');
         expect(res.body.sources[0].score).to.be.a('number');
+        // Each source says whether the answer quotes it (passages found but not quoted are listed as not cited).
+        expect(res.body.sources.map((s: any) => typeof s.cited)).to.satisfy((kinds: string[]) => kinds.every((k) => k === 'boolean'));
+        const cited = [...new Set(res.body.sources.filter((s: any) => s.cited).map((s: any) => `${s.filename}, page ${s.page}`))];
+        expect(cited).to.include('acme-fees.pdf, page 2');
+        if (stack.answerer === 'extractive') {
+          const named = res.body.data.split('Sources: ')[1].split('; ').map((s: string) => s.replace(/^\[\d+\] /, ''));
+          expect(cited.sort()).to.deep.equal(named.sort()); // exactly the pages the answer quotes
+        }
       });
 
       it('restricts retrieval to the institution', async () => {
@@ -194,6 +202,7 @@ for (const makeStack of CONFORMANCE_STACKS) {
         expect(history[0]).to.include({ role: 'user', content: 'How much does an international wire transfer cost at Acme Bank?' });
         expect(history[1].role).to.equal('assistant');
         expect(history[1].content).to.include('45 dollars');
+        expect(history[1].sources.filter((s: any) => s.cited).map((s: any) => s.page)).to.include(2);
       });
 
       it('refuses bad chat input with 400 and stores nothing', async () => {

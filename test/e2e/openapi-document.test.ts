@@ -119,7 +119,7 @@ describe('OpenAPI document (GET /api/v1/openapi.json)', () => {
       method: 'POST', path: '/api/v1/chat/completions', status: 200, text,
       headers: new Headers({ 'content-type': 'text/event-stream', 'x-request-id': 'c0ffee00-0000-4000-8000-000000000000' }),
     });
-    const source = { filename: 'a.pdf', page: 2, excerpt: 'Fees.', score: 1.5, ingestId: 'j1' };
+    const source = { filename: 'a.pdf', page: 2, excerpt: 'Fees.', score: 1.5, ingestId: 'j1', cited: true };
 
     it('accepts a streamed answer as declared, event by event (the control)', () => {
       checkResponse(stream(

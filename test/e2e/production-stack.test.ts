@@ -144,7 +144,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       expect(answer.body.sources[0]).to.include({ filename: 'dmca.pdf', page: 1, ingestId: jobId });
       expect(answer.body.sources[0].excerpt).to.match(/signed into law/);
       for (const source of answer.body.sources) {
-        expect(source).to.have.keys(['filename', 'page', 'excerpt', 'score', 'ingestId']);
+        expect(source).to.have.keys(['filename', 'page', 'excerpt', 'score', 'ingestId', 'cited']);
         expect(source.page).to.be.within(1, pageCount);
       }
     }

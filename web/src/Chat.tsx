@@ -29,6 +29,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
   const log = useRef<HTMLDivElement>(null);
   const keepBottom = useRef<number | undefined>(undefined);
   const stickToEnd = useRef(true);
+  const lastScrollTop = useRef(0);
 
   const fail = (e: unknown) => {
     if (!(e instanceof Unauthorized)) setError(e instanceof Error ? e.message : String(e));
@@ -138,7 +139,10 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
         onScroll={(e) => {
           const el = e.currentTarget;
           stickToEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-          if (el.scrollTop < 40) void loadEarlier();
+          // Only a scroll upwards loads earlier messages: a short page scrolled to its end may still sit near the top.
+          const up = el.scrollTop < lastScrollTop.current;
+          lastScrollTop.current = el.scrollTop;
+          if (up && el.scrollTop < 40) void loadEarlier();
         }}>
         {oldestPage !== undefined && oldestPage > 0 && (
           <button type="button" class="link earlier" onClick={() => void loadEarlier()} disabled={loadingHistory}>Load earlier messages</button>
@@ -148,15 +152,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
           <article key={i} class={`message ${m.role}`} aria-busy={m.streaming ? 'true' : undefined}>
             <h3 class="visually-hidden">{m.role === 'user' ? 'You' : 'Answer'}</h3>
             <p class="content">{m.content}</p>
-            {m.sources && m.sources.length > 0 && (
-              <ul class="sources" aria-label="Sources">
-                {citedPages(m.sources).map((cited) => (
-                  <li key={`${cited.ingestId}:${cited.page}`}>
-                    <button type="button" class="source" onClick={() => setOpened(cited)}>{cited.filename}, page {cited.page}</button>
-                  </li>
-                ))}
-              </ul>
-            )}
+            {m.sources && m.sources.length > 0 && <Sources sources={m.sources} open={setOpened} />}
           </article>
         ))}
       </div>
@@ -195,14 +191,45 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
   );
 }
 
+/**
+ * An answer's sources: the pages it quotes, then, folded away, the other pages found for the question that it does not
+ * quote (further reading, not evidence). Answers stored before sources said so count every source as quoted.
+ */
+function Sources({ sources, open }: { sources: Source[]; open(page: CitedPage): void }) {
+  const quoted = citedPages(sources.filter((s) => s.cited !== false), true);
+  const quotedKeys = new Set(quoted.map(pageKey));
+  const others = citedPages(sources.filter((s) => s.cited === false), false).filter((p) => !quotedKeys.has(pageKey(p)));
+  const list = (pages: CitedPage[], label: string) => (
+    <ul class="sources" aria-label={label}>
+      {pages.map((cited) => (
+        <li key={pageKey(cited)}>
+          <button type="button" class="source" onClick={() => open(cited)}>{cited.filename}, page {cited.page}</button>
+        </li>
+      ))}
+    </ul>
+  );
+  return (
+    <>
+      {quoted.length > 0 && list(quoted, 'Sources')}
+      {others.length > 0 && (
+        <details class="also-found">
+          <summary>Also found, not quoted: {others.length} {others.length === 1 ? 'page' : 'pages'}</summary>
+          {list(others, 'Also found, not quoted')}
+        </details>
+      )}
+    </>
+  );
+}
+
+const pageKey = (p: { ingestId: string; page: number }) => `${p.ingestId}:${p.page}`;
+
 /** The sources by page, in the order the answer gives them: passages of one page are one page to open. */
-function citedPages(sources: Source[]): CitedPage[] {
+function citedPages(sources: Source[], quoted: boolean): CitedPage[] {
   const pages = new Map<string, CitedPage>();
   for (const { filename, ingestId, page, excerpt } of sources) {
-    const key = `${ingestId}:${page}`;
-    const cited = pages.get(key);
+    const cited = pages.get(pageKey({ ingestId, page }));
     if (cited) cited.excerpts.push(excerpt);
-    else pages.set(key, { filename, ingestId, page, excerpts: [excerpt] });
+    else pages.set(pageKey({ ingestId, page }), { filename, ingestId, page, excerpts: [excerpt], quoted });
   }
   return [...pages.values()];
 }

@@ -70,6 +70,8 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
   // Each image's URL is let go once another replaced it, or the dialog closed.
   useEffect(() => () => shown && URL.revokeObjectURL(shown.url), [shown]);
   const title = `${cited.filename}, page ${cited.page}`;
+  // A page the answer quotes is "cited"; one only found for the question is "found".
+  const role = cited.quoted ? 'cited' : 'found';
   const last = pages !== undefined && page >= pages;
   return (
     <Modal label={title} onClose={onClose} class="source-dialog">
@@ -82,9 +84,9 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
         <nav class="page-turn" aria-label="Pages of the document">
           {/* aria-disabled, not disabled: a button that turned to the first or last page keeps the keyboard focus. */}
           <button type="button" onClick={() => page > 1 && setPage(page - 1)} aria-disabled={page <= 1}>Previous page</button>
-          <p aria-live="polite">Page {page}{pages !== undefined ? ` of ${pages}` : ''}{page === cited.page ? ' (cited)' : ''}</p>
+          <p aria-live="polite">Page {page}{pages !== undefined ? ` of ${pages}` : ''}{page === cited.page ? ` (${role})` : ''}</p>
           <button type="button" onClick={() => !last && setPage(page + 1)} aria-disabled={last}>Next page</button>
-          {page !== cited.page && <button type="button" onClick={() => setPage(cited.page)}>Back to the cited page</button>}
+          {page !== cited.page && <button type="button" onClick={() => setPage(cited.page)}>{cited.quoted ? 'Back to the cited page' : 'Back to the page found'}</button>}
         </nav>
         <button type="button" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>Zoom</button>
       </div>
@@ -95,7 +97,7 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
           <div class="sheet">
             <img
               src={shown.url}
-              alt={`Page ${shown.page} of ${cited.filename}${marked.length > 0 ? `, the quoted ${cited.excerpts.length > 1 ? 'passages' : 'passage'} marked` : ''}`}
+              alt={`Page ${shown.page} of ${cited.filename}${marked.length > 0 ? `, the ${cited.quoted ? 'quoted' : 'found'} ${cited.excerpts.length > 1 ? 'passages' : 'passage'} marked` : ''}`}
               class={shown.page !== page ? 'stale' : undefined}
               onLoad={({ currentTarget: { naturalWidth, naturalHeight } }) => {
                 if (naturalWidth > 0) setTallest((t) => Math.max(t, naturalHeight / naturalWidth));

@@ -11,6 +11,8 @@ export interface Source {
   excerpt: string;
   score: number;
   ingestId: string;
+  /** Whether the answer quotes it; absent on answers stored before the API said so. */
+  cited?: boolean;
 }
 
 /** A page an answer cites, with every excerpt it quotes from that page (sources of one page shown as one). */
@@ -19,6 +21,8 @@ export interface CitedPage {
   ingestId: string;
   page: number;
   excerpts: string[];
+  /** The answer quotes these excerpts (false: passages found for the question that it does not quote). */
+  quoted: boolean;
 }
 
 /** A rectangle on a page image, in fractions of its width and height from its top left. */

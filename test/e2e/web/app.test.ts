@@ -7,9 +7,9 @@ import { embeddedStack, scaledStack, type ProductionStack, type Stack } from '..
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
 import { encodePng } from '../../../adapters/extraction/png-encoder.js';
-import { textPdf } from '../../support/make-pdf.js';
+import { PAGE_BREAK, textPdf } from '../../support/make-pdf.js';
 import {
-  ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, imageLoaded, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL,
+  ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, imageLoaded, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL, streamedSources,
   waitForStatus, waitUntil, type UploadFile,
 } from './helpers.js';
 
@@ -458,21 +458,82 @@ for (const makeStack of STACK_FACTORIES) {
       await waitForStatus(page, 'ferry.pdf', /^completed$/);
       const only = page.getByRole('group', { name: 'Only these documents' }).getByRole('checkbox', { name: 'ferry.pdf' });
       await only.check();
+      const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/completions'));
       await ask(page, 'When does the harbour ferry leave and when does it return?');
       await only.uncheck();
+      const sources = streamedSources(await (await answered).text());
       expect(await lastAnswerSources(page).allTextContents()).to.deep.equal(['ferry.pdf, page 1']);
+      // The extractive answerer quotes both paragraphs; a model (the scaled stack's) cites what it cites: each quoted
+      // passage is one quote in the dialog, and only those.
+      const cited = sources.filter((s) => s.cited).map((s) => s.excerpt);
+      if (stack.answerer === 'extractive') expect(cited).to.have.length(2);
       await lastAnswerSources(page).first().click();
       const dialog = page.getByRole('dialog', { name: 'ferry.pdf, page 1' });
-      await dialog.locator('blockquote').nth(1).waitFor();
-      const quotes = await dialog.locator('blockquote').allTextContents();
-      expect(quotes).to.have.length(2);
-      expect(quotes[0]).to.include('leaves the north pier at seven');
-      expect(quotes[1]).to.include('returns from the island at nine');
-      await dialog.getByRole('img', { name: 'Page 1 of ferry.pdf, the quoted passages marked' }).waitFor();
-      // Both paragraphs marked: a mark on the first one's lines and one below, on the second's.
-      await page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('.source-dialog .mark').length >= 4);
-      const tops = await dialog.locator('.mark').evaluateAll((marks) => marks.map((m) => parseFloat((m as unknown as { style: { top: string } }).style.top)));
-      expect(Math.max(...tops) - Math.min(...tops), tops.join(', ')).to.be.greaterThan(5);
+      await dialog.locator('blockquote').nth(cited.length - 1).waitFor();
+      expect(await dialog.locator('blockquote').allTextContents()).to.deep.equal(cited);
+      for (const quote of cited) expect(quote).to.match(/leaves the north pier at seven|returns from the island at nine/);
+      if (cited.length === 2) {
+        expect(cited[0]).to.include('leaves the north pier at seven');
+        expect(cited[1]).to.include('returns from the island at nine');
+        await dialog.getByRole('img', { name: 'Page 1 of ferry.pdf, the quoted passages marked' }).waitFor();
+        // Both paragraphs marked: a mark on the first one's lines and one below, on the second's.
+        await page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('.source-dialog .mark').length >= 4);
+        const tops = await dialog.locator('.mark').evaluateAll((marks) => marks.map((m) => parseFloat((m as unknown as { style: { top: string } }).style.top)));
+        expect(Math.max(...tops) - Math.min(...tops), tops.join(', ')).to.be.greaterThan(5);
+      } else {
+        await dialog.getByRole('img', { name: 'Page 1 of ferry.pdf, the quoted passage marked' }).waitFor();
+      }
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    });
+
+    it('lists the pages an answer quotes as its sources, and apart, folded, the pages found that it does not quote', async () => {
+      const timetable = await textPdf({
+        title: 'Island ferry timetable',
+        paragraphs: [
+          'The island ferry leaves the north pier at 8 in the morning.', 'Tickets for the island ferry are sold on board.', PAGE_BREAK,
+          'The ferry returns from the island at 6 in the evening.', 'Bicycles travel free on the ferry.', PAGE_BREAK,
+          'In winter the ferry does not run on Sundays.', 'Ferry staff can help passengers with heavy luggage.',
+        ],
+      });
+      await page.getByLabel('Upload documents').setInputFiles([{ name: 'timetable.pdf', mimeType: 'application/pdf', buffer: Buffer.from(timetable.bytes) }]);
+      await waitForStatus(page, 'timetable.pdf', /^completed$/);
+      const only = page.getByRole('group', { name: 'Only these documents' }).getByRole('checkbox', { name: 'timetable.pdf' });
+      await only.check();
+      const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/completions'));
+      const answer = await ask(page, 'Does the ferry run on Sundays?');
+      await only.uncheck();
+      const sources = streamedSources(await (await answered).text());
+      const pagesOf = (list: typeof sources) => [...new Set(list.map((s) => `${s.filename}, page ${s.page}`))];
+      const citedPages = pagesOf(sources.filter((s) => s.cited));
+      const foundPages = pagesOf(sources.filter((s) => !s.cited)).filter((name) => !citedPages.includes(name));
+      if (stack.answerer === 'extractive') {
+        // The pages the answer's own source line names are the ones the service says it cites; one more was found.
+        expect(answer).to.include('does not run on Sundays');
+        const named = answer.split('Sources: ')[1].split('; ').map((s) => s.replace(/^\[\d+\] /, '').trim());
+        expect([...citedPages].sort()).to.deep.equal([...named].sort());
+        expect(foundPages).to.deep.equal(['timetable.pdf, page 2']);
+      }
+      expect(await lastAnswerSources(page).allTextContents()).to.deep.equal(citedPages);
+      const article = page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last();
+      const more = article.getByText(/^Also found, not quoted: \d+ pages?$/);
+      if (foundPages.length === 0) {
+        // A model may cite every passage it was given: then nothing is folded away.
+        expect(await more.count()).to.equal(0);
+        return;
+      }
+      expect(await more.textContent()).to.equal(`Also found, not quoted: ${foundPages.length} ${foundPages.length === 1 ? 'page' : 'pages'}`);
+      const others = article.getByRole('list', { name: 'Also found, not quoted' }).getByRole('button');
+      expect(await others.count(), 'folded away until opened').to.equal(0);
+      await more.click();
+      await others.first().waitFor();
+      const found = await others.allTextContents();
+      expect(found).to.deep.equal(foundPages);
+      await expectAccessible(page, 'an answer with pages found but not quoted');
+      await others.first().click();
+      const dialog = page.getByRole('dialog', { name: found[0] });
+      await dialog.getByRole('navigation', { name: 'Pages of the document' }).getByText(/^Page \d of 3 \(found\)$/).waitFor();
+      await dialog.getByRole('img', { name: /^Page \d of timetable\.pdf, the found passage marked$/ }).waitFor();
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { parseServerSentEvents } from '../../support/server-sent-events.js';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
@@ -99,7 +100,14 @@ export async function waitForStatus(page: Page, filename: string, status: RegExp
 
 /** The source buttons of the last answer in the Conversation log. */
 export const lastAnswerSources = (page: Page) =>
-  page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last().getByRole('button');
+  page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last().getByRole('list', { name: 'Sources' }).getByRole('button');
+
+/** The `sources` event of a streamed answer's body (what the app was given to show). */
+export function streamedSources(body: string): { filename: string; page: number; excerpt: string; cited: boolean }[] {
+  const event = parseServerSentEvents(body).events.find((e) => e.event === 'sources');
+  if (!event) throw new Error(`no sources event in the answer: ${body.slice(0, 200)}`);
+  return (JSON.parse(event.data) as { sources: ReturnType<typeof streamedSources> }).sources;
+}
 
 /** Asks through the Question box (Enter sends) and waits for the answer to finish streaming. */
 export async function ask(page: Page, question: string): Promise<string> {

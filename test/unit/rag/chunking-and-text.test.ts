@@ -88,9 +88,9 @@ describe('packContexts and toSources', () => {
 
   it('lists sources in retrieval order, adding quoted passages beyond the limit, with ingest id and a bounded excerpt', () => {
     const packed = packContexts([hit('a', 3), hit('b', 2, 'z '.repeat(400)), hit('c', 1)], 5, 10_000);
-    expect(toSources(packed, ['3'], 1).map((s) => s.filename)).to.deep.equal(['a.pdf', 'c.pdf']);
+    expect(toSources(packed, ['3'], 1).map((s) => [s.filename, s.cited])).to.deep.equal([['a.pdf', false], ['c.pdf', true]]);
     const sources = toSources(packed, ['2'], 2);
-    expect(sources.map((s) => s.filename)).to.deep.equal(['a.pdf', 'b.pdf']);
+    expect(sources.map((s) => [s.filename, s.cited])).to.deep.equal([['a.pdf', false], ['b.pdf', true]]);
     expect(sources[1].excerpt.length).to.be.at.most(404);
     expect(sources[0].ingestId).to.equal('j');
   });

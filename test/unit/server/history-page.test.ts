@@ -8,7 +8,7 @@ function turns(n: number, from = 0): ChatMessage[] {
     return k % 2 === 0
       ? { id: `m${k}`, sessionId: 's', role: 'user', content: `Question ${k} «naïve» "quoted" \u2028 😀`, createdAt: new Date(1_700_000_000_000 + k).toISOString() }
       : { id: `m${k}`, sessionId: 's', role: 'assistant', content: `Answer ${k} [1]`, createdAt: new Date(1_700_000_000_000 + k).toISOString(),
-        ...(k % 4 === 1 ? { sources: [{ filename: 'a.pdf', page: k, excerpt: 'x\ny', score: 0.5, ingestId: 'j' }] } : {}) };
+        ...(k % 4 === 1 ? { sources: [{ filename: 'a.pdf', page: k, excerpt: 'x\ny', score: 0.5, ingestId: 'j', cited: true }] } : {}) };
   });
 }
 
