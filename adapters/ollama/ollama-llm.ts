@@ -5,6 +5,7 @@ import {
   NOT_FOUND_ANSWER,
   buildGroundedMessages,
   buildRewriteMessages,
+  citedMarkers,
   parseRewrittenQuestion,
   resolveUsedRefs,
   selectContexts,
@@ -165,7 +166,8 @@ export class OllamaLlm implements Llm, DependencyProbe {
     if (!text) {
       throw new UpstreamUnavailableError(OLLAMA_DEPENDENCY, `Ollama model "${this.model}" returned an empty answer`);
     }
-    return { text, usedRefs: resolveUsedRefs(text, shown) };
+    const usedRefs = resolveUsedRefs(text, shown);
+    return { text, usedRefs, markers: citedMarkers(text, shown.filter((c) => usedRefs.includes(c.ref))) };
   }
 
   /**

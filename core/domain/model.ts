@@ -18,6 +18,8 @@ export interface Source {
    * for the question that the answer does not draw on: shown apart, as further reading.
    */
   cited: boolean;
+  /** The number the answer's text cites it by ("[2]": 2), when it is cited and the answerer numbers its citations. */
+  marker?: number;
 }
 
 export interface ChatMessage {

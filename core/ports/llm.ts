@@ -30,6 +30,11 @@ export interface Answer {
   text: string;
   /** Refs of the contexts the answer used; empty when the documents did not contain it. */
   usedRefs: string[];
+  /**
+   * How the text cites the passages it used: ref → n where the text marks it "[n]" (passages of one page may share a
+   * number). Absent, or a ref missing: the text cites it by no number.
+   */
+  markers?: Record<string, number>;
 }
 
 export interface Llm {

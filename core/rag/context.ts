@@ -36,9 +36,9 @@ export const EXCERPT_CHARS = 400;
 
 /**
  * Sources shown with an answer, in retrieval order: the best `limit` passages, plus any passage the answer quoted
- * from further down, so every quote has its source listed. Each says whether the answer quotes it.
+ * from further down, so every quote has its source listed. Each says whether the answer quotes it, and by which number.
  */
-export function toSources(packed: PackedContext, usedRefs: string[], limit: number, question = ''): Source[] {
+export function toSources(packed: PackedContext, usedRefs: string[], limit: number, question = '', markers: Record<string, number> = {}): Source[] {
   const ranked = [...packed.byRef.keys()];
   const used = new Set(usedRefs);
   const shown = new Set([...ranked.slice(0, limit), ...usedRefs.filter((r) => packed.byRef.has(r))]);
@@ -51,6 +51,7 @@ export function toSources(packed: PackedContext, usedRefs: string[], limit: numb
       score: Number(hit.score.toFixed(6)),
       ingestId: hit.chunk.jobId,
       cited: used.has(ref),
+      ...(used.has(ref) && markers[ref] !== undefined && { marker: markers[ref] }),
     };
   });
 }

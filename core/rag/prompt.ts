@@ -206,6 +206,12 @@ export function stripThinking(text: string): string {
     .trim();
 }
 
+/** How a model's text numbers the passages it cites: by their refs, the numbers the prompt gave them ("[2]": ref 2). */
+export function citedMarkers(text: string, contexts: readonly ContextPassage[]): Record<string, number> {
+  const cited = parseCitedRefs(text, contexts.map((c) => c.ref)).filter((ref) => /^\d+$/.test(ref));
+  return Object.fromEntries(cited.map((ref) => [ref, Number(ref)]));
+}
+
 /**
  * The refs cited in `text` that are among `refs`, in order of first citation, without duplicates.
  * Understands [1], [2, 3], [2;3], [1][2], [1-3], 【1】, [ref 2], [doc 1], [source 4], [^1].

@@ -32,6 +32,7 @@ export const Source = v.strictObject({
   score: v.pipe(v.number(), v.description('Retrieval score; higher is better, comparable within one answer only')),
   ingestId: text('The ingest job of the document'),
   cited: v.pipe(v.boolean(), v.description('Whether the answer quotes (or cites) this passage; false: a passage found for the question that the answer does not draw on')),
+  marker: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('The number the answer’s text cites it by ([2]: 2); only on cited sources, when the answer numbers them'))),
 });
 
 export const ChatAnswer = v.strictObject({

@@ -175,6 +175,12 @@ for (const makeStack of CONFORMANCE_STACKS) {
           const named = res.body.data.split('Sources: ')[1].split('; ').map((s: string) => s.replace(/^\[\d+\] /, ''));
           expect(cited.sort()).to.deep.equal(named.sort()); // exactly the pages the answer quotes
         }
+        // Each cited source carries the number the text cites it by; the extractive answer's source line names its page.
+        for (const source of res.body.sources.filter((s: any) => s.cited)) {
+          expect(res.body.data).to.include(`[${source.marker}]`);
+          if (stack.answerer === 'extractive') expect(res.body.data).to.include(`[${source.marker}] ${source.filename}, page ${source.page}`);
+        }
+        expect(res.body.sources.filter((s: any) => !s.cited && 'marker' in s)).to.deep.equal([]);
       });
 
       it('restricts retrieval to the institution', async () => {

@@ -1,9 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { Answer } from './Answer';
 import { Api, Unauthorized } from './api';
 import { Choices } from './Choices';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SourceDialog } from './SourceDialog';
-import type { ChatMessage, CitedPage, IngestJob, Source } from './types';
+import type { ChatMessage, CitedPage, IngestJob } from './types';
 
 const PAGE_SIZE = 20;
 
@@ -19,6 +20,8 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
   const [messages, setMessages] = useState<Shown[]>([]);
   const [oldestPage, setOldestPage] = useState<number | undefined>();
   const [loadingHistory, setLoadingHistory] = useState(true);
+  // Asked before the conversation so far is shown, an answer would stream into a list the history then replaces.
+  const [historyShown, setHistoryShown] = useState(false);
   const [question, setQuestion] = useState('');
   const [streaming, setStreaming] = useState<AbortController | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -44,8 +47,8 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
       const last = Math.floor((first.total - 1) / PAGE_SIZE);
       return { page: last, data: (await api.history(sessionId, last)).data };
     })().then(
-      ({ page, data }) => live && (setMessages(data), setOldestPage(page), setLoadingHistory(false)),
-      (e) => live && (fail(e), setLoadingHistory(false)),
+      ({ page, data }) => live && (setMessages(data), setOldestPage(page), setLoadingHistory(false), setHistoryShown(true)),
+      (e) => live && (fail(e), setLoadingHistory(false), setHistoryShown(true)),
     );
     return () => void (live = false);
   }, [sessionId]);
@@ -78,7 +81,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
 
   const ask = async () => {
     const message = question.trim();
-    if (!message || streaming) return;
+    if (!message || streaming || !historyShown) return;
     const controller = new AbortController();
     setError(undefined);
     setQuestion('');
@@ -151,8 +154,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
         {messages.map((m, i) => (
           <article key={i} class={`message ${m.role}`} aria-busy={m.streaming ? 'true' : undefined}>
             <h3 class="visually-hidden">{m.role === 'user' ? 'You' : 'Answer'}</h3>
-            <p class="content">{m.content}</p>
-            {m.sources && m.sources.length > 0 && <Sources sources={m.sources} open={setOpened} />}
+            {m.role === 'assistant' ? <Answer text={m.content} sources={m.sources} open={setOpened} /> : <p class="content">{m.content}</p>}
           </article>
         ))}
       </div>
@@ -176,7 +178,7 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
         {streaming ? (
           <button type="button" class="danger" onClick={() => streaming.abort()}>Stop</button>
         ) : (
-          <button type="submit" class="primary" disabled={!question.trim()}>Ask</button>
+          <button type="submit" class="primary" disabled={!question.trim() || !historyShown}>Ask</button>
         )}
       </form>
       {opened && (
@@ -189,49 +191,6 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
       )}
     </section>
   );
-}
-
-/**
- * An answer's sources: the pages it quotes, then, folded away, the other pages found for the question that it does not
- * quote (further reading, not evidence). Answers stored before sources said so count every source as quoted.
- */
-function Sources({ sources, open }: { sources: Source[]; open(page: CitedPage): void }) {
-  const quoted = citedPages(sources.filter((s) => s.cited !== false), true);
-  const quotedKeys = new Set(quoted.map(pageKey));
-  const others = citedPages(sources.filter((s) => s.cited === false), false).filter((p) => !quotedKeys.has(pageKey(p)));
-  const list = (pages: CitedPage[], label: string) => (
-    <ul class="sources" aria-label={label}>
-      {pages.map((cited) => (
-        <li key={pageKey(cited)}>
-          <button type="button" class="source" onClick={() => open(cited)}>{cited.filename}, page {cited.page}</button>
-        </li>
-      ))}
-    </ul>
-  );
-  return (
-    <>
-      {quoted.length > 0 && list(quoted, 'Sources')}
-      {others.length > 0 && (
-        <details class="also-found">
-          <summary>Also found, not quoted: {others.length} {others.length === 1 ? 'page' : 'pages'}</summary>
-          {list(others, 'Also found, not quoted')}
-        </details>
-      )}
-    </>
-  );
-}
-
-const pageKey = (p: { ingestId: string; page: number }) => `${p.ingestId}:${p.page}`;
-
-/** The sources by page, in the order the answer gives them: passages of one page are one page to open. */
-function citedPages(sources: Source[], quoted: boolean): CitedPage[] {
-  const pages = new Map<string, CitedPage>();
-  for (const { filename, ingestId, page, excerpt } of sources) {
-    const cited = pages.get(pageKey({ ingestId, page }));
-    if (cited) cited.excerpts.push(excerpt);
-    else pages.set(pageKey({ ingestId, page }), { filename, ingestId, page, excerpts: [excerpt], quoted });
-  }
-  return [...pages.values()];
 }
 
 /** Each tag name and value the session's completed documents carry, as "name\0value". */

@@ -96,7 +96,7 @@ function SessionView({ api, session, onDelete }: { api: Api; session: Session; o
       )}
       <div class="panes">
         <Documents api={api} sessionId={session.id} onChange={setDocuments} />
-        <Chat api={api} sessionId={session.id} documents={documents} />
+        <Chat key={session.id} api={api} sessionId={session.id} documents={documents} />
       </div>
     </>
   );

@@ -13,6 +13,8 @@ export interface Source {
   ingestId: string;
   /** Whether the answer quotes it; absent on answers stored before the API said so. */
   cited?: boolean;
+  /** The number the answer's text cites it by ("[2]"), on cited sources when the answerer numbers them. */
+  marker?: number;
 }
 
 /** A page an answer cites, with every excerpt it quotes from that page (sources of one page shown as one). */

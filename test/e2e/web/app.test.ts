@@ -204,6 +204,24 @@ for (const makeStack of STACK_FACTORIES) {
       await dialog.waitFor({ state: 'hidden' });
     });
 
+    it('opens the page an answer cites by its number: each "[n]" in the answer is a button naming its source', async () => {
+      const answer = page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last();
+      const markers = answer.locator('.content').getByRole('button', { name: /^Source \d+: / });
+      expect(await markers.count()).to.be.greaterThan(0);
+      for (const marker of await markers.all()) {
+        const [, n] = /^Source (\d+): /.exec((await marker.getAttribute('aria-label'))!)!;
+        expect(await marker.textContent()).to.equal(`[${n}]`);
+      }
+      // The extractive answer's own source line says which page [1] is: the button opens that one.
+      expect(await markers.first().getAttribute('aria-label')).to.equal('Source 1: acme-fees.pdf, page 2');
+      await markers.first().focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'acme-fees.pdf, page 2' });
+      await dialog.getByText('Page 2 of 2 (cited)').waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    });
+
     it('asks once more, larger, for a page taller than A4 (a receipt): its longest side is longer for the same width', async () => {
       await page.setViewportSize({ width: 1280, height: 860 });
       // The service's page, replaced by a receipt-shaped one (three times taller than wide) at the size asked for.
@@ -378,6 +396,31 @@ for (const makeStack of STACK_FACTORIES) {
       expect(await log.locator('article').count()).to.equal(26);
       expect(await log.getByRole('button', { name: 'Load earlier messages' }).count()).to.equal(0);
       expect(await log.locator('article.assistant').first().getByRole('button', { name: 'acme-fees.pdf, page 2' }).count()).to.be.greaterThan(0);
+    });
+
+    it('asks only once the conversation so far is shown: an answer never streams into a history still loading', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/v1/chat/history/**', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.reload();
+      const box = page.getByRole('textbox', { name: 'Question' });
+      const question = 'How much do international wire transfers cost?';
+      await box.fill(question);
+      await box.press('Enter');
+      expect(await page.getByRole('button', { name: 'Ask' }).isDisabled()).to.equal(true);
+      expect(await box.inputValue(), 'kept in the box').to.equal(question);
+      release();
+      const log = page.getByRole('log', { name: 'Conversation' });
+      await log.locator('article').first().waitFor();
+      await page.unroute('**/api/v1/chat/history/**');
+      const before = await log.locator('article').count();
+      const lastAnswer = await log.locator('article.assistant').last().locator('.content').textContent();
+      await ask(page, question);
+      expect(await log.locator('article').count()).to.equal(before + 2);
+      expect(await log.locator('article.assistant').nth(-2).locator('.content').textContent(), 'the answer before is as it was').to.equal(lastAnswer);
     });
 
     it('filters by a tag the documents carry', async () => {

@@ -123,6 +123,7 @@ describe('OllamaLlm against a fake Ollama server', function () {
       expect(await llm().answer({ question, contexts: [warranty, bananas], history: [] })).to.deep.equal({
         text: 'It lasts 24 months [1], and bananas are unrelated [2][7].',
         usedRefs: ['1', '2'],
+        markers: { 1: 1, 2: 2 }, // each cited by its own number; [7] names no passage
       });
     });
 
@@ -133,12 +134,14 @@ describe('OllamaLlm against a fake Ollama server', function () {
 
     it('attributes an uncited answer by the words it shares with the passages', async function () {
       server.replyWith('The X200 drill warranty period is 24 months.');
-      expect((await llm().answer({ question, contexts: [bananas, warranty], history: [] })).usedRefs).to.deep.equal(['1']);
+      const answer = await llm().answer({ question, contexts: [bananas, warranty], history: [] });
+      expect(answer.usedRefs).to.deep.equal(['1']);
+      expect(answer.markers, 'the text numbers nothing').to.deep.equal({});
     });
 
     it('drops a reasoning block from the text', async function () {
       server.replyWith('<think>The user wants the warranty.</think>\n24 months [1].');
-      expect(await llm().answer({ question, contexts: [warranty], history: [] })).to.deep.equal({ text: '24 months [1].', usedRefs: ['1'] });
+      expect(await llm().answer({ question, contexts: [warranty], history: [] })).to.deep.equal({ text: '24 months [1].', usedRefs: ['1'], markers: { 1: 1 } });
     });
 
     it('treats an empty reply as a failure of the model', async function () {

@@ -42,6 +42,25 @@ describe('ExtractiveAnswerer', () => {
     for (const q of quotes(answer.text)) expect(contexts.some((c) => c.text.includes(q))).to.equal(true);
   });
 
+  it('says by which number its text cites each passage it quotes, and cites no passage it left out', async () => {
+    const contexts = [
+      passage('1', 'In 2019 the harbour budget paid for a new crane on the east quay. The crane lifts forty tonnes.', 'port.pdf', 4, 3),
+      passage('2', 'The harbour budget also paid for dredging the channel in 2020. Ships of deeper draught now berth there.', 'port.pdf', 9, 2),
+      passage('3', 'Lighting on the pier was paid for by the harbour budget in 2021. The town paid for the benches.', 'town.pdf', 2, 1),
+      passage('4', 'The harbour budget paid for painting the crane in 2022.', 'port.pdf', 4, 0.5),
+    ];
+    const answer = await answerer.answer({ question: 'What did the harbour budget pay for?', contexts, history: [] });
+    const named = new Map([...answer.text.split('\n\nSources: ')[1].matchAll(/\[(\d+)\] (\S+), page (\d+)/g)].map((m) => [Number(m[1]), `${m[2]}, page ${m[3]}`]));
+    expect(named.size, 'quotes from several pages').to.be.greaterThan(1);
+    expect(Object.keys(answer.markers!).sort()).to.deep.equal([...answer.usedRefs].sort());
+    for (const [ref, n] of Object.entries(answer.markers!)) {
+      const { filename, page } = contexts.find((c) => c.ref === ref)!;
+      expect(named.get(n), `ref ${ref}`).to.equal(`${filename}, page ${page}`);
+      expect(answer.text).to.include(`” [${n}]`);
+    }
+    expect(new Set(Object.values(answer.markers!)).size).to.equal(named.size);
+  });
+
   it('puts first the sentence holding the kind of answer asked for', async () => {
     const contexts = [passage('1', [
       'The treaty of the northern harbour was discussed by many historians.',

@@ -17,6 +17,7 @@ describe('computed figure answers', () => {
     expect(answer.text).to.include('“2019 2020 2021 … Cost of revenue 50,000 54,000 66,000” [2]');
     expect(answer.text).to.match(/Sources: \[1\] acme-10k\.pdf, page 42; \[2\] acme-10k\.pdf, page 40$/);
     expect(answer.usedRefs).to.have.members(['1', '2']);
+    expect(answer.markers).to.deep.equal({ 2: 1, 1: 2 }); // the balance sheet's page is [1], the income statement's [2]
   });
 
   it('computes textbook metrics, percentages and changes between years', () => {

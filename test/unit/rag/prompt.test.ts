@@ -5,6 +5,7 @@ import {
   NOT_FOUND_ANSWER,
   buildGroundedMessages,
   buildRewriteMessages,
+  citedMarkers,
   isNotFoundAnswer,
   neutralizeDelimiters,
   parseCitedRefs,
@@ -131,6 +132,14 @@ describe('prompt: buildGroundedMessages', function () {
     expect(cut[0].text.length).to.be.at.most(101);
     const user = buildGroundedMessages({ question, contexts, history: [], maxContextChars: 1000 }).at(-1)!.content;
     expect(documentsOf(user).map((d) => d.attrs.slice(0, 7))).to.deep.equal(['ref="1"']);
+  });
+});
+
+describe('prompt: citedMarkers', function () {
+  it('numbers each passage a model cites by its ref, the number the prompt gave it; others and unknown refs get none', function () {
+    const contexts = ['1', '2', '3'].map((ref): ContextPassage => ({ ref, filename: 'a.pdf', page: 1, text: 't', score: 1 }));
+    expect(citedMarkers('It lasts 2 years [2] and covers the motor [3, 9].', contexts)).to.deep.equal({ 2: 2, 3: 3 });
+    expect(citedMarkers('It lasts 2 years.', contexts)).to.deep.equal({});
   });
 });
 
