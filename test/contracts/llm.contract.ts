@@ -72,6 +72,11 @@ export function llmContract(name: string, makeSubject: () => LlmSubject | Promis
       const answer = await llm.answer({ question: warrantyQuestion, contexts: [warranty('1'), bananas('2')], history: [] });
       expectRefsWithin(answer.usedRefs, ['1', '2']);
       expect(answer.usedRefs).to.include('1');
+      // Numbers, where the answerer gives them, are for refs it used, each one the text writes as "[n]".
+      for (const [ref, n] of Object.entries(answer.markers ?? {})) {
+        expect(answer.usedRefs).to.include(ref);
+        expect(answer.text).to.include(`[${n}]`);
+      }
     });
 
     it('uses the refs it was given, whatever they are and wherever the relevant passage is', async function () {

@@ -47,7 +47,7 @@ describe('OllamaLlm.answerStream against a fake Ollama server (streamed NDJSON)'
     expect(server.chatRequests()[0].stream).to.equal(true);
     expect(pieces.length).to.be.greaterThan(3);
     expect(pieces.join('')).to.equal('The warranty lasts 24 months from purchase. [1]');
-    expect(answer).to.deep.equal({ text: 'The warranty lasts 24 months from purchase. [1]', usedRefs: ['1'] });
+    expect(answer).to.deep.equal({ text: 'The warranty lasts 24 months from purchase. [1]', usedRefs: ['1'], markers: { 1: 1 } });
   });
 
   it('holds back a thinking block and surrounding whitespace: the pieces joined are the final text', async () => {
