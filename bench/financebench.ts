@@ -20,11 +20,13 @@ export interface FinanceResult {
   ingestSeconds: number;
   questions: number;
   evidencePageHit: number;
+  /** The same, counting only the sources the answer quotes (`cited`), not the other passages listed with it. */
+  quotedPageHit: number;
   figureQuestions: number;
   figureCarried: number;
   /** Questions whose first source is another filing (only possible with BENCH_FINANCEBENCH_SESSIONS=shared). */
   otherFilingFirst: number;
-  perQuestion: { id: string; pageHit: boolean; figure?: boolean; cited: number[]; evidence: number[]; otherFilingFirst: boolean }[];
+  perQuestion: { id: string; pageHit: boolean; quotedPageHit: boolean; figure?: boolean; cited: number[]; evidence: number[]; otherFilingFirst: boolean }[];
 }
 
 /** A filing takes minutes on a loaded machine; the whole part is queued at once. */
@@ -63,6 +65,7 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
     ingestSeconds: Number(ingestSeconds.toFixed(1)),
     questions: questions.length,
     evidencePageHit: ratio(perQuestion.filter((r) => r.pageHit).length, perQuestion.length),
+    quotedPageHit: ratio(perQuestion.filter((r) => r.quotedPageHit).length, perQuestion.length),
     figureQuestions: figures.length,
     figureCarried: ratio(figures.filter((r) => r.figure).length, figures.length),
     otherFilingFirst: perQuestion.filter((r) => r.otherFilingFirst).length,
@@ -71,13 +74,16 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
 }
 
 /** A cited page counts only in the question's own filing: in a shared session another filing's page 40 is a miss. */
-export function score(q: FinanceQuestion, answer: string, sources: { filename: string; page: number }[]): FinanceResult['perQuestion'][number] {
+export function score(q: FinanceQuestion, answer: string, sources: { filename: string; page: number; cited?: boolean }[]): FinanceResult['perQuestion'][number] {
   const evidence = [...new Set(q.evidence.map((e) => e.page))];
-  const cited = sources.filter((s) => s.filename === q.doc).map((s) => s.page);
-  const pageHit = cited.some((page) => evidence.some((e) => Math.abs(page - e) <= 1));
+  const own = sources.filter((s) => s.filename === q.doc);
+  const cited = own.map((s) => s.page);
+  const near = (page: number) => evidence.some((e) => Math.abs(page - e) <= 1);
+  const pageHit = cited.some(near);
+  const quotedPageHit = own.some((s) => s.cited !== false && near(s.page));
   const gold = isFigureQuestion(q) ? goldFigure(q.answer) : undefined;
   const otherFilingFirst = sources.length > 0 && sources[0].filename !== q.doc;
-  return { id: q.id, pageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), q.answer), cited, evidence, otherFilingFirst };
+  return { id: q.id, pageHit, quotedPageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), q.answer), cited, evidence, otherFilingFirst };
 }
 
 function ratio(n: number, of: number): number {
@@ -89,6 +95,7 @@ export function printFinanceResult(r: FinanceResult, target: { pageHit: number; 
   console.log(`\nFinanceBench, ${r.part} part (${use}), ${r.mode === 'shared' ? 'all filings in one session' : 'one session per filing'}`);
   console.log(`  ${r.filings} filings, ${r.pages} pages ingested in ${r.ingestSeconds} s, ${r.questions} questions`);
   if (r.mode === 'shared') console.log(`  first source from another filing        ${r.otherFilingFirst} of ${r.questions}`);
-  console.log(`  evidence page among cited sources (±1)  ${r.evidencePageHit.toFixed(3)}  (${verdict(r.evidencePageHit, target.pageHit)})`);
+  console.log(`  evidence page among sources (±1)        ${r.evidencePageHit.toFixed(3)}  (${verdict(r.evidencePageHit, target.pageHit)})`);
+  console.log(`    among the sources the answer quotes   ${r.quotedPageHit.toFixed(3)}  (no target: the other sources listed are passages found, not quoted)`);
   console.log(`  figure questions carrying the figure    ${r.figureCarried.toFixed(3)} of ${r.figureQuestions}  (${verdict(r.figureCarried, target.figure)})`);
 }
