@@ -1,14 +1,14 @@
 /**
  * Writes the README's screenshots (docs/screenshots/*.png) from a real run: the embedded service, Debian's Chromium,
- * a session with two fee schedules, a streamed answer and a cited page (on a phone too, zoomed); then a photographed
- * page with its cited lines marked.
+ * a session with two fee schedules, a streamed answer and a cited page (on a phone too, zoomed), an answer's pages found
+ * but not quoted; then a photographed page with its cited lines marked.
  * `npx tsx scripts/screenshots.ts`
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { signLocalToken } from '../adapters/local-jwt/local-jwt-verifier.js';
-import { ask, fixtures, lastAnswerSources, waitForStatus } from '../test/e2e/web/helpers.js';
+import { ask, fixtures, lastAnswerSources, timetablePdf, waitForStatus } from '../test/e2e/web/helpers.js';
 import { chromiumUnavailableReason, launchChromium } from '../test/support/browser.js';
 import { REPO_ROOT } from '../test/support/paths.js';
 import { embeddedStack } from '../test/support/stacks.js';
@@ -63,6 +63,18 @@ try {
   await ask(page, 'What is the monthly maintenance fee on checking accounts?');
   await ask(page, 'How much do international wire transfers cost?');
   await shot('session');
+
+  // Pages found for a question but not quoted by its answer, unfolded: another session, a timetable.
+  await page.getByRole('button', { name: 'New session' }).click();
+  await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
+  await page.getByLabel('Upload documents').setInputFiles([await timetablePdf()]);
+  await waitForStatus(page, 'timetable.pdf', /^completed$/);
+  await ask(page, 'Does the ferry run on Sundays?');
+  await page.getByText(/^Also found, not quoted/).click();
+  await shot('also-found');
+  await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'Bank fees 2024' }).click();
+  await page.getByRole('heading', { name: 'Bank fees 2024' }).waitFor();
+  await lastAnswerSources(page).first().waitFor();
 
   await lastAnswerSources(page).first().click();
   // The quoted lines marked on the page come with a request of their own.

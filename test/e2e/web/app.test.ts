@@ -7,9 +7,9 @@ import { embeddedStack, scaledStack, type ProductionStack, type Stack } from '..
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
 import { encodePng } from '../../../adapters/extraction/png-encoder.js';
-import { PAGE_BREAK, textPdf } from '../../support/make-pdf.js';
+import { textPdf } from '../../support/make-pdf.js';
 import {
-  ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, imageLoaded, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL, streamedSources,
+  ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, imageLoaded, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL, streamedSources, timetablePdf,
   waitForStatus, waitUntil, type UploadFile,
 } from './helpers.js';
 
@@ -531,15 +531,7 @@ for (const makeStack of STACK_FACTORIES) {
     });
 
     it('lists the pages an answer quotes as its sources, and apart, folded, the pages found that it does not quote', async () => {
-      const timetable = await textPdf({
-        title: 'Island ferry timetable',
-        paragraphs: [
-          'The island ferry leaves the north pier at 8 in the morning.', 'Tickets for the island ferry are sold on board.', PAGE_BREAK,
-          'The ferry returns from the island at 6 in the evening.', 'Bicycles travel free on the ferry.', PAGE_BREAK,
-          'In winter the ferry does not run on Sundays.', 'Ferry staff can help passengers with heavy luggage.',
-        ],
-      });
-      await page.getByLabel('Upload documents').setInputFiles([{ name: 'timetable.pdf', mimeType: 'application/pdf', buffer: Buffer.from(timetable.bytes) }]);
+      await page.getByLabel('Upload documents').setInputFiles([await timetablePdf()]);
       await waitForStatus(page, 'timetable.pdf', /^completed$/);
       const only = page.getByRole('group', { name: 'Only these documents' }).getByRole('checkbox', { name: 'timetable.pdf' });
       await only.check();

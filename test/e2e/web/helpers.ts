@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import { parseServerSentEvents } from '../../support/server-sent-events.js';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { ACME, GLOBEX } from '../../support/bank-fee-pdfs.js';
 import { textJpeg } from '../../support/generated-documents.js';
-import { textPdf } from '../../support/make-pdf.js';
+import { PAGE_BREAK, textPdf } from '../../support/make-pdf.js';
 import { CORPUS_AVAILABLE, corpusPath } from '../../support/paths.js';
+import { parseServerSentEvents } from '../../support/server-sent-events.js';
 
 export interface UploadFile {
   name: string;
@@ -38,6 +38,22 @@ export async function fixtures(): Promise<Record<'acme' | 'globex' | 'pdf' | 'jp
     malformed: pdf('broken.pdf', new TextEncoder().encode('%PDF-1.3\nThis is not a valid PDF file\n%%EOF\n')),
     text: { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain text') },
   };
+}
+
+/**
+ * A three-page timetable: asked "Does the ferry run on Sundays?", the extractive answer quotes pages 3 and 1, and
+ * page 2 is found but not quoted.
+ */
+export async function timetablePdf(): Promise<UploadFile> {
+  const timetable = await textPdf({
+    title: 'Island ferry timetable',
+    paragraphs: [
+      'The island ferry leaves the north pier at 8 in the morning.', 'Tickets for the island ferry are sold on board.', PAGE_BREAK,
+      'The ferry returns from the island at 6 in the evening.', 'Bicycles travel free on the ferry.', PAGE_BREAK,
+      'In winter the ferry does not run on Sundays.', 'Ferry staff can help passengers with heavy luggage.',
+    ],
+  });
+  return { name: 'timetable.pdf', mimeType: 'application/pdf', buffer: Buffer.from(timetable.bytes) };
 }
 
 /** axe-core on the current screen: no serious or critical violation. */
