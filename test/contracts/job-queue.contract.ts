@@ -96,14 +96,21 @@ export function jobQueueContract(name: string, makeQueue: MakeJobQueue, options:
         let running = 0;
         let most = 0;
         let finished = 0;
+        // Jobs hold until released: "that many" must not depend on how fast a loaded machine hands out the next one.
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
         const queue = await make(async () => {
           running += 1;
           most = Math.max(most, running);
-          await tick(5);
+          await gate;
           running -= 1;
           finished += 1;
         }, concurrency);
         for (const id of ids(10)) queue.enqueue(ofUser(id));
+        await until(() => running === concurrency, `${concurrency} running`);
+        await tick(50); // room for a queue that would start one more
+        expect(running).to.equal(concurrency);
+        release();
         await until(() => finished === 10, '10 jobs');
         expect(most).to.equal(concurrency);
       });
