@@ -82,7 +82,7 @@ async function measure(qs: Question[], packed: Map<string, ReturnType<typeof con
     const p = packed.get(q.id)!;
     const answer = await answerer.answer({ question: q.question, contexts: p.passages, history: [] });
     if (contains(answer.text, q.answers.map(sanitize))) contained += 1;
-    const sources = answer.usedRefs.length > 0 ? toSources(p, answer.usedRefs, DEFAULT_RETRIEVAL.sources, q.question) : [];
+    const sources = answer.usedRefs.length > 0 ? toSources(p, answer, DEFAULT_RETRIEVAL.sources, q.question) : [];
     const paragraph = sanitize(q.paragraph);
     if (sources.slice(0, 5).some((s) => excerptFromParagraph(s.excerpt, paragraph))) hits += 1;
     else if (sources.length === 0) misses.none += 1;

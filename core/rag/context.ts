@@ -1,5 +1,5 @@
 import type { Source } from '../domain/model.js';
-import type { ContextPassage } from '../ports/llm.js';
+import type { Answer, ContextPassage } from '../ports/llm.js';
 import type { ChunkHit } from '../ports/vector-index.js';
 import { splitSentences, termKeys, truncateWords } from './text.js';
 
@@ -38,7 +38,7 @@ export const EXCERPT_CHARS = 400;
  * Sources shown with an answer, in retrieval order: the best `limit` passages, plus any passage the answer quoted
  * from further down, so every quote has its source listed. Each says whether the answer quotes it, and by which number.
  */
-export function toSources(packed: PackedContext, usedRefs: string[], limit: number, question = '', markers: Record<string, number> = {}): Source[] {
+export function toSources(packed: PackedContext, { usedRefs, markers = {} }: Pick<Answer, 'usedRefs' | 'markers'>, limit: number, question = ''): Source[] {
   const ranked = [...packed.byRef.keys()];
   const used = new Set(usedRefs);
   const shown = new Set([...ranked.slice(0, limit), ...usedRefs.filter((r) => packed.byRef.has(r))]);

@@ -75,7 +75,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
 
   /** The sources shown with `answer`: none when it used no passage. */
   sourcesOf(retrieved: { packed: PackedContext; query: string }, answer: Answer): Source[] {
-    return answer.usedRefs.length > 0 ? toSources(retrieved.packed, answer.usedRefs, this.settings.sources, retrieved.query, answer.markers) : [];
+    return answer.usedRefs.length > 0 ? toSources(retrieved.packed, answer, this.settings.sources, retrieved.query) : [];
   }
 
   async retrieve(input: GroundedQuestion, signal?: AbortSignal): Promise<Retrieved> {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { sourceLine } from '../support/answer-source-line.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
 import { queryRecords } from '../support/records-query.js';
@@ -172,7 +173,7 @@ for (const makeStack of CONFORMANCE_STACKS) {
         const cited = [...new Set(res.body.sources.filter((s: any) => s.cited).map((s: any) => `${s.filename}, page ${s.page}`))];
         expect(cited).to.include('acme-fees.pdf, page 2');
         if (stack.answerer === 'extractive') {
-          const named = res.body.data.split('Sources: ')[1].split('; ').map((s: string) => s.replace(/^\[\d+\] /, ''));
+          const named = [...sourceLine(res.body.data).values()];
           expect(cited.sort()).to.deep.equal(named.sort()); // exactly the pages the answer quotes
         }
         // Each cited source carries the number the text cites it by; the extractive answer's source line names its page.

@@ -20,8 +20,6 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
   const [messages, setMessages] = useState<Shown[]>([]);
   const [oldestPage, setOldestPage] = useState<number | undefined>();
   const [loadingHistory, setLoadingHistory] = useState(true);
-  // Asked before the conversation so far is shown, an answer would stream into a list the history then replaces.
-  const [historyShown, setHistoryShown] = useState(false);
   const [question, setQuestion] = useState('');
   const [streaming, setStreaming] = useState<AbortController | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -47,8 +45,8 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
       const last = Math.floor((first.total - 1) / PAGE_SIZE);
       return { page: last, data: (await api.history(sessionId, last)).data };
     })().then(
-      ({ page, data }) => live && (setMessages(data), setOldestPage(page), setLoadingHistory(false), setHistoryShown(true)),
-      (e) => live && (fail(e), setLoadingHistory(false), setHistoryShown(true)),
+      ({ page, data }) => live && (setMessages(data), setOldestPage(page), setLoadingHistory(false)),
+      (e) => live && (fail(e), setLoadingHistory(false)),
     );
     return () => void (live = false);
   }, [sessionId]);
@@ -78,6 +76,9 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
       keepBottom.current = undefined;
     } else if (stickToEnd.current) el.scrollTop = el.scrollHeight;
   }, [messages]);
+
+  // The first history page came (or failed). Asked before, an answer would stream into a list the history then replaces.
+  const historyShown = oldestPage !== undefined || !loadingHistory;
 
   const ask = async () => {
     const message = question.trim();

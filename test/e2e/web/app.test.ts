@@ -7,6 +7,7 @@ import { embeddedStack, scaledStack, type ProductionStack, type Stack } from '..
 import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
 import { ensureWebBuilt } from '../../support/web-build.js';
 import { encodePng } from '../../../adapters/extraction/png-encoder.js';
+import { sourceLine } from '../../support/answer-source-line.js';
 import { textPdf } from '../../support/make-pdf.js';
 import {
   ask, documentItem, expectAccessible, expectNoSidewaysScroll, fixtures, imageLoaded, lastAnswerSources, MARKUP_FILENAME, MARKUP_LABEL, streamedSources, timetablePdf,
@@ -545,7 +546,7 @@ for (const makeStack of STACK_FACTORIES) {
       if (stack.answerer === 'extractive') {
         // The pages the answer's own source line names are the ones the service says it cites; one more was found.
         expect(answer).to.include('does not run on Sundays');
-        const named = answer.split('Sources: ')[1].split('; ').map((s) => s.replace(/^\[\d+\] /, '').trim());
+        const named = [...sourceLine(answer).values()];
         expect([...citedPages].sort()).to.deep.equal([...named].sort());
         expect(foundPages).to.deep.equal(['timetable.pdf, page 2']);
       }

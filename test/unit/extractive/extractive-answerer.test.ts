@@ -6,6 +6,7 @@ import type { ContextPassage } from '../../../core/ports/llm.js';
 import { NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
 import type { AnswerSkill } from '../../../core/ports/answer-skill.js';
 import { financialAnswerSkill } from '../../../adapters/financial-statements/plugin.js';
+import { sourceLine } from '../../support/answer-source-line.js';
 
 const passage = (ref: string, text: string, filename = 'doc.pdf', page = 1, score = 1): ContextPassage => ({ ref, filename, page, text, score });
 
@@ -50,7 +51,7 @@ describe('ExtractiveAnswerer', () => {
       passage('4', 'The harbour budget paid for painting the crane in 2022.', 'port.pdf', 4, 0.5),
     ];
     const answer = await answerer.answer({ question: 'What did the harbour budget pay for?', contexts, history: [] });
-    const named = new Map([...answer.text.split('\n\nSources: ')[1].matchAll(/\[(\d+)\] (\S+), page (\d+)/g)].map((m) => [Number(m[1]), `${m[2]}, page ${m[3]}`]));
+    const named = sourceLine(answer.text);
     expect(named.size, 'quotes from several pages').to.be.greaterThan(1);
     expect(Object.keys(answer.markers!).sort()).to.deep.equal([...answer.usedRefs].sort());
     for (const [ref, n] of Object.entries(answer.markers!)) {

@@ -88,11 +88,11 @@ describe('packContexts and toSources', () => {
 
   it('lists sources in retrieval order, adding quoted passages beyond the limit, with ingest id and a bounded excerpt', () => {
     const packed = packContexts([hit('a', 3), hit('b', 2, 'z '.repeat(400)), hit('c', 1)], 5, 10_000);
-    expect(toSources(packed, ['3'], 1).map((s) => [s.filename, s.cited])).to.deep.equal([['a.pdf', false], ['c.pdf', true]]);
-    const sources = toSources(packed, ['2'], 2);
+    expect(toSources(packed, { usedRefs: ['3'] }, 1).map((s) => [s.filename, s.cited])).to.deep.equal([['a.pdf', false], ['c.pdf', true]]);
+    const sources = toSources(packed, { usedRefs: ['2'] }, 2);
     expect(sources.map((s) => [s.filename, s.cited])).to.deep.equal([['a.pdf', false], ['b.pdf', true]]);
     // The number the text cites a passage by comes with it, on cited sources only.
-    expect(toSources(packed, ['1', '3'], 3, '', { 1: 2, 2: 5, 3: 1 }).map((s) => s.marker)).to.deep.equal([2, undefined, 1]);
+    expect(toSources(packed, { usedRefs: ['1', '3'], markers: { 1: 2, 2: 5, 3: 1 } }, 3).map((s) => s.marker)).to.deep.equal([2, undefined, 1]);
     expect(sources[1].excerpt.length).to.be.at.most(404);
     expect(sources[0].ingestId).to.equal('j');
   });
