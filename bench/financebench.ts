@@ -5,9 +5,11 @@
  *
  * Sessions: 'per-filing' (one session per filing: the answer only has to find the page) or 'shared' (all filings of
  * the part in one session, as a user with a year of reports keeps them: the answer must also find the filing).
+ * Per filing, each question is also asked of another company's filing, where the right answer is "not found".
  */
 import fs from 'node:fs';
 import type { ApiClient } from '../test/support/api-client.js';
+import { isNotFoundAnswer } from '../core/rag/prompt.js';
 import { answerBody } from './metrics.js';
 import { carriesFigure, goldFigure, isFigureQuestion } from './figures.js';
 import { filingPath, readFinanceQuestions, type FinancePart, type FinanceQuestion } from './financebench-data.js';
@@ -26,6 +28,8 @@ export interface FinanceResult {
   figureCarried: number;
   /** Questions whose first source is another filing (only possible with BENCH_FINANCEBENCH_SESSIONS=shared). */
   otherFilingFirst: number;
+  /** One session per filing only: each question asked again in another company's filing's session, which cannot answer it. */
+  elsewhere?: { asked: number; notFound: number };
   perQuestion: { id: string; pageHit: boolean; quotedPageHit: boolean; figure?: boolean; cited: number[]; evidence: number[]; otherFilingFirst: boolean }[];
 }
 
@@ -56,6 +60,20 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
     if (res.status !== 200) throw new Error(`chat: ${res.status} ${res.text}`);
     perQuestion.push(score(q, res.body.data, res.body.sources ?? []));
   }
+  // Per filing, each question is also asked of another company's filing: the right answer there is "not found".
+  let elsewhere: FinanceResult['elsewhere'];
+  if (mode === 'per-filing') {
+    elsewhere = { asked: 0, notFound: 0 };
+    for (const [i, q] of questions.entries()) {
+      const start = docs.indexOf(q.doc) + 1 + i; // moved on per question: not every question goes to one filing
+      const other = docs.map((_, k) => docs[(start + k) % docs.length]).find((d) => companyOf(d, questions) !== q.company);
+      if (!other) continue;
+      const res = await api.ask(sessions.get(other)!.sessionId, q.question);
+      if (res.status !== 200) throw new Error(`chat: ${res.status} ${res.text}`);
+      elsewhere.asked += 1;
+      if (isNotFoundAnswer(res.body.data)) elsewhere.notFound += 1;
+    }
+  }
   const figures = perQuestion.filter((r) => r.figure !== undefined);
   return {
     part,
@@ -69,6 +87,7 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
     figureQuestions: figures.length,
     figureCarried: ratio(figures.filter((r) => r.figure).length, figures.length),
     otherFilingFirst: perQuestion.filter((r) => r.otherFilingFirst).length,
+    elsewhere,
     perQuestion,
   };
 }
@@ -86,6 +105,11 @@ export function score(q: FinanceQuestion, answer: string, sources: { filename: s
   return { id: q.id, pageHit, quotedPageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), q.answer), cited, evidence, otherFilingFirst };
 }
 
+/** The company whose filing `doc` is. */
+function companyOf(doc: string, questions: FinanceQuestion[]): string | undefined {
+  return questions.find((q) => q.doc === doc)?.company;
+}
+
 function ratio(n: number, of: number): number {
   return of === 0 ? 0 : Number((n / of).toFixed(3));
 }
@@ -98,4 +122,5 @@ export function printFinanceResult(r: FinanceResult, target: { pageHit: number; 
   console.log(`  evidence page among sources (±1)        ${r.evidencePageHit.toFixed(3)}  (${verdict(r.evidencePageHit, target.pageHit)})`);
   console.log(`    among the sources the answer quotes   ${r.quotedPageHit.toFixed(3)}  (no target: the other sources listed are passages found, not quoted)`);
   console.log(`  figure questions carrying the figure    ${r.figureCarried.toFixed(3)} of ${r.figureQuestions}  (${verdict(r.figureCarried, target.figure)})`);
+  if (r.elsewhere) console.log(`  asked of another company's filing: "not found" ${r.elsewhere.notFound} of ${r.elsewhere.asked}  (no target: the right answer there)`);
 }

@@ -3,7 +3,8 @@
  *
  * SQuAD: one PDF per SQuAD article (24) ingested into one session over HTTP; asked are the questions of the 8
  * articles of SQUAD_SPLIT.report (bench/squad-pdfs.ts), which the answerer's weights were not fitted on
- * (bench/train-answerer.ts fits on the other 16). Prints answer containment, source hit@5 and chat latency.
+ * (bench/train-answerer.ts fits on the other 16). Prints answer containment, source hit@5 and chat latency; and how
+ * often each question, asked of the other articles only (the request's `documents`), gets the right "not found".
  *
  * FinanceBench: the filings of the companies in FINANCEBENCH_SPLIT (bench/financebench-data.ts), one session per
  * filing, then all filings of the part in one session (the question's filing must be found among the others). The
@@ -20,6 +21,7 @@ import { corpusPath, exitUnlessCorpus, REPO_ROOT } from '../test/support/paths.j
 import type { ApiClient } from '../test/support/api-client.js';
 import { startTestService } from '../test/support/test-service.js';
 import { articlePdf, ingestArticles, questionsOf, readSquad } from './squad-pdfs.js';
+import { isNotFoundAnswer } from '../core/rag/prompt.js';
 import { contains, excerptFromParagraph, percentile, sample, seededRandom } from './metrics.js';
 import { printFinanceResult, runFinanceBench, type FinanceResult, type FinanceSessions } from './financebench.js';
 import type { FinancePart } from './financebench-data.js';
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
       const hit5Met = squad.hits >= TARGET.hit5 * squad.questions;
       console.log(`  answer containment  ${squad.containment.toFixed(3)} (${squad.contained} of ${squad.questions})  (target ≥ ${TARGET.containment}: ${containmentMet ? 'met' : 'NOT met'})`);
       console.log(`  source hit@5        ${squad.hit5.toFixed(3)} (${squad.hits} of ${squad.questions})  (target ≥ ${TARGET.hit5}: ${hit5Met ? 'met' : 'NOT met'})`);
+      console.log(`  asked of the other articles only: "not found" ${squad.refusedWithout} of ${squad.questions}  (no target: the right answer there)`);
       console.log(`  chat latency        p50 ${squad.latencyMs.p50} ms, p95 ${squad.latencyMs.p95} ms`);
       met = containmentMet && hit5Met;
     } else console.log('\nSQuAD skipped (BENCH_SQUAD=skip)');
@@ -88,6 +91,7 @@ async function squadSection(api: ApiClient) {
   const questions = QUESTIONS < heldOut.length ? sample(heldOut, QUESTIONS, seededRandom(SEED)) : heldOut;
   let contained = 0;
   let hits = 0;
+  let refusedWithout = 0;
   const latencies: number[] = [];
   const misses: string[] = [];
   for (const q of questions) {
@@ -98,6 +102,10 @@ async function squadSection(api: ApiClient) {
     const golds = q.answers.map(sanitize);
     if (contains(res.body.data, golds)) contained += 1;
     else if (misses.length < 8) misses.push(`  Q: ${q.question}\n  gold: ${golds[0]}\n  got: ${res.body.data.slice(0, 240)}`);
+    // The same question of the other articles only (the request's `documents`): the right answer is "not found".
+    const without = await api.post('/api/v1/chat/completions', { sessionId, message: q.question, documents: results.filter((_, i) => i !== q.article).map((j) => j.id) });
+    if (without.status !== 200) throw new Error(`chat: ${without.status} ${without.text}`);
+    if (isNotFoundAnswer(without.body.data)) refusedWithout += 1;
     const paragraph = sanitize(q.paragraph);
     if ((res.body.sources ?? []).slice(0, 5).some((s: { excerpt: string }) => excerptFromParagraph(s.excerpt, paragraph))) hits += 1;
   }
@@ -113,6 +121,7 @@ async function squadSection(api: ApiClient) {
     contained,
     hits,
     containment: fixed(contained / questions.length),
+    refusedWithout,
     hit5: fixed(hits / questions.length),
     latencyMs: { p50: Number(percentile(latencies, 50).toFixed(1)), p95: Number(percentile(latencies, 95).toFixed(1)) },
     misses,
