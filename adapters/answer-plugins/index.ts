@@ -34,12 +34,10 @@ export interface ExtractiveAnswererOptions {
   plugins?: readonly string[];
   /** Sentence weights (default SENTENCE_WEIGHTS). */
   weights?: readonly number[];
-  /** Weights of the gate that says "not found" (default ANSWERABILITY_WEIGHTS). */
-  answerability?: readonly number[];
 }
 
 /** The embedded answerer with the named plug-ins' skills. */
 export function createExtractiveAnswerer(options: ExtractiveAnswererOptions = {}): ExtractiveAnswerer {
   const skills = answerPlugins(options.plugins ?? DEFAULT_ANSWER_PLUGINS).map((plugin) => plugin.skill);
-  return new ExtractiveAnswerer(options.weights, skills, options.answerability);
+  return options.weights ? new ExtractiveAnswerer(options.weights, skills) : new ExtractiveAnswerer(undefined, skills);
 }

@@ -3,12 +3,13 @@ import {
   type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
-import { ANSWERABILITY_WEIGHTS, answerabilityFeatures, answerable } from './answerability.js';
 import { bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
 /** A sentence cut shorter than this says too little to be worth quoting. */
 const MIN_EXCERPT_WORDS = 12;
+/** Below this share of the question found in any one sentence, the documents are taken not to hold the answer. */
+const MIN_COVERAGE = 0.2;
 
 export interface Candidate {
   passage: ContextPassage;
@@ -37,12 +38,11 @@ export interface Candidate {
 export class ExtractiveAnswerer implements Llm {
   /**
    * `weights`: one per SENTENCE_FEATURES entry (other weights are for fitting and comparing them); `skills`: asked in
-   * order, the first to answer wins; `answerability`: one per ANSWERABILITY_FEATURES entry.
+   * order, the first to answer wins.
    */
   constructor(
     private readonly weights: readonly number[] = SENTENCE_WEIGHTS,
     private readonly skills: readonly AnswerSkill[] = [],
-    private readonly answerability: readonly number[] = ANSWERABILITY_WEIGHTS,
   ) {}
 
   async answer(request: AnswerRequest): Promise<Answer> {
@@ -59,9 +59,8 @@ export class ExtractiveAnswerer implements Llm {
     const figure = this.skills.map((skill) => skill.tableFigure(request.question)).find((f) => f !== undefined);
     const row = figure ? bestRow(all, figure.wording) : undefined;
     const best = ranked[0];
-    // Passages that cannot answer give no answer: better to say so than to quote something unrelated. A table row
-    // that a skill names is an answer of its own.
-    if (!best || (!row && !answerable(this.answerabilityOf(request, all), this.answerability))) return notFound();
+    // Too weak a match is no answer: better to say so than to quote something unrelated.
+    if (!best || Math.max(...ranked.map((c) => c.coverage)) < MIN_COVERAGE) return notFound();
 
     const queryTerms = new Set(stems(contentTokens(request.question)));
     const header = row && columnHeaderOf(row, all);
@@ -88,11 +87,6 @@ export class ExtractiveAnswerer implements Llm {
   /** The passages' sentences that match the question (or follow one that does), most likely answer first. */
   rankSentences(request: AnswerRequest, weights: readonly number[] = this.weights): Candidate[] {
     return rankedOf(this.scoredCandidates(request, weights));
-  }
-
-  /** The features of ANSWERABILITY_FEATURES for a request, given its scored candidates (for fitting the gate too). */
-  answerabilityOf(request: AnswerRequest, candidates: readonly Candidate[] = this.scoredCandidates(request, this.weights)): number[] {
-    return answerabilityFeatures(request.question, request.contexts, candidates);
   }
 
   /** Every sentence, row and heading of the passages, with its features and score. */
