@@ -64,9 +64,10 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
   let elsewhere: FinanceResult['elsewhere'];
   if (mode === 'per-filing') {
     elsewhere = { asked: 0, notFound: 0 };
+    const companyOf = new Map(questions.map((q) => [q.doc, q.company]));
     for (const [i, q] of questions.entries()) {
       const start = docs.indexOf(q.doc) + 1 + i; // moved on per question: not every question goes to one filing
-      const other = docs.map((_, k) => docs[(start + k) % docs.length]).find((d) => companyOf(d, questions) !== q.company);
+      const other = docs.map((_, k) => docs[(start + k) % docs.length]).find((d) => companyOf.get(d) !== q.company);
       if (!other) continue;
       const res = await api.ask(sessions.get(other)!.sessionId, q.question);
       if (res.status !== 200) throw new Error(`chat: ${res.status} ${res.text}`);
@@ -103,11 +104,6 @@ export function score(q: FinanceQuestion, answer: string, sources: { filename: s
   const gold = isFigureQuestion(q) ? goldFigure(q.answer) : undefined;
   const otherFilingFirst = sources.length > 0 && sources[0].filename !== q.doc;
   return { id: q.id, pageHit, quotedPageHit, figure: gold === undefined ? undefined : carriesFigure(answerBody(answer), q.answer), cited, evidence, otherFilingFirst };
-}
-
-/** The company whose filing `doc` is. */
-function companyOf(doc: string, questions: FinanceQuestion[]): string | undefined {
-  return questions.find((q) => q.doc === doc)?.company;
 }
 
 function ratio(n: number, of: number): number {
