@@ -79,9 +79,9 @@ export class ExtractiveAnswerer implements Llm {
       chosen.push(piece);
       words += piece.words;
     }
-    const { text, markers } = render(chosen);
+    const { text, markers, quotes } = render(chosen);
     // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not.
-    return { text: `${lead ? `${lead} — ` : ''}${text}`, usedRefs: Object.keys(markers), markers };
+    return { text: `${lead ? `${lead} — ` : ''}${text}`, usedRefs: Object.keys(markers), markers, quotes };
   }
 
   /** The passages' sentences that match the question (or follow one that does), most likely answer first. */
@@ -256,7 +256,7 @@ function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: stri
  * Quotes first, each marked with the number of its source, then the sources: “…” [1] “…” [2]  Sources: [1] a.pdf,
  * page 4; [2] b.pdf, page 1. Quotes of one page are joined in document order. At most 80 words of quotation.
  */
-function render(chosen: Candidate[]): { text: string; markers: Record<string, number> } {
+function render(chosen: Candidate[]): Required<Pick<Answer, 'text' | 'markers' | 'quotes'>> {
   const groups = new Map<string, Candidate[]>();
   for (const c of chosen) {
     const key = `${c.passage.filename}\u0000${c.passage.page}`;
@@ -266,6 +266,7 @@ function render(chosen: Candidate[]): { text: string; markers: Record<string, nu
   const quotes: string[] = [];
   const sources: string[] = [];
   const markers: Record<string, number> = {};
+  const quoted: Record<string, string> = {};
   for (const group of groups.values()) {
     if (budget <= 0) break;
     group.sort((a, b) => a.rank - b.rank || a.position - b.position);
@@ -274,9 +275,13 @@ function render(chosen: Candidate[]): { text: string; markers: Record<string, nu
     const n = sources.length + 1;
     quotes.push(`“${quote}” [${n}]`);
     sources.push(`[${n}] ${group[0].passage.filename}, page ${group[0].passage.page}`);
-    for (const c of group) markers[c.passage.ref] = n;
+    for (const c of group) {
+      markers[c.passage.ref] = n;
+      // Every unit it quotes of the passage (a heading alone would centre its source's excerpt on the heading).
+      quoted[c.passage.ref] = quoted[c.passage.ref] ? `${quoted[c.passage.ref]} ${c.text}` : c.text;
+    }
   }
-  return { text: `${quotes.join(' ')}\n\nSources: ${sources.join('; ')}`, markers };
+  return { text: `${quotes.join(' ')}\n\nSources: ${sources.join('; ')}`, markers, quotes: quoted };
 }
 
 /**

@@ -27,8 +27,8 @@ export function computedFigureAnswer(request: AnswerRequest): Answer | undefined
   if (raw === undefined || !Number.isFinite(raw)) return undefined;
   const tableUnit = [...units][0];
   const figureText = formatFigure(figure, raw, tableUnit);
-  const { text, markers } = render([...found.values()]);
-  return { text: `${figure.metric}: ${figureText}, computed as ${figure.formula} from ${text}`, usedRefs: refsOf(found), markers };
+  const { text, markers, quotes } = render([...found.values()]);
+  return { text: `${figure.metric}: ${figureText}, computed as ${figure.formula} from ${text}`, usedRefs: refsOf(found), markers, quotes };
 }
 
 const UNIT_SCALE: Record<AmountUnit, number> = { thousands: 1e3, millions: 1e6, billions: 1e9 };
@@ -52,10 +52,11 @@ function refsOf(found: Map<string, FoundValue>): string[] {
 }
 
 /** The rows used, each once, under their column years, numbered by page, then the sources: “2016 2017 … Inventories 11,461 16,047” [1]. */
-function render(found: FoundValue[]): { text: string; markers: Record<string, number> } {
+function render(found: FoundValue[]): Required<Pick<Answer, 'text' | 'markers' | 'quotes'>> {
   const pages: string[] = [];
   const quotes: string[] = [];
   const markers: Record<string, number> = {};
+  const quoted: Record<string, string> = {};
   const seen = new Set<string>();
   for (const { row } of found) {
     if (seen.has(`${row.passage.ref}\u0000${row.text}`)) continue;
@@ -63,7 +64,8 @@ function render(found: FoundValue[]): { text: string; markers: Record<string, nu
     const page = `${row.passage.filename}, page ${row.passage.page}`;
     if (!pages.includes(page)) pages.push(page);
     markers[row.passage.ref] = pages.indexOf(page) + 1;
+    quoted[row.passage.ref] = quoted[row.passage.ref] ? `${quoted[row.passage.ref]} ${row.text}` : row.text;
     quotes.push(`“${row.header} … ${row.text}” [${markers[row.passage.ref]}]`);
   }
-  return { text: `${quotes.join(' ')}\n\nSources: ${pages.map((p, i) => `[${i + 1}] ${p}`).join('; ')}`, markers };
+  return { text: `${quotes.join(' ')}\n\nSources: ${pages.map((p, i) => `[${i + 1}] ${p}`).join('; ')}`, markers, quotes: quoted };
 }

@@ -35,6 +35,12 @@ export interface Answer {
    * number). Absent, or a ref missing: the text cites it by no number.
    */
   markers?: Record<string, number>;
+  /**
+   * What the text quotes word for word from each passage it used (ref → the quoted sentences, joined), so that
+   * passage's source shows, and the page marks, that part of it. Absent for a ref (a model's own words): its source shows the part of the
+   * passage that best matches the question.
+   */
+  quotes?: Record<string, string>;
 }
 
 export interface Llm {

@@ -36,9 +36,10 @@ export const EXCERPT_CHARS = 400;
 
 /**
  * Sources shown with an answer, in retrieval order: the best `limit` passages, plus any passage the answer quoted
- * from further down, so every quote has its source listed. Each says whether the answer quotes it, and by which number.
+ * from further down, so every quote has its source listed. Each says whether the answer quotes it, and by which number;
+ * its excerpt is the part of the passage the answer quotes, or else the part that best matches the question.
  */
-export function toSources(packed: PackedContext, { usedRefs, markers = {} }: Pick<Answer, 'usedRefs' | 'markers'>, limit: number, question = ''): Source[] {
+export function toSources(packed: PackedContext, { usedRefs, markers = {}, quotes = {} }: Pick<Answer, 'usedRefs' | 'markers' | 'quotes'>, limit: number, question = ''): Source[] {
   const ranked = [...packed.byRef.keys()];
   const used = new Set(usedRefs);
   const shown = new Set([...ranked.slice(0, limit), ...usedRefs.filter((r) => packed.byRef.has(r))]);
@@ -47,7 +48,8 @@ export function toSources(packed: PackedContext, { usedRefs, markers = {} }: Pic
     return {
       filename: hit.chunk.filename,
       page: hit.chunk.page,
-      excerpt: excerptFor(hit.chunk.text, question, EXCERPT_CHARS),
+      // The quoted words are the "question" the excerpt is centred on: the sentence holding most of them is the quote.
+      excerpt: excerptFor(hit.chunk.text, (used.has(ref) && quotes[ref]) || question, EXCERPT_CHARS),
       score: Number(hit.score.toFixed(6)),
       ingestId: hit.chunk.jobId,
       cited: used.has(ref),

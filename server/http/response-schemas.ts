@@ -28,7 +28,7 @@ export const RenamedSession = v.strictObject({ data: RenamedSessionJson });
 export const Source = v.strictObject({
   filename: text('Name the document was ingested under'),
   page: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('1-based page of the passage')),
-  excerpt: text('The passage the answer drew on'),
+  excerpt: text('Part of the passage: around what the answer quotes of it, or else what best matches the question'),
   score: v.pipe(v.number(), v.description('Retrieval score; higher is better, comparable within one answer only')),
   ingestId: text('The ingest job of the document'),
   cited: v.pipe(v.boolean(), v.description('Whether the answer quotes (or cites) this passage; false: a passage found for the question that the answer does not draw on')),

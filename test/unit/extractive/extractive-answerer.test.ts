@@ -60,6 +60,12 @@ describe('ExtractiveAnswerer', () => {
       expect(answer.text).to.include(`” [${n}]`);
     }
     expect(new Set(Object.values(answer.markers!)).size).to.equal(named.size);
+    // What it quotes of each passage: words of that passage, as the text quotes them.
+    expect(Object.keys(answer.quotes!).sort()).to.deep.equal([...answer.usedRefs].sort());
+    for (const [ref, quoted] of Object.entries(answer.quotes!)) {
+      expect(contexts.find((c) => c.ref === ref)!.text, `ref ${ref}`).to.include(quoted);
+      expect(answer.text).to.include(quoted);
+    }
   });
 
   it('puts first the sentence holding the kind of answer asked for', async () => {

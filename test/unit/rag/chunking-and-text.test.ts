@@ -107,6 +107,17 @@ describe('packContexts and toSources', () => {
     expect(excerptFor('Short chunk.', 'anything', 200)).to.equal('Short chunk.');
   });
 
+  it('shows the part of a long cited chunk that the answer quotes, not the part matching the question', () => {
+    const filler = Array.from({ length: 12 }, (_, i) => `Filler sentence number ${i} talks about nothing much at all.`);
+    const text = ['Liquidity and Capital Resources overview.', ...filler.slice(0, 6), 'We periodically review our capital structure in light of market conditions.', ...filler.slice(6)].join(' ');
+    const packed = packContexts([hit('a', 2, text), hit('b', 1, text.replace('Liquidity', 'Solvency'))], 5, 10_000);
+    const quote = 'We periodically review our capital structure in light of market conditions.';
+    const [cited, found] = toSources(packed, { usedRefs: ['1'], quotes: { 1: quote, 2: quote } }, 2, 'Liquidity and Capital Resources');
+    expect(cited.excerpt).to.include(quote).and.not.include('Capital Resources');
+    // A passage the answer does not quote shows what matches the question, whatever quote is given for it.
+    expect(found.excerpt).to.include('Capital Resources').and.not.include(quote);
+  });
+
   it('truncates at a word boundary', () => {
     expect(truncateWords('alpha beta gamma delta', 12)).to.equal('alpha beta…');
   });
