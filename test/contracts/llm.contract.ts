@@ -77,6 +77,13 @@ export function llmContract(name: string, makeSubject: () => LlmSubject | Promis
         expect(answer.usedRefs).to.include(ref);
         expect(answer.text).to.include(`[${n}]`);
       }
+      // Quotes, where the answerer gives them, are for refs it used, and are words of that passage.
+      const given = { 1: warranty('1').text, 2: bananas('2').text } as Record<string, string>;
+      const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+      for (const [ref, quoted] of Object.entries(answer.quotes ?? {})) {
+        expect(answer.usedRefs).to.include(ref);
+        expect(words(given[ref]).join(' ')).to.include(words(quoted.replace(/…/g, ' ')).join(' '));
+      }
     });
 
     it('uses the refs it was given, whatever they are and wherever the relevant passage is', async function () {
