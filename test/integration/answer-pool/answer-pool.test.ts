@@ -189,6 +189,9 @@ describe('answer pool (worker threads, loaded from the TypeScript sources)', fun
         // Long enough that a loaded machine cannot finish the others first by chance; aborted once they are done.
         const stopLong = new AbortController();
         const long = llm.answer(request('SPIN 20000 what is the fee?'), stopLong.signal).finally(() => (longDone = true));
+        // The long task runs before the short one is given: else a second thread, up first while the first still loads
+        // its TypeScript worker, could take the short one and finish it before the long one starts (CI saw 1 of 2).
+        await untilRunning(two, 1);
         const short = llm.answer(request('SPIN 200 what is the fee?'));
         await untilRunning(two, 2);
         // Both threads hold a task now: these two are handed out behind them, one to each thread.
