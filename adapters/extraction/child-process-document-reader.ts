@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ReadCancelledError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
@@ -11,6 +10,7 @@ import { DocumentRead } from './document-read.js';
 import { ExtractionProcess, type ProcessLimits } from './extraction-process.js';
 import type { WorkerStartData } from './protocol.js';
 import { DEFAULT_EXTRACTION_SCHEDULING, type ExtractionScheduling } from './background-priority.js';
+import { makeProcessTempDir, removeOrphanedTempDirsOnce } from '../system/process-temp-dir.js';
 
 export interface ChildProcessDocumentReaderOptions extends Partial<ExtractionSettings>, Partial<ProcessLimits> {
   /** Child processes, i.e. documents extracted in parallel. Default 1 (OCR is CPU-heavy; leave cores to the API). */
@@ -106,6 +106,8 @@ export class ChildProcessDocumentReader implements DocumentReader {
       if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer`);
     }
     const merged = { ...DEFAULT_EXTRACTION_SETTINGS, ...definedOnly(settings) };
+    // At start, not at the first upload: copies of documents a killed server was reading go at once.
+    removeOrphanedTempDirsOnce(EXTRACTION_TEMP_PREFIX);
     this.startData = {
       settings: merged,
       cleanup: { cleanupAboveHeapMb: Math.floor(this.limits.maxMemoryMb / 2), collectAboveRssMb: Math.floor(this.limits.maxMemoryMb / 4) },
@@ -242,10 +244,13 @@ export class ChildProcessDocumentReader implements DocumentReader {
    * none kept in the queue's memory while the children work. Deleted by DocumentRead once the document is answered.
    */
   private async tempFile(id: number): Promise<string> {
-    this.tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-extraction-${process.pid}-`));
+    this.tempDir ??= makeProcessTempDir(EXTRACTION_TEMP_PREFIX);
     return path.join(this.tempDir, `document-${id}`);
   }
 }
+
+/** The documents being read live in `<tmpdir>/doc-chat-extraction-<pid>-XXXXXX` (see tempFile). */
+const EXTRACTION_TEMP_PREFIX = 'doc-chat-extraction';
 
 function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;

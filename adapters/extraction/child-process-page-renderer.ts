@@ -1,6 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { PageArea, PageImage, PageImageRequest, PageRenderer, PageTextRequest } from '../../core/ports/page-renderer.js';
@@ -12,6 +11,10 @@ import { DEFAULT_EXTRACTION_SETTINGS } from './child-process-document-reader.js'
 import { EXTRACTION_MALLOC_ENV, liveChildren, setRef, workerEntry } from './worker-entry.js';
 // The answer pool's queue of turns between users: the same fairness, for page views.
 import { FairQueue } from '../answer-pool/fair-queue.js';
+import { makeProcessTempDir, removeOrphanedTempDirsOnce } from '../system/process-temp-dir.js';
+
+/** Copies of the documents whose pages are drawn live in `<tmpdir>/doc-chat-page-render-<pid>-XXXXXX`. */
+const PAGE_RENDER_TEMP_PREFIX = 'doc-chat-page-render';
 
 export interface PageRendererOptions {
   /** A page not rendered within this time kills the child (a pathological page); the request fails. Default 30 s. */
@@ -84,6 +87,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
     this.pdfReader = options.pdfReader ?? DEFAULT_EXTRACTION_SETTINGS.pdfReader;
     this.keptDocuments = options.keptDocuments ?? 2;
     if (!Number.isInteger(this.keptDocuments) || this.keptDocuments < 0) throw new RangeError('keptDocuments must be a whole number');
+    removeOrphanedTempDirsOnce(PAGE_RENDER_TEMP_PREFIX); // pages a killed server was drawing
   }
 
   render({ maxSide, ...request }: PageImageRequest): Promise<PageImage | null> {
@@ -196,7 +200,7 @@ export class ChildProcessPageRenderer implements PageRenderer {
   }
 
   private fileFor(id: number): string {
-    this.tempDir ??= fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-page-render-${process.pid}-`));
+    this.tempDir ??= makeProcessTempDir(PAGE_RENDER_TEMP_PREFIX);
     return path.join(this.tempDir, `${id}`);
   }
 

@@ -3,9 +3,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeProcessTempDir } from '../system/process-temp-dir.js';
 import type { WorkerStartData } from './protocol.js';
 
 const bundledEntries = new Map<string, string>();
@@ -24,7 +24,7 @@ export function workerEntry(name = 'extraction-worker'): string {
   if (bundled && fs.existsSync(bundled)) return bundled;
   const require = createRequire(import.meta.url);
   const { buildSync } = require('esbuild') as typeof import('esbuild');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `doc-chat-${name}-`));
+  const dir = makeProcessTempDir(`doc-chat-${name}`); // an earlier test run killed by a signal left its bundle
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   // Bare imports in the bundle resolve from its folder: point its node_modules at ours.
   const pdfParse = require.resolve('pdf-parse');

@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import { REPO_ROOT } from '../support/paths.js';
 
 /** Runs node (with tsx) in the repository root with DOC_CHAT_CORPUS as given (undefined: not set at all). */
-function run(args: string[], corpus: string | undefined) {
-  const env = { ...process.env };
+function run(args: string[], corpus: string | undefined, extraEnv: NodeJS.ProcessEnv = {}) {
+  const env = { ...process.env, ...extraEnv };
   if (corpus === undefined) delete env.DOC_CHAT_CORPUS;
   else env.DOC_CHAT_CORPUS = corpus;
   const result = spawnSync(process.execPath, ['--import', 'tsx', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 120_000 });
@@ -37,12 +37,21 @@ describe('tests that need nothing beside the repository', function () {
     }
   });
 
-  it('loads every test file without the corpus, and says how many corpus tests it skipped and why', () => {
+  it('loads every test file without the corpus, says how many corpus tests it skipped and why, and leaves no temporary file', () => {
     const mocha = path.join(REPO_ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const { status, out } = run([mocha, '--dry-run', '--reporter', 'dot', 'test/**/*.test.ts'], '/nonexistent-corpus');
-    expect(status, out).to.equal(0);
-    expect(out).to.match(
-      /\d+ corpus tests in \d+ suites skipped: corpus not found at \/nonexistent-corpus: set DOC_CHAT_CORPUS or put \.\.\/shared\/data beside the repo/,
-    );
+    // Loading a file runs its describe() bodies but none of its hooks: a folder made there is never removed.
+    const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-dry-run-'));
+    try {
+      const { status, out } = run([mocha, '--dry-run', '--reporter', 'dot', 'test/**/*.test.ts'], '/nonexistent-corpus', { TMPDIR: tempDir });
+      expect(status, out).to.equal(0);
+      expect(out).to.match(
+        /\d+ corpus tests in \d+ suites skipped: corpus not found at \/nonexistent-corpus: set DOC_CHAT_CORPUS or put \.\.\/shared\/data beside the repo/,
+      );
+      // tsx keeps its compile cache there (tsx-<uid>): that is tsx's, and meant to stay.
+      const made = fs.readdirSync(tempDir).filter((name) => !/^tsx-\d+$/.test(name));
+      expect(made, 'made while loading the test files').to.deep.equal([]);
+    } finally {
+      fs.rmSync(tempDir, { recursive: true, force: true });
+    }
   });
 });

@@ -41,9 +41,10 @@ describe('doc-chat command-line client (against a real service, non-TTY output)'
   this.timeout(240_000);
   let t: TestService;
   let env: Record<string, string>;
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-docs-'));
+  let folder: string;
 
   before(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-docs-'));
     t = await startTestService();
     env = { DOC_CHAT_URL: t.baseUrl, DOC_CHAT_TOKEN: await signLocalToken(TEST_JWT_SECRET, 'cli-user') };
     const fees = await textPdf({

@@ -10,7 +10,8 @@ const SECRET = 'a-test-secret-of-at-least-32-characters!';
 
 describe('createServer(config) from doc-chat/server: start and stop from code', function () {
   this.timeout(30_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-create-server-'));
+  let dataDir: string;
+  before(() => (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-create-server-'))));
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('starts once however often start() is called, keeps data across a stop and a new start, and stops listening', async () => {

@@ -36,10 +36,10 @@ async function generatedDocuments(): Promise<Document[]> {
 const CORPUS_DOCUMENTS = ['GeoTopo-komprimiert.pdf', 'irs-i1040nr-2007.pdf', 'federal-register-2020-17221.pdf', 'scanned-huckfinn-p22.pdf', 'dmca-summary-1998.pdf'];
 
 /** The real server as a separate process, so it can be killed the hard way. */
-async function startServerProcess(dataDir: string, port: number): Promise<ChildProcess> {
+async function startServerProcess(dataDir: string, tempDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, AUTH_JWT_SECRET: TEST_JWT_SECRET, INGEST_CONCURRENCY: '1', PUBLIC_URL: `http://127.0.0.1:${port}` },
+    env: { ...process.env, TMPDIR: tempDir, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, AUTH_JWT_SECRET: TEST_JWT_SECRET, INGEST_CONCURRENCY: '1', PUBLIC_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.resume();
@@ -51,6 +51,11 @@ async function startServerProcess(dataDir: string, port: number): Promise<ChildP
     if (Date.now() > deadline) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Entries of the temporary folder named after this process id (`<prefix>-<pid>-XXXXXX`). */
+function tempEntriesOf(tempDir: string, pid: number): string[] {
+  return fs.readdirSync(tempDir).filter((name) => name.includes(`-${pid}-`));
 }
 
 function killHard(child: ChildProcess): Promise<void> {
@@ -73,15 +78,17 @@ async function ingestAll(api: ApiClient, sessionId: string, documents: Document[
 /** The test, on the documents given (loaded when it runs). */
 function resumesAfterKill(loadDocuments: () => Promise<Document[]>): void {
   let dataDir: string | undefined;
+  let tempDir: string | undefined;
   let child: ChildProcess | undefined;
   after(async () => {
     if (child) await killHard(child);
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, tempDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('completes every job with the same chunks as an uninterrupted run, and no duplicates', async () => {
     const documents = await loadDocuments();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-restart-'));
+    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-restart-tmp-')); // the server's TMPDIR
     // The reference: the same documents ingested without interruption.
     const reference = await startTestService({ INGEST_CONCURRENCY: '1' });
     const expected = new Map<string, number>();
@@ -94,7 +101,7 @@ function resumesAfterKill(loadDocuments: () => Promise<Document[]>): void {
     }
 
     const port = await freePort();
-    child = await startServerProcess(dataDir, port);
+    child = await startServerProcess(dataDir, tempDir, port);
     const api = new ApiClient(`http://127.0.0.1:${port}`, await signLocalToken(TEST_JWT_SECRET, 'u1'));
     const sessionId = await api.createSession('interrupted');
     const jobs = await ingestAll(api, sessionId, documents);
@@ -106,15 +113,22 @@ function resumesAfterKill(loadDocuments: () => Promise<Document[]>): void {
       if (statuses.includes('processing')) break;
       await new Promise((r) => setTimeout(r, 20));
     }
+    // The document being read has its copy in the server's temporary folder by now (or within moments).
+    const killedPid = child.pid!;
+    const readingCopy = () => tempEntriesOf(tempDir!, killedPid).some((name) => name.startsWith(`doc-chat-extraction-${killedPid}-`));
+    for (const deadline = Date.now() + 10_000; !readingCopy() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
     await killHard(child);
+    expect(readingCopy(), 'the killed server left the copy of the document it was reading').to.equal(true);
     expect(statuses.filter((s) => s === 'queued' || s === 'processing').length, statuses.join()).to.be.greaterThanOrEqual(3);
 
-    child = await startServerProcess(dataDir, port);
+    child = await startServerProcess(dataDir, tempDir, port);
     for (const [name, jobId] of jobs) {
       const job = await api.waitForJob(jobId, 300_000);
       expect(job.status, name).to.equal('completed');
       expect(job.chunks, name).to.equal(expected.get(name));
     }
+    // The server that started again removed what the killed one left in the temporary folder.
+    expect(tempEntriesOf(tempDir, killedPid)).to.deep.equal([]);
     await killHard(child);
 
     const database = openSqliteDatabase(path.join(dataDir, 'doc-chat.sqlite'));

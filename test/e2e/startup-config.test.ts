@@ -16,7 +16,7 @@ function envWithoutServiceVariables(): NodeJS.ProcessEnv {
 /** `npm start` with a wrong or partial setting must stop at once, naming the variable, before touching anything. */
 describe('server start with a bad configuration', function () {
   this.timeout(60_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bad-config-'));
+  let dataDir: string;
   // A developer's shell with a full stack configured: each of these would complete a partial setting below.
   const shell: Record<string, string> = {
     OLLAMA_URL: 'http://127.0.0.1:9', CHROMA_URL: 'http://127.0.0.1:9', MINIO_ENDPOINT: 'http://127.0.0.1:9',
@@ -25,6 +25,7 @@ describe('server start with a bad configuration', function () {
   };
   const saved: Record<string, string | undefined> = {};
   before(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bad-config-'));
     for (const [name, value] of Object.entries(shell)) {
       saved[name] = process.env[name];
       process.env[name] = value;

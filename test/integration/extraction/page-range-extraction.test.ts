@@ -9,7 +9,7 @@ import { MALFORMED_PDF, pagedTextPdf } from '../../support/generated-documents.j
 
 const BOOK = await pagedTextPdf(Array.from({ length: 30 }, (_, i) => [`Page ${i + 1} of a generated report.`, 'It has a text layer.']));
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-page-ranges-'));
+let dir: string; // made when tests run: loading the file (mocha --dry-run) must leave nothing behind
 let files = 0;
 /** A file holding `bytes`, as the extraction process gets its document. */
 function documentFile(bytes: Uint8Array): string {
@@ -29,6 +29,7 @@ async function readRange(extractor: DocumentExtractor, file: string, range: Page
 describe('DocumentExtractor page ranges (in this process)', function () {
   this.timeout(60_000);
   const extractor = new DocumentExtractor(DEFAULT_EXTRACTION_SETTINGS);
+  before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-page-ranges-'))));
   after(async () => {
     await extractor.close();
     fs.rmSync(dir, { recursive: true, force: true });

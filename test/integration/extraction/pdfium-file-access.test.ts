@@ -16,7 +16,8 @@ import { MALFORMED_PDF, pagedTextPdf } from '../../support/generated-documents.j
 import { corpusPath, REPO_ROOT } from '../../support/paths.js';
 
 const OPTIONS = { maxPdfImagePixels: 50_000_000 };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-pdfium-file-'));
+let dir: string; // made when tests run: loading the file (mocha --dry-run) must leave nothing behind
+before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-chat-pdfium-file-'))));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function fileOf(name: string, bytes: Uint8Array): string {

@@ -34,7 +34,8 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 
 describeWithPostgres('PostgreSQL: the search pool and the BM25 search', () => describe('PostgresDatabase pools, PostgresLexicalIndex', function () {
   this.timeout(60_000);
-  const cluster = sharedPostgresCluster();
+  // Asked for when the tests run: loading the file (mocha --dry-run) must not start a server.
+  const cluster = () => sharedPostgresCluster();
   let url: string;
   let database: PostgresDatabase;
   let index: PostgresLexicalIndex;
@@ -43,7 +44,7 @@ describeWithPostgres('PostgreSQL: the search pool and the BM25 search', () => de
   const held: pg.PoolClient[] = [];
 
   before(async () => {
-    url = await cluster.createDatabase('search_pool');
+    url = await cluster().createDatabase('search_pool');
     // One connection per pool: holding it exhausts the pool.
     database = await openPostgresDatabase(url, { poolSize: 1, searchPoolSize: 1, readPoolSize: 1 });
     index = new PostgresLexicalIndex(database);
@@ -58,7 +59,7 @@ describeWithPostgres('PostgreSQL: the search pool and the BM25 search', () => de
   });
   after(async () => {
     await database.close();
-    await cluster.dropDatabase(url);
+    await cluster().dropDatabase(url);
   });
 
   it('a history page gets a connection while every search connection is busy; the search waits for its own', async () => {
