@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import type { ApiClient } from '../test/support/api-client.js';
 import { isNotFoundAnswer } from '../core/rag/prompt.js';
+import { isWeakMatchAnswer } from '../adapters/extractive/absent-names.js';
 import { answerBody } from './metrics.js';
 import { carriesFigure, goldFigure, isFigureQuestion } from './figures.js';
 import { filingPath, readFinanceQuestions, type FinancePart, type FinanceQuestion } from './financebench-data.js';
@@ -29,7 +30,9 @@ export interface FinanceResult {
   /** Questions whose first source is another filing (only possible with BENCH_FINANCEBENCH_SESSIONS=shared). */
   otherFilingFirst: number;
   /** One session per filing only: each question asked again in another company's filing's session, which cannot answer it. */
-  elsewhere?: { asked: number; notFound: number };
+  elsewhere?: { asked: number; notFound: number; mayNotAnswer: number };
+  /** Questions asked in their own filing's session whose answer says it may not answer (isWeakMatchAnswer). */
+  mayNotAnswer: number;
   perQuestion: { id: string; pageHit: boolean; quotedPageHit: boolean; figure?: boolean; cited: number[]; evidence: number[]; otherFilingFirst: boolean }[];
 }
 
@@ -55,15 +58,17 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
   const ingestSeconds = (Date.now() - started) / 1000;
 
   const perQuestion: FinanceResult['perQuestion'] = [];
+  let mayNotAnswer = 0;
   for (const q of questions) {
     const res = await api.ask(sessions.get(q.doc)!.sessionId, q.question);
     if (res.status !== 200) throw new Error(`chat: ${res.status} ${res.text}`);
     perQuestion.push(score(q, res.body.data, res.body.sources ?? []));
+    if (isWeakMatchAnswer(res.body.data)) mayNotAnswer += 1;
   }
   // Per filing, each question is also asked of another company's filing: the right answer there is "not found".
   let elsewhere: FinanceResult['elsewhere'];
   if (mode === 'per-filing') {
-    elsewhere = { asked: 0, notFound: 0 };
+    elsewhere = { asked: 0, notFound: 0, mayNotAnswer: 0 };
     const companyOf = new Map(questions.map((q) => [q.doc, q.company]));
     for (const [i, q] of questions.entries()) {
       const start = docs.indexOf(q.doc) + 1 + i; // moved on per question: not every question goes to one filing
@@ -73,6 +78,7 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
       if (res.status !== 200) throw new Error(`chat: ${res.status} ${res.text}`);
       elsewhere.asked += 1;
       if (isNotFoundAnswer(res.body.data)) elsewhere.notFound += 1;
+      else if (isWeakMatchAnswer(res.body.data)) elsewhere.mayNotAnswer += 1;
     }
   }
   const figures = perQuestion.filter((r) => r.figure !== undefined);
@@ -88,6 +94,7 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
     figureQuestions: figures.length,
     figureCarried: ratio(figures.filter((r) => r.figure).length, figures.length),
     otherFilingFirst: perQuestion.filter((r) => r.otherFilingFirst).length,
+    mayNotAnswer,
     elsewhere,
     perQuestion,
   };
@@ -118,5 +125,6 @@ export function printFinanceResult(r: FinanceResult, target: { pageHit: number; 
   console.log(`  evidence page among sources (±1)        ${r.evidencePageHit.toFixed(3)}  (${verdict(r.evidencePageHit, target.pageHit)})`);
   console.log(`    among the sources the answer quotes   ${r.quotedPageHit.toFixed(3)}  (no target: the other sources listed are passages found, not quoted)`);
   console.log(`  figure questions carrying the figure    ${r.figureCarried.toFixed(3)} of ${r.figureQuestions}  (${verdict(r.figureCarried, target.figure)})`);
-  if (r.elsewhere) console.log(`  asked of another company's filing: "not found" ${r.elsewhere.notFound} of ${r.elsewhere.asked}  (no target: the right answer there)`);
+  console.log(`  "may not answer" said in front of the quote: ${r.mayNotAnswer} of ${r.questions}  (no target)`);
+  if (r.elsewhere) console.log(`  asked of another company's filing: "not found" ${r.elsewhere.notFound}, "may not answer" ${r.elsewhere.mayNotAnswer} of ${r.elsewhere.asked}  (no target: the right answer there)`);
 }

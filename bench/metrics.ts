@@ -1,3 +1,5 @@
+import { withoutWeakMatchNote } from '../adapters/extractive/absent-names.js';
+
 /** SQuAD's answer normalisation: lower case, no punctuation, no articles, single spaces, diacritics folded. */
 export function normalizeAnswer(text: string): string {
   return text
@@ -16,10 +18,11 @@ export function firstWords(text: string, n: number): string {
 
 /**
  * What the answer says, without the apparatus around it: the closing "Sources: [1] file.pdf, page 3" list and the
- * [n] markers. File names and page numbers must not count as containing an answer ("Warsaw", "2").
+ * [n] markers, and a note that it may not answer (it repeats the question's names). File names and page numbers must not
+ * count as containing an answer ("Warsaw", "2").
  */
 export function answerBody(answer: string): string {
-  return answer.replace(/\n\s*Sources:[\s\S]*$/, '').replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ');
+  return withoutWeakMatchNote(answer).replace(/\n\s*Sources:[\s\S]*$/, '').replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ');
 }
 
 /** A gold answer inside the first 80 words of the answer's body, both normalised. */

@@ -22,6 +22,7 @@ import type { ApiClient } from '../test/support/api-client.js';
 import { startTestService } from '../test/support/test-service.js';
 import { articlePdf, ingestArticles, questionsOf, readSquad } from './squad-pdfs.js';
 import { isNotFoundAnswer } from '../core/rag/prompt.js';
+import { isWeakMatchAnswer } from '../adapters/extractive/absent-names.js';
 import { contains, excerptFromParagraph, percentile, sample, seededRandom } from './metrics.js';
 import { printFinanceResult, runFinanceBench, type FinanceResult, type FinanceSessions } from './financebench.js';
 import type { FinancePart } from './financebench-data.js';
@@ -61,7 +62,8 @@ async function main(): Promise<void> {
       const hit5Met = squad.hits >= TARGET.hit5 * squad.questions;
       console.log(`  answer containment  ${squad.containment.toFixed(3)} (${squad.contained} of ${squad.questions})  (target ≥ ${TARGET.containment}: ${containmentMet ? 'met' : 'NOT met'})`);
       console.log(`  source hit@5        ${squad.hit5.toFixed(3)} (${squad.hits} of ${squad.questions})  (target ≥ ${TARGET.hit5}: ${hit5Met ? 'met' : 'NOT met'})`);
-      console.log(`  asked of the other articles only: "not found" ${squad.refusedWithout} of ${squad.questions}  (no target: the right answer there)`);
+      console.log(`  asked of the other articles only: "not found" ${squad.refusedWithout}, "may not answer" ${squad.flaggedWithout} of ${squad.questions}  (no target: the right answer there)`);
+      console.log(`  asked of all articles: "may not answer" ${squad.flaggedWith} of ${squad.questions}  (no target: said in front of a quote that may still answer)`);
       console.log(`  chat latency        p50 ${squad.latencyMs.p50} ms, p95 ${squad.latencyMs.p95} ms`);
       met = containmentMet && hit5Met;
     } else console.log('\nSQuAD skipped (BENCH_SQUAD=skip)');
@@ -92,6 +94,8 @@ async function squadSection(api: ApiClient) {
   let contained = 0;
   let hits = 0;
   let refusedWithout = 0;
+  let flaggedWithout = 0;
+  let flaggedWith = 0;
   const latencies: number[] = [];
   const misses: string[] = [];
   for (const q of questions) {
@@ -101,11 +105,13 @@ async function squadSection(api: ApiClient) {
     if (res.status !== 200) throw new Error(`chat: ${res.status} ${res.text}`);
     const golds = q.answers.map(sanitize);
     if (contains(res.body.data, golds)) contained += 1;
+    if (isWeakMatchAnswer(res.body.data)) flaggedWith += 1;
     else if (misses.length < 8) misses.push(`  Q: ${q.question}\n  gold: ${golds[0]}\n  got: ${res.body.data.slice(0, 240)}`);
     // The same question of the other articles only (the request's `documents`): the right answer is "not found".
     const without = await api.post('/api/v1/chat/completions', { sessionId, message: q.question, documents: results.filter((_, i) => i !== q.article).map((j) => j.id) });
     if (without.status !== 200) throw new Error(`chat: ${without.status} ${without.text}`);
     if (isNotFoundAnswer(without.body.data)) refusedWithout += 1;
+    else if (isWeakMatchAnswer(without.body.data)) flaggedWithout += 1;
     const paragraph = sanitize(q.paragraph);
     if ((res.body.sources ?? []).slice(0, 5).some((s: { excerpt: string }) => excerptFromParagraph(s.excerpt, paragraph))) hits += 1;
   }
@@ -122,6 +128,8 @@ async function squadSection(api: ApiClient) {
     hits,
     containment: fixed(contained / questions.length),
     refusedWithout,
+    flaggedWithout,
+    flaggedWith,
     hit5: fixed(hits / questions.length),
     latencyMs: { p50: Number(percentile(latencies, 50).toFixed(1)), p95: Number(percentile(latencies, 95).toFixed(1)) },
     misses,

@@ -3,6 +3,7 @@ import {
   type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
+import { absentNames, weakMatchNote } from './absent-names.js';
 import { bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -80,8 +81,9 @@ export class ExtractiveAnswerer implements Llm {
       words += piece.words;
     }
     const { text, markers, quotes } = render(chosen);
+    const absent = absentNames(request.question, request.contexts);
     // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not.
-    return { text: `${lead ? `${lead} — ` : ''}${text}`, usedRefs: Object.keys(markers), markers, quotes };
+    return { text: `${absent ? weakMatchNote(absent) : ''}${lead ? `${lead} — ` : ''}${text}`, usedRefs: Object.keys(markers), markers, quotes };
   }
 
   /** The passages' sentences that match the question (or follow one that does), most likely answer first. */

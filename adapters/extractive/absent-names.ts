@@ -1,0 +1,70 @@
+import { distance } from 'fastest-levenshtein';
+import { contentTokens, termKey, wordTokens, type ContextPassage } from '../../core/index.js';
+
+/**
+ * Whether the passages found can answer at all, judged by the names the question asks about. The answerer quotes the
+ * best-matching sentences whatever they are: asked "What is the capital of France?" of a company's 10-Q, it quoted the
+ * 10-Q's "capital structure" sentence as if it answered. When most of the question's names appear in no passage (nor in
+ * a passage's file name, which names what a report is about when its pages do not), the answer still quotes the
+ * closest passage but says first that it may not answer (weakMatchNote).
+ * A right answer whose question misspells or renames its subject is so marked too, not withheld (figures in
+ * docs/benchmarks.md, "Answers that say they may not answer"). Capitals alone (USD, FY2018, IKEA) are not taken for names: units and acronyms are written so as
+ * often as names, and a document often spells them out.
+ */
+export function absentNames(question: string, contexts: readonly ContextPassage[]): string[] | undefined {
+  const names = [...new Map(questionNames(question).flatMap((name) => contentTokens(name).map((token) => [termKey(token), name] as const))).entries()];
+  if (names.length === 0 || contexts.length === 0) return undefined;
+  const passageWords = contexts.flatMap((passage) => [...wordTokens(passage.text), ...wordTokens(passage.filename)]);
+  const found = new Set(passageWords.map(termKey));
+  const vocabulary = [...new Set(passageWords)];
+  const absent = names.filter(([key, name]) => !found.has(key) && !vocabulary.some((word) => nearSpelling(name.toLowerCase(), word)));
+  // "Most": with one name that one, with two both, with three two of them.
+  if (absent.length * 2 <= names.length) return undefined;
+  return [...new Set(absent.map(([, name]) => name))];
+}
+
+/**
+ * The question's names: words written as names are (a capital, then small letters) that do not open a sentence ("What
+ * is the FY2018 … ? Address the question …" has none), without a possessive ending.
+ */
+export function questionNames(question: string): string[] {
+  const words = question.split(/\s+/).filter(Boolean);
+  return words.flatMap((word, i) => {
+    const bare = word.replace(/^["'“‘(]+|["'”’),;:.?!]+$/g, '').replace(/['’]s$/, '');
+    const opensSentence = i === 0 || /[.?!:]["'”’)]*$/.test(words[i - 1]);
+    return !opensSentence && /^\p{Lu}\p{Ll}[\p{L}'’-]*$/u.test(bare) ? [bare] : [];
+  });
+}
+
+/**
+ * Two words of one spelling give or take a slip, from 5 letters on: one edit (Levenshtein: "bedigo", "bendigo"), or
+ * the same letters with one moved ("ghandi", "gandhi": two edits). Two edits of other kinds make another word
+ * ("france", "finance"), and so does one in a shorter word ("salt", "malt"). Written for lower-case words.
+ */
+export function nearSpelling(a: string, b: string): boolean {
+  if (Math.min(a.length, b.length) < 5 || Math.abs(a.length - b.length) > 1) return false;
+  const edits = distance(a, b);
+  return edits <= 1 || (edits === 2 && a.length === b.length && sortedLetters(a) === sortedLetters(b));
+}
+
+function sortedLetters(word: string): string {
+  return [...word].sort().join('');
+}
+
+/** What a weak match's answer says before its quotes, naming the names no passage holds. */
+export function weakMatchNote(names: readonly string[]): string {
+  const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return `None of the passages I found mentions ${listed}, so this may not answer your question: `;
+}
+
+const WEAK_MATCH_NOTE = /^None of the passages I found mentions .+?, so this may not answer your question: /;
+
+/** Whether an answer starts with weakMatchNote (for benchmarks and clients that count them). */
+export function isWeakMatchAnswer(text: string): boolean {
+  return WEAK_MATCH_NOTE.test(text);
+}
+
+/** The answer without its weakMatchNote: what it quotes (benchmarks score that, not the names the note repeats). */
+export function withoutWeakMatchNote(text: string): string {
+  return text.replace(WEAK_MATCH_NOTE, '');
+}
