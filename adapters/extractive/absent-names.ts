@@ -54,10 +54,10 @@ function sortedLetters(word: string): string {
 /** What a weak match's answer says before its quotes, naming the names no passage holds. */
 export function weakMatchNote(names: readonly string[]): string {
   const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-  return `None of the passages I found mentions ${listed}, so this may not answer your question: `;
+  return `None of the passages I found mentions ${listed}, so this may not answer your question:\n`; // the quote on its own line
 }
 
-const WEAK_MATCH_NOTE = /^None of the passages I found mentions .+?, so this may not answer your question: /;
+const WEAK_MATCH_NOTE = /^None of the passages I found mentions .+?, so this may not answer your question:\n/;
 
 /** Whether an answer starts with weakMatchNote (for benchmarks and clients that count them). */
 export function isWeakMatchAnswer(text: string): boolean {

@@ -72,6 +72,20 @@ for (const makeStack of STACKS) {
       expect(stored[0]).to.not.have.property('sources');
     });
 
+    if (stack.name === 'embedded') {
+      it('says first, streamed and stored alike, that an answer may not answer when no passage mentions the name asked about', async () => {
+        const question = 'What does Initech charge for an international wire transfer?';
+        const res = await alice.askStream({ sessionId, message: question });
+        expect(res.status, res.text).to.equal(200);
+        const answer = deltaText(res.events);
+        expect(answer.startsWith('None of the passages I found mentions Initech, so this may not answer your question:\n'), answer).to.equal(true);
+        expect(answer).to.include('dollars'); // the closest passages are still quoted, and cited
+        const { sources } = data(res.events.find((e) => e.event === 'sources')!);
+        expect(sources.filter((s: { cited: boolean }) => s.cited).length).to.be.greaterThan(0);
+        expect((await history()).map((m) => m.content)).to.deep.equal([question, answer]);
+      });
+    }
+
     it('applies the filters to a streamed answer too', async () => {
       const res = await alice.askStream({ sessionId, message: 'What is the monthly maintenance fee?', filters: { institution: ['globex'] } });
       expect(res.status, res.text).to.equal(200);

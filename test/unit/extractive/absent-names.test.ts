@@ -41,7 +41,7 @@ describe('names of a question that no passage holds', () => {
 
   it('is said in a way that reads as an answer with sources, not as "not found"', () => {
     const note = weakMatchNote(['France']);
-    expect(note).to.equal('None of the passages I found mentions France, so this may not answer your question: ');
+    expect(note).to.equal('None of the passages I found mentions France, so this may not answer your question:\n');
     expect(weakMatchNote(['Paris', 'Berlin', 'Rome'])).to.contain('mentions Paris, Berlin or Rome,');
     expect(isWeakMatchAnswer(`${note}“We review our capital structure.” [1]`)).to.equal(true);
     expect(isWeakMatchAnswer('“We review our capital structure.” [1]')).to.equal(false);
