@@ -5,7 +5,8 @@
  * (a footnote mark, an exponent) and marks a hyphen at a line end with U+FFFE; this layout keeps superscripts in
  * their line and writes such a hyphen as '-' (normalizeExtractedText then joins the word as it does for pdf.js).
  * Positions are in the frame of each character's own writing direction, so text set sideways in a margin or on a page
- * turned with /Rotate reads as lines too.
+ * turned with /Rotate reads as lines too. A page whose lines run across columns of prose is read column after column
+ * (reading-order.ts); pdf.js's layout (PDF_READER=pdfjs) keeps content order there.
  */
 
 /**
@@ -29,6 +30,8 @@ export interface PageChar {
   angle: number;
 }
 
+import { readingOrder, type TextSegment } from './reading-order.js';
+
 const SPACE = 0x20;
 const HYPHEN_MARK = 0xfffe;
 /** A character starts a new line when its baseline lies this many font sizes (of the line or itself) away. */
@@ -40,6 +43,11 @@ const WORD_GAP = 0.1;
  * right-to-left scripts, whose letters go back along the line one by one.
  */
 const BACKWARDS_NEW_LINE = 1;
+/**
+ * A gap wider than this many font sizes (of the smaller glyph: a large bullet must not hide a gutter) within a line ends
+ * a segment: a column's gutter, or a gap between table cells.
+ */
+const SEGMENT_GAP = 1;
 /** Characters whose directions differ by more than this (radians) are not on one line. */
 const SAME_ANGLE = 0.05;
 const TURN = 2 * Math.PI;
@@ -54,16 +62,19 @@ function charText(code: number): string {
   return code > 0x10ffff ? '' : String.fromCodePoint(code);
 }
 
-/** Lays out the characters of one page, in PDFium's (content) order, into lines. */
+/** Lays out the characters of one page, in PDFium's (content) order, into lines; columns of prose one after another. */
 export function layOutPageText(chars: Iterable<PageChar>): string {
-  const lines: string[] = [];
-  let line = '';
+  const lines: TextSegment[][] = [];
+  let line: TextSegment[] = [];
+  let segment: TextSegment | undefined;
   let lineY = 0;
   let lineSize = 0;
   let lineAngle = 0;
   let lastRight = 0;
   let lastSize = 0;
   let space = false;
+  // Only pages of left-to-right text set upright are looked at for columns (readingOrder).
+  let upright = true;
   for (const char of chars) {
     if (char.generated || isBlank(char.code)) {
       // PDFium's generated line breaks are not trusted (it breaks before superscripts); its word spaces are, and so
@@ -75,28 +86,42 @@ export function layOutPageText(chars: Iterable<PageChar>): string {
     const size = char.size > 0 ? char.size : lineSize || 10;
     const text = charText(char.code);
     if (!text) continue;
-    if (line !== '') {
+    if (char.angle !== 0 || isRightToLeft(char.code)) upright = false;
+    if (segment) {
       const em = Math.max(lineSize, size);
       const turned = Math.abs(((char.angle - lineAngle) % TURN + TURN * 1.5) % TURN - TURN / 2) > SAME_ANGLE;
       const newLine = turned || Math.abs(y - lineY) >= NEW_LINE_BASELINE_SHIFT * em || (char.left < lastRight - BACKWARDS_NEW_LINE * em && !isRightToLeft(char.code));
       if (newLine) {
         lines.push(line);
-        line = '';
+        line = [];
+        segment = undefined;
+      } else if (char.left - lastRight > SEGMENT_GAP * Math.min(lastSize, size)) {
+        // A gap this wide within a line: the next column, or the next cell of a table row (written with a space).
+        segment = undefined;
       } else if (space || char.left - lastRight > WORD_GAP * Math.min(lastSize, size)) {
-        line += ' ';
+        segment.text += ' ';
       }
     }
-    if (line === '' || size > lineSize) {
+    if (line.length === 0 || size > lineSize) {
       // The line's baseline is that of its largest characters: a superscript that starts a line does not set it.
       lineY = y;
       lineSize = size;
       lineAngle = char.angle;
     }
-    line += text;
+    if (!segment) {
+      segment = { text: '', left: char.left, right: char.right, y, size };
+      line.push(segment);
+    } else if (size > segment.size) {
+      segment.y = y;
+      segment.size = size;
+    }
+    segment.text += text;
+    segment.right = Math.max(segment.right, char.right, char.left);
     lastRight = Math.max(char.right, char.left);
     lastSize = size;
     space = false;
   }
-  if (line !== '') lines.push(line);
-  return lines.join('\n');
+  if (line.length > 0) lines.push(line);
+  const ordered = upright ? readingOrder(lines) : undefined;
+  return (ordered ?? lines.map((segments) => segments.map((s) => s.text).join(' '))).join('\n');
 }

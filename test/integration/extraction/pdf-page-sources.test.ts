@@ -105,6 +105,18 @@ describeWithCorpus('PDFium page text reads as pdf.js does (real corpus pages)', 
     }
   });
 
+  it('reads a page drawn line by line across three columns of prose column by column (PDFium; pdf.js keeps content order)', async () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    const page8 = flat(await pageText('pdfium', 'pdfs/irs-i1040nr-2007.pdf', 8));
+    // The first column's first sentence, and the third column's, each whole; content order put them on shared lines.
+    expect(page8).to.include('If you have items of U.S. source income that are subject to tax under section 871(a), you will be taxed at a rate of 30% (or lower treaty rate) on your gross income only if this tax exceeds the tax at the regular graduated rates on your net income.');
+    expect(page8).to.include('benefits or change your employment or immigration status under U.S. law. If you are filing Form 1040NR for an estate or trust, enter the employer identification number (EIN)');
+    expect(page8.indexOf('Line Instructions for Form 1040NR'), 'the second column after the first').to.be.greaterThan(page8.indexOf('rules of section 877.'));
+    // Every letter and digit is kept: only the order changes (pdf.js glues some words across the columns).
+    const letters = (text: string) => [...text.replace(/[^\p{L}\p{N}]/gu, '')].sort().join('');
+    expect(letters(page8)).to.equal(letters(await pageText('pdfjs', 'pdfs/irs-i1040nr-2007.pdf', 8)));
+  });
+
   it('reads a two-column page column by column, word for word as pdf.js', async () => {
     for (const [file, page] of [['pdfs/latex-multicolumn.pdf', 1], ['pdfs/latex-multicolumn.pdf', 2], ['financebench/pdfs/3M_2018_10K.pdf', 58]] as const) {
       const share = inOrder(words(await pageText('pdfjs', file, page)), words(await pageText('pdfium', file, page)));
