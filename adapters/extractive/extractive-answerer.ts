@@ -240,12 +240,16 @@ export function expectedAnswerType(question: string): AnswerType {
 }
 
 const MONTHS = /\b(january|february|march|april|may|june|july|august|september|october|november|december|century|decade|spring|summer|autumn|winter)\b/i;
+const MONTH_NAMES = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const DAY_OF_MONTH = new RegExp(`\\b${MONTH_NAMES}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_NAMES}(?=\\s|,|$)`, 'gi');
 const NUMBER_WORDS = /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half)\b/i;
 
 function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: string[]): boolean {
   if (expected === 'any') return false;
   if (expected === 'time') return /\b(1\d{3}|20\d{2})s?\b/.test(sentence) || MONTHS.test(sentence);
-  if (expected === 'number') return /\d/.test(sentence.replace(/\b(1\d{3}|20\d{2})\b/g, '')) || NUMBER_WORDS.test(sentence);
+  // Years and the day of a date ("March 23, 2021", "23 March") are no count: "How many employees?" is not answered by
+  // a lawsuit's filing date.
+  if (expected === 'number') return /\d/.test(sentence.replace(DAY_OF_MONTH, ' ').replace(/\b(1\d{3}|20\d{2})\b/g, '')) || NUMBER_WORDS.test(sentence);
   // A name the question does not already contain (not the sentence's first word, which is capitalised anyway).
   const asked = new Set(queryTerms);
   return sentence

@@ -77,6 +77,15 @@ describe('ExtractiveAnswerer', () => {
     expect(quotes(answer.text)[0]).to.include('1721');
   });
 
+  it('does not take the day of a date for the count a "how many" question asks for', async () => {
+    const contexts = [
+      passage('1', 'The company and its employees were named in a class action filed on March 23, 2021 in the district court. The plaintiffs seek damages on behalf of the employees.', 'report.pdf', 62),
+      passage('2', 'Our workforce is central to our success. At the end of the year the company had 288,000 employees across its warehouses.', 'report.pdf', 5),
+    ];
+    const answer = await answerer.answer({ question: 'How many employees does the company have?', contexts, history: [] });
+    expect(quotes(answer.text)[0]).to.include('288,000');
+  });
+
   it('prefers the passage that is about the question over a stray match elsewhere', async () => {
     const contexts = [
       passage('1', 'Victoria was first settled in 1803 at Sullivan Bay. The colony grew quickly after the gold rush.', 'victoria.pdf', 2, 3),
