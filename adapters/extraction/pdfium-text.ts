@@ -9,6 +9,8 @@
  * (reading-order.ts); pdf.js's layout (PDF_READER=pdfjs) keeps content order there.
  */
 
+import { readingOrder, type TextSegment } from './reading-order.js';
+
 /**
  * One character as PDFium reports it. x runs along its line and y across it (up): page coordinates turned by the
  * character's angle.
@@ -29,8 +31,6 @@ export interface PageChar {
   /** Direction of writing in radians (0: left to right); only compared between characters. */
   angle: number;
 }
-
-import { readingOrder, type TextSegment } from './reading-order.js';
 
 const SPACE = 0x20;
 const HYPHEN_MARK = 0xfffe;
