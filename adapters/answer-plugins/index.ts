@@ -5,6 +5,7 @@
 import type { AnswerSkill, QueryPlanner } from '../../core/index.js';
 import { ExtractiveAnswerer } from '../extractive/extractive-answerer.js';
 import { FINANCIAL_STATEMENTS, financialAnswerSkill, financialQueryPlanner } from '../financial-statements/plugin.js';
+import { RECEIPTS, receiptsAnswerSkill, receiptsQueryPlanner } from '../receipts/plugin.js';
 import { ANSWER_PLUGIN_NAMES, DEFAULT_ANSWER_PLUGINS } from './names.js';
 
 export { ANSWER_PLUGIN_NAMES, DEFAULT_ANSWER_PLUGINS };
@@ -17,6 +18,7 @@ export interface AnswerPlugin {
 }
 
 const PLUGINS: Record<string, AnswerPlugin> = {
+  [RECEIPTS]: { planner: receiptsQueryPlanner, skill: receiptsAnswerSkill },
   [FINANCIAL_STATEMENTS]: { planner: financialQueryPlanner, skill: financialAnswerSkill },
 };
 

@@ -22,4 +22,10 @@ export interface PinnedSearch {
   limit: number;
   /** The hits that hold what the search is for, best first (the first one is pinned). */
   holding(hits: ChunkHit[]): ChunkHit[];
+  /**
+   * Searched only when the question is about some of the session's documents (it names them; core/rag/document-prior.ts),
+   * within those: a search for a kind of line every such document has (a receipt's total) would otherwise pin another
+   * document's.
+   */
+  focusedOnly?: boolean;
 }

@@ -109,7 +109,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches
     // (e.g. each line of a figure to compute) pin their best hit among the passages.
     const lexical = indexes.filter((index) => index.kind === 'lexical');
-    const searches = planners.flatMap((planner) => planner.pinnedSearches(query));
+    const searches = planners.flatMap((planner) => planner.pinnedSearches(query)).filter((search) => focus || !search.focusedOnly);
     const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) =>
       search.holding(await this.searchVisible(index, { sessionId, text: search.text, filters, jobIds: focus, limit: search.limit }, visible)))));
     const fused = withPinned(pinnedHits.flatMap((hits) => hits.slice(0, 1)), reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);

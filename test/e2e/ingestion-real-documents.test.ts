@@ -112,6 +112,15 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     expect(res.body.data).to.match(/service provider/i);
   });
 
+  it('answers what was paid at a shop with its photographed receipt’s total line, cited', async () => {
+    for (const [shop, total, file] of [['Aldi', '24,23', 'receipt_aldi_02032020_19_02423.jpg'], ['Hornbach', '152,00', 'receipt_hornbach_23092016_03_15200.jpg']]) {
+      const res = await api.ask(sessionId, `How much did I pay at ${shop}?`);
+      expect(res.status).to.equal(200);
+      expect(res.body.data, shop).to.match(new RegExp(`^${total} — “[^”]*${total}” \\[1\\]`));
+      expect(res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename), shop).to.deep.equal([file]);
+    }
+  });
+
   it('answers a question about a scanned PDF from its OCR text', async () => {
     const res = await api.ask(sessionId, 'Who was setting in the kitchen door of the widow’s garden?');
     expect(res.status).to.equal(200);

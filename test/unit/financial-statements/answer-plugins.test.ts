@@ -1,15 +1,17 @@
 import { expect } from 'chai';
 import { answerPlugins, ANSWER_PLUGIN_NAMES, createExtractiveAnswerer, DEFAULT_ANSWER_PLUGINS } from '../../../adapters/answer-plugins/index.js';
 import { FINANCIAL_STATEMENTS, financialAnswerSkill, financialQueryPlanner } from '../../../adapters/financial-statements/index.js';
+import { RECEIPTS, receiptsAnswerSkill, receiptsQueryPlanner } from '../../../adapters/receipts/index.js';
 import { ConfigError, loadConfig } from '../../../server/config.js';
 
 const STATEMENT = ['CONSOLIDATED STATEMENTS OF OPERATIONS', '2020 2021', 'Total net revenue 90,000 120,000', 'Cost of revenue 54,000 66,000'].join('\n');
 const request = { question: 'What is the FY2021 gross margin?', contexts: [{ ref: '1', filename: 'a.pdf', page: 3, text: STATEMENT, score: 1 }], history: [] };
 
 describe('answer plug-ins by name', () => {
-  it('knows the financial-statement plug-in, on by default, as a planner and a skill', () => {
-    expect(ANSWER_PLUGIN_NAMES).to.deep.equal([FINANCIAL_STATEMENTS]);
-    expect(DEFAULT_ANSWER_PLUGINS).to.deep.equal([FINANCIAL_STATEMENTS]);
+  it('knows the receipt and financial-statement plug-ins, both on by default, as planners and skills', () => {
+    expect(ANSWER_PLUGIN_NAMES).to.deep.equal([RECEIPTS, FINANCIAL_STATEMENTS]);
+    expect(DEFAULT_ANSWER_PLUGINS).to.deep.equal([RECEIPTS, FINANCIAL_STATEMENTS]);
+    expect(answerPlugins([RECEIPTS])).to.deep.equal([{ planner: receiptsQueryPlanner, skill: receiptsAnswerSkill }]);
     expect(answerPlugins([FINANCIAL_STATEMENTS])).to.deep.equal([{ planner: financialQueryPlanner, skill: financialAnswerSkill }]);
     expect(answerPlugins([])).to.deep.equal([]);
     expect(() => answerPlugins(['astrology'])).to.throw(/unknown answer plug-in 'astrology'/);
@@ -21,7 +23,7 @@ describe('answer plug-ins by name', () => {
   });
 
   it('ANSWER_PLUGINS picks them: default on, `none` for none, an unknown name refused', () => {
-    expect(loadConfig({}).answerPlugins).to.deep.equal(['financial-statements']);
+    expect(loadConfig({}).answerPlugins).to.deep.equal(['receipts', 'financial-statements']);
     expect(loadConfig({ ANSWER_PLUGINS: 'none' }).answerPlugins).to.deep.equal([]);
     expect(loadConfig({ ANSWER_PLUGINS: ' Financial-Statements , financial-statements' }).answerPlugins).to.deep.equal(['financial-statements']);
     expect(() => loadConfig({ ANSWER_PLUGINS: 'financial-statements,astrology' })).to.throw(ConfigError, /ANSWER_PLUGINS.*"astrology" is no plug-in/);

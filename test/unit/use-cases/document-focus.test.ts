@@ -82,4 +82,20 @@ describe('RetrieveAndAnswer with several documents: the documents a question nam
     expect(pinned?.jobIds).to.deep.equal(['acme']);
     expect(packed.passages[0].text).to.equal('Dividends paid were 2 dollars a share.');
   });
+
+  it('runs a pinned search asked for only within named documents when the question names some, and not otherwise', async () => {
+    const index = new RecordingIndex();
+    await twoReports(index);
+    const totals: QueryPlanner = {
+      name: 'totals',
+      lexicalQuery: (text) => text,
+      pinnedSearches: () => [{ text: 'dividends paid', limit: 5, focusedOnly: true, holding: (hits) => hits }],
+    };
+    const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer(), planners: [totals] });
+    await retrieval.retrieve(question('How much did Acme pay?', ['globex', 'acme']));
+    expect(index.searches.find((s) => s.text === 'dividends paid')?.jobIds).to.deep.equal(['acme']);
+    index.searches.length = 0;
+    await retrieval.retrieve(question('How much was paid?', ['globex']));
+    expect(index.searches.map((s) => s.text), 'no document named: not searched').to.not.include('dividends paid');
+  });
 });

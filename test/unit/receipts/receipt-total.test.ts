@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { asksWhatWasPaid, receiptTotal, receiptTotalAnswer, receiptsQueryPlanner, receiptsAnswerSkill } from '../../../adapters/receipts/index.js';
+import type { ContextPassage } from '../../../core/ports/llm.js';
+
+const passage = (text: string, ref = '1', filename = 'receipt.jpg'): ContextPassage => ({ ref, filename, page: 1, text, score: 1 });
+
+const RECEIPT = [
+  'Markt Paderborn', 'MILCH 1,5% 1,19 A', 'BROT 2,49 A', 'KAFFEE 5,99 B',
+  'ZU ZAHLEN EUR 9,67', 'BAR 20,00', 'RUECKGELD 10,33',
+  'MWST NETTO BRUTTO', 'A 7% 3,43 0,25 3,68', 'Summe 8,46 1,21 9,67',
+].join('\n');
+
+describe('the total of a till receipt', () => {
+  it('tells questions about what was paid from others', () => {
+    for (const q of ['How much did I pay at Aldi?', 'How much did I spend there?', 'What is the total on the receipt?', 'What did I pay?', 'Wie viel habe ich bei Lidl bezahlt?']) {
+      expect(asksWhatWasPaid(q), q).to.equal(true);
+    }
+    for (const q of ['What did I buy at Aldi?', 'Where is the shop?', 'What is the total revenue in 2021?', 'Who paid the bill of rights?']) {
+      expect(asksWhatWasPaid(q), q).to.equal(false);
+    }
+  });
+
+  it('finds the amount to pay before the sum of the items, and not a VAT table’s sum', () => {
+    expect(receiptTotal(passage(RECEIPT))).to.include({ line: 'ZU ZAHLEN EUR 9,67', amount: '9,67' });
+    const sumOnly = RECEIPT.replace('ZU ZAHLEN EUR 9,67', 'SUMME [3] EUR 9,67');
+    expect(receiptTotal(passage(sumOnly))).to.include({ line: 'SUMME [3] EUR 9,67', amount: '9,67' });
+  });
+
+  it('takes no amount that comes before its word, and nothing from text that is no receipt', () => {
+    expect(receiptTotal(passage(['Bar 2,00 Rueckgeld 0,05 Total', 'TEE 1,95 A', 'KEKSE 0,99 A'].join('\n')))).to.equal(undefined);
+    expect(receiptTotal(passage('The total cost of the project was 4.50 million dollars.'))).to.equal(undefined);
+    expect(receiptTotal(passage(['Net sales 1,577 1,602', 'Total revenue 32,765', 'Cost of sales 16,682'].join('\n'))), 'figures without cents').to.equal(undefined);
+  });
+
+  it('answers with the total of the first receipt among the passages, quoted and cited, and leaves other questions alone', () => {
+    const contexts = [passage('Opening hours 9 to 20', '1', 'notes.pdf'), passage(RECEIPT, '2', 'aldi.jpg')];
+    const answer = receiptTotalAnswer({ question: 'How much did I pay at Aldi?', contexts, history: [] });
+    expect(answer).to.deep.equal({
+      text: '9,67 — “ZU ZAHLEN EUR 9,67” [1]\n\nSources: [1] aldi.jpg, page 1',
+      usedRefs: ['2'], markers: { 2: 1 }, quotes: { 2: 'ZU ZAHLEN EUR 9,67' },
+    });
+    expect(receiptTotalAnswer({ question: 'What did I buy at Aldi?', contexts, history: [] })).to.equal(undefined);
+    expect(receiptTotalAnswer({ question: 'How much did I pay?', contexts: [contexts[0]], history: [] })).to.equal(undefined);
+    expect(receiptsAnswerSkill.answer({ question: 'How much did I pay at Aldi?', contexts, history: [] })?.text).to.match(/^9,67 — /);
+  });
+
+  it('plans a search for the total line, within the documents a question names, only for questions about what was paid', () => {
+    const [search] = receiptsQueryPlanner.pinnedSearches('How much did I pay at Aldi?');
+    expect(search).to.include({ focusedOnly: true });
+    const hit = (text: string) => ({ chunk: { id: text, sessionId: 's', jobId: 'j', filename: 'r.jpg', page: 1, ordinal: 0, text, tags: {} }, score: 1 });
+    expect(search.holding([hit('Opening hours'), hit(RECEIPT)]).map((h) => h.chunk.text)).to.deep.equal([RECEIPT]);
+    expect(receiptsQueryPlanner.pinnedSearches('What did I buy?')).to.deep.equal([]);
+    expect(receiptsQueryPlanner.lexicalQuery('How much did I pay?')).to.equal('How much did I pay?');
+  });
+});
