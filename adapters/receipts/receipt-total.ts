@@ -13,8 +13,8 @@ const AMOUNT = /(?<![\d.,])(?:\d{1,3}(?:[.,]\d{3})+|\d{1,5})[.,]\d{2}(?![\d.,])/
 const MIN_AMOUNTS = 3;
 
 /**
- * Words receipts print before the amount paid, strongest first: the amount to pay, then the sum of the items. German
- * and English, the languages the OCR reads by default (OCR_LANGUAGES).
+ * Words receipts print before the amount paid, strongest first: the amount to pay, then the sum of the items. English
+ * and German (the OCR's English model reads German receipts' letters well enough for these words).
  */
 const TOTAL_WORDS: readonly RegExp[] = [
   /\b(zu zahlen|amount due|balance due|grand total|total due|gesamtbetrag|endbetrag)\b/i,
