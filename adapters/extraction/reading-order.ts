@@ -47,11 +47,9 @@ export function readingOrder(lines: readonly (readonly TextSegment[])[]): string
     if (middles.some((m) => s.left < m && s.right > m)) return undefined;
     return middles.filter((m) => s.left >= m).length;
   };
+  const columnOfSegment = new Map(segments.map((s) => [s, columnOf(s)]));
   const columns = Array.from({ length: gutters.length + 1 }, () => [] as TextSegment[]);
-  for (const s of segments) {
-    const column = columnOf(s);
-    if (column !== undefined) columns[column].push(s);
-  }
+  for (const [s, column] of columnOfSegment) if (column !== undefined) columns[column].push(s);
   if (!columns.every(isProse)) return undefined;
   // Top to bottom (y grows up), then left to right; a segment crossing a gutter closes the band above it.
   const sorted = [...segments].sort((a, b) => b.y - a.y || a.left - b.left);
@@ -62,7 +60,7 @@ export function readingOrder(lines: readonly (readonly TextSegment[])[]): string
     band = columns.map(() => []);
   };
   for (const s of sorted) {
-    const column = columnOf(s);
+    const column = columnOfSegment.get(s);
     if (column === undefined) {
       flush();
       out.push(s.text);

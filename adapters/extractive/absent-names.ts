@@ -8,8 +8,8 @@ import { contentTokens, termKey, wordTokens, type ContextPassage } from '../../c
  * a passage's file name, which names what a report is about when its pages do not), the answer still quotes the
  * closest passage but says first that it may not answer (weakMatchNote).
  * A right answer whose question misspells or renames its subject is so marked too, not withheld (figures in
- * docs/benchmarks.md, "Answers that say they may not answer"). Capitals alone (USD, FY2018, IKEA) are not taken for names: units and acronyms are written so as
- * often as names, and a document often spells them out.
+ * docs/benchmarks.md, "answers that say they may not answer"). Capitals alone (USD, FY2018, IKEA) are not taken for
+ * names: units and acronyms are written so as often as names, and a document often spells them out.
  */
 export function absentNames(question: string, contexts: readonly ContextPassage[]): string[] | undefined {
   const names = [...new Map(questionNames(question).flatMap((name) => contentTokens(name).map((token) => [termKey(token), name] as const))).entries()];

@@ -1,5 +1,5 @@
 import type { AnswerSkill, ChunkHit, QueryPlanner } from '../../core/index.js';
-import { asksWhatWasPaid, holdsReceiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
+import { asksWhatWasPaid, receiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
 
 /**
  * Till receipts as a plug-in: the embedded answerer answers "How much did I pay at Aldi?" with the receipt's total
@@ -12,7 +12,7 @@ export const receiptsQueryPlanner: QueryPlanner = {
   name: RECEIPTS,
   lexicalQuery: (question) => question,
   pinnedSearches: (question) => asksWhatWasPaid(question)
-    ? [{ text: TOTAL_QUERY, limit: 20, focusedOnly: true, holding: (hits: ChunkHit[]) => hits.filter((hit) => holdsReceiptTotal(hit.chunk)) }]
+    ? [{ text: TOTAL_QUERY, limit: 20, focusedOnly: true, holding: (hits: ChunkHit[]) => hits.filter((hit) => receiptTotal(hit.chunk.text) !== undefined) }]
     : [],
 };
 

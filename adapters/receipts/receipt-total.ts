@@ -1,4 +1,4 @@
-import type { Answer, AnswerRequest, ContextPassage } from '../../core/index.js';
+import type { Answer, AnswerRequest } from '../../core/index.js';
 
 /**
  * What a till receipt says was paid. Receipts are photographed and read by OCR; their total is one line among item
@@ -36,7 +36,6 @@ export function asksWhatWasPaid(question: string): boolean {
 }
 
 interface TotalLine {
-  passage: ContextPassage;
   line: string;
   amount: string;
 }
@@ -47,23 +46,18 @@ interface TotalLine {
  * table's "Summe 0,47 6,69" holds several). The strongest word wins; among lines of one word, the first (the amount
  * to pay comes before the card slip repeats it).
  */
-export function receiptTotal(passage: ContextPassage): TotalLine | undefined {
-  if ((passage.text.match(AMOUNT) ?? []).length < MIN_AMOUNTS) return undefined;
-  const lines = passage.text.split('\n').map((line) => line.trim()).filter(Boolean);
+export function receiptTotal(text: string): TotalLine | undefined {
+  if ((text.match(AMOUNT) ?? []).length < MIN_AMOUNTS) return undefined;
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
   for (const words of TOTAL_WORDS) {
     for (const line of lines) {
       const amounts = [...line.matchAll(AMOUNT)];
       const word = words.exec(line);
       // The word labels the amount after it ("far £2,00 Rückgeld … Total" is change given, then a table's heading).
-      if (amounts.length === 1 && word && word.index < amounts[0].index) return { passage, line, amount: amounts[0][0] };
+      if (amounts.length === 1 && word && word.index < amounts[0].index) return { line, amount: amounts[0][0] };
     }
   }
   return undefined;
-}
-
-/** Whether a passage holds a receipt's total line (for the pinned search). */
-export function holdsReceiptTotal(passage: Pick<ContextPassage, 'text'>): boolean {
-  return receiptTotal({ ref: '', filename: '', page: 0, score: 0, ...passage }) !== undefined;
 }
 
 /**
@@ -74,7 +68,7 @@ export function holdsReceiptTotal(passage: Pick<ContextPassage, 'text'>): boolea
 export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
   if (!asksWhatWasPaid(request.question)) return undefined;
   for (const passage of request.contexts) {
-    const total = receiptTotal(passage);
+    const total = receiptTotal(passage.text);
     if (!total) continue;
     const quote = total.line.replace(/\s+/g, ' ');
     return {
