@@ -3,7 +3,7 @@ import {
   type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
-import { absentNames, weakMatchNote } from './absent-names.js';
+import { absentNames, questionNames, weakMatchNote } from './absent-names.js';
 import { bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -58,7 +58,7 @@ export class ExtractiveAnswerer implements Llm {
     const ranked = rankedOf(all);
     // A figure question is answered by the table row naming it, quoted under its column header.
     const figure = this.skills.map((skill) => skill.tableFigure(request.question)).find((f) => f !== undefined);
-    const row = figure ? bestRow(all, figure.wording) : undefined;
+    const row = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
     if (!best || Math.max(...ranked.map((c) => c.coverage)) < MIN_COVERAGE) return notFound();

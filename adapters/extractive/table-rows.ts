@@ -1,4 +1,4 @@
-import { splitRow, termKeys, type ContextPassage } from '../../core/index.js';
+import { isTableLine, splitRow, termKey, termKeys, wordTokens, type ContextPassage, type UnitKind } from '../../core/index.js';
 
 /**
  * Figure questions ("What is the FY2018 capital expenditure (in USD millions)?") are answered by a table row, which
@@ -12,19 +12,27 @@ export interface RowCandidate {
   passage: ContextPassage;
   rank: number;
   position: number;
-  kind: string;
+  kind: UnitKind;
   text: string;
 }
 
 const stems = termKeys;
 
 /**
+ * How much a row gains when the heading of its table names what the question names: a report's tables often share
+ * their row labels ("TOTAL REVENUES" under each region's heading, "Revenues" under "NIKE, INC. CONSOLIDATED
+ * STATEMENTS OF INCOME"), and only the heading tells whose figure a row is. As much as a label word of middling weight.
+ */
+const NAMED_HEADING_WEIGHT = 0.5;
+
+/**
  * The row that best names what is asked. Words are weighted by how rare they are among the passages' lines ("total",
  * "net" head many rows; "inventories" few): the weighted share of the row's label the question asks for, plus the
- * weight of what it matches relative to the best row, plus a little for retrieval rank. Undefined when no row's label
- * is at least half (by weight) words of the question.
+ * weight of what it matches relative to the best row, plus the share of the question's `names` its table's heading
+ * holds (NAMED_HEADING_WEIGHT), plus a little for retrieval rank. Undefined when no row's label is at least half (by
+ * weight) words of the question.
  */
-export function bestRow<C extends RowCandidate>(candidates: C[], wording: string): C | undefined {
+export function bestRow<C extends RowCandidate>(candidates: C[], wording: string, names: readonly string[] = []): C | undefined {
   const asked = new Set(stems(wording));
   const df = new Map<string, number>();
   for (const c of candidates) for (const t of new Set(stems(c.text))) df.set(t, (df.get(t) ?? 0) + 1);
@@ -40,11 +48,42 @@ export function bestRow<C extends RowCandidate>(candidates: C[], wording: string
   });
   const most = Math.max(...rows.map((r) => r.covered));
   let best: { candidate: C; score: number } | undefined;
+  const named = [...new Set(names.map(termKey))];
+  const headingShare = (row: C): number => {
+    if (named.length === 0) return 0;
+    const heading = tableTitleOf(row, candidates);
+    const words = new Set(heading ? wordTokens(heading).map(termKey) : []);
+    return named.filter((name) => words.has(name)).length / named.length;
+  };
   for (const r of rows) {
-    const score = r.precision + r.covered / most + 0.2 / (1 + r.candidate.rank);
+    const score = r.precision + r.covered / most + NAMED_HEADING_WEIGHT * headingShare(r.candidate) + 0.2 / (1 + r.candidate.rank);
     if (!best || score > best.score) best = { candidate: r.candidate, score };
   }
   return best?.candidate;
+}
+
+/** At most this many lines above a table are its title ("NIKE, INC." / "CONSOLIDATED STATEMENTS OF INCOME" / "YEAR ENDED MAY 31,"). */
+const TITLE_LINES = 4;
+/** A line of more words, or of more than 4 ending a sentence ("NIKE, INC." does not), is the prose before the table. */
+const TITLE_WORDS = 12;
+
+/**
+ * The title of the row's table in its passage: the short lines above the table's first row (headings, captions and
+ * dates; column headers between them are skipped), up to the prose or the table before it.
+ */
+function tableTitleOf<C extends RowCandidate>(row: C, candidates: C[]): string | undefined {
+  const units = candidates.filter((c) => c.passage === row.passage).sort((a, b) => a.position - b.position);
+  let i = units.indexOf(row);
+  while (i > 0 && isTableLine(units[i - 1])) i--; // up to the table's first row or column header
+  const title: string[] = [];
+  for (let j = i - 1; j >= 0 && title.length < TITLE_LINES; j--) {
+    const unit = units[j];
+    if (unit.kind === 'columns') continue;
+    const words = unit.text.split(' ').length;
+    if (isTableLine(unit) || words > TITLE_WORDS || (words > 4 && /[.!?]$/.test(unit.text))) break;
+    title.unshift(unit.text);
+  }
+  return title.length > 0 ? title.join(' ') : undefined;
 }
 
 /** The column header (a line of years) above the row in its passage, if any. */

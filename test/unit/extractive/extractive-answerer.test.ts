@@ -115,6 +115,34 @@ describe('ExtractiveAnswerer', () => {
     expect((await answerer.answer(request)).text).to.not.match(/^2018: /);
   });
 
+  it('quotes the row whose table heading names what the question names, not the same label under another heading', async () => {
+    // A 10-K's lines, as the text layer gives them: each region's table ends in "TOTAL REVENUES" (its header broken
+    // over two lines), the company's own statement says "Revenues" under a title of three lines.
+    const region = (name: string, total: string) => passage(name, [
+      'Revenues grew in every region this year, as the tables below show.',
+      name,
+      '(Dollars in millions) FISCAL 2019 FISCAL 2018 % CHANGE % CHANGE EXCLUDING CURRENCY',
+      'CHANGES',
+      'Sales through Acme Direct 2,736 2,477 10% 15%',
+      `TOTAL REVENUES $ ${total} $ 9,242 6% 11%`,
+    ].join('\n'), 'ACME_2019_10K.pdf', 34);
+    const statement = passage('3', [
+      'ACME, INC.',
+      'CONSOLIDATED STATEMENTS OF INCOME',
+      'YEAR ENDED MAY 31,',
+      '(In millions) 2019 2018 2017',
+      'Revenues $ 39,117 $ 36,397 $ 34,350',
+      'Cost of sales 21,643 20,441 19,038',
+    ].join('\n'), 'ACME_2019_10K.pdf', 52);
+    const contexts = [statement, region('EUROPE, MIDDLE EAST & AFRICA', '9,812'), region('GREATER CHINA', '6,208')];
+    const answerer = new ExtractiveAnswerer(undefined, [financialAnswerSkill]);
+    const ask = async (question: string) => (await answerer.answer({ question, contexts, history: [] })).text;
+    const company = await ask("What was Acme's revenue in fiscal 2019?");
+    expect(company.startsWith('2019: 39,117 — '), company).to.equal(true);
+    expect(quotes(company)[0]).to.include('(In millions) 2019 2018 2017 … Revenues $ 39,117 $ 36,397 $ 34,350');
+    expect(quotes(await ask("What was Acme's revenue in Greater China in fiscal 2019?"))[0]).to.include('TOTAL REVENUES $ 6,208 $ 9,242 6% 11%');
+  });
+
   it('asks its skills in order: the first whole answer wins, and a skill names the table row to quote', async () => {
     const contexts = [passage('1', '(Units) 2019 2020\nWidgets shipped 1,200 1,450\nThe plant ships widgets to Asia.')];
     const calls: string[] = [];
