@@ -436,6 +436,9 @@ for (const makeStack of STACK_FACTORIES) {
     it('asks only the documents chosen, naming them in the request; none chosen asks them all', async () => {
       const choice = page.getByRole('group', { name: 'Only these documents' });
       expect(await choice.getByRole('checkbox').count(), 'one per completed document').to.equal(4);
+      // Many documents scroll in a short box; its shadows (covers that scroll with the content) say more lies there.
+      const layers = await choice.locator('.choices').evaluate((el) => getComputedStyle(el).backgroundAttachment);
+      expect(layers).to.equal('local, local, scroll, scroll');
       await choice.getByRole('checkbox', { name: files.globex.name }).check();
       const asked = page.waitForRequest((r) => r.url().endsWith('/api/v1/chat/completions'));
       await ask(page, 'What is the monthly maintenance fee on checking accounts?');
