@@ -437,7 +437,8 @@ for (const makeStack of STACK_FACTORIES) {
       const choice = page.getByRole('group', { name: 'Only these documents' });
       expect(await choice.getByRole('checkbox').count(), 'one per completed document').to.equal(4);
       // Many documents scroll in a short box; its shadows (covers that scroll with the content) say more lies there.
-      const layers = await choice.locator('.choices').evaluate((el) => getComputedStyle(el).backgroundAttachment);
+      type Styled = { getComputedStyle(el: unknown): { backgroundAttachment: string } };
+      const layers = await choice.locator('.choices').evaluate((el) => (globalThis as unknown as Styled).getComputedStyle(el).backgroundAttachment);
       expect(layers).to.equal('local, local, scroll, scroll');
       await choice.getByRole('checkbox', { name: files.globex.name }).check();
       const asked = page.waitForRequest((r) => r.url().endsWith('/api/v1/chat/completions'));
