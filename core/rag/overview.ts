@@ -1,11 +1,12 @@
 import type { Answer, ContextPassage } from '../ports/llm.js';
-import { splitSentences, termKeys, wordTokens } from './text.js';
+import { splitSentences, termKey, termKeys, withoutPossessive, wordTokens } from './text.js';
 
 /**
  * Questions about the documents as a whole ("What is this document about?", "Summarize the report", "What are the
  * main points?"): they name no subject of their own, so searching the documents for their words finds nothing
  * useful. They are answered from the opening passages of each document instead: its lead and its most central
- * sentences.
+ * sentences. Such a question may name the documents it means by words of their file names ("Summarize the Costco
+ * report" of COSTCO_2021_10K.pdf): then it is about those documents only.
  *
  * The words below are generic: what people call a document, and how they ask for its gist. A question whose every
  * content word is one of them, and that holds at least one of the asking words, is an overview question.
@@ -14,6 +15,9 @@ const DOCUMENT_WORDS = [
   'document', 'documents', 'doc', 'docs', 'report', 'reports', 'file', 'files', 'paper', 'papers', 'pdf', 'pdfs',
   'text', 'texts', 'article', 'articles', 'page', 'pages', 'upload', 'uploads', 'uploaded',
   'content', 'contents', 'material', 'materials', 'attachment', 'attachments', 'book', 'chapter', 'letter', 'memo',
+  'annual', 'quarterly', 'filing', 'filings', 'form', 'forms', 'instructions', 'manual', 'guide', 'notice', 'scan',
+  'scans', 'scanned', 'photo', 'photos', 'picture', 'image', 'receipt', 'invoice', 'contract', 'agreement', 'study',
+  'summary', 'transcript', 'presentation', 'slides', 'one',
 ];
 const ASKING_WORDS = [
   'about', 'summary', 'summaries', 'summarize', 'summarise', 'summarizing', 'summarising', 'summarization', 'sum',
@@ -31,16 +35,45 @@ const ASKING = new Set(ASKING_WORDS);
 const ALLOWED = new Set([...DOCUMENT_WORDS, ...ASKING_WORDS, ...FILLER_WORDS]);
 /** Function words (core/rag/text.ts's STOPWORDS holds most; these are the ones it keeps). */
 const FUNCTION_WORDS = new Set(['can', 'could', 'would', 'me', 'us', 'i', 'a', 'an', 'the', 'of', 'in', 'on', 'this', 'these', 'it', 'what', 'whats', 'what’s', 'what\'s', 'is', 'are', 'was']);
+/** An overview question names its documents in a few words ("the Nike 2019 report"); more make a subject of its own. */
+const MAX_NAMING_WORDS = 3;
 
-export function isOverviewQuestion(question: string): boolean {
-  const words = wordTokens(question);
-  if (words.length === 0 || words.length > 16) return false;
+/**
+ * The words an overview question names its documents by (matching keys, possessives dropped: "Costco's" → costco),
+ * [] when it names none, or undefined when the question is not an overview question.
+ */
+export function overviewSubject(question: string): string[] | undefined {
+  const words = wordTokens(documentCodes(question));
+  if (words.length === 0 || words.length > 16) return undefined;
   let asks = false;
+  const naming: string[] = [];
   for (const word of words) {
     if (ASKING.has(word)) asks = true;
-    if (!ALLOWED.has(word) && !FUNCTION_WORDS.has(word) && termKeys(word).length > 0) return false;
+    if (ALLOWED.has(word) || FUNCTION_WORDS.has(word) || termKeys(word).length === 0) continue;
+    naming.push(termKey(withoutPossessive(word)));
   }
-  return asks;
+  return asks && naming.length <= MAX_NAMING_WORDS ? [...new Set(naming)] : undefined;
+}
+
+/** A question about the documents as a whole that names none of them. */
+export function isOverviewQuestion(question: string): boolean {
+  return overviewSubject(question)?.length === 0;
+}
+
+/**
+ * The documents whose file names hold every naming word (overviewSubject), in the order given; none when no file name
+ * does ("Summarize the risk factors" names a topic, not a document: a question for retrieval).
+ */
+export function documentsNamed<D extends { filename: string }>(naming: readonly string[], documents: readonly D[]): D[] {
+  return documents.filter((document) => {
+    const words = new Set(wordTokens(documentCodes(document.filename)).map(termKey));
+    return naming.every((word) => words.has(word));
+  });
+}
+
+/** "10-K", "8-K" and "10-Q" as one word each, as file names write them (NIKE_2019_10K.pdf). */
+function documentCodes(text: string): string {
+  return text.replace(/\b(\d+)-(\p{L})\b/gu, '$1$2');
 }
 
 /** Passages per document given to the answerer for an overview: its opening chunks. */

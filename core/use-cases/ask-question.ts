@@ -1,5 +1,5 @@
 import { ValidationError } from '../domain/errors.js';
-import type { ChatMessage, Source } from '../domain/model.js';
+import type { ChatMessage, IngestJob, Source } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
 import { tagFilters, type TagFilterInput } from '../domain/tags.js';
 import type { ChatRepo } from '../ports/chat-repo.js';
@@ -14,7 +14,7 @@ import type { SessionRepo } from '../ports/session-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
 import type { PackedContext } from '../rag/context.js';
-import { isOverviewQuestion } from '../rag/overview.js';
+import { documentsNamed, overviewSubject } from '../rag/overview.js';
 import { overviewContext } from './overview-context.js';
 import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
 
@@ -137,11 +137,14 @@ export class AskQuestion {
       role: m.role,
       content: m.content,
     }));
-    const visible = await this.citableJobIds(input.sessionId, input.documents);
-    // "What is this document about?" is answered from the documents' opening passages (overview-context.ts).
+    const { visible, citable } = await this.citableJobs(input.sessionId, input.documents);
+    // "What is this document about?" is answered from the documents' opening passages (overview-context.ts); "Summarize
+    // the Costco report" from those of the documents whose file names hold its naming words.
     const lexicalIndex = indexes.find((index) => index.kind === 'lexical');
-    if (lexicalIndex && isOverviewQuestion(question)) {
-      const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, visible, contextChars: this.settings.contextChars });
+    const naming = lexicalIndex ? overviewSubject(question) : undefined;
+    const overviewed = naming && (naming.length === 0 ? visible : jobIdsOf(documentsNamed(naming, citable)));
+    if (lexicalIndex && overviewed && overviewed.size > 0) {
+      const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, visible: overviewed, contextChars: this.settings.contextChars });
       if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question };
     }
     const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible] };
@@ -170,20 +173,21 @@ export class AskQuestion {
   }
 
   /**
-   * Jobs whose chunks may be cited: completed ones (and the jobs they reuse chunks of), of those `chosen` when given.
+   * Jobs whose chunks may be cited (`citable`): completed ones, of those `chosen` when given; `visible`: their ids and
+   * those of the jobs they reuse chunks of.
    * Chunks of a job still being indexed are incomplete, and those of a failed job are leftovers its cleanup could not
    * remove (an index was down). A chosen id that is no document of the session is refused: it names nothing to ask.
    */
-  private async citableJobIds(sessionId: string, chosen?: readonly string[]): Promise<Set<string>> {
+  private async citableJobs(sessionId: string, chosen?: readonly string[]): Promise<{ visible: Set<string>; citable: IngestJob[] }> {
     const jobs = await this.deps.jobs.listBySession(sessionId);
     const unknown = chosen?.find((id) => !jobs.some((job) => job.id === id));
     if (unknown !== undefined) throw new ValidationError(`documents: "${unknown.slice(0, 100)}" is not a document of this session`);
-    const ids = new Set<string>();
-    for (const job of jobs) {
-      if (job.status !== 'completed' || (chosen && !chosen.includes(job.id))) continue;
-      ids.add(job.id);
-      if (job.reusedFrom) ids.add(job.reusedFrom);
-    }
-    return ids;
+    const citable = jobs.filter((job) => job.status === 'completed' && (!chosen || chosen.includes(job.id)));
+    return { visible: jobIdsOf(citable), citable };
   }
+}
+
+/** The ids whose chunks are the jobs' own: each job's, and the job's whose chunks it reuses (an identical upload). */
+function jobIdsOf(jobs: readonly IngestJob[]): Set<string> {
+  return new Set(jobs.flatMap((job) => (job.reusedFrom ? [job.id, job.reusedFrom] : [job.id])));
 }

@@ -112,6 +112,13 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     expect(res.body.data).to.match(/service provider/i);
   });
 
+  it('gives the overview of the one document a question names by its file name, among every corpus document', async () => {
+    const res = await api.ask(sessionId, 'What is the IRS document about?');
+    expect(res.status).to.equal(200);
+    expect([...new Set(res.body.sources.map((s: { filename: string }) => s.filename))]).to.deep.equal(['irs-i1040nr-2007.pdf']);
+    expect(res.body.data).to.include('Instructions for Form 1040NR');
+  });
+
   it('answers what was paid at a shop with its photographed receipt’s total line, cited', async () => {
     for (const [shop, total, file] of [['Aldi', '24,23', 'receipt_aldi_02032020_19_02423.jpg'], ['Hornbach', '152,00', 'receipt_hornbach_23092016_03_15200.jpg']]) {
       const res = await api.ask(sessionId, `How much did I pay at ${shop}?`);

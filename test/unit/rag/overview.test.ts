@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ContextPassage } from '../../../core/ports/llm.js';
-import { isOverviewQuestion, overviewAnswer } from '../../../core/rag/overview.js';
+import { documentsNamed, isOverviewQuestion, overviewAnswer, overviewSubject } from '../../../core/rag/overview.js';
 
 describe('overview questions (core/rag/overview.ts)', () => {
   it('recognises questions about the documents as a whole', () => {
@@ -17,6 +17,20 @@ describe('overview questions (core/rag/overview.ts)', () => {
       'What does the document say about wire transfer fees?', 'Who wrote the report?', 'What is this?', 'Hello',
       'When was the document signed?', '', 'What are the key points of the merger agreement?',
     ]) expect(isOverviewQuestion(q), q).to.equal(false);
+  });
+
+  it('finds the words an overview question names its documents by, and the documents whose file names hold them all', () => {
+    expect(overviewSubject('What is this document about?')).to.deep.equal([]);
+    expect(overviewSubject('Summarize the Costco report')).to.deep.equal(['costco']);
+    expect(overviewSubject("What is Nike's 2019 10-K about?")).to.deep.equal(['nike', '2019', '10k']);
+    expect(overviewSubject('Summarize the risk factors')).to.deep.equal(['risk', 'factor']);
+    expect(overviewSubject('What are the key points of the report on glacier retreat in the Swiss Alps?'), 'too many words').to.equal(undefined);
+    expect(overviewSubject('What was the revenue in 2019?'), 'asks nothing of an overview').to.equal(undefined);
+    const documents = [{ filename: 'COSTCO_2021_10K.pdf' }, { filename: 'NIKE_2019_10K.pdf' }, { filename: 'nike-2021-10-K.pdf' }];
+    expect(documentsNamed(['costco'], documents)).to.deep.equal([documents[0]]);
+    expect(documentsNamed(['nike', '2019', '10k'], documents)).to.deep.equal([documents[1]]);
+    expect(documentsNamed(['nike', '10k'], documents)).to.deep.equal([documents[1], documents[2]]);
+    expect(documentsNamed(['risk', 'factor'], documents)).to.deep.equal([]);
   });
 
   const passage = (ref: string, filename: string, page: number, text: string): ContextPassage => ({ ref, filename, page, text, score: 1 });

@@ -128,6 +128,28 @@ describe('AskQuestion: overview questions', () => {
     expect(filtered.sources.map((s) => s.ingestId)).to.deep.equal([b.id]);
   });
 
+  it('gives the overview of the documents a question names by their file names, and leaves a topic to retrieval', async () => {
+    const llm = new RecordingLlm();
+    const f = coreFixture({ llm });
+    const a = await f.sessionWithUpload('u1', lake, 'BAIKAL_2021_Survey.pdf');
+    const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: 'bank-fees-10-K.pdf', contentType: 'application/pdf', contentSize: fees.length });
+    f.blobs.put(upload.key, fees, 'application/pdf');
+    const b = await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: a.session.id, key: upload.key, filename: 'bank-fees-10-K.pdf', tags: {} });
+    await f.drain();
+    const ask = async (message: string) => {
+      await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: a.session.id, message });
+      return llm.requests.at(-1)!;
+    };
+    for (const [message, job] of [['Summarize the Baikal survey', a.job.id], ["What is the bank's 10-K about?", b.id], ['Give me an overview of the 2021 Baikal report', a.job.id]] as const) {
+      const request = await ask(message);
+      expect(request.overview, message).to.equal(true);
+      expect(request.contexts.map((c) => c.filename), message).to.deep.equal([job === a.job.id ? 'BAIKAL_2021_Survey.pdf' : 'bank-fees-10-K.pdf']);
+    }
+    // A word no file name holds is a subject of its own: searched for, as before.
+    expect((await ask('Summarize the maintenance fee')).overview).to.equal(undefined);
+    expect((await ask('What are the key points about Siberia?')).overview).to.equal(undefined);
+  });
+
   it('gives a model the opening passages marked as an overview, and leaves other questions to retrieval', async () => {
     const llm = new RecordingLlm();
     const f = coreFixture({ llm });
