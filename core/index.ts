@@ -138,6 +138,7 @@ export { INGEST_JOB_NOT_FOUND } from './use-cases/get-ingest-job.js';
 export { MAX_LABEL_LENGTH } from './domain/validation.js';
 export { contentTypeFromName, isAllowedContentType, sniffContentType } from './domain/uploads.js';
 export * from './rag/chunking.js';
+export { followUpQuestion } from './rag/follow-up.js';
 export * from './rag/fusion.js';
 export * from './rag/layout.js';
 export type { TagFilter, TagFilterInput } from './domain/tags.js';

@@ -1,5 +1,5 @@
 import {
-  contentTokens, countWords, NOT_FOUND_ANSWER, splitUnits, termKey, wordTokens,
+  contentTokens, countWords, followUpQuestion, NOT_FOUND_ANSWER, splitUnits, termKey, wordTokens,
   type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
@@ -46,9 +46,11 @@ export class ExtractiveAnswerer implements Llm {
     private readonly skills: readonly AnswerSkill[] = [],
   ) {}
 
-  async answer(request: AnswerRequest): Promise<Answer> {
+  async answer(asked: AnswerRequest): Promise<Answer> {
     // "What is this document about?": the documents' lead and central sentences, not a search for those words.
-    if (request.overview) return overviewAnswer(request.contexts);
+    if (asked.overview) return overviewAnswer(asked.contexts);
+    // A follow-up ("What was its net income?") is answered as the question it stands for, as retrieval searched it.
+    const request = { ...asked, question: followUpQuestion(asked.question, asked.history) };
     // A skill's own answer (a figure computed from the table rows it needs) comes first.
     for (const skill of this.skills) {
       const answer = skill.answer(request);

@@ -47,8 +47,9 @@ export function overviewSubject(question: string): string[] | undefined {
   if (words.length === 0 || words.length > 16) return undefined;
   let asks = false;
   const naming: string[] = [];
-  for (const word of words) {
-    if (ASKING.has(word)) asks = true;
+  for (const [i, word] of words.entries()) {
+    // "What about Costco?" follows a question up; "What is Costco's report about?" asks for a gist.
+    if (ASKING.has(word) && !(word === 'about' && /^(?:what|how)$/.test(words[i - 1] ?? ''))) asks = true;
     if (ALLOWED.has(word) || FUNCTION_WORDS.has(word) || termKeys(word).length === 0) continue;
     naming.push(termKey(withoutPossessive(word)));
   }

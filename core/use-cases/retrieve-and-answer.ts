@@ -7,6 +7,7 @@ import type { QueryPlanner } from '../ports/query-planner.js';
 import type { ChunkHit, DocumentTermsQuery, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { documentPrior, focusDocuments } from '../rag/document-prior.js';
+import { followUpQuestion } from '../rag/follow-up.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
 
@@ -82,7 +83,8 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     const { indexes, llm, embedder } = this.deps;
     const { question, history, filters, sessionId } = input;
     const visible = new Set(input.visibleJobIds);
-    const query = history.length > 0 && llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : question;
+    // A follow-up ("And in 2018?") searched as the question it stands for: a model's rewrite, else core's rules.
+    const query = history.length === 0 ? question : llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : followUpQuestion(question, history);
     const embedding = embedder ? await embedder.embedQuery(query) : undefined;
     const planners = this.deps.planners ?? [];
     // Lexical indexes match words: planners may give them the question in the documents' wording.

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { sourceLine } from '../support/answer-source-line.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
+import { textPdf } from '../support/make-pdf.js';
 import { queryRecords } from '../support/records-query.js';
 import { CONFORMANCE_STACKS } from '../support/stacks.js';
 import type { TestService } from '../support/test-service.js';
@@ -194,6 +195,32 @@ for (const makeStack of CONFORMANCE_STACKS) {
         const none = await alice.ask(sessionId, 'What is the monthly maintenance fee?', 'initech');
         expect(none.body).to.deep.include({ success: true, data: NOT_FOUND_ANSWER, sources: [] });
       });
+
+      // A model rewrites a follow-up itself (Ollama's rewriteQuestion, tested with its adapter); the embedded
+      // answerer reads it as the question it stands for (core/rag/follow-up.ts).
+      if (stack.answerer === 'extractive') {
+        it('answers a follow-up as the question it stands for: "And in 2024?", then "What about Acme Bank?"', async () => {
+          const chat = await alice.createSession('follow-ups');
+          const fees = (bank: string, then: number, now: number) => textPdf({
+            title: `${bank} fee history`,
+            paragraphs: [`In 2023 the monthly fee at ${bank} was ${then} dollars.`, `In 2024 the monthly fee at ${bank} was ${now} dollars.`],
+          });
+          await alice.uploadAndIngest(chat, 'acme-history.pdf', (await fees('Acme Bank', 10, 12)).bytes, 'application/pdf', {});
+          await alice.uploadAndIngest(chat, 'globex-history.pdf', (await fees('Globex Credit Union', 2, 3)).bytes, 'application/pdf', {});
+          await t.service.whenIngestionIdle();
+          const firstQuote = async (message: string) => {
+            const res = await alice.ask(chat, message);
+            expect(res.status, res.text).to.equal(200);
+            return (res.body.data as string).split('” [1]')[0];
+          };
+          expect(await firstQuote("What was Globex Credit Union's monthly fee in 2023?")).to.include('2 dollars');
+          expect(await firstQuote('And in 2024?')).to.include('In 2024 the monthly fee at Globex Credit Union was 3 dollars');
+          expect(await firstQuote('What about Acme Bank?')).to.include('In 2024 the monthly fee at Acme Bank was 12 dollars');
+          // The history keeps what was asked, as asked.
+          const history = (await alice.get(`/api/v1/chat/history/${chat}`)).body.data;
+          expect(history.map((m: { content: string }) => m.content)).to.include('And in 2024?');
+        });
+      }
 
       it('keeps documents to their session: another session (even the same user’s) sees none of them', async () => {
         const other = await alice.createSession('empty');

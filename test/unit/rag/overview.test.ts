@@ -26,6 +26,7 @@ describe('overview questions (core/rag/overview.ts)', () => {
     expect(overviewSubject('Summarize the risk factors')).to.deep.equal(['risk', 'factor']);
     expect(overviewSubject('What are the key points of the report on glacier retreat in the Swiss Alps?'), 'too many words').to.equal(undefined);
     expect(overviewSubject('What was the revenue in 2019?'), 'asks nothing of an overview').to.equal(undefined);
+    expect(overviewSubject('What about Costco?'), 'a follow-up').to.equal(undefined);
     const documents = [{ filename: 'COSTCO_2021_10K.pdf' }, { filename: 'NIKE_2019_10K.pdf' }, { filename: 'nike-2021-10-K.pdf' }];
     expect(documentsNamed(['costco'], documents)).to.deep.equal([documents[0]]);
     expect(documentsNamed(['nike', '2019', '10k'], documents)).to.deep.equal([documents[1]]);

@@ -1,0 +1,87 @@
+import type { HistoryTurn } from '../ports/llm.js';
+import { contentTokens, STOPWORDS, withoutPossessive } from './text.js';
+
+/**
+ * A follow-up question made a question of its own from the questions before it, for answerers without a model to do
+ * it (a model's Llm.rewriteQuestion is used where there is one). English rules, no list of subjects:
+ * - an ellipsis ("And in 2018?", "What about Costco?", "Costco?") is the previous question with the years and names it
+ *   gives in place of the previous ones: "What was Nike's revenue in 2019?" then "What about Costco?" asks "What was
+ *   Costco's revenue in 2019?";
+ * - one with a subject of its own but no name ("What was its net income?", "And the dividends?") keeps its words and
+ *   gains the previous question's names and years;
+ * - any other question (it names someone, or refers to nothing before it) stands as asked.
+ * The previous question is itself resolved against the one before it, over the history given.
+ */
+export function followUpQuestion(question: string, history: readonly HistoryTurn[]): string {
+  let previous: string | undefined;
+  for (const turn of history) {
+    if (turn.role === 'user') previous = previous === undefined ? turn.content : resolve(turn.content, previous);
+  }
+  return previous === undefined ? question : resolve(question, previous);
+}
+
+/** Words that open an ellipsis: the rest of the question is what changes. */
+const ELLIPSIS = /^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*(?:and|also|same\s+for|now\s+for)\b/i;
+/** Words that point back to what the conversation is about ("this" and "that" are more often "this year", "the fee that"). */
+const REFERENCE = /\b(?:it|its|they|them|their|he|him|his|she|her)\b/i;
+const WH_WORD = /\b(?:what|who|whom|whose|when|where|why|how|which)\b/i;
+const VERB = /\b(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|might)\b/i;
+const YEAR = /\b(?:19|20)\d\d\b/g;
+
+function resolve(question: string, previous: string): string {
+  const fragment = !WH_WORD.test(question) && !VERB.test(question); // "Costco?", "In 2018?"
+  const names = namesOf(question, fragment);
+  const years = question.match(YEAR) ?? [];
+  const ellipsis = fragment || ELLIPSIS.test(question);
+  const refers = REFERENCE.test(question.replace(ELLIPSIS, ''));
+  if (!ellipsis && !(refers && names.length === 0)) return question;
+  const said = new Set([...names.map((n) => n.toLowerCase()), ...years]);
+  const newWords = contentTokens(question.replace(ELLIPSIS, '')).map(withoutPossessive).filter((w) => !said.has(w) && !REFERENCE.test(w));
+  if (ellipsis && newWords.length === 0) return withYears(withNames(previous, names), years);
+  // A subject of its own: its words, with the names and years it leaves out taken from before.
+  const context = [...(names.length > 0 ? [] : namesOf(previous)), ...(years.length > 0 ? [] : previous.match(YEAR) ?? [])];
+  const own = question.replace(ELLIPSIS, '').trim().replace(/[?.!\s]+$/, '');
+  return `${own}${context.length > 0 ? ` (${[...new Set(context)].join(' ')})` : ''}?`;
+}
+
+/**
+ * Names: words written as names are (a capital, then small letters) past a sentence's first (or from the first, in a
+ * fragment), possessive dropped ("Costco's" → "Costco"). Capitals alone (CEO, USD) are what is asked about, not whom.
+ */
+function namesOf(text: string, firstWordToo = false): string[] {
+  const words = text.replace(ELLIPSIS, (lead) => ' '.repeat(lead.length)).split(/\s+/).filter(Boolean);
+  const start = firstWordToo || ELLIPSIS.test(text) ? -1 : 0;
+  return words.flatMap((word, i) => {
+    const bare = withoutPossessive(word.replace(/^["'“‘(]+|["'”’),;:.?!]+$/g, ''));
+    return i !== start && /^\p{Lu}\p{Ll}[\p{L}\p{N}&.-]*$/u.test(bare) && !STOPWORDS.has(bare.toLowerCase()) ? [bare] : [];
+  });
+}
+
+/** The previous question with `names` in place of its own names (at the first one), or them added when it has none. */
+function withNames(previous: string, names: string[]): string {
+  if (names.length === 0) return previous;
+  const old = namesOf(previous);
+  if (old.length === 0) return `${previous.replace(/[?.!\s]+$/, '')} (${names.join(' ')})?`;
+  let placed = false;
+  return previous.replace(new RegExp(`\\b(?:${old.map(escape).join('|')})\\b`, 'g'), () => {
+    if (placed) return '';
+    placed = true;
+    return names.join(' ');
+  }).replace(/\s{2,}/g, ' ');
+}
+
+/** The previous question with `years` in place of its own (the first one; the others dropped), or as it was. */
+function withYears(previous: string, years: string[]): string {
+  if (years.length === 0) return previous;
+  let placed = false;
+  const replaced = previous.replace(YEAR, () => {
+    if (placed) return '';
+    placed = true;
+    return years.join(' and ');
+  }).replace(/\s{2,}/g, ' ');
+  return placed ? replaced : `${previous.replace(/[?.!\s]+$/, '')} in ${years.join(' and ')}?`;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import type { HistoryTurn } from '../../../core/ports/llm.js';
+import { followUpQuestion } from '../../../core/rag/follow-up.js';
+
+/** Each question asked after the ones before it (their answers in between), as followUpQuestion resolves it. */
+function conversation(questions: string[]): string[] {
+  const history: HistoryTurn[] = [];
+  return questions.map((question) => {
+    const resolved = followUpQuestion(question, history);
+    history.push({ role: 'user', content: question }, { role: 'assistant', content: `An answer to: ${question}` });
+    return resolved;
+  });
+}
+
+describe('followUpQuestion (core/rag/follow-up.ts)', () => {
+  it('asks an ellipsis as the question before it, with the years and names it gives instead', () => {
+    expect(conversation([
+      "What was Nike's revenue in fiscal 2019?", 'And in 2018?', 'What about Costco?', 'Costco?', 'In 2021?',
+    ])).to.deep.equal([
+      "What was Nike's revenue in fiscal 2019?",
+      "What was Nike's revenue in fiscal 2018?",
+      "What was Costco's revenue in fiscal 2018?",
+      "What was Costco's revenue in fiscal 2018?",
+      "What was Costco's revenue in fiscal 2021?",
+    ]);
+  });
+
+  it('gives a question with a subject of its own but no name the names and years asked about before', () => {
+    expect(conversation(["What was Costco's revenue in 2021?", 'What was its net income?', 'And the dividends they paid?'])).to.deep.equal([
+      "What was Costco's revenue in 2021?",
+      'What was its net income (Costco 2021)?',
+      'the dividends they paid (Costco 2021)?',
+    ]);
+  });
+
+  it('leaves alone a question that names its own subject or points back to nothing', () => {
+    const before = "What was Nike's revenue in fiscal 2019?";
+    for (const question of [
+      'Who audits Costco?', 'What is the fee that applies to wire transfers?', 'How many stores are there in this region?',
+      'Why?', 'When was the company founded?',
+    ]) expect(conversation([before, question])[1], question).to.equal(question);
+  });
+
+  it('changes nothing without an earlier question', () => {
+    expect(followUpQuestion('And in 2018?', [])).to.equal('And in 2018?');
+    expect(followUpQuestion('What was its net income?', [{ role: 'assistant', content: 'Hello.' }])).to.equal('What was its net income?');
+  });
+});
