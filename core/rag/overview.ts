@@ -17,7 +17,7 @@ const DOCUMENT_WORDS = [
   'content', 'contents', 'material', 'materials', 'attachment', 'attachments', 'book', 'chapter', 'letter', 'memo',
   'annual', 'quarterly', 'filing', 'filings', 'form', 'forms', 'instructions', 'manual', 'guide', 'notice', 'scan',
   'scans', 'scanned', 'photo', 'photos', 'picture', 'image', 'receipt', 'invoice', 'contract', 'agreement', 'study',
-  'summary', 'transcript', 'presentation', 'slides', 'one',
+  'transcript', 'presentation', 'slides',
 ];
 const ASKING_WORDS = [
   'about', 'summary', 'summaries', 'summarize', 'summarise', 'summarizing', 'summarising', 'summarization', 'sum',
