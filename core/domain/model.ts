@@ -20,6 +20,11 @@ export interface Source {
   cited: boolean;
   /** The number the answer's text cites it by ("[2]": 2), when it is cited and the answerer numbers its citations. */
   marker?: number;
+  /**
+   * What the answer quotes of this passage, word for word ("…" where it left words out), when the answerer says so
+   * (the extractive one does): the words a client marks on the page, within the wider excerpt.
+   */
+  quote?: string;
 }
 
 export interface ChatMessage {

@@ -54,6 +54,7 @@ export function toSources(packed: PackedContext, { usedRefs, markers = {}, quote
       ingestId: hit.chunk.jobId,
       cited: used.has(ref),
       ...(used.has(ref) && markers[ref] !== undefined && { marker: markers[ref] }),
+      ...(used.has(ref) && quotes[ref] && { quote: quotes[ref] }),
     };
   });
 }

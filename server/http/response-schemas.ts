@@ -33,6 +33,7 @@ export const Source = v.strictObject({
   ingestId: text('The ingest job of the document'),
   cited: v.pipe(v.boolean(), v.description('Whether the answer quotes (or cites) this passage; false: a passage found for the question that the answer does not draw on')),
   marker: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('The number the answer’s text cites it by ([2]: 2); only on cited sources, when the answer numbers them'))),
+  quote: v.optional(text('What the answer quotes of the passage, word for word (… where it left words out); only on cited sources, when the answerer says (the extractive one does)')),
 });
 
 export const ChatAnswer = v.strictObject({

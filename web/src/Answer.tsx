@@ -56,10 +56,11 @@ const pageKey = (p: { ingestId: string; page: number }) => `${p.ingestId}:${p.pa
 /** The sources by page, in the order the answer gives them: passages of one page are one page to open. */
 function citedPages(sources: Source[], quoted: boolean): CitedPage[] {
   const pages = new Map<string, CitedPage>();
-  for (const { filename, ingestId, page, excerpt } of sources) {
+  for (const { filename, ingestId, page, excerpt, quote } of sources) {
+    const passage = { excerpt, quote };
     const cited = pages.get(pageKey({ ingestId, page }));
-    if (cited) cited.excerpts.push(excerpt);
-    else pages.set(pageKey({ ingestId, page }), { filename, ingestId, page, excerpts: [excerpt], quoted });
+    if (cited) cited.passages.push(passage);
+    else pages.set(pageKey({ ingestId, page }), { filename, ingestId, page, passages: [passage], quoted });
   }
   return [...pages.values()];
 }

@@ -45,13 +45,14 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
       live = false;
     };
   }, [cited.ingestId, page, size]);
-  // Where the excerpts are on the cited page, each marked as it is found. Marks only help: without them (not found,
-  // a failure) the page is shown as is.
+  // Where the passages are on the cited page, each marked as it is found: the words the answer quotes when it says
+  // which, else the excerpt. Marks only help: without them (not found, a failure) the page is shown as is.
   const [marks, setMarks] = useState<PageArea[][]>([]);
+  const sought = cited.passages.map((p) => p.quote ?? p.excerpt);
   useEffect(() => {
     let live = true;
-    cited.excerpts.forEach((excerpt, i) => {
-      api.findOnPage(cited.ingestId, cited.page, excerpt).then(
+    sought.forEach((text, i) => {
+      api.findOnPage(cited.ingestId, cited.page, text).then(
         (areas) => live && setMarks((found) => Object.assign([...found], { [i]: areas })),
         () => {},
       );
@@ -59,7 +60,7 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
     return () => {
       live = false;
     };
-  }, [cited.ingestId, cited.page, cited.excerpts.join('\u0000')]);
+  }, [cited.ingestId, cited.page, sought.join('\u0000')]);
   const marked = shown?.page === cited.page ? marks.flatMap((areas) => areas ?? []) : [];
   // The first marked line is brought into view when the cited page is shown, and again when zoomed in or out.
   const firstMark = useRef<HTMLSpanElement>(null);
@@ -79,7 +80,7 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
         <h2>{title}</h2>
         <button type="button" onClick={onClose}>Close</button>
       </div>
-      {cited.excerpts.map((excerpt, i) => <blockquote key={i} class="excerpt"><mark>{excerpt}</mark></blockquote>)}
+      {cited.passages.map((passage, i) => <blockquote key={i} class="excerpt">{markedExcerpt(passage)}</blockquote>)}
       <div class="page-bar">
         <nav class="page-turn" aria-label="Pages of the document">
           {/* aria-disabled, not disabled: a button that turned to the first or last page keeps the keyboard focus. */}
@@ -97,7 +98,7 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
           <div class="sheet">
             <img
               src={shown.url}
-              alt={`Page ${shown.page} of ${cited.filename}${marked.length > 0 ? `, the ${cited.quoted ? 'quoted' : 'found'} ${cited.excerpts.length > 1 ? 'passages' : 'passage'} marked` : ''}`}
+              alt={`Page ${shown.page} of ${cited.filename}${marked.length > 0 ? `, the ${cited.quoted ? 'quoted' : 'found'} ${cited.passages.length > 1 ? 'passages' : 'passage'} marked` : ''}`}
               class={shown.page !== page ? 'stale' : undefined}
               onLoad={({ currentTarget: { naturalWidth, naturalHeight } }) => {
                 if (naturalWidth > 0) setTallest((t) => Math.max(t, naturalHeight / naturalWidth));
@@ -118,4 +119,27 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
       </div>
     </Modal>
   );
+}
+
+/**
+ * The excerpt with what the answer quotes of it marked: each piece of the quote (between "…") where the excerpt holds
+ * it. The whole excerpt when the answerer does not say what it quotes (a model) or no piece is found.
+ */
+function markedExcerpt({ excerpt, quote }: { excerpt: string; quote?: string }) {
+  const spans = (quote ?? '').split('…').map((piece) => piece.trim()).filter(Boolean)
+    .map((piece) => [excerpt.indexOf(piece), piece.length] as const)
+    .filter(([at]) => at >= 0)
+    .map(([at, length]) => [at, at + length] as const)
+    .sort((a, b) => a[0] - b[0]);
+  if (spans.length === 0) return <mark>{excerpt}</mark>;
+  const parts = [];
+  let from = 0;
+  for (const [start, end] of spans) {
+    if (end <= from) continue; // within a piece already marked
+    if (start > from) parts.push(excerpt.slice(from, start));
+    parts.push(<mark key={start}>{excerpt.slice(Math.max(start, from), end)}</mark>);
+    from = end;
+  }
+  parts.push(excerpt.slice(from));
+  return parts;
 }

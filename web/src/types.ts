@@ -15,15 +15,18 @@ export interface Source {
   cited?: boolean;
   /** The number the answer's text cites it by ("[2]"), on cited sources when the answerer numbers them. */
   marker?: number;
+  /** What the answer quotes of the passage, word for word, when the answerer says (the extractive one does). */
+  quote?: string;
 }
 
-/** A page an answer cites, with every excerpt it quotes from that page (sources of one page shown as one). */
+/** A page an answer cites, with every passage it quotes from that page (sources of one page shown as one). */
 export interface CitedPage {
   filename: string;
   ingestId: string;
   page: number;
-  excerpts: string[];
-  /** The answer quotes these excerpts (false: passages found for the question that it does not quote). */
+  /** Each passage's excerpt, and what the answer quotes of it (marked on the page and in the excerpt) if it says. */
+  passages: { excerpt: string; quote?: string }[];
+  /** The answer quotes these passages (false: passages found for the question that it does not quote). */
   quoted: boolean;
 }
 

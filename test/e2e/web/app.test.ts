@@ -520,6 +520,12 @@ for (const makeStack of STACK_FACTORIES) {
       await dialog.locator('blockquote').nth(cited.length - 1).waitFor();
       expect(await dialog.locator('blockquote').allTextContents()).to.deep.equal(cited);
       for (const quote of cited) expect(quote).to.match(/leaves the north pier at seven|returns from the island at nine/);
+      if (stack.answerer === 'extractive') {
+        // Within each excerpt, the words the answer quotes are marked (the service says which), not all of it.
+        const quotes = sources.filter((s) => s.cited).map((s) => s.quote);
+        expect(quotes.every((quote) => typeof quote === 'string')).to.equal(true);
+        expect(await dialog.locator('blockquote mark').allTextContents()).to.deep.equal(quotes);
+      }
       if (cited.length === 2) {
         expect(cited[0]).to.include('leaves the north pier at seven');
         expect(cited[1]).to.include('returns from the island at nine');

@@ -119,7 +119,7 @@ export const lastAnswerSources = (page: Page) =>
   page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last().getByRole('list', { name: 'Sources' }).getByRole('button');
 
 /** The `sources` event of a streamed answer's body (what the app was given to show). */
-export function streamedSources(body: string): { filename: string; page: number; excerpt: string; cited: boolean }[] {
+export function streamedSources(body: string): { filename: string; page: number; excerpt: string; cited: boolean; quote?: string }[] {
   const event = parseServerSentEvents(body).events.find((e) => e.event === 'sources');
   if (!event) throw new Error(`no sources event in the answer: ${body.slice(0, 200)}`);
   return (JSON.parse(event.data) as { sources: ReturnType<typeof streamedSources> }).sources;

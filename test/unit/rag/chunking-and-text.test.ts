@@ -116,6 +116,10 @@ describe('packContexts and toSources', () => {
     expect(cited.excerpt).to.include(quote).and.not.include('Capital Resources');
     // A passage the answer does not quote shows what matches the question, whatever quote is given for it.
     expect(found.excerpt).to.include('Capital Resources').and.not.include(quote);
+    // What the answer quotes comes with the source it quotes (a client marks those words), not with the others.
+    expect(cited.quote).to.equal(quote);
+    expect(found).to.not.have.property('quote');
+    expect(toSources(packed, { usedRefs: ['1'] }, 2)[0]).to.not.have.property('quote');
   });
 
   it('truncates at a word boundary', () => {
