@@ -4,10 +4,10 @@ import { contentTokens, STOPWORDS, withoutPossessive } from './text.js';
 /**
  * A follow-up question made a question of its own from the questions before it, for answerers without a model to do
  * it (a model's Llm.rewriteQuestion is used where there is one). English rules, no list of subjects:
- * - an ellipsis ("And in 2018?", "What about Costco?", "Costco?") is the previous question with the years and names it
- *   gives in place of the previous ones: "What was Nike's revenue in 2019?" then "What about Costco?" asks "What was
- *   Costco's revenue in 2019?";
- * - one with a subject of its own but no name ("What was its net income?", "And the dividends?") keeps its words and
+ * - an ellipsis ("And in 2000?", "What about Krakow?", "Krakow?") is the previous question with the years and names it
+ *   gives in place of the previous ones: "How many people lived in Warsaw in 1990?" then "What about Krakow?" asks
+ *   "How many people lived in Krakow in 1990?";
+ * - one with a subject of its own but no name ("What was its population?", "And the mayors?") keeps its words and
  *   gains the previous question's names and years;
  * - any other question (it names someone, or refers to nothing before it) stands as asked.
  * The previous question is itself resolved against the one before it, over the history given.
@@ -29,7 +29,7 @@ const VERB = /\b(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would
 const YEAR = /\b(?:19|20)\d\d\b/g;
 
 function resolve(question: string, previous: string): string {
-  const fragment = !WH_WORD.test(question) && !VERB.test(question); // "Costco?", "In 2018?"
+  const fragment = !WH_WORD.test(question) && !VERB.test(question); // "Krakow?", "In 2000?"
   const names = namesOf(question, fragment);
   const years = question.match(YEAR) ?? [];
   const ellipsis = fragment || ELLIPSIS.test(question);
@@ -46,7 +46,7 @@ function resolve(question: string, previous: string): string {
 
 /**
  * Names: words written as names are (a capital, then small letters) past a sentence's first (or from the first, in a
- * fragment), possessive dropped ("Costco's" → "Costco"). Capitals alone (CEO, USD) are what is asked about, not whom.
+ * fragment), possessive dropped ("Warsaw's" → "Warsaw"). Capitals alone (CEO, USD) are what is asked about, not whom.
  */
 function namesOf(text: string, firstWordToo = false): string[] {
   const words = text.replace(ELLIPSIS, (lead) => ' '.repeat(lead.length)).split(/\s+/).filter(Boolean);

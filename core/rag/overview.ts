@@ -5,8 +5,8 @@ import { splitSentences, termKey, termKeys, withoutPossessive, wordTokens } from
  * Questions about the documents as a whole ("What is this document about?", "Summarize the report", "What are the
  * main points?"): they name no subject of their own, so searching the documents for their words finds nothing
  * useful. They are answered from the opening passages of each document instead: its lead and its most central
- * sentences. Such a question may name the documents it means by words of their file names ("Summarize the Costco
- * report" of COSTCO_2021_10K.pdf): then it is about those documents only.
+ * sentences. Such a question may name the documents it means by words of their file names ("Summarize the Warsaw
+ * guide" of warsaw-guide-2021.pdf): then it is about those documents only.
  *
  * The words below are generic: what people call a document, and how they ask for its gist. A question whose every
  * content word is one of them, and that holds at least one of the asking words, is an overview question.
@@ -15,7 +15,7 @@ const DOCUMENT_WORDS = [
   'document', 'documents', 'doc', 'docs', 'report', 'reports', 'file', 'files', 'paper', 'papers', 'pdf', 'pdfs',
   'text', 'texts', 'article', 'articles', 'page', 'pages', 'upload', 'uploads', 'uploaded',
   'content', 'contents', 'material', 'materials', 'attachment', 'attachments', 'book', 'chapter', 'letter', 'memo',
-  'annual', 'quarterly', 'filing', 'filings', 'form', 'forms', 'instructions', 'manual', 'guide', 'notice', 'scan',
+  'annual', 'quarterly', 'form', 'forms', 'instructions', 'manual', 'guide', 'notice', 'scan',
   'scans', 'scanned', 'photo', 'photos', 'picture', 'image', 'receipt', 'invoice', 'contract', 'agreement', 'study',
   'transcript', 'presentation', 'slides',
 ];
@@ -35,11 +35,11 @@ const ASKING = new Set(ASKING_WORDS);
 const ALLOWED = new Set([...DOCUMENT_WORDS, ...ASKING_WORDS, ...FILLER_WORDS]);
 /** Function words (core/rag/text.ts's STOPWORDS holds most; these are the ones it keeps). */
 const FUNCTION_WORDS = new Set(['can', 'could', 'would', 'me', 'us', 'i', 'a', 'an', 'the', 'of', 'in', 'on', 'this', 'these', 'it', 'what', 'whats', 'what’s', 'what\'s', 'is', 'are', 'was']);
-/** An overview question names its documents in a few words ("the Nike 2019 report"); more make a subject of its own. */
+/** An overview question names its documents in a few words ("the 2021 Warsaw guide"); more make a subject of its own. */
 const MAX_NAMING_WORDS = 3;
 
 /**
- * The words an overview question names its documents by (matching keys, possessives dropped: "Costco's" → costco),
+ * The words an overview question names its documents by (matching keys, possessives dropped: "Warsaw's" → warsaw),
  * [] when it names none, or undefined when the question is not an overview question.
  */
 export function overviewSubject(question: string): string[] | undefined {
@@ -48,7 +48,7 @@ export function overviewSubject(question: string): string[] | undefined {
   let asks = false;
   const naming: string[] = [];
   for (const [i, word] of words.entries()) {
-    // "What about Costco?" follows a question up; "What is Costco's report about?" asks for a gist.
+    // "What about Krakow?" follows a question up; "What is the Krakow guide about?" asks for a gist.
     if (ASKING.has(word) && !(word === 'about' && /^(?:what|how)$/.test(words[i - 1] ?? ''))) asks = true;
     if (ALLOWED.has(word) || FUNCTION_WORDS.has(word) || termKeys(word).length === 0) continue;
     naming.push(termKey(withoutPossessive(word)));
@@ -72,9 +72,9 @@ export function documentsNamed<D extends { filename: string }>(naming: readonly 
   });
 }
 
-/** "10-K", "8-K" and "10-Q" as one word each, as file names write them (NIKE_2019_10K.pdf). */
+/** A number and a letter joined by a hyphen ("8-K", "W-2") as one word, as file names write them ("W2_2023.pdf"). */
 function documentCodes(text: string): string {
-  return text.replace(/\b(\d+)-(\p{L})\b/gu, '$1$2');
+  return text.replace(/\b(\d+)-(\p{L})\b|\b(\p{L})-(\d+)\b/gu, (_, number, letter, first, last) => (number ? `${number}${letter}` : `${first}${last}`));
 }
 
 /** Passages per document given to the answerer for an overview: its opening chunks. */

@@ -139,7 +139,7 @@ export class AskQuestion {
     }));
     const { visible, citable } = await this.citableJobs(input.sessionId, input.documents);
     // "What is this document about?" is answered from the documents' opening passages (overview-context.ts); "Summarize
-    // the Costco report" from those of the documents whose file names hold its naming words.
+    // the Warsaw guide" from those of the documents whose file names hold its naming words.
     const lexicalIndex = indexes.find((index) => index.kind === 'lexical');
     const naming = lexicalIndex ? overviewSubject(question) : undefined;
     const overviewed = naming && (naming.length === 0 ? visible : jobIdsOf(documentsNamed(naming, citable)));
