@@ -165,7 +165,8 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
         <textarea
           id="question"
           rows={2}
-          placeholder="Ask about your documents (Enter sends, Shift+Enter for a new line)"
+          placeholder="Ask about your documents"
+          aria-describedby="ask-keys"
           value={question}
           maxLength={4000}
           onInput={(e) => setQuestion(e.currentTarget.value)}
@@ -182,6 +183,8 @@ export function Chat({ api, sessionId, documents }: { api: Api; sessionId: strin
           <button type="submit" class="primary" disabled={!question.trim() || !historyShown}>Ask</button>
         )}
       </form>
+      {/* Said once under the box, not in its placeholder: a phone's narrow box cut that off mid-sentence. */}
+      <p id="ask-keys" class="ask-keys">Enter sends, Shift+Enter starts a new line.</p>
       {opened && (
         <SourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} cited={opened}
           pages={documents.find((doc) => doc.id === opened.ingestId)?.pages} onClose={() => setOpened(undefined)} />
