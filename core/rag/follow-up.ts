@@ -40,7 +40,7 @@ function resolve(question: string, previous: string): string {
   if (ellipsis && newWords.length === 0) return withYears(withNames(previous, names), years);
   // A subject of its own: its words, with the names and years it leaves out taken from before.
   const context = [...(names.length > 0 ? [] : namesOf(previous)), ...(years.length > 0 ? [] : previous.match(YEAR) ?? [])];
-  const own = question.replace(ELLIPSIS, '').trim().replace(/[?.!\s]+$/, '');
+  const own = withoutEnd(question.replace(ELLIPSIS, '').trim());
   return `${own}${context.length > 0 ? ` (${[...new Set(context)].join(' ')})` : ''}?`;
 }
 
@@ -61,25 +61,26 @@ function namesOf(text: string, firstWordToo = false): string[] {
 function withNames(previous: string, names: string[]): string {
   if (names.length === 0) return previous;
   const old = namesOf(previous);
-  if (old.length === 0) return `${previous.replace(/[?.!\s]+$/, '')} (${names.join(' ')})?`;
-  let placed = false;
-  return previous.replace(new RegExp(`\\b(?:${old.map(escape).join('|')})\\b`, 'g'), () => {
-    if (placed) return '';
-    placed = true;
-    return names.join(' ');
-  }).replace(/\s{2,}/g, ' ');
+  if (old.length === 0) return `${withoutEnd(previous)} (${names.join(' ')})?`;
+  return inPlaceOfFirst(previous, new RegExp(`\\b(?:${old.map(escape).join('|')})\\b`, 'g'), names.join(' ')) ?? previous;
 }
 
-/** The previous question with `years` in place of its own (the first one; the others dropped), or as it was. */
+/** The previous question with `years` in place of its own (the first one; the others dropped), or them added. */
 function withYears(previous: string, years: string[]): string {
   if (years.length === 0) return previous;
+  return inPlaceOfFirst(previous, YEAR, years.join(' and ')) ?? `${withoutEnd(previous)} in ${years.join(' and ')}?`;
+}
+
+/** `text` with the first match of the global `pattern` replaced and the other matches dropped; undefined when none. */
+function inPlaceOfFirst(text: string, pattern: RegExp, replacement: string): string | undefined {
   let placed = false;
-  const replaced = previous.replace(YEAR, () => {
-    if (placed) return '';
-    placed = true;
-    return years.join(' and ');
-  }).replace(/\s{2,}/g, ' ');
-  return placed ? replaced : `${previous.replace(/[?.!\s]+$/, '')} in ${years.join(' and ')}?`;
+  const replaced = text.replace(pattern, () => (placed ? '' : ((placed = true), replacement)));
+  return placed ? replaced.replace(/\s{2,}/g, ' ') : undefined;
+}
+
+/** A question without its closing mark, to add to. */
+function withoutEnd(question: string): string {
+  return question.replace(/[?.!\s]+$/, '');
 }
 
 function escape(text: string): string {

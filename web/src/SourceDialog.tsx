@@ -127,9 +127,10 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
  */
 function markedExcerpt({ excerpt, quote }: { excerpt: string; quote?: string }) {
   const spans = (quote ?? '').split('…').map((piece) => piece.trim()).filter(Boolean)
-    .map((piece) => [excerpt.indexOf(piece), piece.length] as const)
-    .filter(([at]) => at >= 0)
-    .map(([at, length]) => [at, at + length] as const)
+    .flatMap((piece) => {
+      const at = excerpt.indexOf(piece);
+      return at < 0 ? [] : [[at, at + piece.length] as const];
+    })
     .sort((a, b) => a[0] - b[0]);
   if (spans.length === 0) return <mark>{excerpt}</mark>;
   const parts = [];
