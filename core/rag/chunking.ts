@@ -47,10 +47,9 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
       .map((p) => p.trim())
       .filter(Boolean)
       .map((p) => splitLongSentences(splitUnits(p), options.targetWords));
-    // A page with a title of its own starts a new section; one without continues the previous page's (a statement
-    // running over two pages, an article's later pages).
+    // A page with a title of its own starts a new section where the title starts; one without continues the previous
+    // page's (a statement running over two pages, an article's later pages), as does the text above its title.
     const title = pageTitle(paragraphs.flat());
-    if (title) Object.assign(section, { title, heading: undefined, columns: undefined });
     let seenTable = false;
     /** Units since the last row or column header: a header broken over lines is read from them (inferredColumns). */
     let sinceTable: TextUnit[] = [];
@@ -69,6 +68,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
     };
     for (const paragraph of paragraphs) {
       for (const unit of paragraph) {
+        if (unit === title?.opening) Object.assign(section, { title: title.text, heading: undefined, columns: undefined });
         if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
         if (isTableLine(unit)) {
           if (unit.kind === 'row' && !section.columns) section.columns = inferredColumns(sinceTable, unit.text);
@@ -106,11 +106,25 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
   };
 }
 
-/** The headings above the page's first table row or column header, joined ("Acme Company … Population by Region"). */
-function pageTitle(units: TextUnit[]): string | undefined {
+/** A page without a table takes at most this many headings, its first run of them, as its title. */
+const MAX_TITLE_HEADINGS = 4;
+
+/**
+ * The page's title, joined ("Acme Company … Population by Region"), and the heading it opens with: the headings
+ * above the page's first table row or column header; on a page without a table, its first run of headings. Every
+ * heading of such a page would make one long "title" of a leaflet's sub-headings and address lines, repeated atop each
+ * of its chunks and quoted from there.
+ */
+function pageTitle(units: TextUnit[]): { text: string; opening: TextUnit } | undefined {
   const firstTable = units.findIndex((u) => u.kind === 'row' || u.kind === 'columns');
-  const headings = units.slice(0, firstTable < 0 ? units.length : firstTable).filter((u) => u.kind === 'heading');
-  return headings.length > 0 ? headings.map((u) => u.text).join(' ') : undefined;
+  let headings: TextUnit[];
+  if (firstTable >= 0) headings = units.slice(0, firstTable).filter((u) => u.kind === 'heading');
+  else {
+    const start = units.findIndex((u) => u.kind === 'heading');
+    const end = units.findIndex((u, i) => i > start && u.kind !== 'heading');
+    headings = start < 0 ? [] : units.slice(start, end < 0 ? units.length : end).slice(0, MAX_TITLE_HEADINGS);
+  }
+  return headings.length > 0 ? { text: headings.map((u) => u.text).join(' '), opening: headings[0] } : undefined;
 }
 
 /** The context lines the units do not already hold, then the units: rows and headings on lines of their own. */

@@ -8,14 +8,16 @@ const ABBREVIATIONS = new Set([
 
 /**
  * Splits text into sentences. Good enough for retrieval and quoting: breaks after . ! ? (and closing quotes, and
- * footnote markers) followed by whitespace and an upper-case letter, digit or quote, except after common abbreviations and initials.
+ * footnote markers) followed by whitespace (and a list's bullet) and an upper-case letter, digit or quote, except after
+ * common abbreviations and initials.
  */
 export function splitSentences(text: string): string[] {
   const normalized = text.replace(/\s+/g, ' ').trim();
   if (!normalized) return [];
   const sentences: string[] = [];
   // A footnote marker may follow the full stop: "word.[12] Next", or a bare number after a word: "word.12 Next".
-  const boundary = /([.!?…]+["'”’)\]]*(?:\[\d+\])*(?:(?<=\p{Ll}[.!?]["'”’)]?)\d{1,3}(?!\d))?)\s+(?=["'“‘(\[]?[\p{Lu}\p{N}])/gu;
+  // A list's bullet may stand between them, dropped: "synthesizers! • Ultra-fast…", or as OCR reads one, "® One", "e One".
+  const boundary = /([.!?…]+["'”’)\]]*(?:\[\d+\])*(?:(?<=\p{Ll}[.!?]["'”’)]?)\d{1,3}(?!\d))?)\s+(?:(?:[•●▪◦·∙‣⁃*®¢©»~–-]|\p{Ll})\s+)?(?=["'“‘(\[]?[\p{Lu}\p{N}])/gu;
   let start = 0;
   for (const match of normalized.matchAll(boundary)) {
     const end = match.index + match[1].length;

@@ -24,6 +24,22 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it("drops a list's bullet between two sentences, as printed or as OCR reads it", () => {
+    // The OCR text of a photographed leaflet (shared/data/images/linn_sequencer.jpg): its bullets read as ® e ¢ *.
+    const leaflet = 'It includes: ® Operation is similar to a tape recorder. ® Each sequence contains 32 tracks. ' +
+      'Plays up to 16 synthesizers! e Ultra-fast disk drive holds over 110,000 notes per disk! ¢ Exclusive ERASE function. • Done.';
+    expect(splitSentences(leaflet)).to.deep.equal([
+      'It includes: ® Operation is similar to a tape recorder.',
+      'Each sequence contains 32 tracks.',
+      'Plays up to 16 synthesizers!',
+      'Ultra-fast disk drive holds over 110,000 notes per disk!',
+      'Exclusive ERASE function.',
+      'Done.',
+    ]);
+    // A lower-case word after an abbreviation is no bullet, and "etc. e" is no boundary.
+    expect(splitSentences('Costs rose, etc. e Prices fell. Sales grew.')).to.deep.equal(['Costs rose, etc. e Prices fell.', 'Sales grew.']);
+  });
+
   it('returns nothing for blank text', () => {
     expect(splitSentences('  \n ')).to.deep.equal([]);
   });

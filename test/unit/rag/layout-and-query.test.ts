@@ -58,6 +58,31 @@ describe('chunkPages with structure', () => {
     expect(chunks.find((c) => c.page === 2)!.text).to.include('Dividends paid to shareholders (3,193) (2,803) (2,678)');
   });
 
+  it("takes a page without a table's first run of headings as its title, not every heading on it", () => {
+    // A leaflet: headings, a paragraph, sub-headings and an address; the title atop its later chunks is its first headings.
+    const paragraph = (topic: string) => Array.from({ length: 12 }, (_, i) => `The ${topic} section says thing ${i} about the device.`).join(' ');
+    const chunks = chunkPages([{
+      page: 1,
+      method: 'ocr',
+      text: ['The Sequencer', 'Track Recorder', paragraph('first'), 'Editing', paragraph('editing'), 'Additional Features', paragraph('features'), '18720 Oxnard Street'].join('\n'),
+    }]);
+    expect(chunks.length).to.be.above(2);
+    for (const chunk of chunks.slice(1)) expect(chunk.text.split('\n')[0]).to.equal('The Sequencer Track Recorder');
+  });
+
+  it('gives the text above a title the previous section, not the title below it', () => {
+    // A document's prose, then a table whose header lines read as headings (shared/data/pdfs/google-doc-document.pdf).
+    const prose = Array.from({ length: 30 }, (_, i) => `Rule number ${i} says that simple is better than complex.`).join(' ');
+    const chunks = chunkPages([
+      { page: 1, method: 'text', text: `Style Guide\n${prose}` },
+      { page: 2, method: 'text', text: `${prose}\nIndonesia Germany Austria\nCapital Jakarta Berlin Vienna\nPopulation 273,879,750 83,190,556 8,935,112` },
+    ]);
+    const page2 = chunks.filter((c) => c.page === 2);
+    expect(page2.length).to.be.above(1);
+    for (const chunk of page2.slice(0, -1)) expect(chunk.text.split('\n')[0], chunk.text).to.equal('Style Guide');
+    expect(page2.at(-1)!.text).to.include('Indonesia Germany Austria\nCapital Jakarta Berlin Vienna\nPopulation 273,879,750');
+  });
+
   it('does not repeat a title the chunk already starts with', () => {
     const [first] = chunkPages([{ page: 1, text: STATEMENT, method: 'text' }]);
     expect(first.text.match(/Consolidated Statement of Cash Flows/g)).to.have.length(1);
