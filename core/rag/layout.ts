@@ -23,8 +23,9 @@ const YEAR = /\b(?:19|20)\d\d\b/g;
 export function isColumnHeader(line: string): boolean {
   const years = line.match(YEAR)?.length ?? 0;
   if (years < 2 || line.split(/\s+/).length > 14) return false;
-  // Figures other than years and day numbers ("December 31,") make it a row, not a header.
-  return !/\d{1,3},\d{3}|\d\.\d|\$/.test(line);
+  // Figures other than years and day numbers ("December 31,") make it a row, not a header; a sentence ending
+  // mid-line ("…on October 28, 1998. The legislation implements two 1996 World") makes it wrapped prose.
+  return !/\d{1,3},\d{3}|\d\.\d|\$/.test(line) && !/(?:\p{Ll}{2}|\d)[.!?]\s+\p{Lu}/u.test(line);
 }
 
 /** A table row: a label followed by figures, or figures only (a row whose label wrapped onto the line before). */

@@ -81,7 +81,10 @@ function documentCodes(text: string): string {
 export const OVERVIEW_CHUNKS_PER_DOCUMENT = 2;
 /** Central sentences added to each document's lead. */
 const CENTRAL_SENTENCES = 2;
-/** Sentences shorter than this many words are headings or fragments: not quoted (a title still leads if first). */
+/**
+ * Sentences of fewer words (numbers not counted) are headings, fragments or citations ("Pub. L. No. 105-304, 112 Stat.
+ * 2860"): not quoted (a title still leads if first).
+ */
 const MIN_SENTENCE_WORDS = 6;
 const MAX_SENTENCE_CHARS = 400;
 
@@ -126,7 +129,7 @@ function documentOverview(passages: ContextPassage[]): Candidate[] {
       }
     }
   }
-  const full = sentences.filter((s) => wordTokens(s.text).length >= MIN_SENTENCE_WORDS && s.keys.size > 0);
+  const full = sentences.filter((s) => wordTokens(s.text).filter((w) => /\p{L}/u.test(w)).length >= MIN_SENTENCE_WORDS && s.keys.size > 0);
   if (full.length === 0) return sentences.slice(0, 1);
   const lead = full[0];
   const centrality = (s: Candidate) => {

@@ -22,6 +22,9 @@ describe('layout of extracted lines', () => {
     expect(isTableRow('sales grew in 2018 compared to 2017')).to.equal(false);
     expect(isColumnHeader('Year Ended December 31, 2017 2018 2019')).to.equal(true);
     expect(isColumnHeader('Total current assets 29,505 28,120')).to.equal(false);
+    expect(isColumnHeader('(In millions, except per share data) 2019 2018 2017')).to.equal(true);
+    // A wrapped line of prose holding two years (shared/data/pdfs/dmca-summary-1998.pdf).
+    expect(isColumnHeader('President Clinton on October 28, 1998. The legislation implements two 1996 World')).to.equal(false);
     expect(isHeading('CONSOLIDATED BALANCE SHEETS')).to.equal(true);
     expect(isHeading('Cash Flows from Investing Activities')).to.equal(true);
     expect(isHeading('of the company and its subsidiaries')).to.equal(false);

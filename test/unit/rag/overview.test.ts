@@ -57,6 +57,14 @@ describe('overview questions (core/rag/overview.ts)', () => {
     expect(answer.usedRefs.sort()).to.deep.equal(['1', '2']);
   });
 
+  it('does not lead with a citation that the text layer put first (numbers are not words)', () => {
+    // shared/data/pdfs/dmca-summary-1998.pdf: its first page's footnote comes first in the text layer.
+    const answer = overviewAnswer([passage('1', 'dmca.pdf', 1,
+      'Pub. L. No. 105-304, 112 Stat. 2860 (Oct. 28, 1998). ' +
+      'The Digital Millennium Copyright Act was signed into law by President Clinton on October 28, 1998.')]);
+    expect(answer.text).to.equal('The Digital Millennium Copyright Act was signed into law by President Clinton on October 28, 1998.');
+  });
+
   it('covers every document, each under its name, and says nothing when there is nothing to say', () => {
     const answer = overviewAnswer([
       passage('1', 'a.pdf', 1, 'The first document explains how mortgage interest rates are set by the central bank.'),
