@@ -63,8 +63,9 @@ async function main(): Promise<void> {
       // Targets are checked on the exact fractions: a rounded 0.880 may be 0.8795.
       const containmentMet = squad.contained >= TARGET.containment * squad.questions;
       const hit5Met = squad.hits >= TARGET.hit5 * squad.questions;
-      console.log(`  answer containment  ${squad.containment.toFixed(3)} (${squad.contained} of ${squad.questions})  (target ≥ ${TARGET.containment}: ${containmentMet ? 'met' : 'NOT met'})`);
-      console.log(`  source hit@5        ${squad.hit5.toFixed(3)} (${squad.hits} of ${squad.questions})  (target ≥ ${TARGET.hit5}: ${hit5Met ? 'met' : 'NOT met'})`);
+      const verdict = (target: number, isMet: boolean) => (squad.part === 'report' ? `  (target ≥ ${target}: ${isMet ? 'met' : 'NOT met'})` : '');
+      console.log(`  answer containment  ${squad.containment.toFixed(3)} (${squad.contained} of ${squad.questions})${verdict(TARGET.containment, containmentMet)}`);
+      console.log(`  source hit@5        ${squad.hit5.toFixed(3)} (${squad.hits} of ${squad.questions})${verdict(TARGET.hit5, hit5Met)}`);
       console.log(`  asked of the other articles only: "not found" ${squad.refusedWithout}, "may not answer" ${squad.flaggedWithout} of ${squad.questions}  (no target: the right answer there)`);
       console.log(`  asked of all articles: "may not answer" ${squad.flaggedWith} of ${squad.questions}  (no target: said in front of a quote that may still answer)`);
       console.log(`  chat latency        p50 ${squad.latencyMs.p50} ms, p95 ${squad.latencyMs.p95} ms`);

@@ -178,6 +178,21 @@ describe('ExtractiveAnswerer', () => {
     expect(answer).to.deep.equal({ text: NOT_FOUND_ANSWER, usedRefs: [] });
   });
 
+  it('says an answer may not answer when what the question asks about is in no passage, though its subject is everywhere', async () => {
+    // Asked of a 10-K that never writes "CEO", an answer quoted a list of subsidiaries for holding the company's name.
+    const contexts = [
+      passage('1', 'Harbor Ferries Ltd. operates 12 routes. Harbor Ferries Ltd. was founded in 1921 in Portland.'),
+      passage('2', 'Harbor Ferries Retail Ltd. Oregon. Harbor Ferries Services Inc. Washington.'),
+    ];
+    const asked = async (question: string) => (await answerer.answer({ question, contexts, history: [] })).text;
+    expect(await asked("Who is Harbor Ferries' CEO?")).to.match(/^None of the passages I found mentions CEO, so this may not answer your question:\n“/);
+    expect(await asked('Who is the chief medical officer of Harbor Ferries?')).to.match(/^None of the passages I found mentions chief, medical or officer, so/);
+    // What the passages do hold is answered, misspelled or not, without the note.
+    for (const question of ['When was Harbor Ferries founded?', 'When was Harbor Ferries fonded?']) {
+      expect(await asked(question)).to.match(/^“/).and.include('Harbor Ferries Ltd. was founded in 1921 in Portland.');
+    }
+  });
+
   it('describes every sentence by one value in 0..1 per feature, with one weight per feature', () => {
     expect(SENTENCE_WEIGHTS).to.have.length(SENTENCE_FEATURES.length);
     const contexts = [
