@@ -122,16 +122,29 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
 }
 
 /**
- * The excerpt with what the answer quotes of it marked: each piece of the quote (between "…") where the excerpt holds
- * it. The whole excerpt when the answerer does not say what it quotes (a model) or no piece is found.
+ * The excerpt with what the answer quotes of it marked: each piece of the quote (between "…", and each of its
+ * sentences: the quote joins the sentences it took of a passage, which the excerpt may hold apart or with a list's
+ * bullet between them) where the excerpt holds it; pieces with only a space or a bullet between them are one mark.
+ * The whole excerpt when the answerer does not say what it quotes (a model) or no piece is found.
  */
 function markedExcerpt({ excerpt, quote }: { excerpt: string; quote?: string }) {
-  const spans = (quote ?? '').split('…').map((piece) => piece.trim()).filter(Boolean)
+  // The pieces come in the excerpt's order: each is looked for after the one before ("Dr." is not marked elsewhere).
+  let cursor = 0;
+  const found = (quote ?? '').split(/…|(?<=[.!?]["'”’)]?)\s+(?=\S)/).map((piece) => piece.trim()).filter(Boolean)
     .flatMap((piece) => {
-      const at = excerpt.indexOf(piece);
-      return at < 0 ? [] : [[at, at + piece.length] as const];
+      const after = excerpt.indexOf(piece, cursor);
+      const at = after < 0 ? excerpt.indexOf(piece) : after;
+      if (at < 0) return [];
+      cursor = at + piece.length;
+      return [[at, at + piece.length] as const];
     })
     .sort((a, b) => a[0] - b[0]);
+  const spans: (readonly [number, number])[] = [];
+  for (const [start, end] of found) {
+    const last = spans.at(-1);
+    if (last && /^\s*(?:[^\p{L}\p{N}\s]\s+|\p{Ll}\s+)?$/u.test(excerpt.slice(last[1], start))) spans[spans.length - 1] = [last[0], Math.max(last[1], end)];
+    else spans.push([start, end]);
+  }
   if (spans.length === 0) return <mark>{excerpt}</mark>;
   const parts = [];
   let from = 0;

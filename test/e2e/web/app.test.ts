@@ -502,14 +502,7 @@ for (const makeStack of STACK_FACTORIES) {
           'The harbour ferry returns from the island at nine in the evening. On Sundays it runs twice, at noon and at six, and in winter storms the crossing may be cancelled at short notice. Season passes for islanders are sold at the town hall, not on the ferry itself.',
         ],
       });
-      await page.getByLabel('Upload documents').setInputFiles([{ name: 'ferry.pdf', mimeType: 'application/pdf', buffer: Buffer.from(ferry.bytes) }]);
-      await waitForStatus(page, 'ferry.pdf', /^completed$/);
-      const only = page.getByRole('group', { name: 'Only these documents' }).getByRole('checkbox', { name: 'ferry.pdf' });
-      await only.check();
-      const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/completions'));
-      await ask(page, 'When does the harbour ferry leave and when does it return?');
-      await only.uncheck();
-      const sources = streamedSources(await (await answered).text());
+      const sources = await askOfOnly(page, { name: 'ferry.pdf', mimeType: 'application/pdf', buffer: Buffer.from(ferry.bytes) }, 'When does the harbour ferry leave and when does it return?');
       expect(await lastAnswerSources(page).allTextContents()).to.deep.equal(['ferry.pdf, page 1']);
       // The extractive answerer quotes both paragraphs; a model (the scaled stack's) cites what it cites: each quoted
       // passage is one quote in the dialog, and only those.
@@ -537,6 +530,27 @@ for (const makeStack of STACK_FACTORIES) {
       } else {
         await dialog.getByRole('img', { name: 'Page 1 of ferry.pdf, the quoted passage marked' }).waitFor();
       }
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    });
+
+    it('marks in an excerpt each sentence the answer quotes of it, not the sentence it skipped between them', async () => {
+      if (stack.answerer !== 'extractive') return; // a model's sources say nothing of what it quotes: the whole excerpt is marked (above)
+      const leaflet = await textPdf({
+        title: 'Sequencer Leaflet',
+        paragraphs: ['Each song holds 32 tracks. The screen shows characters in green. The disk holds 110,000 notes. Each track holds 16 channels. The disk holds 100 songs.'],
+      });
+      const leafletFile = { name: 'leaflet.pdf', mimeType: 'application/pdf', buffer: Buffer.from(leaflet.bytes) };
+      const [cited] = (await askOfOnly(page, leafletFile, 'How many tracks, notes and songs does the disk hold?')).filter((s) => s.cited);
+      expect(cited.quote).to.equal('Each song holds 32 tracks. The disk holds 110,000 notes. Each track holds 16 channels. The disk holds 100 songs.');
+      await lastAnswerSources(page).first().click();
+      const dialog = page.getByRole('dialog', { name: 'leaflet.pdf, page 1' });
+      await dialog.locator('blockquote mark').first().waitFor();
+      // The quote is not one run of the excerpt: its sentences are marked where they stand, the green screen not.
+      expect(await dialog.locator('blockquote mark').allTextContents()).to.deep.equal([
+        'Each song holds 32 tracks.',
+        'The disk holds 110,000 notes. Each track holds 16 channels. The disk holds 100 songs.',
+      ]);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     });
@@ -610,4 +624,16 @@ for (const makeStack of STACK_FACTORIES) {
       expect(service.logger.lines.filter((l) => JSON.stringify(l).includes(token))).to.deep.equal([]);
     });
   });
+}
+
+/** Uploads a file, asks a question of it alone ("Only these documents") and returns the sources the answer streamed. */
+async function askOfOnly(page: Page, file: UploadFile, question: string): Promise<ReturnType<typeof streamedSources>> {
+  await page.getByLabel('Upload documents').setInputFiles([file]);
+  await waitForStatus(page, file.name, /^completed$/);
+  const only = page.getByRole('group', { name: 'Only these documents' }).getByRole('checkbox', { name: file.name });
+  await only.check();
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/completions'));
+  await ask(page, question);
+  await only.uncheck();
+  return streamedSources(await (await answered).text());
 }
