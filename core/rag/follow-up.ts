@@ -28,15 +28,19 @@ const WH_WORD = /\b(?:what|who|whom|whose|when|where|why|how|which)\b/i;
 const VERB = /\b(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|might)\b/i;
 const YEAR = /\b(?:19|20)\d\d\b/g;
 
+/** A fragment of more words than this, besides names and years, is a question of its own ("The atomic number of oxygen?"). */
+const MAX_FRAGMENT_WORDS = 2;
+
 function resolve(question: string, previous: string): string {
-  const fragment = !WH_WORD.test(question) && !VERB.test(question); // "Krakow?", "In 2000?"
-  const names = namesOf(question, fragment);
+  const verbless = !WH_WORD.test(question) && !VERB.test(question); // "Krakow?", "In 2000?", "Net income?"
+  const names = namesOf(question, verbless);
   const years = question.match(YEAR) ?? [];
+  const named = new Set([...names.map((n) => n.toLowerCase()), ...years]);
+  const fragment = verbless && contentTokens(question).map(withoutPossessive).filter((w) => !named.has(w)).length <= MAX_FRAGMENT_WORDS;
   const ellipsis = fragment || ELLIPSIS.test(question);
   const refers = REFERENCE.test(question.replace(ELLIPSIS, ''));
   if (!ellipsis && !(refers && names.length === 0)) return question;
-  const said = new Set([...names.map((n) => n.toLowerCase()), ...years]);
-  const newWords = contentTokens(question.replace(ELLIPSIS, '')).map(withoutPossessive).filter((w) => !said.has(w) && !REFERENCE.test(w));
+  const newWords = contentTokens(question.replace(ELLIPSIS, '')).map(withoutPossessive).filter((w) => !named.has(w) && !REFERENCE.test(w));
   if (ellipsis && newWords.length === 0) return withYears(withNames(previous, names), years);
   // A subject of its own: its words, with the names and years it leaves out taken from before.
   const context = [...(names.length > 0 ? [] : namesOf(previous)), ...(years.length > 0 ? [] : previous.match(YEAR) ?? [])];

@@ -41,6 +41,12 @@ describe('followUpQuestion (core/rag/follow-up.ts)', () => {
     ]) expect(conversation([before, question])[1], question).to.equal(question);
   });
 
+  it('takes a short verbless fragment for a follow-up, and a longer one for a question of its own', () => {
+    expect(conversation(["What was Nike's revenue in 2021?", 'Costco in 2020?'])[1]).to.equal("What was Costco's revenue in 2020?");
+    const topicSwitch = 'The boiling point of mercury at sea level?';
+    expect(conversation(["What was Costco's revenue in 2021?", topicSwitch])[1]).to.equal(topicSwitch);
+  });
+
   it('changes nothing without an earlier question', () => {
     expect(followUpQuestion('And in 2018?', [])).to.equal('And in 2018?');
     expect(followUpQuestion('What was its net income?', [{ role: 'assistant', content: 'Hello.' }])).to.equal('What was its net income?');
