@@ -30,10 +30,15 @@ export function absentNames(question: string, contexts: readonly ContextPassage[
 export function questionNames(question: string): string[] {
   const words = question.split(/\s+/).filter(Boolean);
   return words.flatMap((word, i) => {
-    const bare = word.replace(/^["'“‘(]+|["'”’),;:.?!]+$/g, '').replace(/['’]s$/, '');
+    const bare = bareWord(word);
     const opensSentence = i === 0 || /[.?!:]["'”’)]*$/.test(words[i - 1]);
     return !opensSentence && /^\p{Lu}\p{Ll}[\p{L}'’-]*$/u.test(bare) ? [bare] : [];
   });
+}
+
+/** A word of a question as written, without the quotes and marks around it nor a possessive "'s" ("Nike's?" → Nike). */
+export function bareWord(word: string): string {
+  return word.replace(/^["'“‘(]+|["'”’),;:.?!]+$/g, '').replace(/['’]s$/, '');
 }
 
 /**

@@ -3,7 +3,7 @@ import {
   type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
-import { absentNames, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
+import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
 import { bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -151,7 +151,7 @@ function unheldWords(question: string, candidates: Candidate[]): { words: string
   const vocabulary = [...new Set(candidates.flatMap((c) => wordTokens(c.text)))];
   const unheldWeight = Math.log(1 + (sets.length + 0.5) / 0.5);
   const names = new Set(questionNames(question).flatMap((name) => contentTokens(name)));
-  const written = question.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|(?:['’]s)?[^\p{L}\p{N}]*$/gu, ''));
+  const written = question.split(/\s+/).map(bareWord);
   const words: string[] = [];
   let total = 0;
   let unheld = 0;

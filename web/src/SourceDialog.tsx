@@ -146,12 +146,11 @@ function markedExcerpt({ excerpt, quote }: { excerpt: string; quote?: string }) 
     else spans.push([start, end]);
   }
   if (spans.length === 0) return <mark>{excerpt}</mark>;
+  // Overlapping pieces were merged above: the spans are apart and in order.
   const parts = [];
   let from = 0;
   for (const [start, end] of spans) {
-    if (end <= from) continue; // within a piece already marked
-    if (start > from) parts.push(excerpt.slice(from, start));
-    parts.push(<mark key={start}>{excerpt.slice(Math.max(start, from), end)}</mark>);
+    parts.push(excerpt.slice(from, start), <mark key={start}>{excerpt.slice(start, end)}</mark>);
     from = end;
   }
   parts.push(excerpt.slice(from));
