@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { PDFDocument, degrees } from 'pdf-lib';
 import { CORPUS_AVAILABLE, corpusPath } from './paths.js';
 
@@ -83,19 +84,13 @@ export function withExifOrientation(jpeg: Uint8Array, orientation: number, byteO
   return Buffer.concat([jpeg.subarray(0, 2), segment, payload, jpeg.subarray(2)]);
 }
 
-/** Largest delay of a 10 ms interval timer while `work` runs: how long the event loop was blocked at worst. */
-export async function maxEventLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; maxLagMs: number }> {
-  let maxLagMs = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    maxLagMs = Math.max(maxLagMs, now - last - 10);
-    last = now;
-  }, 10);
-  try {
-    const result = await work();
-    return { result, maxLagMs };
-  } finally {
-    clearInterval(timer);
-  }
+/**
+ * The share of `work`'s wall time the event loop spent running code rather than waiting (event-loop utilisation):
+ * near 1 when the work runs on the loop, whatever the machine's speed; low when it runs in another process. A share,
+ * not a stall in ms: on a busy CI machine a garbage collection or a descheduled moment lengthens any one stall.
+ */
+export async function eventLoopBusyShare<T>(work: () => Promise<T>): Promise<{ result: T; busyShare: number }> {
+  const before = performance.eventLoopUtilization();
+  const result = await work();
+  return { result, busyShare: performance.eventLoopUtilization(before).utilization };
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
 import { ChildProcessDocumentReader, PDF_READERS } from '../../../adapters/extraction/index.js';
 import { describeWithCorpus } from '../../support/corpus.js';
-import { listData, maxEventLoopLag, readData, rotatedData, readDataText, wordRecall } from '../../support/extraction-fixtures.js';
+import { listData, eventLoopBusyShare, readData, rotatedData, readDataText, wordRecall } from '../../support/extraction-fixtures.js';
 import { allText, expectIncreasingToOne, rejection } from './reader-assertions.js';
 
 const PDF = 'application/pdf';
@@ -35,7 +35,7 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
 
     it('parses a 117-page PDF off the event loop, reporting progress', async () => {
       const progress: number[] = [];
-      const { result: pages, maxLagMs } = await maxEventLoopLag(() =>
+      const { result: pages, busyShare } = await eventLoopBusyShare(() =>
         reader.read({
           document: readData('pdfs/GeoTopo-komprimiert.pdf'),
           contentType: PDF,
@@ -46,7 +46,8 @@ for (const pdfReader of PDF_READERS) describeWithCorpus(`ChildProcessDocumentRea
       expect(pages.map((page) => page.page)).to.deep.equal(Array.from({ length: 117 }, (_, i) => i + 1));
       expect(pages.every((page) => page.method === 'text')).to.equal(true);
       expect(pages[0].text).to.include('Geometrie und Topologie');
-      expect(maxLagMs, 'longest event-loop stall (ms)').to.be.below(200);
+      // Read on the event loop, the share is 1.0 with either PDF reader; read in the child, 0.05-0.25 here.
+      expect(busyShare, 'share of the read the event loop was busy').to.be.below(0.5);
       expectIncreasingToOne(progress);
       expect(progress.length).to.be.greaterThan(20); // per page, not just "done"
     });

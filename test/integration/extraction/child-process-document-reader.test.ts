@@ -7,7 +7,7 @@ import { ReadCancelledError, UnprocessableDocumentError } from '../../../core/do
 import { ExtractionWorkerCrashedError, ChildProcessDocumentReader, PDF_READERS } from '../../../adapters/extraction/index.js';
 import { schedulingPolicy } from '../../../adapters/extraction/background-priority.js';
 import { childPids, isAlive, scannedPages } from '../../support/extraction-processes.js';
-import { maxEventLoopLag, wordRecall, withExifOrientation } from '../../support/extraction-fixtures.js';
+import { eventLoopBusyShare, wordRecall, withExifOrientation } from '../../support/extraction-fixtures.js';
 import {
   MALFORMED_PDF,
   pagedTextPdf,
@@ -77,13 +77,14 @@ for (const pdfReader of PDF_READERS) describe(`ChildProcessDocumentReader (gener
       const filler = Array(20).fill(ZEN.join(' '));
       const book = await pagedTextPdf(Array.from({ length: 120 }, (_, i) => [...filler, `This is page ${i + 1} of the generated book.`, ...filler]));
       const progress: number[] = [];
-      const { result: pages, maxLagMs } = await maxEventLoopLag(() =>
+      const { result: pages, busyShare } = await eventLoopBusyShare(() =>
         reader.read({ document: book, contentType: PDF, onProgress: (fraction) => progress.push(fraction) }),
       );
       expect(pages.map((page) => page.page)).to.deep.equal(Array.from({ length: 120 }, (_, i) => i + 1));
       expect(pages.every((page) => page.method === 'text')).to.equal(true);
       pages.forEach((page, i) => expect(page.text).to.include(`This is page ${i + 1} of the generated book.`));
-      expect(maxLagMs, 'longest event-loop stall (ms)').to.be.below(200);
+      // Read on the event loop, the share is 1.0 with either PDF reader; read in the child, 0.05-0.25 here.
+      expect(busyShare, 'share of the read the event loop was busy').to.be.below(0.5);
       expectIncreasingToOne(progress);
       expect(progress.length).to.be.greaterThan(20); // per page, not just "done"
     });
