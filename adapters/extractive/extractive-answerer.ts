@@ -1,5 +1,5 @@
 import {
-  contentTokens, countWords, followUpQuestion, NOT_FOUND_ANSWER, splitUnits, termKey, wordTokens,
+  contentTokens, countWords, echoesHeading, followUpQuestion, NOT_FOUND_ANSWER, splitUnits, termKey, wordTokens,
   type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
@@ -77,9 +77,11 @@ export class ExtractiveAnswerer implements Llm {
     const header = row && columnHeaderOf(row, all);
     const first = row ? { ...row, text: header ? `${header} … ${row.text}` : row.text, words: countWords(row.text) + (header ? countWords(header) : 0) } : fitted(best, MAX_ANSWER_WORDS, queryTerms);
     const lead = row && figureForYear(row.text, header, figure?.year);
-    const chosen: Candidate[] = [first];
-    let words = first.words;
-    for (const next of ranked) {
+    // A question that repeats a section's question-shaped heading ("Who must file …?") is answered by that section.
+    const section = row ? undefined : echoedSection(request.question, all);
+    const chosen: Candidate[] = section ?? [first];
+    let words = chosen.reduce((sum, c) => sum + c.words, 0);
+    for (const next of section ? [] : ranked) {
       if (next === best && !row) continue;
       if (row && (next.text === row.text || next.text === header)) continue;
       if (chosen.length >= MAX_SENTENCES || words >= MAX_ANSWER_WORDS - MIN_EXCERPT_WORDS) break;
@@ -122,6 +124,28 @@ export class ExtractiveAnswerer implements Llm {
     });
     return candidates;
   }
+}
+
+/**
+ * The heading the question echoes (core/rag/question-headings.ts) in the best-ranked passage that has one, with the
+ * sentences and rows under it up to the next heading, within MAX_ANSWER_WORDS; undefined when none, or no sentence follows it.
+ */
+function echoedSection(question: string, candidates: Candidate[]): Candidate[] | undefined {
+  const heading = candidates
+    .filter((c) => c.kind === 'heading' && echoesHeading(question, c.text))
+    .sort((a, b) => a.rank - b.rank || a.position - b.position)[0];
+  if (!heading) return undefined;
+  const section = [heading];
+  let words = heading.words;
+  for (const c of candidates) {
+    if (c.passage !== heading.passage || c.position <= heading.position) continue;
+    // Heading-like lines right under it are its own (a sub-heading, a wrapped title-case line of its first sentence).
+    if ((c.kind === 'heading' && section.some((s) => s.kind !== 'heading')) || words >= MAX_ANSWER_WORDS - MIN_EXCERPT_WORDS) break;
+    const piece = fitted(c, MAX_ANSWER_WORDS - words, new Set());
+    section.push(piece);
+    words += piece.words;
+  }
+  return section.some((c) => c.kind !== 'heading') ? section : undefined;
 }
 
 /** The candidates that match the question (or follow one that does), best first. */

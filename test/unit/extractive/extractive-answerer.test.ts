@@ -193,6 +193,18 @@ describe('ExtractiveAnswerer', () => {
     }
   });
 
+  it('answers a question that repeats a question-shaped heading with the section under it, up to the next heading', async () => {
+    const contexts = [
+      passage('1', 'A ferry pass must be shown when you board the ferry. Apply for a ferry pass online.', 'ferries.pdf', 2, 3),
+      passage('2', 'Fares\nChildren travel free.\nWho Must Apply\nApply For A Pass if\nyou cross more than twice a week. Visitors pay at the gate.\nWhere To Apply\nAt the harbour office.', 'ferries.pdf', 5, 1),
+    ];
+    const answer = await answerer.answer({ question: 'Who must apply for a ferry pass?', contexts, history: [] });
+    expect(quotes(answer.text)).to.deep.equal(['Who Must Apply Apply For A Pass if you cross more than twice a week. Visitors pay at the gate.']);
+    expect(answer.text).to.include('Sources: [1] ferries.pdf, page 5');
+    const other = await answerer.answer({ question: 'How do I apply for a ferry pass?', contexts, history: [] });
+    expect(quotes(other.text)[0], 'no heading repeated: the best sentence').to.include('Apply for a ferry pass online.');
+  });
+
   it('describes every sentence by one value in 0..1 per feature, with one weight per feature', () => {
     expect(SENTENCE_WEIGHTS).to.have.length(SENTENCE_FEATURES.length);
     const contexts = [

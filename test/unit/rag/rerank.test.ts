@@ -66,3 +66,14 @@ describe('proximity', () => {
     expect(proximity(['x', 'y'], asked)).to.equal(0);
   });
 });
+
+describe('rerank with a question-shaped heading', () => {
+  it('puts first the chunk under the heading the question repeats, though its words alone score lower', () => {
+    const hits = [
+      hit('a', 'Apply for a ferry pass at the harbour office. A pass holder must apply again each year for a ferry pass.', 9),
+      hit('b', 'Timetables\nThe first ferry leaves at six.\nWho Must Apply\nEvery commuter who crosses more than twice a week.', 3),
+    ];
+    expect(rerank('Who must apply for a ferry pass?', hits).map((h) => h.chunk.id)).to.deep.equal(['b', 'a']);
+    expect(rerank('How do I apply for a ferry pass?', hits)[0].chunk.id, 'no heading repeated').to.equal('a');
+  });
+});
