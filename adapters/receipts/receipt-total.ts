@@ -1,4 +1,4 @@
-import type { Answer, AnswerRequest } from '../../core/index.js';
+import { contentTokens, wordTokens, type Answer, type AnswerRequest, type ContextPassage } from '../../core/index.js';
 
 /**
  * What a till receipt says was paid. Receipts are photographed and read by OCR; their total is one line among item
@@ -70,13 +70,44 @@ export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
   for (const passage of request.contexts) {
     const total = receiptTotal(passage.text);
     if (!total) continue;
-    const quote = total.line.replace(/\s+/g, ' ');
-    return {
-      text: `${total.amount} — “${quote}” [1]\n\nSources: [1] ${passage.filename}, page ${passage.page}`,
-      usedRefs: [passage.ref],
-      markers: { [passage.ref]: 1 },
-      quotes: { [passage.ref]: quote },
-    };
+    // "How much did the POANG cushion cost?" asks for an item's line, not the receipt's total.
+    const items = namedItemLines(request.question, request.contexts.filter((p) => p.filename === passage.filename));
+    if (items) return quotedLines(items.passage, items.lines, items.amounts.length === 1 ? items.amounts[0] : undefined);
+    return quotedLines(passage, [total.line], total.amount);
   }
   return undefined;
+}
+
+/** Most item lines an answer quotes. */
+const MAX_ITEM_LINES = 3;
+
+/**
+ * The item lines of a receipt's passages that hold a word of the question (3 letters or more) other than the shop's
+ * (its file name's, or its passage's first line's: "How much did I pay at Ikea?" names the shop, not an item): lines
+ * with an amount and no total word. From the first passage that has any; undefined when none does.
+ */
+function namedItemLines(question: string, passages: ContextPassage[]): { passage: ContextPassage; lines: string[]; amounts: string[] } | undefined {
+  const asked = new Set(contentTokens(question).filter((w) => w.length >= 3));
+  for (const passage of passages) {
+    const lines = passage.text.split('\n').map((line) => line.trim()).filter(Boolean);
+    const shop = new Set(wordTokens(`${lines[0] ?? ''} ${passage.filename}`));
+    const named = lines.slice(1).filter((line) =>
+      line.match(AMOUNT) && !TOTAL_WORDS.some((words) => words.test(line)) && wordTokens(line).some((w) => asked.has(w) && !shop.has(w)));
+    if (named.length > 0) {
+      const kept = named.slice(0, MAX_ITEM_LINES);
+      return { passage, lines: kept, amounts: kept.flatMap((line) => line.match(AMOUNT) ?? []) };
+    }
+  }
+  return undefined;
+}
+
+/** The lines quoted (joined by " … ") and cited, led by `amount` when there is one to give. */
+function quotedLines(passage: ContextPassage, lines: string[], amount?: string): Answer {
+  const quote = lines.map((line) => line.replace(/\s+/g, ' ')).join(' … ');
+  return {
+    text: `${amount ? `${amount} — ` : ''}“${quote}” [1]\n\nSources: [1] ${passage.filename}, page ${passage.page}`,
+    usedRefs: [passage.ref],
+    markers: { [passage.ref]: 1 },
+    quotes: { [passage.ref]: quote },
+  };
 }

@@ -44,6 +44,20 @@ describe('the total of a till receipt', () => {
     expect(receiptsAnswerSkill.answer({ question: 'How much did I pay at Aldi?', contexts, history: [] })?.text).to.match(/^9,67 — /);
   });
 
+  it('answers a question naming an item with its line, not the total; a shop named is no item', () => {
+    const contexts = [passage(RECEIPT, '2', 'aldi.jpg')];
+    const item = receiptTotalAnswer({ question: 'How much did the Kaffee cost?', contexts, history: [] });
+    expect(item).to.deep.equal({
+      text: '5,99 — “KAFFEE 5,99 B” [1]\n\nSources: [1] aldi.jpg, page 1',
+      usedRefs: ['2'], markers: { 2: 1 }, quotes: { 2: 'KAFFEE 5,99 B' },
+    });
+    const two = receiptTotalAnswer({ question: 'How much did I pay for milch and brot?', contexts, history: [] });
+    expect(two?.text, 'two items: both lines, no one amount').to.equal('“MILCH 1,5% 1,19 A … BROT 2,49 A” [1]\n\nSources: [1] aldi.jpg, page 1');
+    for (const question of ['How much did I pay at Markt Paderborn?', 'How much did I pay at Aldi?', 'What is the sum on the receipt?']) {
+      expect(receiptTotalAnswer({ question, contexts, history: [] })?.text, question).to.match(/^9,67 — /);
+    }
+  });
+
   it('plans a search for the total line, within the documents a question names, only for questions about what was paid', () => {
     const [search] = receiptsQueryPlanner.pinnedSearches('How much did I pay at Aldi?');
     expect(search).to.include({ focusedOnly: true });
