@@ -12,6 +12,11 @@ export interface GroundedQuestion {
   filters: TagFilter[];
   /** Ids of the jobs whose chunks may be cited. */
   visibleJobIds: string[];
+  /**
+   * The file name of each of those jobs, by id: a question may name a document by its file name's words only ("How much
+   * did I pay at Ikea?" of receipt_ikea.jpg, whose text the OCR read as "TKEA"). None: only the documents' words count.
+   */
+  filenames?: Record<string, string>;
 }
 
 export interface GroundedAnswer {

@@ -1,4 +1,5 @@
 import type { DocumentTerms } from '../ports/vector-index.js';
+import { contentTokens, termKey } from './text.js';
 
 /**
  * Which of a session's documents a question points to. With many documents in one session (a year of reports, a
@@ -49,4 +50,28 @@ export function documentPrior(documents: readonly DocumentTerms[]): Map<string, 
 /** The documents the question is about (prior ≥ DOCUMENT_PRIOR.focus), best first. */
 export function focusDocuments(prior: ReadonlyMap<string, number>): string[] {
   return [...prior].filter(([, p]) => p >= DOCUMENT_PRIOR.focus).sort((a, b) => b[1] - a[1]).map(([jobId]) => jobId);
+}
+
+/** A word of a question that the file names of some documents hold, not all: which documents' (in their order). */
+export interface FileNameWord {
+  /** As the question writes it (lower-cased), to count in the documents' text. */
+  word: string;
+  named: boolean[];
+}
+
+/** The question's words that some of the documents' file names hold but not all (a word every name holds tells none apart). */
+export function fileNameWords(question: string, documents: readonly DocumentTerms[], filenames?: Readonly<Record<string, string>>): FileNameWord[] {
+  if (!filenames) return [];
+  const names = documents.map((d) => new Set(contentTokens((filenames[d.jobId] ?? '').replace(/\.\w+$/, '').replace(/[-_.]+/g, ' ')).map(termKey)));
+  const words = new Map(contentTokens(question).map((word) => [termKey(word), word] as const));
+  return [...words].map(([key, word]) => ({ word, named: names.map((name) => name.has(key)) })).filter(({ named }) => named.some(Boolean) && !named.every(Boolean));
+}
+
+/**
+ * The documents' counts with a column per file-name word: every chunk of a document it names holds it, none of
+ * another's. For the words no document's text holds (the caller checks): a document named by its file name only ("the
+ * Ikea receipt" of receipt_ikea.jpg, whose heading the OCR read as "TKEA"; flat-lease.pdf, whose text says "tenancy").
+ */
+export function withFileNameColumns(documents: readonly DocumentTerms[], words: readonly FileNameWord[]): DocumentTerms[] {
+  return documents.map((d, i) => ({ ...d, holding: [...d.holding, ...words.map(({ named }) => (named[i] ? d.chunks : 0))] }));
 }

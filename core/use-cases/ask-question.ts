@@ -147,7 +147,8 @@ export class AskQuestion {
       const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, visible: overviewed, contextChars: this.settings.contextChars });
       if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question };
     }
-    const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible] };
+    const filenames = Object.fromEntries(citable.flatMap((job) => [job.id, ...(job.reusedFrom ? [job.reusedFrom] : [])].map((id) => [id, job.filename])));
+    const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames };
     if (this.deps.grounded) return { request: { question, contexts: [], history }, answered: await this.deps.grounded.answer(grounded, signal) };
     return this.retrieval.retrieve(grounded, signal);
   }

@@ -4,9 +4,9 @@ import type { HitReranker } from '../ports/hit-reranker.js';
 import type { Source } from '../domain/model.js';
 import type { Answer, AnswerRequest, Llm } from '../ports/llm.js';
 import type { QueryPlanner } from '../ports/query-planner.js';
-import type { ChunkHit, DocumentTermsQuery, IndexQuery, VectorIndex } from '../ports/vector-index.js';
+import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
-import { documentPrior, focusDocuments } from '../rag/document-prior.js';
+import { documentPrior, fileNameWords, focusDocuments, withFileNameColumns } from '../rag/document-prior.js';
 import { followUpQuestion } from '../rag/follow-up.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
@@ -92,7 +92,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // With several documents, the ones the question's words point to are searched on their own too, and their hits
     // weigh more in re-ranking; planners search only them (a figure's line is the named company's). Counted while the
     // usual searches run (on PostgreSQL each is a query of its own, as long as a search on a large session).
-    const focusing = this.documentFocus({ sessionId, text: query, filters }, visible);
+    const focusing = this.documentFocus({ sessionId, text: query, filters }, visible, input.filenames);
     focusing.catch(() => {}); // awaited below; a failure must not go unhandled if a search fails first
     const lists = await Promise.all(
       indexes
@@ -124,14 +124,26 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
    * that counts words per document, and the documents it is about (`focus`: none when that is all of them). Neither
    * with fewer than two citable documents, or when no word tells them apart.
    */
-  private async documentFocus(query: DocumentTermsQuery, visible: Set<string>): Promise<{ prior?: Map<string, number>; focus?: string[] }> {
+  private async documentFocus(query: DocumentTermsQuery, visible: Set<string>, filenames?: Record<string, string>): Promise<{ prior?: Map<string, number>; focus?: string[] }> {
     if (visible.size < 2) return {};
     const index = this.deps.indexes.find((i) => i.kind === 'lexical' && i.documentTerms);
-    const documents = await index?.documentTerms?.(query);
-    const prior = documents && documentPrior(documents.filter((d) => visible.has(d.jobId)));
+    const counted = (await index?.documentTerms?.(query))?.filter((d) => visible.has(d.jobId));
+    const documents = counted && (await this.withFileNames(index!, query, counted, filenames));
+    const prior = documents && documentPrior(documents);
     if (!prior) return {};
     const named = focusDocuments(prior);
     return { prior, focus: named.length < prior.size ? named : undefined };
+  }
+
+  /**
+   * The counts with the question's file-name words (core/rag/document-prior.ts) that no document's text holds: the
+   * text's own counts already weigh the others, and a word in both would count twice for its document.
+   */
+  private async withFileNames(index: VectorIndex, query: DocumentTermsQuery, documents: DocumentTerms[], filenames?: Record<string, string>): Promise<DocumentTerms[]> {
+    const words = fileNameWords(query.text, documents, filenames);
+    const unwritten = await Promise.all(words.map(async ({ word }) =>
+      ((await index.documentTerms?.({ ...query, text: word })) ?? []).every((d) => d.holding.every((n) => n === 0))));
+    return withFileNameColumns(documents, words.filter((_, i) => unwritten[i]));
   }
 
   /**

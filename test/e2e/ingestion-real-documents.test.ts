@@ -120,12 +120,20 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
   });
 
   it('answers what was paid at a shop with its photographed receipt’s total line, cited', async () => {
-    for (const [shop, total, file] of [['Aldi', '24,23', 'receipt_aldi_02032020_19_02423.jpg'], ['Hornbach', '152,00', 'receipt_hornbach_23092016_03_15200.jpg']]) {
+    // Ikea's receipt is named by its file name only: the OCR reads its heading as "TKEA".
+    for (const [shop, total, file] of [['Aldi', '24,23', 'receipt_aldi_02032020_19_02423.jpg'], ['Hornbach', '152,00', 'receipt_hornbach_23092016_03_15200.jpg'], ['Ikea', '134,39', 'receipt_ikea_08102016_12_13439.jpg']]) {
       const res = await api.ask(sessionId, `How much did I pay at ${shop}?`);
       expect(res.status).to.equal(200);
       expect(res.body.data, shop).to.match(new RegExp(`^${total} — “[^”]*${total}” \\[1\\]`));
       expect(res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename), shop).to.deep.equal([file]);
     }
+  });
+
+  it('answers what an item on a photographed receipt cost with the item’s line, not the total', async () => {
+    const res = await api.ask(sessionId, 'How much did the POANG cushion cost at Ikea?');
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.match(/^20,00 — “POANG [^”]*20,00[^”]*” \[1\]/);
+    expect(res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename)).to.deep.equal(['receipt_ikea_08102016_12_13439.jpg']);
   });
 
   it('answers a question about a scanned PDF from its OCR text', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { DocumentTerms } from '../../../core/ports/vector-index.js';
-import { DOCUMENT_PRIOR, documentPrior, focusDocuments } from '../../../core/rag/document-prior.js';
+import { DOCUMENT_PRIOR, documentPrior, fileNameWords, focusDocuments, withFileNameColumns } from '../../../core/rag/document-prior.js';
 
 const doc = (jobId: string, chunks: number, ...holding: number[]): DocumentTerms => ({ jobId, chunks, holding });
 
@@ -35,5 +35,27 @@ describe('documentPrior', () => {
     expect(prior.get('globex')).to.equal(1);
     expect(prior.get('acme')).to.be.at.least(DOCUMENT_PRIOR.focus);
     expect(focusDocuments(prior)).to.deep.equal(['globex', 'acme']);
+  });
+});
+
+describe('file-name words', () => {
+  const documents = [doc('r1', 4, 0), doc('r2', 6, 2), doc('tax', 700, 9)];
+  const filenames = { r1: 'receipt_ikea_2016.jpg', r2: 'receipt_aldi_2020.jpg', tax: 'instructions-2007.pdf' };
+
+  it('are the question’s words some file names hold but not all, with the documents they name', () => {
+    expect(fileNameWords('How much did I pay at Ikea?', documents, filenames)).to.deep.equal([{ word: 'ikea', named: [true, false, false] }]);
+    expect(fileNameWords('What is on the receipts from 2016?', documents, filenames), 'receipts: two of three (stemmed); 2016: one').to.deep.equal([
+      { word: 'receipts', named: [true, true, false] }, { word: '2016', named: [true, false, false] },
+    ]);
+    expect(fileNameWords('What does the report say?', [doc('a', 3, 1), doc('b', 5, 0)], { a: 'report-a.pdf', b: 'report-b.pdf' }), 'every name holds it').to.deep.equal([]);
+    expect(fileNameWords('What is the fee?', documents, filenames)).to.deep.equal([]);
+    expect(fileNameWords('How much did I pay at Ikea?', documents)).to.deep.equal([]);
+  });
+
+  it('add a column each: every chunk of a document they name holds it, none of another’s; the named document leads', () => {
+    const words = fileNameWords('How much did I pay at Ikea?', documents, filenames);
+    expect(withFileNameColumns(documents, words)).to.deep.equal([doc('r1', 4, 0, 4), doc('r2', 6, 2, 0), doc('tax', 700, 9, 0)]);
+    expect(documentPrior(withFileNameColumns(documents, words))!.get('r1')).to.equal(1);
+    expect(withFileNameColumns(documents, [])).to.deep.equal(documents);
   });
 });

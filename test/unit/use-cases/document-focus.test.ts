@@ -42,6 +42,32 @@ async function twoReports(index: InMemoryVectorIndex) {
 const question = (text: string, visibleJobIds: string[]) => ({ userId: 'u', sessionId: 's', question: text, history: [], filters: [], visibleJobIds });
 
 describe('RetrieveAndAnswer with several documents: the documents a question names', () => {
+  it('takes a document named only by its file name for the one the question is about', async () => {
+    // The loan's 60 chunks, added first, fill the usual search's hits for "pay": the lease's one is found only on its own.
+    const index = new RecordingIndex();
+    await index.add(Array.from({ length: 60 }, (_, i) => chunk('loan', i, `In month ${i + 1} the borrower must pay 300 dollars.`)));
+    await index.add([chunk('lease', 0, 'The tenant must pay 900 dollars a month.')]);
+    const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer() });
+    const filenames = { loan: 'car-loan.pdf', lease: 'flat-lease.pdf' };
+    const { packed } = await retrieval.retrieve({ ...question('How much do I pay for the lease?', ['loan', 'lease']), filenames });
+    expect(index.searches.map((s) => s.jobIds)).to.deep.equal([undefined, ['lease']]);
+    expect(packed.passages[0].text).to.equal('The tenant must pay 900 dollars a month.');
+    index.searches.length = 0;
+    const { packed: unnamed } = await retrieval.retrieve(question('How much do I pay for the lease?', ['loan', 'lease']));
+    expect(index.searches.map((s) => s.jobIds), 'without file names: the words alone name neither').to.deep.equal([undefined]);
+    expect(unnamed.passages.map((p) => p.filename)).to.not.include('lease.pdf');
+  });
+
+  it('leaves a file-name word to the documents’ text when some text holds it', async () => {
+    const index = new RecordingIndex();
+    await index.add(Array.from({ length: 60 }, (_, i) => chunk('loan', i, `In month ${i + 1} the borrower must pay 300 dollars for the lease of the car.`)));
+    await index.add([chunk('lease', 0, 'The tenant must pay 900 dollars a month.')]);
+    const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer() });
+    await retrieval.retrieve({ ...question('How much do I pay for the lease?', ['loan', 'lease']), filenames: { loan: 'car-loan.pdf', lease: 'flat-lease.pdf' } });
+    expect(index.counted.map((c) => c.text), 'the word counted in the text on its own').to.deep.equal(['How much do I pay for the lease?', 'lease']);
+    expect(index.searches.map((s) => s.jobIds), 'the loan’s text says lease: the words point to the loan').to.deep.equal([undefined, ['loan']]);
+  });
+
   it('finds the named document’s passage that other documents crowd out of the usual search, and ranks it first', async () => {
     const index = new RecordingIndex();
     await twoReports(index);
