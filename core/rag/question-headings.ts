@@ -21,5 +21,7 @@ export function echoesHeading(question: string, heading: string): boolean {
 
 /** The first heading of `text` (a chunk's, as core/rag/layout.ts splits it) that the question echoes. */
 export function echoedHeading(question: string, text: string): string | undefined {
+  // A question without a wh-word echoes no heading: its hits need not be split.
+  if (!wordTokens(question).some((w) => WH_WORDS.has(withoutPossessive(w)))) return undefined;
   return splitUnits(text).find((unit) => unit.kind === 'heading' && echoesHeading(question, unit.text))?.text;
 }
