@@ -1,5 +1,5 @@
 import type { DocumentTerms } from '../ports/vector-index.js';
-import { contentTokens, termKey } from './text.js';
+import { contentTokens, fileNameTerms, termKey } from './text.js';
 
 /**
  * Which of a session's documents a question points to. With many documents in one session (a year of reports, a
@@ -62,7 +62,7 @@ export interface FileNameWord {
 /** The question's words that some of the documents' file names hold but not all (a word every name holds tells none apart). */
 export function fileNameWords(question: string, documents: readonly DocumentTerms[], filenames?: Readonly<Record<string, string>>): FileNameWord[] {
   if (!filenames) return [];
-  const names = documents.map((d) => new Set(contentTokens((filenames[d.jobId] ?? '').replace(/\.\w+$/, '').replace(/[-_.]+/g, ' ')).map(termKey)));
+  const names = documents.map((d) => new Set(fileNameTerms(filenames[d.jobId] ?? '')));
   const words = new Map(contentTokens(question).map((word) => [termKey(word), word] as const));
   return [...words].map(([key, word]) => ({ word, named: names.map((name) => name.has(key)) })).filter(({ named }) => named.some(Boolean) && !named.every(Boolean));
 }

@@ -1,7 +1,7 @@
 import type { ChunkHit } from '../ports/vector-index.js';
 import { DOCUMENT_PRIOR } from './document-prior.js';
 import { echoedHeading } from './question-headings.js';
-import { splitSentences, termKeys } from './text.js';
+import { fileNameTerms, splitSentences, termKeys } from './text.js';
 
 /** Lexical hits re-ranked per question: BM25 finds the paragraph in its top 50 far more often than in its top 5. */
 export const RERANK_POOL = 50;
@@ -76,7 +76,7 @@ export function rerankFeatures(query: string, hits: ChunkHit[]): number[][] {
       pairs.length > 0 ? pairs.filter((p) => joined.includes(` ${p} `)).length / pairs.length : 0,
       Math.max(0, ...sentences),
       proximity(chunkTokens[i], new Set(unique)),
-      weightOf(new Set(termKeys(hit.chunk.filename.replace(/\.\w+$/, '').replace(/[-_]+/g, ' ')))),
+      weightOf(new Set(fileNameTerms(hit.chunk.filename))),
       mass.get(hit.chunk.filename)! / totalMass,
     ];
   });

@@ -110,3 +110,8 @@ const TERM_KEY_CACHE_SIZE = 50_000;
 export function termKeys(text: string): string[] {
   return contentTokens(text).map(termKey);
 }
+
+/** The matching keys of a file name's words, its extension left out ("07-Apollo_program.pdf" → 07, apollo, program). */
+export function fileNameTerms(filename: string): string[] {
+  return termKeys(filename.replace(/\.\w+$/, ''));
+}

@@ -147,7 +147,7 @@ export class AskQuestion {
       const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, visible: overviewed, contextChars: this.settings.contextChars });
       if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question };
     }
-    const filenames = Object.fromEntries(citable.flatMap((job) => [job.id, ...(job.reusedFrom ? [job.reusedFrom] : [])].map((id) => [id, job.filename])));
+    const filenames = Object.fromEntries(citable.flatMap((job) => ownIds(job).map((id) => [id, job.filename])));
     const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames };
     if (this.deps.grounded) return { request: { question, contexts: [], history }, answered: await this.deps.grounded.answer(grounded, signal) };
     return this.retrieval.retrieve(grounded, signal);
@@ -190,5 +190,10 @@ export class AskQuestion {
 
 /** The ids whose chunks are the jobs' own: each job's, and the job's whose chunks it reuses (an identical upload). */
 function jobIdsOf(jobs: readonly IngestJob[]): Set<string> {
-  return new Set(jobs.flatMap((job) => (job.reusedFrom ? [job.id, job.reusedFrom] : [job.id])));
+  return new Set(jobs.flatMap(ownIds));
+}
+
+/** A job's id, and the id of the job whose chunks it reuses. */
+function ownIds(job: IngestJob): string[] {
+  return job.reusedFrom ? [job.id, job.reusedFrom] : [job.id];
 }
