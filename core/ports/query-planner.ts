@@ -23,6 +23,12 @@ export interface PinnedSearch {
   /** The hits that hold what the search is for, best first (the first one is pinned). */
   holding(hits: ChunkHit[]): ChunkHit[];
   /**
+   * Pin the first holding hit of each of up to this many documents, not only the first hit (default 1), searched in
+   * every document, whichever the question names: for a line each of several documents has, when the question may ask
+   * of all of them ("How much did I pay?" of a few receipts; the answerer tells which were asked of).
+   */
+  perDocument?: number;
+  /**
    * Searched only when the question is about some of the session's documents (it names them; core/rag/document-prior.ts),
    * within those: a search for a kind of line every such document has (a receipt's total) would otherwise pin another
    * document's.

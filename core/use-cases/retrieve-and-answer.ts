@@ -32,6 +32,9 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   sources: 5,
 };
 
+/** The most documents whose opening is pinned because the question names them but none of their words (unmatchedOpenings). */
+const MAX_OPENINGS = 3;
+
 /** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
 const MAX_CANDIDATES = 1000;
 
@@ -94,6 +97,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // usual searches run (on PostgreSQL each is a query of its own, as long as a search on a large session).
     const focusing = this.documentFocus({ sessionId, text: query, filters }, visible, input.filenames);
     focusing.catch(() => {}); // awaited below; a failure must not go unhandled if a search fails first
+    const focusedHits: ChunkHit[] = [];
     const lists = await Promise.all(
       indexes
         .filter((index) => index.kind === 'lexical' || embedding)
@@ -103,6 +107,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
           const limit = Math.max(RERANK_POOL, this.settings.candidates);
           const [all, { prior, focus }] = await Promise.all([this.searchVisible(index, { ...search, limit }, visible), focusing]);
           const focused = focus ? await this.searchVisible(index, { ...search, jobIds: focus, limit }, visible) : [];
+          focusedHits.push(...focused);
           const pool = [...new Map([...all, ...focused].map((hit) => [hit.chunk.id, hit])).values()];
           return (await this.reranker.rerank(lexicalText, pool, { signal, documentPrior: prior })).slice(0, this.settings.candidates);
         }),
@@ -113,8 +118,9 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     const lexical = indexes.filter((index) => index.kind === 'lexical');
     const searches = planners.flatMap((planner) => planner.pinnedSearches(query)).filter((search) => focus || !search.focusedOnly);
     const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) =>
-      search.holding(await this.searchVisible(index, { sessionId, text: search.text, filters, jobIds: focus, limit: search.limit }, visible)))));
-    const fused = withPinned(pinnedHits.flatMap((hits) => hits.slice(0, 1)), reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
+      firstOf(search.holding(await this.searchVisible(index, { sessionId, text: search.text, filters, jobIds: search.perDocument ? undefined : focus, limit: search.limit }, visible)), search.perDocument))));
+    const openings = await this.unmatchedOpenings(focus, focusedHits, { sessionId, filters }, visible);
+    const fused = withPinned([...pinnedHits.flat(), ...openings], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
     return { request: { question, contexts: packed.passages, history }, packed, query };
   }
@@ -133,6 +139,19 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     if (!prior) return {};
     const named = focusDocuments(prior);
     return { prior, focus: named.length < prior.size ? named : undefined };
+  }
+
+  /**
+   * The opening chunk of each document the question is about (its focus) that the focused search found nothing of: a
+   * document named by its file name alone ("What did I buy at Lidl?" of a receipt whose OCR reads the shop as "LDL")
+   * holds none of the question's words, and would otherwise bring no passage at all. At most MAX_OPENINGS.
+   */
+  private async unmatchedOpenings(focus: string[] | undefined, found: ChunkHit[], query: Pick<IndexQuery, 'sessionId' | 'filters'>, visible: Set<string>): Promise<ChunkHit[]> {
+    const unmatched = new Set(focus?.filter((jobId) => !found.some((hit) => hit.chunk.jobId === jobId)));
+    const index = this.deps.indexes.find((i) => i.kind === 'lexical');
+    if (unmatched.size === 0 || !index) return [];
+    const chunks = await index.leadingChunks({ sessionId: query.sessionId, filters: query.filters, perJob: 1 });
+    return chunks.filter((chunk) => unmatched.has(chunk.jobId) && visible.has(chunk.jobId)).slice(0, MAX_OPENINGS).map((chunk) => ({ chunk, score: 0 }));
   }
 
   /**
@@ -158,4 +177,11 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
       if (kept.length >= query.limit || hits.length < limit || limit >= MAX_CANDIDATES) return kept.slice(0, query.limit);
     }
   }
+}
+
+/** The hit to pin of a planner's search: the first, or with `perDocument`, the first of each of that many documents. */
+function firstOf(hits: ChunkHit[], perDocument = 1): ChunkHit[] {
+  const byDocument = new Map<string, ChunkHit>();
+  for (const hit of hits) if (!byDocument.has(hit.chunk.jobId)) byDocument.set(hit.chunk.jobId, hit);
+  return [...byDocument.values()].slice(0, perDocument);
 }

@@ -124,4 +124,37 @@ describe('RetrieveAndAnswer with several documents: the documents a question nam
     await retrieval.retrieve(question('How much was paid?', ['globex']));
     expect(index.searches.map((s) => s.text), 'no document named: not searched').to.not.include('dividends paid');
   });
+
+  it('brings the opening of a document named by its file name whose text holds none of the question’s words', async () => {
+    // A photographed receipt whose OCR misread the shop: only its file name says lidl, and nothing in it says buy.
+    const index = new RecordingIndex();
+    await index.add(Array.from({ length: 30 }, (_, i) => chunk('guide', i, `A willing buyer pays what a seller asks in case ${i + 1}.`)));
+    await index.add([chunk('receipt', 0, 'LDL Paderborn\nEmmentaler 5,18 A\nzu zahlen 7,16'), chunk('receipt', 1, 'Vielen Dank')]);
+    const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer() });
+    const filenames = { guide: 'tax-guide.pdf', receipt: 'receipt_lidl_0203.jpg' };
+    const { packed } = await retrieval.retrieve({ ...question('What did I buy at Lidl?', ['guide', 'receipt']), filenames });
+    expect(index.searches.map((s) => s.jobIds), 'the focused search finds nothing of it').to.deep.equal([undefined, ['receipt']]);
+    expect(packed.passages[0].text, 'its opening leads').to.equal('LDL Paderborn\nEmmentaler 5,18 A\nzu zahlen 7,16');
+    expect(packed.passages.map((p) => p.text)).to.not.include('Vielen Dank');
+    const { packed: unnamed } = await retrieval.retrieve(question('What did I buy at Lidl?', ['guide', 'receipt']));
+    expect(unnamed.passages.map((p) => p.filename), 'without file names nothing names it').to.not.include('receipt.pdf');
+  });
+
+  it('pins the first hit of each document when a planner’s search asks for one per document', async () => {
+    const index = new RecordingIndex();
+    await twoReports(index);
+    await index.add([chunk('initech', 0, 'Dividends paid were 5 cents a share.')]);
+    const perDocument = (n?: number): QueryPlanner => ({
+      name: 'each',
+      lexicalQuery: (text) => text,
+      pinnedSearches: () => [{ text: 'dividends paid share', limit: 100, perDocument: n, holding: (hits) => hits }],
+    });
+    const ask = async (n?: number) => {
+      const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer(), planners: [perDocument(n)] });
+      return (await retrieval.retrieve(question('Tell me everything.', ['globex', 'acme', 'initech']))).packed.passages;
+    };
+    const pinned = (passages: { text: string }[]) => passages.filter((p) => /Dividends paid/.test(p.text)).map((p) => p.text);
+    expect(pinned(await ask(3)).sort()).to.deep.equal(['Dividends paid per share were 1 cents in year 1.', 'Dividends paid were 2 dollars a share.', 'Dividends paid were 5 cents a share.']);
+    expect(pinned(await ask()), 'by default the first hit only').to.have.length(1);
+  });
 });
