@@ -51,32 +51,112 @@ export function receiptTotal(text: string): TotalLine | undefined {
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
   for (const words of TOTAL_WORDS) {
     for (const line of lines) {
-      const amounts = [...line.matchAll(AMOUNT)];
-      const word = words.exec(line);
-      // The word labels the amount after it ("far £2,00 Rückgeld … Total" is change given, then a table's heading).
-      if (amounts.length === 1 && word && word.index < amounts[0].index) return { line, amount: amounts[0][0] };
+      const amount = labelledAmount(line, words);
+      if (amount) return { line, amount };
     }
   }
   return undefined;
 }
 
 /**
- * The answer to a question about what was paid: the total of the first receipt among the passages (retrieval order,
- * so the shop the question names comes first), quoted with its source. Undefined when no passage is a receipt with a
- * total line, and the answerer answers as usual.
+ * The line's one amount when one of `words` labels it (stands before it: "far £2,00 Rückgeld … Total" is change given,
+ * then a table's heading); undefined for a line of several amounts (a VAT table's "Summe 0,47 6,69").
+ */
+function labelledAmount(line: string, words: RegExp): string | undefined {
+  const amounts = [...line.matchAll(AMOUNT)];
+  const word = words.exec(line);
+  return amounts.length === 1 && word && word.index < amounts[0].index ? amounts[0][0] : undefined;
+}
+
+/** "How much did I pay?", "What did we spend?": what the asker paid, of every receipt when none is named. */
+export function asksWhatIPaid(question: string): boolean {
+  return asksWhatWasPaid(question) && /\b(i|we)\b/i.test(question);
+}
+
+/** A question about what was bought: "What did I buy at Lidl?", "Which items did we get?", "Was habe ich gekauft?". */
+export function asksWhatWasBought(question: string): boolean {
+  const q = question.toLowerCase();
+  return /\bwhat did (i|we) (buy|purchase|get|order)\b/.test(q)
+    || /\b(which|what) (items|products|articles|things)\b.*\b(buy|bought|purchase|purchased|get|got)\b/.test(q)
+    || /\bwas (habe ich|haben wir)\b.*\b(gekauft|eingekauft|bestellt)\b/.test(q);
+}
+
+/** Most receipts an answer lists (their totals, or what was bought on each). */
+export const MAX_RECEIPTS = 5;
+
+/**
+ * The answer to a question about what was paid or bought, from the receipts among the passages; undefined when none
+ * is, and the answerer answers as usual.
+ * - What was paid: the total line of the receipt the question names (by its shop: a word of its file name or first
+ *   line), else of the first receipt in retrieval order; an item the question names gets its own line instead. Asked
+ *   "How much did I pay?" of several receipts (none named, or several), each one's total.
+ * - What was bought: the item lines of each receipt the question names (of the only receipt when one is found).
  */
 export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
+  if (asksWhatWasBought(request.question)) return boughtAnswer(request);
   if (!asksWhatWasPaid(request.question)) return undefined;
-  for (const passage of request.contexts) {
-    const total = receiptTotal(passage.text);
-    if (!total) continue;
-    // "How much did the POANG cushion cost?" asks for an item's line, not the receipt's total.
-    const items = namedItemLines(request.question, request.contexts.filter((p) => p.filename === passage.filename));
-    if (items) return quotedLines(items.passage, items.lines, items.amounts.length === 1 ? items.amounts[0] : undefined);
-    return quotedLines(passage, [total.line], total.amount);
+  const receipts = firstOfEachFile(request.contexts.filter((passage) => receiptTotal(passage.text)));
+  const named = receipts.filter((passage) => namesShop(request.question, passage));
+  const passage = named[0] ?? receipts[0];
+  if (!passage) return undefined;
+  const asked = named.length > 0 ? named : receipts;
+  if (asked.length > 1 && asksWhatIPaid(request.question)) {
+    return quotedPassages(asked.slice(0, MAX_RECEIPTS).map((p) => ({ passage: p, lines: [receiptTotal(p.text)!.line], amount: receiptTotal(p.text)!.amount })));
   }
-  return undefined;
+  // "How much did the POANG cushion cost?" asks for an item's line, not the receipt's total.
+  const items = namedItemLines(request.question, request.contexts.filter((p) => p.filename === passage.filename));
+  if (items) return quotedLines(items.passage, items.lines, items.amounts.length === 1 ? items.amounts[0] : undefined);
+  const total = receiptTotal(passage.text)!;
+  return quotedLines(passage, [total.line], total.amount);
 }
+
+/** Most item lines quoted of one receipt. */
+const MAX_BOUGHT_LINES = 8;
+
+/** Longer lines are not one item's (OCR ran a receipt's items together, or the passage is prose). */
+const MAX_ITEM_LINE_WORDS = 10;
+
+/** What was bought: each named receipt's item lines, then its total line when the passage has one. */
+function boughtAnswer(request: AnswerRequest): Answer | undefined {
+  const receipts = firstOfEachFile(request.contexts.filter((passage) => (passage.text.match(AMOUNT) ?? []).length >= MIN_AMOUNTS));
+  const named = receipts.filter((passage) => namesShop(request.question, passage));
+  const listed = (named.length > 0 ? named : receipts.length === 1 ? receipts : []).slice(0, MAX_RECEIPTS).flatMap((passage) => {
+    const lines = boughtLines(passage.text);
+    return lines.length > 0 ? [{ passage, lines }] : [];
+  });
+  return listed.length > 0 ? quotedPassages(listed) : undefined;
+}
+
+/** A receipt passage's item lines (an amount, no total word, not too long) up to its total line, and that line. */
+function boughtLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    if (TOTAL_WORDS.some((words) => labelledAmount(line, words))) return [...lines.slice(0, MAX_BOUGHT_LINES), line];
+    if (line.match(AMOUNT) && wordTokens(line).length <= MAX_ITEM_LINE_WORDS) lines.push(line);
+  }
+  return lines.slice(0, MAX_BOUGHT_LINES);
+}
+
+/** The first passage of each file, in the passages' order. */
+function firstOfEachFile(passages: ContextPassage[]): ContextPassage[] {
+  const first = new Map<string, ContextPassage>();
+  for (const passage of passages) if (!first.has(passage.filename)) first.set(passage.filename, passage);
+  return [...first.values()];
+}
+
+/** The shop's words: the receipt's file name's and its passage's first line's (the heading a receipt opens with). */
+function shopWords(passage: ContextPassage): Set<string> {
+  return new Set(wordTokens(`${passage.text.split('\n')[0] ?? ''} ${passage.filename}`));
+}
+
+/** Whether the question holds a word (3 letters or more) of the receipt's shop (receipt, jpg and the like aside: every receipt's). */
+function namesShop(question: string, passage: ContextPassage): boolean {
+  const shop = shopWords(passage);
+  return contentTokens(question).some((w) => w.length >= 3 && shop.has(w) && !GENERIC_FILE_WORDS.has(w));
+}
+
+/** Words of receipts' file names that name no shop. */
+const GENERIC_FILE_WORDS = new Set(['receipt', 'receipts', 'jpg', 'jpeg', 'png', 'pdf', 'scan', 'photo', 'image', 'bon', 'beleg', 'quittung', 'kassenbon']);
 
 /** Most item lines an answer quotes. */
 const MAX_ITEM_LINES = 3;
@@ -90,7 +170,7 @@ function namedItemLines(question: string, passages: ContextPassage[]): { passage
   const asked = new Set(contentTokens(question).filter((w) => w.length >= 3));
   for (const passage of passages) {
     const lines = passage.text.split('\n').map((line) => line.trim()).filter(Boolean);
-    const shop = new Set(wordTokens(`${lines[0] ?? ''} ${passage.filename}`));
+    const shop = shopWords(passage);
     const named = lines.slice(1).filter((line) =>
       line.match(AMOUNT) && !TOTAL_WORDS.some((words) => words.test(line)) && wordTokens(line).some((w) => asked.has(w) && !shop.has(w)));
     if (named.length > 0) {
@@ -99,6 +179,17 @@ function namedItemLines(question: string, passages: ContextPassage[]): { passage
     }
   }
   return undefined;
+}
+
+/** Each passage's lines quoted (joined by " … ") and cited in turn, [1], [2] …, each on its line, led by its amount if given. */
+function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[]): Answer {
+  const quotes = quoted.map(({ lines }) => lines.map((line) => line.replace(/\s+/g, ' ')).join(' … '));
+  return {
+    text: `${quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`).join('\n')}\n\nSources: ${quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`).join('; ')}`,
+    usedRefs: quoted.map(({ passage }) => passage.ref),
+    markers: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, i + 1])),
+    quotes: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, quotes[i]])),
+  };
 }
 
 /** The lines quoted (joined by " … ") and cited, led by `amount` when there is one to give. */

@@ -129,6 +129,29 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     }
   });
 
+  it('asked what I paid, names no shop: lists the receipts’ totals, each cited to its receipt', async () => {
+    const res = await api.ask(sessionId, 'How much did I pay?');
+    expect(res.status).to.equal(200);
+    const lines = (res.body.data as string).split('\n\nSources:')[0].split('\n');
+    const cited = res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename);
+    expect(lines.length, res.body.data).to.be.within(3, 5);
+    expect(cited).to.have.length(lines.length);
+    lines.forEach((line, i) => {
+      // Each receipt's file name ends with its total in cents.
+      const cents = /_(\d+)\.jpg$/.exec(cited[i])![1];
+      expect(line, cited[i]).to.match(new RegExp(`^${Number(cents.slice(0, -2))},${cents.slice(-2)} — “[^”]+” \\[${i + 1}\\]$`));
+    });
+  });
+
+  it('answers what was bought at a shop named only by its receipts’ file names with their item lines', async () => {
+    const res = await api.ask(sessionId, 'What did I buy at Lidl?');
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.match(/Emmentaler/);
+    const cited = res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename);
+    expect(cited.length).to.be.greaterThan(0);
+    expect(cited.every((f: string) => f.startsWith('receipt_lidl_')), cited.join()).to.equal(true);
+  });
+
   it('answers what an item on a photographed receipt cost with the item’s line, not the total', async () => {
     const res = await api.ask(sessionId, 'How much did the POANG cushion cost at Ikea?');
     expect(res.status).to.equal(200);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { asksWhatWasPaid, receiptTotal, receiptTotalAnswer, receiptsQueryPlanner, receiptsAnswerSkill } from '../../../adapters/receipts/index.js';
+import { asksWhatWasBought, asksWhatWasPaid, receiptTotal, receiptTotalAnswer, receiptsQueryPlanner, receiptsAnswerSkill } from '../../../adapters/receipts/index.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
 
 const passage = (text: string, ref = '1', filename = 'receipt.jpg'): ContextPassage => ({ ref, filename, page: 1, text, score: 1 });
@@ -39,7 +39,6 @@ describe('the total of a till receipt', () => {
       text: '9,67 — “ZU ZAHLEN EUR 9,67” [1]\n\nSources: [1] aldi.jpg, page 1',
       usedRefs: ['2'], markers: { 2: 1 }, quotes: { 2: 'ZU ZAHLEN EUR 9,67' },
     });
-    expect(receiptTotalAnswer({ question: 'What did I buy at Aldi?', contexts, history: [] })).to.equal(undefined);
     expect(receiptTotalAnswer({ question: 'How much did I pay?', contexts: [contexts[0]], history: [] })).to.equal(undefined);
     expect(receiptsAnswerSkill.answer({ question: 'How much did I pay at Aldi?', contexts, history: [] })?.text).to.match(/^9,67 — /);
   });
@@ -65,5 +64,32 @@ describe('the total of a till receipt', () => {
     expect(search.holding([hit('Opening hours'), hit(RECEIPT)]).map((h) => h.chunk.text)).to.deep.equal([RECEIPT]);
     expect(receiptsQueryPlanner.pinnedSearches('What did I buy?')).to.deep.equal([]);
     expect(receiptsQueryPlanner.lexicalQuery('How much did I pay?')).to.equal('How much did I pay?');
+  });
+
+  it('asked what I paid of several receipts, none named, lists each one’s total; one named, that one’s', () => {
+    const lidl = ['LDL Warburger Strasse', 'Emmentaler 2,59 x 2 5,18 A', 'Bulgur 0,99 x 2 1,98 A', 'zu zahlen 7,16', 'Bar 10,00'].join('\n');
+    const contexts = [passage('Opening hours 9 to 20', '1', 'notes.pdf'), passage(RECEIPT, '2', 'aldi.jpg'), passage(lidl, '3', 'receipt_lidl_0203.jpg'), passage(RECEIPT, '4', 'aldi.jpg')];
+    expect(receiptTotalAnswer({ question: 'How much did I pay?', contexts, history: [] })).to.deep.equal({
+      text: '9,67 — “ZU ZAHLEN EUR 9,67” [1]\n7,16 — “zu zahlen 7,16” [2]\n\nSources: [1] aldi.jpg, page 1; [2] receipt_lidl_0203.jpg, page 1',
+      usedRefs: ['2', '3'], markers: { 2: 1, 3: 2 }, quotes: { 2: 'ZU ZAHLEN EUR 9,67', 3: 'zu zahlen 7,16' },
+    });
+    expect(receiptTotalAnswer({ question: 'How much did I pay at Lidl?', contexts, history: [] })?.text, 'named by its file name').to.match(/^7,16 — “zu zahlen 7,16” \[1\]\n\nSources: \[1\] receipt_lidl_0203.jpg/);
+    expect(receiptTotalAnswer({ question: 'What is the total on the receipt?', contexts, history: [] })?.text, 'not what I paid: the first').to.match(/^9,67 — /);
+  });
+
+  it('answers what was bought at a shop with its receipt’s item lines up to the total', () => {
+    for (const q of ['What did I buy at Aldi?', 'Which items did we get at Lidl?', 'Was habe ich bei Lidl gekauft?']) expect(asksWhatWasBought(q), q).to.equal(true);
+    for (const q of ['How much did I pay at Aldi?', 'What did the company buy back?', 'Where did I buy it?']) expect(asksWhatWasBought(q), q).to.equal(false);
+    const contexts = [passage('A willing buyer pays 1,00 2,00 3,00 a seller asks, in a long sentence of prose that is no receipt at all.', '1', 'guide.pdf'), passage(RECEIPT, '2', 'aldi.jpg')];
+    expect(receiptTotalAnswer({ question: 'What did I buy at Aldi?', contexts, history: [] })).to.deep.equal({
+      text: '“MILCH 1,5% 1,19 A … BROT 2,49 A … KAFFEE 5,99 B … ZU ZAHLEN EUR 9,67” [1]\n\nSources: [1] aldi.jpg, page 1',
+      usedRefs: ['2'], markers: { 2: 1 }, quotes: { 2: 'MILCH 1,5% 1,19 A … BROT 2,49 A … KAFFEE 5,99 B … ZU ZAHLEN EUR 9,67' },
+    });
+    expect(receiptTotalAnswer({ question: 'What did I buy at Rewe?', contexts, history: [] }), 'a shop no receipt is from').to.equal(undefined);
+  });
+
+  it('plans a search for each receipt’s total line when asked what I paid', () => {
+    expect(receiptsQueryPlanner.pinnedSearches('How much did I pay?').map((s) => s.perDocument ?? 1)).to.deep.equal([1, 5]);
+    expect(receiptsQueryPlanner.pinnedSearches('How much did 3M pay in dividends?').map((s) => s.perDocument ?? 1), 'not first person: focused only').to.deep.equal([1]);
   });
 });
