@@ -1,5 +1,5 @@
 import type { ExtractedPage } from '../domain/model.js';
-import { inferredColumns, isTableLine, splitUnits, type TextUnit } from './layout.js';
+import { inferredColumns, isHeading, isTableLine, splitUnits, type TextUnit } from './layout.js';
 import { countWords } from './text.js';
 
 export interface ChunkingOptions {
@@ -110,10 +110,10 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
 const MAX_TITLE_HEADINGS = 4;
 
 /**
- * The page's title, joined ("Acme Company … Population by Region"), and the heading it opens with: the headings
- * above the page's first table row or column header; on a page without a table, its first run of headings. Every
- * heading of such a page would make one long "title" of a leaflet's sub-headings and address lines, repeated atop each
- * of its chunks and quoted from there.
+ * The page's title, joined ("Acme Company … Population by Region"; one per line when too long for a heading), and
+ * the heading it opens with: the headings above the page's first table row or column header; on a page without a
+ * table, its first run of headings. Every heading of such a page would make one long "title" of a leaflet's
+ * sub-headings and address lines, repeated atop each of its chunks and quoted from there.
  */
 function pageTitle(units: TextUnit[]): { text: string; opening: TextUnit } | undefined {
   const firstTable = units.findIndex((u) => u.kind === 'row' || u.kind === 'columns');
@@ -124,13 +124,17 @@ function pageTitle(units: TextUnit[]): { text: string; opening: TextUnit } | und
     const end = units.findIndex((u, i) => i > start && u.kind !== 'heading');
     headings = start < 0 ? [] : units.slice(start, end < 0 ? units.length : end).slice(0, MAX_TITLE_HEADINGS);
   }
-  return headings.length > 0 ? { text: headings.map((u) => u.text).join(' '), opening: headings[0] } : undefined;
+  if (headings.length === 0) return undefined;
+  // Joined, they must still read as a heading: a longer line would read as the opening words of the chunk's first
+  // sentence ("… Boeing Special Attention Service Costs of Compliance The FAA estimates …"). Then one per line.
+  const joined = headings.map((u) => u.text).join(' ');
+  return { text: isHeading(joined) ? joined : headings.map((u) => u.text).join('\n'), opening: headings[0] };
 }
 
 /** The context lines the units do not already hold, then the units: rows and headings on lines of their own. */
 function render(context: string[], units: TextUnit[]): string {
   const own = units.map((u) => u.text).join(' ');
-  let text = context.filter((line) => !own.includes(line)).join('\n');
+  let text = context.filter((line) => !own.includes(line.replace(/\n/g, ' '))).join('\n');
   units.forEach((unit, i) => {
     if (text === '') text = unit.text;
     else text += unit.kind === 'sentence' && i > 0 && units[i - 1].kind === 'sentence' ? ` ${unit.text}` : `\n${unit.text}`;

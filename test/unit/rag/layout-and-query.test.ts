@@ -73,6 +73,26 @@ describe('chunkPages with structure', () => {
     for (const chunk of chunks.slice(1)) expect(chunk.text.split('\n')[0]).to.equal('The Sequencer Track Recorder');
   });
 
+  it('puts a title too long for one heading on lines of its own, not before the first sentence of each chunk', () => {
+    // A page of prose in columns (shared/data/pdfs/federal-register-2020-17221.pdf): section headings, then a table.
+    const prose = (topic: string) => Array.from({ length: 8 }, (_, i) => `The ${topic} part says thing ${i} about the rule.`).join(' ');
+    const rows = Array.from({ length: 30 }, (_, i) => `Action number ${i} $${100 + i} $${200 + i}`).join('\n');
+    const headings = ['Proposed Design Changes', 'Costs of Compliance', 'Related Service Information', 'ESTIMATED COSTS'];
+    const chunks = chunkPages([{
+      page: 1,
+      method: 'text',
+      text: [headings[0], prose('design'), headings[1], prose('cost'), headings[2], headings[3], rows].join('\n'),
+    }]);
+    const later = chunks.slice(1);
+    expect(later.length).to.be.above(2);
+    for (const chunk of later) {
+      expect(chunk.text.split('\n').slice(0, 4), chunk.text).to.deep.equal(headings);
+      expect(splitUnits(chunk.text).slice(0, 4).map((u) => u.kind), chunk.text).to.deep.equal(['heading', 'heading', 'heading', 'heading']);
+    }
+    const [short] = chunkPages([{ page: 1, method: 'text', text: ['Costs of Compliance', 'ESTIMATED COSTS', rows].join('\n') }]).slice(1);
+    expect(short.text.split('\n')[0], 'a short title stays one line').to.equal('Costs of Compliance ESTIMATED COSTS');
+  });
+
   it('gives the text above a title the previous section, not the title below it', () => {
     // A document's prose, then a table whose header lines read as headings (shared/data/pdfs/google-doc-document.pdf).
     const prose = Array.from({ length: 30 }, (_, i) => `Rule number ${i} says that simple is better than complex.`).join(' ');
