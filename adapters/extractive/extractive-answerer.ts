@@ -1,6 +1,6 @@
 import {
-  contentTokens, countWords, echoesHeading, followUpQuestion, NOT_FOUND_ANSWER, splitUnits, termKey, wordTokens,
-  type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
+  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, NOT_FOUND_ANSWER, splitUnits, termKey,
+  wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
@@ -148,10 +148,15 @@ function echoedSection(question: string, candidates: Candidate[]): Candidate[] |
   return section.some((c) => c.kind !== 'heading') ? section : undefined;
 }
 
-/** The candidates that match the question (or follow one that does), best first. */
+/**
+ * The candidates that match the question (or follow one that does), best first; an index's or a table of contents'
+ * entries ("6 Late filing . . . . 31") only when nothing else matches: they hold a question's words, not its answer.
+ */
 function rankedOf(candidates: Candidate[]): Candidate[] {
+  const matching = candidates.filter((c) => c.coverage > 0 || c.features[1] > 0);
+  const content = matching.filter((c) => !isIndexEntry(c.text));
   // Equal scores: the shorter sentence, which says the same with less noise.
-  return candidates.filter((c) => c.coverage > 0 || c.features[1] > 0).sort((a, b) => b.score - a.score || a.words - b.words);
+  return (content.some((c) => c.coverage > 0) ? content : matching).sort((a, b) => b.score - a.score || a.words - b.words);
 }
 
 function notFound(): Answer {
@@ -163,15 +168,16 @@ function stems(tokens: string[]): string[] {
 }
 
 /**
- * The question's words that no candidate holds, nor a near spelling of, as the question writes them, and their share of
- * its IDF weight (a word no sentence holds weighs as much as the rarest can). Asked "Who is the company's CEO?" of
- * passages that never write "CEO", a sentence naming the company covers every term the passages hold, yet not what
- * was asked. Names the passages lack are absentNames' to tell, and weigh nothing here.
+ * The question's words that no candidate holds (nor its passage's file name), nor a near spelling of, as the question
+ * writes them, and their share of its IDF weight (a word no sentence holds weighs as much as the rarest can). Asked
+ * "Who is the company's CEO?" of passages that never write "CEO", a sentence naming the company covers every term the
+ * passages hold, yet not what was asked. Names the passages lack are absentNames' to tell, and weigh nothing here.
  */
 function unheldWords(question: string, candidates: Candidate[]): { words: string[]; share: number } {
   const sets = candidates.map((c) => new Set(stems(wordTokens(c.text))));
   const idf = inverseFrequencies(sets);
-  const held = new Set(sets.flatMap((set) => [...set]));
+  // A passage's file name holds words too ("Who wrote the latex document?" of latex-multicolumn.pdf).
+  const held = new Set([...sets.flatMap((set) => [...set]), ...candidates.flatMap((c) => fileNameTerms(c.passage.filename))]);
   const vocabulary = [...new Set(candidates.flatMap((c) => wordTokens(c.text)))];
   const unheldWeight = Math.log(1 + (sets.length + 0.5) / 0.5);
   const names = new Set(questionNames(question).flatMap((name) => contentTokens(name)));

@@ -45,6 +45,19 @@ export function isTableRow(line: string): boolean {
   return numeric.length === 1 && /[,$()%]/.test(cells.join(' ')) && label.split(' ').length <= 10;
 }
 
+/** Dot leaders: four dots or more, spaced or not ("Late filing . . . . . 31", "Contents ........ 3"). */
+const LEADERS = /(?:\.\s?){4,}/;
+
+/**
+ * An entry of a table of contents or an index: dot leaders, and no figure but page numbers ("6 Late filing . . . . 31
+ * Alternative minimum . . . . 19"; "12, 29", "9-15"). It tells where a topic is, not what it says. A price list's
+ * leaders lead to amounts ("Installation .... $85"), which make it no index.
+ */
+export function isIndexEntry(text: string): boolean {
+  if (!LEADERS.test(text)) return false;
+  return (text.match(/\S*\d\S*/g) ?? []).every((figure) => /^\d{1,4}(?:[-–]\d{1,4})?,?$/.test(figure));
+}
+
 /** A table row's label and the figures ending it ("$" signs dropped): "Total assets $ 59,268 $ 55,556". */
 export function splitRow(row: string): { label: string; cells: string[] } {
   const tokens = row.split(' ');

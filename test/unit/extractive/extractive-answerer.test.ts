@@ -193,6 +193,28 @@ describe('ExtractiveAnswerer', () => {
     }
   });
 
+  it('quotes an index’s entries only when nothing else matches: they say where a topic is, not what it says', async () => {
+    // The index of shared/data/pdfs/irs-i1040nr-2007.pdf, read across its columns, led the answer about filing late.
+    const index = passage('1', 'Index\n18 2004 . . . . . . . . 6 Late filing . . . . . . . . 31 Alternative minimum . . . . 19 Late payment . . . . . 31', 'guide.pdf', 48, 3);
+    const text = passage('2', 'Penalty for late filing. If you do not file your return by the due date, the penalty is usually 5% of the amount due for each month.', 'guide.pdf', 31, 1);
+    const answer = await answerer.answer({ question: 'What happens if I file late?', contexts: [index, text], history: [] });
+    expect(quotes(answer.text).join(' ')).to.include('the penalty is usually 5%').and.not.include('. . . .');
+    const only = await answerer.answer({ question: 'What happens if I file late?', contexts: [index], history: [] });
+    expect(quotes(only.text).join(' '), 'nothing else: the entry').to.include('Late filing . . .');
+    // Leaders that lead to amounts are a price list's, not an index's.
+    const prices = passage('3', 'Wire bundle routing change .......... 2 work-hours × $85 per hour = $170 ........ $6,205', 'rule.pdf', 5, 2);
+    const cost = await answerer.answer({ question: 'What does the wire bundle routing change cost?', contexts: [index, prices], history: [] });
+    expect(quotes(cost.text).join(' ')).to.include('$6,205');
+  });
+
+  it('takes a question’s word that a passage’s file name holds for held: no "may not answer" for it', async () => {
+    const contexts = [passage('1', 'Two-Column Document with Lorem Ipsum\nYour Name\nThis is a sample document with two columns.', 'latex-multicolumn.pdf')];
+    const answer = await answerer.answer({ question: 'Who wrote the latex document?', contexts, history: [] });
+    expect(answer.text).to.match(/^None of the passages I found mentions wrote, so/).and.include('Your Name');
+    const other = await answerer.answer({ question: 'Who wrote the latex document?', contexts: [{ ...contexts[0], filename: 'sample.pdf' }], history: [] });
+    expect(other.text, 'the same passage from a file of another name').to.match(/^None of the passages I found mentions wrote or latex/);
+  });
+
   it('answers a question that repeats a question-shaped heading with the section under it, up to the next heading', async () => {
     const contexts = [
       passage('1', 'A ferry pass must be shown when you board the ferry. Apply for a ferry pass online.', 'ferries.pdf', 2, 3),

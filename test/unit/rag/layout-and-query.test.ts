@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { chunkPages } from '../../../core/rag/chunking.js';
-import { isColumnHeader, isHeading, isTableRow, splitUnits } from '../../../core/rag/layout.js';
+import { isColumnHeader, isHeading, isIndexEntry, isTableRow, splitUnits } from '../../../core/rag/layout.js';
 
 /** A cash-flow statement as the PDF text layer gives it: one line per visual line. */
 const STATEMENT = [
@@ -28,6 +28,15 @@ describe('layout of extracted lines', () => {
     expect(isHeading('CONSOLIDATED BALANCE SHEETS')).to.equal(true);
     expect(isHeading('Cash Flows from Investing Activities')).to.equal(true);
     expect(isHeading('of the company and its subsidiaries')).to.equal(false);
+  });
+
+  it('tells an index’s or a table of contents’ entries by their dot leaders leading to page numbers', () => {
+    for (const entry of ['6 Late filing . . . . . . . 31 Alternative minimum . . . . 19', 'Estates . . . . . . . . . 3, 4, 8', 'Contents ........ 3', 'Tax rate schedules . . . . . . 9-15']) {
+      expect(isIndexEntry(entry), entry).to.equal(true);
+    }
+    for (const line of ['Installation .... 1 work-hour × $85 per hour = $85 ...... $6,205', 'Revenue grew 5 percent in 2019.', 'Wait... what?', 'Total . . . . . 1,234.56']) {
+      expect(isIndexEntry(line), line).to.equal(false);
+    }
   });
 
   it('keeps each row as one unit and splits the prose between them into sentences', () => {
