@@ -117,8 +117,11 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // (e.g. each line of a figure to compute) pin their best hit among the passages.
     const lexical = indexes.filter((index) => index.kind === 'lexical');
     const searches = planners.flatMap((planner) => planner.pinnedSearches(query)).filter((search) => focus || !search.focusedOnly);
-    const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) =>
-      firstOf(search.holding(await this.searchVisible(index, { sessionId, text: search.text, filters, jobIds: search.perDocument ? undefined : focus, limit: search.limit }, visible)), search.perDocument))));
+    const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) => {
+      const jobIds = search.perDocument ? undefined : focus;
+      const hits = await this.searchVisible(index, { sessionId, text: search.text, filters, jobIds, limit: search.limit }, visible);
+      return firstOf(search.holding(hits), search.perDocument);
+    })));
     const openings = await this.unmatchedOpenings(focus, focusedHits, { sessionId, filters }, visible);
     const fused = withPinned([...pinnedHits.flat(), ...openings], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
@@ -146,7 +149,9 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
    * document named by its file name alone ("What did I buy at Lidl?" of a receipt whose OCR reads the shop as "LDL")
    * holds none of the question's words, and would otherwise bring no passage at all. At most MAX_OPENINGS.
    */
-  private async unmatchedOpenings(focus: string[] | undefined, found: ChunkHit[], query: Pick<IndexQuery, 'sessionId' | 'filters'>, visible: Set<string>): Promise<ChunkHit[]> {
+  private async unmatchedOpenings(
+    focus: string[] | undefined, found: ChunkHit[], query: Pick<IndexQuery, 'sessionId' | 'filters'>, visible: Set<string>,
+  ): Promise<ChunkHit[]> {
     const unmatched = new Set(focus?.filter((jobId) => !found.some((hit) => hit.chunk.jobId === jobId)));
     const index = this.deps.indexes.find((i) => i.kind === 'lexical');
     if (unmatched.size === 0 || !index) return [];
