@@ -45,11 +45,11 @@ export function isTableRow(line: string): boolean {
   return numeric.length === 1 && /[,$()%]/.test(cells.join(' ')) && label.split(' ').length <= 10;
 }
 
-/** Dot leaders: four dots or more, spaced or not ("Late filing . . . . . 31", "Contents ........ 3"). */
+/** Dot leaders: four dots or more, spaced or not ("Late payment . . . . . 31", "Contents ........ 3"). */
 const LEADERS = /(?:\.\s?){4,}/;
 
 /**
- * An entry of a table of contents or an index: dot leaders, and no figure but page numbers ("6 Late filing . . . . 31
+ * An entry of a table of contents or an index: dot leaders, and no figure but page numbers ("6 Late payment . . . . 31
  * Alternative minimum . . . . 19"; "12, 29", "9-15"). It tells where a topic is, not what it says. A price list's
  * leaders lead to amounts ("Installation .... $85"), which make it no index.
  */
