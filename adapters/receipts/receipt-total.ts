@@ -101,7 +101,10 @@ export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
   if (!passage) return undefined;
   const asked = named.length > 0 ? named : receipts;
   if (asked.length > 1 && asksWhatIPaid(request.question)) {
-    return quotedPassages(asked.slice(0, MAX_RECEIPTS).map((p) => ({ passage: p, lines: [receiptTotal(p.text)!.line], amount: receiptTotal(p.text)!.amount })));
+    return quotedPassages(asked.slice(0, MAX_RECEIPTS).map((p) => {
+      const { line, amount } = receiptTotal(p.text)!;
+      return { passage: p, lines: [line], amount };
+    }));
   }
   // "How much did the POANG cushion cost?" asks for an item's line, not the receipt's total.
   const items = namedItemLines(request.question, request.contexts.filter((p) => p.filename === passage.filename));
@@ -118,9 +121,10 @@ const MAX_ITEM_LINE_WORDS = 10;
 
 /** What was bought: each named receipt's item lines, then its total line when the passage has one. */
 function boughtAnswer(request: AnswerRequest): Answer | undefined {
-  const receipts = firstOfEachFile(request.contexts.filter((passage) => (passage.text.match(AMOUNT) ?? []).length >= MIN_AMOUNTS));
+  const receipts = firstOfEachFile(request.contexts.filter((p) => (p.text.match(AMOUNT) ?? []).length >= MIN_AMOUNTS));
   const named = receipts.filter((passage) => namesShop(request.question, passage));
-  const listed = (named.length > 0 ? named : receipts.length === 1 ? receipts : []).slice(0, MAX_RECEIPTS).flatMap((passage) => {
+  const asked = named.length > 0 ? named : receipts.length === 1 ? receipts : [];
+  const listed = asked.slice(0, MAX_RECEIPTS).flatMap((passage) => {
     const lines = boughtLines(passage.text);
     return lines.length > 0 ? [{ passage, lines }] : [];
   });
@@ -149,7 +153,7 @@ function shopWords(passage: ContextPassage): Set<string> {
   return new Set(wordTokens(`${passage.text.split('\n')[0] ?? ''} ${passage.filename}`));
 }
 
-/** Whether the question holds a word (3 letters or more) of the receipt's shop (receipt, jpg and the like aside: every receipt's). */
+/** Whether the question holds a word (3 letters or more) of the receipt's shop (receipt, jpg and the like aside). */
 function namesShop(question: string, passage: ContextPassage): boolean {
   const shop = shopWords(passage);
   return contentTokens(question).some((w) => w.length >= 3 && shop.has(w) && !GENERIC_FILE_WORDS.has(w));
@@ -181,11 +185,13 @@ function namedItemLines(question: string, passages: ContextPassage[]): { passage
   return undefined;
 }
 
-/** Each passage's lines quoted (joined by " … ") and cited in turn, [1], [2] …, each on its line, led by its amount if given. */
+/** Each passage's lines quoted (joined by " … ") and cited in turn, [1], [2] …, one per line, led by its amount if given. */
 function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[]): Answer {
   const quotes = quoted.map(({ lines }) => lines.map((line) => line.replace(/\s+/g, ' ')).join(' … '));
+  const cited = quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`);
+  const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`);
   return {
-    text: `${quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`).join('\n')}\n\nSources: ${quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`).join('; ')}`,
+    text: `${cited.join('\n')}\n\nSources: ${sources.join('; ')}`,
     usedRefs: quoted.map(({ passage }) => passage.ref),
     markers: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, i + 1])),
     quotes: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, quotes[i]])),
