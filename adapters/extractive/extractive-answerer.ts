@@ -177,7 +177,8 @@ function unheldWords(question: string, candidates: Candidate[]): { words: string
   const sets = candidates.map((c) => new Set(stems(wordTokens(c.text))));
   const idf = inverseFrequencies(sets);
   // A passage's file name holds words too ("Who wrote the latex document?" of latex-multicolumn.pdf).
-  const held = new Set([...sets.flatMap((set) => [...set]), ...candidates.flatMap((c) => fileNameTerms(c.passage.filename))]);
+  const filenames = new Set(candidates.map((c) => c.passage.filename));
+  const held = new Set([...sets.flatMap((set) => [...set]), ...[...filenames].flatMap(fileNameTerms)]);
   const vocabulary = [...new Set(candidates.flatMap((c) => wordTokens(c.text)))];
   const unheldWeight = Math.log(1 + (sets.length + 0.5) / 0.5);
   const names = new Set(questionNames(question).flatMap((name) => contentTokens(name)));

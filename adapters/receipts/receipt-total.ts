@@ -48,7 +48,7 @@ interface TotalLine {
  */
 export function receiptTotal(text: string): TotalLine | undefined {
   if ((text.match(AMOUNT) ?? []).length < MIN_AMOUNTS) return undefined;
-  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = linesOf(text);
   for (const words of TOTAL_WORDS) {
     for (const line of lines) {
       const amount = labelledAmount(line, words);
@@ -134,11 +134,16 @@ function boughtAnswer(request: AnswerRequest): Answer | undefined {
 /** A receipt passage's item lines (an amount, no total word, not too long) up to its total line, and that line. */
 function boughtLines(text: string): string[] {
   const lines: string[] = [];
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of linesOf(text)) {
     if (TOTAL_WORDS.some((words) => labelledAmount(line, words))) return [...lines.slice(0, MAX_BOUGHT_LINES), line];
     if (line.match(AMOUNT) && wordTokens(line).length <= MAX_ITEM_LINE_WORDS) lines.push(line);
   }
   return lines.slice(0, MAX_BOUGHT_LINES);
+}
+
+/** A passage's lines, trimmed, blank ones left out. */
+function linesOf(text: string): string[] {
+  return text.split('\n').map((line) => line.trim()).filter(Boolean);
 }
 
 /** The first passage of each file, in the passages' order. */
@@ -173,7 +178,7 @@ const MAX_ITEM_LINES = 3;
 function namedItemLines(question: string, passages: ContextPassage[]): { passage: ContextPassage; lines: string[]; amounts: string[] } | undefined {
   const asked = new Set(contentTokens(question).filter((w) => w.length >= 3));
   for (const passage of passages) {
-    const lines = passage.text.split('\n').map((line) => line.trim()).filter(Boolean);
+    const lines = linesOf(passage.text);
     const shop = shopWords(passage);
     const named = lines.slice(1).filter((line) =>
       line.match(AMOUNT) && !TOTAL_WORDS.some((words) => words.test(line)) && wordTokens(line).some((w) => asked.has(w) && !shop.has(w)));
