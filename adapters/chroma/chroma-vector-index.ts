@@ -143,8 +143,9 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
   }
 
   async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
-    if (query.perJob < 1) return [];
+    if (query.perJob < 1 || query.jobIds?.length === 0) return [];
     const conditions: Where[] = [{ sessionId: query.sessionId }, { ordinal: { $lt: Math.floor(query.perJob) } }];
+    if (query.jobIds) conditions.push({ jobId: { $in: [...query.jobIds] } });
     for (const f of query.filters ?? []) conditions.push({ [`${TAG_PREFIX}${f.tag}`]: { $in: f.values } });
     const where = whereAll(conditions);
     const chunks: Chunk[] = [];

@@ -132,12 +132,13 @@ export class PostgresLexicalIndex implements VectorIndex {
   }
 
   async leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]> {
-    if (query.perJob < 1) return [];
+    if (query.perJob < 1 || query.jobIds?.length === 0) return [];
     let q = this.database.search.db
       .selectFrom('chunks')
       .select(['id', 'session_id', 'job_id', 'filename', 'page', 'ordinal', 'text', 'tags_json'])
       .where('session_id', '=', query.sessionId)
       .where('ordinal', '<', Math.floor(query.perJob));
+    if (query.jobIds) q = q.where('job_id', 'in', [...query.jobIds]);
     for (const f of query.filters ?? []) q = q.where(sql<boolean>`(tags_json::jsonb ->> ${f.tag}::text) = ANY(${f.values}::text[])`);
     const rows = await q.orderBy('job_id').orderBy('ordinal').execute();
     return rows.map(toChunk);

@@ -39,6 +39,8 @@ export interface LeadingChunksQuery {
   sessionId: string;
   /** As IndexQuery.filters: only documents whose chunks meet every condition. */
   filters?: readonly TagFilter[];
+  /** As IndexQuery.jobIds: only these documents. None: every document of the session. */
+  jobIds?: readonly string[];
   /** The first this many chunks (ordinals 0 .. perJob - 1) of each document. */
   perJob: number;
 }

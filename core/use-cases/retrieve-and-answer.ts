@@ -152,11 +152,12 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
   private async unmatchedOpenings(
     focus: string[] | undefined, found: ChunkHit[], query: Pick<IndexQuery, 'sessionId' | 'filters'>, visible: Set<string>,
   ): Promise<ChunkHit[]> {
-    const unmatched = new Set(focus?.filter((jobId) => !found.some((hit) => hit.chunk.jobId === jobId)));
+    const jobIds = (focus ?? []).filter((jobId) => visible.has(jobId) && !found.some((hit) => hit.chunk.jobId === jobId)).slice(0, MAX_OPENINGS);
     const index = this.deps.indexes.find((i) => i.kind === 'lexical');
-    if (unmatched.size === 0 || !index) return [];
-    const chunks = await index.leadingChunks({ sessionId: query.sessionId, filters: query.filters, perJob: 1 });
-    return chunks.filter((chunk) => unmatched.has(chunk.jobId) && visible.has(chunk.jobId)).slice(0, MAX_OPENINGS).map((chunk) => ({ chunk, score: 0 }));
+    if (jobIds.length === 0 || !index) return [];
+    // Only these documents' openings are read, however many the session holds; in the focus's order.
+    const chunks = await index.leadingChunks({ sessionId: query.sessionId, filters: query.filters, jobIds, perJob: 1 });
+    return jobIds.flatMap((jobId) => chunks.filter((chunk) => chunk.jobId === jobId)).map((chunk) => ({ chunk, score: 0 }));
   }
 
   /**

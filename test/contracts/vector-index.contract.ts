@@ -79,6 +79,9 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       const globex = await index.leadingChunks({ sessionId: ids.sessionA, perJob: 3, filters: institution('Globex') });
       expect(globex.map((x) => x.id)).to.deep.equal([c.a4.id, c.a5.id]);
       expect(await index.leadingChunks({ sessionId: ids.sessionA, perJob: 0 })).to.deep.equal([]);
+      expect((await index.leadingChunks({ sessionId: ids.sessionA, perJob: 2, jobIds: [ids.job2] })).map(key)).to.deep.equal(expected([c.a4, c.a5]));
+      expect((await index.leadingChunks({ sessionId: ids.sessionA, perJob: 1, jobIds: [ids.job1, ids.job3] })).map((x) => x.id)).to.deep.equal([c.a1.id]);
+      expect(await index.leadingChunks({ sessionId: ids.sessionA, perJob: 2, jobIds: [] })).to.deep.equal([]);
       expect(await index.leadingChunks({ sessionId: 'no-such-session', perJob: 2 })).to.deep.equal([]);
     });
 

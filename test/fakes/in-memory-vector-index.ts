@@ -91,6 +91,7 @@ export class InMemoryVectorIndex implements VectorIndex {
     return [...this.entries.values()]
       .map((e) => e.chunk)
       .filter((c) => c.sessionId === query.sessionId && c.ordinal < query.perJob && matchesTagFilters(c.tags, query.filters))
+      .filter((c) => query.jobIds === undefined || query.jobIds.includes(c.jobId))
       .sort((a, b) => (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : a.ordinal - b.ordinal))
       .map(copyChunk);
   }

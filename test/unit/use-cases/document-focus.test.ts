@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
 import type { Chunk } from '../../../core/domain/model.js';
 import type { QueryPlanner } from '../../../core/ports/query-planner.js';
-import type { DocumentTermsQuery, IndexQuery } from '../../../core/ports/vector-index.js';
+import type { DocumentTermsQuery, IndexQuery, LeadingChunksQuery } from '../../../core/ports/vector-index.js';
 import { RetrieveAndAnswer } from '../../../core/use-cases/retrieve-and-answer.js';
 import { InMemoryVectorIndex } from '../../fakes/in-memory-vector-index.js';
 
@@ -10,10 +10,16 @@ import { InMemoryVectorIndex } from '../../fakes/in-memory-vector-index.js';
 class RecordingIndex extends InMemoryVectorIndex {
   readonly searches: IndexQuery[] = [];
   readonly counted: DocumentTermsQuery[] = [];
+  readonly openings: LeadingChunksQuery[] = [];
 
   override async search(query: IndexQuery) {
     this.searches.push(query);
     return super.search(query);
+  }
+
+  override async leadingChunks(query: LeadingChunksQuery) {
+    this.openings.push(query);
+    return super.leadingChunks(query);
   }
 
   override get documentTerms() {
@@ -136,6 +142,7 @@ describe('RetrieveAndAnswer with several documents: the documents a question nam
     expect(index.searches.map((s) => s.jobIds), 'the focused search finds nothing of it').to.deep.equal([undefined, ['receipt']]);
     expect(packed.passages[0].text, 'its opening leads').to.equal('LDL Paderborn\nEmmentaler 5,18 A\nzu zahlen 7,16');
     expect(packed.passages.map((p) => p.text)).to.not.include('Vielen Dank');
+    expect(index.openings.map((q) => q.jobIds), 'only its opening is read, not every document’s').to.deep.equal([['receipt']]);
     const { packed: unnamed } = await retrieval.retrieve(question('What did I buy at Lidl?', ['guide', 'receipt']));
     expect(unnamed.passages.map((p) => p.filename), 'without file names nothing names it').to.not.include('receipt.pdf');
   });
