@@ -26,15 +26,22 @@ const ASKING_WORDS = [
 ];
 /** Words that only shape the request ("Can you give me a short summary of the file?"). */
 const FILLER_WORDS = [
-  'give', 'tell', 'explain', 'provide', 'show', 'please', 'briefly', 'brief', 'short', 'quick', 'quickly', 'general',
+  'give', 'tell', 'explain', 'provide', 'show', 'list', 'please', 'briefly', 'brief', 'short', 'quick', 'quickly', 'general',
   'overall', 'whole', 'entire', 'up', 'cover', 'covers', 'covered', 'discuss', 'discusses', 'say', 'says', 'said',
   'contain', 'contains', 'talk', 'talks', 'mean', 'like', 'write', 'written', 'read', 'go', 'goes', 'kind', 'sort',
   'thing', 'things', 'important', 'let', 'know', 'need', 'want', 'get', 'one', 'two', 'three', 'few', 'couple',
 ];
 const ASKING = new Set(ASKING_WORDS);
+const ALLOWED_DOCUMENT = new Set(DOCUMENT_WORDS);
 const ALLOWED = new Set([...DOCUMENT_WORDS, ...ASKING_WORDS, ...FILLER_WORDS]);
 /** Function words (core/rag/text.ts's STOPWORDS holds most; these are the ones it keeps). */
 const FUNCTION_WORDS = new Set(['can', 'could', 'would', 'me', 'us', 'i', 'a', 'an', 'the', 'of', 'in', 'on', 'this', 'these', 'it', 'what', 'whats', 'what’s', 'what\'s', 'is', 'are', 'was']);
+/** Asking which documents there are ("What documents do I have?", "List my files"): their plural names. */
+const LISTED_DOCUMENTS = new Set(['documents', 'docs', 'files', 'pdfs', 'uploads', 'papers']);
+/** Parts of a document: "What is in the file?" asks for its gist, "What page is it in?" does not. */
+const DOCUMENT_PARTS = new Set(['page', 'pages', 'text', 'texts', 'content', 'contents', 'chapter', 'form', 'forms']);
+/** Words that point back to an earlier answer ("Which file is that in?"): a follow-up, not an overview. */
+const POINTING_BACK = new Set(['it', 'that', 'they', 'them', 'those']);
 /** An overview question names its documents in a few words ("the 2021 Warsaw guide"); more make a subject of its own. */
 const MAX_NAMING_WORDS = 3;
 
@@ -53,7 +60,15 @@ export function overviewSubject(question: string): string[] | undefined {
     if (ALLOWED.has(word) || FUNCTION_WORDS.has(word) || termKeys(word).length === 0) continue;
     naming.push(termKey(withoutPossessive(word)));
   }
-  return asks && naming.length <= MAX_NAMING_WORDS ? [...new Set(naming)] : undefined;
+  return (asks || asksWhatDocuments(words)) && naming.length <= MAX_NAMING_WORDS ? [...new Set(naming)] : undefined;
+}
+
+/** "What documents do I have?", "Which files did I upload?", "What is in this file?": what the documents are. */
+function asksWhatDocuments(words: string[]): boolean {
+  if (words.some((word) => POINTING_BACK.has(word))) return false;
+  const listing = words.some((word) => LISTED_DOCUMENTS.has(word)) && words.some((word) => /^(?:what|which|list)$/.test(word));
+  const whatIsIn = /^what/.test(words[0]) && words.includes('in') && words.some((word) => ALLOWED_DOCUMENT.has(word) && !DOCUMENT_PARTS.has(word));
+  return listing || whatIsIn;
 }
 
 /** A question about the documents as a whole that names none of them. */

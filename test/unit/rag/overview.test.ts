@@ -19,6 +19,15 @@ describe('overview questions (core/rag/overview.ts)', () => {
     ]) expect(isOverviewQuestion(q), q).to.equal(false);
   });
 
+  it('takes asking what the documents are for an overview, and not a question about a page or an earlier answer', () => {
+    for (const q of ['What documents do I have?', 'Which files did I upload?', 'Can you list my documents?', 'What’s in this file?', 'What is in the contract?'])
+      expect(isOverviewQuestion(q), q).to.equal(true);
+    expect(overviewSubject('What Nike files do I have?')).to.deep.equal(['nike']);
+    for (const q of ['What page is it in?', 'Which file is that in?', 'What is in section 3?', 'Which document says the rent is due?', 'List the risk factors'])
+      expect(isOverviewQuestion(q), q).to.equal(false);
+    expect(documentsNamed(overviewSubject('What documents mention revenue?')!, [{ filename: 'NIKE_2019_10K.pdf' }]), 'a subject: retrieval').to.deep.equal([]);
+  });
+
   it('finds the words an overview question names its documents by, and the documents whose file names hold them all', () => {
     expect(overviewSubject('What is this document about?')).to.deep.equal([]);
     expect(overviewSubject('Summarize the Costco report')).to.deep.equal(['costco']);
