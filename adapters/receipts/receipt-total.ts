@@ -81,6 +81,17 @@ export function asksWhatWasBought(question: string): boolean {
     || /\bwas (habe ich|haben wir)\b.*\b(gekauft|eingekauft|bestellt)\b/.test(q);
 }
 
+/** The words of asking what was bought; any other names what (a shop, a day) the question is about. */
+const BUYING_WORDS = new Set([
+  'buy', 'bought', 'purchase', 'purchased', 'get', 'got', 'order', 'ordered', 'items', 'products', 'articles', 'things',
+  'habe', 'haben', 'ich', 'wir', 'gekauft', 'eingekauft', 'bestellt',
+]);
+
+/** "What did I buy?", "Was habe ich gekauft?": what was bought, and nothing named, so on every receipt. */
+export function asksWhatIBought(question: string): boolean {
+  return asksWhatWasBought(question) && contentTokens(question).every((word) => BUYING_WORDS.has(word));
+}
+
 /** Most receipts an answer lists (their totals, or what was bought on each). */
 export const MAX_RECEIPTS = 5;
 
@@ -90,7 +101,8 @@ export const MAX_RECEIPTS = 5;
  * - What was paid: the total line of the receipt the question names (by its shop: a word of its file name or first
  *   line), else of the first receipt in retrieval order; an item the question names gets its own line instead. Asked
  *   "How much did I pay?" of several receipts (none named, or several), each one's total.
- * - What was bought: the item lines of each receipt the question names (of the only receipt when one is found).
+ * - What was bought: the item lines of each receipt the question names (of the only receipt when one is found); of
+ *   each receipt when the question names nothing ("What did I buy?").
  */
 export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
   if (asksWhatWasBought(request.question)) return boughtAnswer(request);
@@ -123,7 +135,8 @@ const MAX_ITEM_LINE_WORDS = 10;
 function boughtAnswer(request: AnswerRequest): Answer | undefined {
   const receipts = firstOfEachFile(request.contexts.filter((p) => (p.text.match(AMOUNT) ?? []).length >= MIN_AMOUNTS));
   const named = receipts.filter((passage) => namesShop(request.question, passage));
-  const asked = named.length > 0 ? named : receipts.length === 1 ? receipts : [];
+  const every = asksWhatIBought(request.question) ? firstOfEachFile(request.contexts.filter((passage) => receiptTotal(passage.text))) : [];
+  const asked = named.length > 0 ? named : receipts.length === 1 ? receipts : every;
   const listed = asked.slice(0, MAX_RECEIPTS).flatMap((passage) => {
     const lines = boughtLines(passage.text);
     return lines.length > 0 ? [{ passage, lines }] : [];

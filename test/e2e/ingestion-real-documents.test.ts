@@ -152,6 +152,20 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     expect(cited.every((f: string) => f.startsWith('receipt_lidl_')), cited.join()).to.equal(true);
   });
 
+  it('asked what I bought, names no shop: quotes several receipts’ lines, each ending with its total, and nothing else', async () => {
+    const res = await api.ask(sessionId, 'What did I buy?');
+    expect(res.status).to.equal(200);
+    const lines = (res.body.data as string).split('\n\nSources:')[0].split('\n');
+    const cited = res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename);
+    expect(lines.length, res.body.data).to.be.within(2, 5);
+    expect(cited).to.have.length(lines.length);
+    lines.forEach((line, i) => {
+      const cents = /^receipt_.*_(\d+)\.jpg$/.exec(cited[i])?.[1];
+      expect(cents, cited[i]).to.be.a('string');
+      expect(line, cited[i]).to.match(new RegExp(`^“.*${Number(cents!.slice(0, -2))},${cents!.slice(-2)}” \\[${i + 1}\\]$`));
+    });
+  });
+
   it('answers what an item on a photographed receipt cost with the item’s line, not the total', async () => {
     const res = await api.ask(sessionId, 'How much did the POANG cushion cost at Ikea?');
     expect(res.status).to.equal(200);

@@ -62,7 +62,7 @@ describe('the total of a till receipt', () => {
     expect(search).to.include({ focusedOnly: true });
     const hit = (text: string) => ({ chunk: { id: text, sessionId: 's', jobId: 'j', filename: 'r.jpg', page: 1, ordinal: 0, text, tags: {} }, score: 1 });
     expect(search.holding([hit('Opening hours'), hit(RECEIPT)]).map((h) => h.chunk.text)).to.deep.equal([RECEIPT]);
-    expect(receiptsQueryPlanner.pinnedSearches('What did I buy?')).to.deep.equal([]);
+    expect(receiptsQueryPlanner.pinnedSearches('What did I buy at Lidl?')).to.deep.equal([]);
     expect(receiptsQueryPlanner.lexicalQuery('How much did I pay?')).to.equal('How much did I pay?');
   });
 
@@ -86,6 +86,20 @@ describe('the total of a till receipt', () => {
       usedRefs: ['2'], markers: { 2: 1 }, quotes: { 2: 'MILCH 1,5% 1,19 A … BROT 2,49 A … KAFFEE 5,99 B … ZU ZAHLEN EUR 9,67' },
     });
     expect(receiptTotalAnswer({ question: 'What did I buy at Rewe?', contexts, history: [] }), 'a shop no receipt is from').to.equal(undefined);
+  });
+
+  it('answers what I bought, no shop named, with each receipt’s item lines, and not with a table of another document', () => {
+    const lidl = ['LDL Warburger Strasse', 'Emmentaler 2,59 x 2 5,18 A', 'Bulgur 0,99 x 2 1,98 A', 'zu zahlen 7,16', 'Bar 10,00'].join('\n');
+    const table = ['Fees 2019 2020', 'Wire transfer 1,00 2,00', 'Card 3,00 4,00'].join('\n');
+    const contexts = [passage(table, '1', 'fees.pdf'), passage(RECEIPT, '2', 'aldi.jpg'), passage(lidl, '3', 'receipt_lidl_0203.jpg')];
+    for (const question of ['What did I buy?', 'Was habe ich gekauft?']) {
+      expect(receiptTotalAnswer({ question, contexts, history: [] })?.text, question).to.equal(
+        '“MILCH 1,5% 1,19 A … BROT 2,49 A … KAFFEE 5,99 B … ZU ZAHLEN EUR 9,67” [1]\n“Emmentaler 2,59 x 2 5,18 A … Bulgur 0,99 x 2 1,98 A … zu zahlen 7,16” [2]\n\n' +
+        'Sources: [1] aldi.jpg, page 1; [2] receipt_lidl_0203.jpg, page 1',
+      );
+    }
+    expect(receiptTotalAnswer({ question: 'What did I buy last week?', contexts, history: [] }), 'names something no shop is: left to the answerer').to.equal(undefined);
+    expect(receiptsQueryPlanner.pinnedSearches('What did I buy?').map((s) => s.perDocument ?? 1)).to.deep.equal([5]);
   });
 
   it('plans a search for each receipt’s total line when asked what I paid', () => {
