@@ -22,7 +22,7 @@ export interface DraftChunk {
  * Sentence-aware chunking that keeps page numbers and the document's structure: chunks never cross a page, so each
  * cites exactly one page. A paragraph break (blank line) closes a chunk once it holds a quarter of the target, so
  * topics stay apart while headings and one-line paragraphs join what follows; overlap repeats sentences only within a
- * paragraph. Table rows stay one per line (core/rag/layout.ts), a heading closes the chunk before it, and every chunk
+ * paragraph (one ending on a colon runs on into the next if both fit). Table rows stay one per line (core/rag/layout.ts), a heading closes the chunk before it, and every chunk
  * starts with the section title and table column header in force where it starts (unless it holds them already), so
  * a table's title or "2018" find a row on the second page of the table, and a quoted row keeps its column years.
  */
@@ -66,7 +66,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
       words = keepWords;
       carried = keep.length;
     };
-    for (const paragraph of paragraphs) {
+    for (const [index, paragraph] of paragraphs.entries()) {
       for (const unit of paragraph) {
         if (unit === title?.opening) Object.assign(section, { title: title.text, heading: undefined, columns: undefined });
         if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
@@ -93,7 +93,11 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
           else reset();
         }
       }
-      if (words - carriedWords(current, carried) >= options.targetWords / 4) {
+      // A paragraph that ends on a colon leads into the next ("… the following four categories:" and the list): the two
+      // stay one chunk when both fit in one.
+      const next = paragraphs[index + 1] ?? [];
+      const leadsIn = /:\s*$/.test(current.at(-1)?.text ?? '') && words + next.reduce((n, u) => n + countWords(u.text), 0) <= options.targetWords;
+      if (!leadsIn && words - carriedWords(current, carried) >= options.targetWords / 4) {
         emit();
         reset();
       } else if (carried > 0 && current.length === carried) {

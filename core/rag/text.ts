@@ -26,6 +26,9 @@ export function splitSentences(text: string): string[] {
     const bare = lastWord.replace(/^["'“‘(\[]+/, '').replace(/\.+$/, '').toLowerCase();
     // "Dr. Smith", "U.S. Army", "J. R. R. Tolkien": not a boundary.
     if (match[1] === '.' && (ABBREVIATIONS.has(bare) || /^\p{L}$/u.test(bare))) continue;
+    // A list's number after a colon or semicolon ("four categories: 1. Transitory …; and 2. System …"): not a boundary.
+    const before = normalized.slice(start, match.index + 1 - lastWord.length);
+    if (match[1] === '.' && /^\d{1,2}$/.test(bare) && /(?:^|[:;]|;\s*(?:and|or))\s*$/.test(before)) continue;
     sentences.push(candidate.trim());
     start = match.index + match[0].length;
   }

@@ -40,6 +40,15 @@ describe('splitSentences', () => {
     expect(splitSentences('Costs rose, etc. e Prices fell. Sales grew.')).to.deep.equal(['Costs rose, etc. e Prices fell.', 'Sales grew.']);
   });
 
+  it('keeps a numbered list after a colon in its sentence, and ends a sentence on a number otherwise', () => {
+    // shared/data/pdfs/dmca-summary-1998.pdf, page 8.
+    const lead = 'The limitations are based on the following four categories of conduct by a service provider:';
+    const list = '1. Transitory communications; 2. System caching; 3. Storage of information on systems or networks at direction of users; and 4. Information location tools.';
+    expect(splitSentences(`${lead}\n${list} New section 512 also includes special rules.`)).to.deep.equal([`${lead} ${list}`, 'New section 512 also includes special rules.']);
+    expect(splitSentences('He scored 12. Then he left at the age of 14. He moved.')).to.deep.equal(['He scored 12.', 'Then he left at the age of 14.', 'He moved.']);
+    expect(splitSentences('Steps. 1. Open the lid. 2. Pour.')).to.deep.equal(['Steps.', '1. Open the lid.', '2. Pour.']);
+  });
+
   it('returns nothing for blank text', () => {
     expect(splitSentences('  \n ')).to.deep.equal([]);
   });
@@ -71,6 +80,21 @@ describe('chunkPages', () => {
     const chunks = chunkPages([{ page: 1, text: words, method: 'ocr' }], { targetWords: 120, overlapSentences: 1 });
     for (const c of chunks) expect(countWords(c.text)).to.be.at.most(240);
     expect(chunks.map((c) => c.text).join(' ')).to.include('w999');
+  });
+
+  it('keeps a paragraph that ends on a colon with the paragraph it leads into', () => {
+    const lead = 'Title II of the DMCA adds a new section 512 to the Copyright Act to create four new limitations on liability for copyright infringement by online service providers. The limitations are based on the following four categories of conduct by a service provider:';
+    const list = '1. Transitory communications; 2. System caching; 3. Storage of information on systems or networks at direction of users; and 4. Information location tools.';
+    const after = 'Each limitation entails a complete bar on monetary damages, and restricts the availability of injunctive relief in various respects.';
+    const chunks = chunkPages([{ page: 8, text: [lead, list, after].join('\n\n'), method: 'text' }], { targetWords: 150, overlapSentences: 1 });
+    expect(chunks.map((c) => c.text)).to.deep.equal([`${lead} ${list}`, after]);
+    // Without the colon, a paragraph of a quarter of the target closes its chunk (a shorter one joins what follows).
+    const ended = lead.replace(/:$/, '.');
+    const plain = chunkPages([{ page: 8, text: [ended, list, after].join('\n\n'), method: 'text' }], { targetWords: 150, overlapSentences: 1 });
+    expect(plain.map((c) => c.text)).to.deep.equal([ended, `${list} ${after}`]);
+    // A lead-in whose next paragraph would not fit with it in one chunk closes as any paragraph does.
+    const long = Array.from({ length: 12 }, (_, i) => `Sentence ${i} of a long paragraph on another topic goes on.`).join(' ');
+    expect(chunkPages([{ page: 8, text: [lead, long].join('\n\n'), method: 'text' }], { targetWords: 150, overlapSentences: 1 })[0].text).to.equal(lead);
   });
 
   it('skips empty pages', () => {
