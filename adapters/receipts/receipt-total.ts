@@ -113,10 +113,11 @@ export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
   if (!passage) return undefined;
   const asked = named.length > 0 ? named : receipts;
   if (asked.length > 1 && asksWhatIPaid(request.question)) {
-    return quotedPassages(asked.slice(0, MAX_RECEIPTS).map((p) => {
+    const totals = asked.slice(0, MAX_RECEIPTS).map((p) => {
       const { line, amount } = receiptTotal(p.text)!;
       return { passage: p, lines: [line], amount };
-    }));
+    });
+    return quotedPassages(totals, asked.length >= MAX_RECEIPTS);
   }
   // "How much did the POANG cushion cost?" asks for an item's line, not the receipt's total.
   const items = namedItemLines(request.question, request.contexts.filter((p) => p.filename === passage.filename));
@@ -141,7 +142,7 @@ function boughtAnswer(request: AnswerRequest): Answer | undefined {
     const lines = boughtLines(passage.text);
     return lines.length > 0 ? [{ passage, lines }] : [];
   });
-  return listed.length > 0 ? quotedPassages(listed) : undefined;
+  return listed.length > 0 ? quotedPassages(listed, asked.length >= MAX_RECEIPTS) : undefined;
 }
 
 /** A receipt passage's item lines (an amount, no total word, not too long) up to its total line, and that line. */
@@ -203,13 +204,19 @@ function namedItemLines(question: string, passages: ContextPassage[]): { passage
   return undefined;
 }
 
-/** Each passage's lines quoted (joined by " … ") and cited in turn, [1], [2] …, one per line, led by its amount if given. */
-function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[]): Answer {
+/** Said under a list of receipts that may have left some out (it holds MAX_RECEIPTS). */
+export const MORE_RECEIPTS_NOTE = `(At most ${MAX_RECEIPTS} receipts are listed: name a shop to ask about another.)`;
+
+/**
+ * Each passage's lines quoted (joined by " … ") and cited in turn, [1], [2] …, one per line, led by its amount if
+ * given; with `full`, the list says it may not hold every receipt.
+ */
+function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[], full = false): Answer {
   const quotes = quoted.map(({ lines }) => lines.map((line) => line.replace(/\s+/g, ' ')).join(' … '));
   const cited = quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`);
   const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`);
   return {
-    text: `${cited.join('\n')}\n\nSources: ${sources.join('; ')}`,
+    text: `${cited.join('\n')}${full ? `\n${MORE_RECEIPTS_NOTE}` : ''}\n\nSources: ${sources.join('; ')}`,
     usedRefs: quoted.map(({ passage }) => passage.ref),
     markers: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, i + 1])),
     quotes: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, quotes[i]])),

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { MORE_RECEIPTS_NOTE } from '../../adapters/receipts/index.js';
 import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
 import { TOKENS } from '../../server/tokens.js';
 import type { ApiClient } from '../support/api-client.js';
@@ -129,18 +130,27 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     }
   });
 
-  it('asked what I paid, names no shop: lists the receipts’ totals, each cited to its receipt', async () => {
-    const res = await api.ask(sessionId, 'How much did I pay?');
+  /**
+   * An answer of one line per receipt, each cited to its own: the lines with each one's number, and its total as the
+   * receipt's file name gives it in cents ("…_02423.jpg": 24,23).
+   */
+  async function receiptLines(question: string, receipts: [number, number]): Promise<{ line: string; total: string; n: number }[]> {
+    const res = await api.ask(sessionId, question);
     expect(res.status).to.equal(200);
-    const lines = (res.body.data as string).split('\n\nSources:')[0].split('\n');
-    const cited = res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename);
-    expect(lines.length, res.body.data).to.be.within(3, 5);
+    const lines = (res.body.data as string).split('\n\nSources:')[0].split('\n').filter((line) => line !== MORE_RECEIPTS_NOTE);
+    const cited: string[] = res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename);
+    expect(lines.length, res.body.data).to.be.within(...receipts);
     expect(cited).to.have.length(lines.length);
-    lines.forEach((line, i) => {
-      // Each receipt's file name ends with its total in cents.
-      const cents = /_(\d+)\.jpg$/.exec(cited[i])![1];
-      expect(line, cited[i]).to.match(new RegExp(`^${Number(cents.slice(0, -2))},${cents.slice(-2)} — “[^”]+” \\[${i + 1}\\]$`));
+    return lines.map((line, i) => {
+      const cents = /^receipt_.*_(\d+)\.jpg$/.exec(cited[i])?.[1];
+      expect(cents, cited[i]).to.be.a('string');
+      return { line, total: `${Number(cents!.slice(0, -2))},${cents!.slice(-2)}`, n: i + 1 };
     });
+  }
+
+  it('asked what I paid, names no shop: lists the receipts’ totals, each cited to its receipt', async () => {
+    for (const { line, total, n } of await receiptLines('How much did I pay?', [3, 5]))
+      expect(line).to.match(new RegExp(`^${total} — “[^”]+” \\[${n}\\]$`));
   });
 
   it('answers what was bought at a shop named only by its receipts’ file names with their item lines', async () => {
@@ -153,17 +163,10 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
   });
 
   it('asked what I bought, names no shop: quotes several receipts’ lines, each ending with its total, and nothing else', async () => {
-    const res = await api.ask(sessionId, 'What did I buy?');
-    expect(res.status).to.equal(200);
-    const lines = (res.body.data as string).split('\n\nSources:')[0].split('\n');
-    const cited = res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename);
-    expect(lines.length, res.body.data).to.be.within(2, 5);
-    expect(cited).to.have.length(lines.length);
-    lines.forEach((line, i) => {
-      const cents = /^receipt_.*_(\d+)\.jpg$/.exec(cited[i])?.[1];
-      expect(cents, cited[i]).to.be.a('string');
-      expect(line, cited[i]).to.match(new RegExp(`^“.*${Number(cents!.slice(0, -2))},${cents!.slice(-2)}” \\[${i + 1}\\]$`));
-    });
+    const lines = await receiptLines('What did I buy?', [2, 5]);
+    for (const { line, total, n } of lines) expect(line).to.match(new RegExp(`^“.*${total}” \\[${n}\\]$`));
+    // Items above the total: the OCR of one Lidl receipt runs them into one line with its total (not an item line).
+    expect(lines.filter(({ line }) => line.includes(' … ')).length, lines.map(({ line }) => line).join('\n')).to.be.at.least(2);
   });
 
   it('answers what an item on a photographed receipt cost with the item’s line, not the total', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { asksWhatWasBought, asksWhatWasPaid, receiptTotal, receiptTotalAnswer, receiptsQueryPlanner, receiptsAnswerSkill } from '../../../adapters/receipts/index.js';
+import { asksWhatWasBought, asksWhatWasPaid, MORE_RECEIPTS_NOTE, receiptTotal, receiptTotalAnswer, receiptsQueryPlanner, receiptsAnswerSkill } from '../../../adapters/receipts/index.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
 
 const passage = (text: string, ref = '1', filename = 'receipt.jpg'): ContextPassage => ({ ref, filename, page: 1, text, score: 1 });
@@ -75,6 +75,16 @@ describe('the total of a till receipt', () => {
     });
     expect(receiptTotalAnswer({ question: 'How much did I pay at Lidl?', contexts, history: [] })?.text, 'named by its file name').to.match(/^7,16 — “zu zahlen 7,16” \[1\]\n\nSources: \[1\] receipt_lidl_0203.jpg/);
     expect(receiptTotalAnswer({ question: 'What is the total on the receipt?', contexts, history: [] })?.text, 'not what I paid: the first').to.match(/^9,67 — /);
+  });
+
+  it('says a list of receipts may leave some out when it holds as many as it lists at most', () => {
+    const receipts = (n: number) => Array.from({ length: n }, (_, i) => passage(RECEIPT, String(i + 1), `receipt_${i + 1}.jpg`));
+    for (const question of ['How much did I pay?', 'What did I buy?']) {
+      const text = (n: number) => receiptTotalAnswer({ question, contexts: receipts(n), history: [] })!.text;
+      expect(text(6).split('\n').filter((line) => line.startsWith('“') || line.startsWith('9,67')), question).to.have.length(5);
+      expect(text(6), question).to.include(`\n${MORE_RECEIPTS_NOTE}\n\nSources: [1] receipt_1.jpg`);
+      expect(text(4), question).to.not.include(MORE_RECEIPTS_NOTE);
+    }
   });
 
   it('answers what was bought at a shop with its receipt’s item lines up to the total', () => {
