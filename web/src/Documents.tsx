@@ -11,6 +11,14 @@ interface Upload {
   fraction?: number;
 }
 
+/** A file chosen for upload, with the tags given when it was chosen. */
+interface Queued {
+  file: File;
+  contentType: string;
+  tags: Record<string, string>;
+  item: Upload;
+}
+
 const POLL_MS = 600;
 /**
  * Files sent at once, in the order chosen: the server refuses a user's 21st upload not yet ingested (MAX_PENDING_UPLOADS),
@@ -29,6 +37,9 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
   const [removing, setRemoving] = useState<IngestJob | undefined>();
   const [dragging, setDragging] = useState(false);
   const alive = useRef(true);
+  /** Files chosen and not yet sent, of every choice so far (one queue: two quick choices do not double what is sent). */
+  const queue = useRef<Queued[]>([]);
+  const senders = useRef(0);
 
   const report = (e: unknown, what: string) => {
     if (!(e instanceof Unauthorized)) setProblems((p) => [...p, `${what}: ${e instanceof Error ? e.message : String(e)}`]);
@@ -63,14 +74,15 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
     setProblems([]);
     const tags = parseTags(institution, otherTags);
     if ('error' in tags) return setProblems([tags.error as string]);
-    const queue: { file: File; contentType: string; item: Upload }[] = [];
+    const chosen: Queued[] = [];
     for (const file of files) {
       const checked = checkFile(file);
       if ('error' in checked) setProblems((p) => [...p, `${file.name}: ${checked.error}`]);
-      else queue.push({ file, contentType: checked.contentType, item: { id: ++uploadIds, filename: file.name } });
+      else chosen.push({ file, contentType: checked.contentType, tags, item: { id: ++uploadIds, filename: file.name } });
     }
-    setUploads((list) => [...list, ...queue.map(({ item }) => item)]);
-    const send = async ({ file, contentType, item }: (typeof queue)[number]) => {
+    setUploads((list) => [...list, ...chosen.map(({ item }) => item)]);
+    queue.current.push(...chosen);
+    const send = async ({ file, contentType, tags, item }: Queued) => {
       const update = (fraction: number) => setUploads((list) => list.map((u) => (u.id === item.id ? { ...u, fraction } : u)));
       try {
         update(0);
@@ -84,8 +96,11 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
         setUploads((list) => list.filter((u) => u.id !== item.id));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, queue.length) }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await send(next);
+    const starting = Math.min(PARALLEL_UPLOADS - senders.current, queue.current.length);
+    senders.current += starting;
+    await Promise.all(Array.from({ length: starting }, async () => {
+      for (let next = queue.current.shift(); next; next = queue.current.shift()) await send(next);
+      senders.current--;
     }));
   };
 
