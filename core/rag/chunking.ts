@@ -112,17 +112,23 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
 
 /** A page without a table takes at most this many headings, its first run of them, as its title. */
 const MAX_TITLE_HEADINGS = 4;
+/**
+ * A page with a table takes at most this many of the headings above it, the first: a form's sidebar of headings
+ * (shared/data/pdfs/irs-i1040nr-2007.pdf, page 2: 15) would otherwise open each of the page's chunks. On the
+ * FinanceBench tune filings 6 changes no figure.
+ */
+const MAX_TABLE_TITLE_HEADINGS = 6;
 
 /**
  * The page's title, joined ("Acme Company … Population by Region"; one per line when too long for a heading), and
- * the heading it opens with: the headings above the page's first table row or column header; on a page without a
- * table, its first run of headings. Every heading of such a page would make one long "title" of a leaflet's
+ * the heading it opens with: the first headings above the page's first table row or column header; on a page without
+ * a table, its first run of headings. Every heading of such a page would make one long "title" of a leaflet's
  * sub-headings and address lines, repeated atop each of its chunks and quoted from there.
  */
 function pageTitle(units: TextUnit[]): { text: string; opening: TextUnit } | undefined {
   const firstTable = units.findIndex((u) => u.kind === 'row' || u.kind === 'columns');
   let headings: TextUnit[];
-  if (firstTable >= 0) headings = units.slice(0, firstTable).filter((u) => u.kind === 'heading');
+  if (firstTable >= 0) headings = units.slice(0, firstTable).filter((u) => u.kind === 'heading').slice(0, MAX_TABLE_TITLE_HEADINGS);
   else {
     const start = units.findIndex((u) => u.kind === 'heading');
     const end = units.findIndex((u, i) => i > start && u.kind !== 'heading');

@@ -102,6 +102,20 @@ describe('chunkPages with structure', () => {
     expect(short.text.split('\n')[0], 'a short title stays one line').to.equal('Costs of Compliance ESTIMATED COSTS');
   });
 
+  it('takes at most the first six headings above a table as the title: a sidebar of headings does not open every chunk', () => {
+    // shared/data/pdfs/irs-i1040nr-2007.pdf, page 2: a column of 15 headings beside the page's prose, then a table.
+    const sidebar = ['Items to Note', 'Additional Information', 'Pub. 525 Taxable and Nontaxable', 'Income', 'Pub. 529 Miscellaneous Deductions',
+      'Pub. 552 Recordkeeping for Individuals', 'Pub. 901 U.S. Tax Treaties', 'Pub. 910 Guide to Free Tax Services', 'Green Card Test'];
+    const prose = Array.from({ length: 40 }, (_, i) => `A nonresident alien files form ${i} when rule ${i} applies.`).join(' ');
+    const rows = Array.from({ length: 4 }, (_, i) => `Line number ${i} ${100 + i} ${200 + i}`).join('\n');
+    const chunks = chunkPages([{ page: 2, method: 'text', text: [...sidebar, prose, rows].join('\n') }]);
+    expect(chunks.length).to.be.above(2);
+    for (const chunk of chunks.slice(1)) {
+      expect(chunk.text.split('\n').slice(0, 6), chunk.text).to.deep.equal(sidebar.slice(0, 6));
+      expect(chunk.text, chunk.text).to.not.include(sidebar[6]);
+    }
+  });
+
   it('gives the text above a title the previous section, not the title below it', () => {
     // A document's prose, then a table whose header lines read as headings (shared/data/pdfs/google-doc-document.pdf).
     const prose = Array.from({ length: 30 }, (_, i) => `Rule number ${i} says that simple is better than complex.`).join(' ');
