@@ -349,7 +349,8 @@ function render(chosen: Candidate[]): Required<Pick<Answer, 'text' | 'markers' |
   for (const group of groups.values()) {
     if (budget <= 0) break;
     group.sort((a, b) => a.rank - b.rank || a.position - b.position);
-    const quote = limitWords(group.map((c) => c.text).join(' '), budget);
+    // A quote that ends on a colon stops where its list starts (in another passage): say that it goes on.
+    const quote = limitWords(group.map((c) => c.text).join(' '), budget).replace(/:$/, ': …');
     budget -= countWords(quote);
     const n = sources.length + 1;
     quotes.push(`“${quote}” [${n}]`);

@@ -227,6 +227,13 @@ describe('ExtractiveAnswerer', () => {
     expect(quotes(other.text)[0], 'no heading repeated: the best sentence').to.include('Apply for a ferry pass online.');
   });
 
+  it('marks a quote that ends on a colon, its list in another passage, as going on', async () => {
+    const contexts = [passage('1', 'Who Must Apply\nApply for a ferry pass if you cross more than twice a week. You must apply even if:', 'ferries.pdf', 2)];
+    const answer = await answerer.answer({ question: 'Who must apply for a ferry pass?', contexts, history: [] });
+    expect(answer.text).to.match(/You must apply even if: …” \[1\]/);
+    expect(Object.values(answer.quotes ?? {}).join(' '), 'what it quotes of the passage, as written').to.match(/even if:$/);
+  });
+
   it('describes every sentence by one value in 0..1 per feature, with one weight per feature', () => {
     expect(SENTENCE_WEIGHTS).to.have.length(SENTENCE_FEATURES.length);
     const contexts = [
