@@ -32,7 +32,10 @@ export function Answer({ text, sources = [], open }: { text: string; sources?: S
   );
 }
 
-/** The text with each "[n]" that a cited source is numbered by turned into a button opening that source's page. */
+/**
+ * The text with each "[n]" that a cited source is numbered by turned into a button opening that source's page. One
+ * inside a quotation (“…”) is the document's own text (a receipt's "SUMME [3] EUR 152,00"), not a citation.
+ */
 function withMarkers(text: string, sources: Source[], quoted: CitedPage[], open: (page: CitedPage) => void) {
   const byMarker = new Map<number, CitedPage>();
   for (const s of sources) {
@@ -40,7 +43,7 @@ function withMarkers(text: string, sources: Source[], quoted: CitedPage[], open:
     if (page && !byMarker.has(s.marker!)) byMarker.set(s.marker!, page);
   }
   if (byMarker.size === 0) return text;
-  return text.split(/(\[\d+\])/).map((part, i) => {
+  return text.split(/(“[^”]*”|\[\d+\])/).map((part, i) => {
     const page = /^\[\d+\]$/.test(part) ? byMarker.get(Number(part.slice(1, -1))) : undefined;
     if (!page) return part;
     return (
