@@ -1,40 +1,23 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
-import { chromiumUnavailableReason, openWatchedPage, requireChromium, sayWhyBrowserSuitesSkip, type BrowserSession } from '../../support/browser.js';
+import { requireChromium, sayWhyBrowserSuitesSkip } from '../../support/browser.js';
 import { textPdf } from '../../support/make-pdf.js';
-import { embeddedStack, type Stack } from '../../support/stacks.js';
-import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
-import { ensureWebBuilt } from '../../support/web-build.js';
-import { ask, waitForStatus } from './helpers.js';
+import { TEST_JWT_SECRET } from '../../support/test-service.js';
+import { ask, embeddedAppInChromium, waitForStatus } from './helpers.js';
 
 requireChromium();
 sayWhyBrowserSuitesSkip('web app in Chromium, citation numbers in an answer');
 
 describe('web app in Chromium, citation numbers in an answer', function () {
   this.timeout(60_000);
-  let stack: Stack;
-  let service: TestService;
-  let browser: BrowserSession;
-  let page: Page;
-
-  before(async function () {
-    if (chromiumUnavailableReason()) this.skip();
-    ensureWebBuilt();
-    stack = embeddedStack();
-    service = await stack.start();
-    ({ browser, page } = await openWatchedPage());
-  });
-  after(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const app = embeddedAppInChromium();
 
   it('opens a source by each "[n]" the answer cites, and leaves a "[n]" quoted from the document as text', async () => {
+    const page = app.page();
     // As a photographed receipt reads "SUMME [3] EUR 152,00", cited as the answer's third source: the document's own
     // brackets, quoted, with the number of a source.
     const pdf = await textPdf({ title: 'Bank fees', paragraphs: ['The fee table [1] lists an overdraft fee of 25 dollars per item.'] });
-    await page.goto(`${service.baseUrl}/#token=${await signLocalToken(TEST_JWT_SECRET, 'marker-user')}`);
+    await page.goto(`${app.service().baseUrl}/#token=${await signLocalToken(TEST_JWT_SECRET, 'marker-user')}`);
     await page.getByRole('button', { name: 'New session' }).click();
     await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
     await page.getByLabel('Upload documents').setInputFiles([{ name: 'fees.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf.bytes) }]);

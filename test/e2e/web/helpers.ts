@@ -2,6 +2,10 @@ import fs from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
+import { chromiumUnavailableReason, openWatchedPage, type BrowserSession, type PageWatch } from '../../support/browser.js';
+import { embeddedStack, type Stack } from '../../support/stacks.js';
+import type { TestService } from '../../support/test-service.js';
+import { ensureWebBuilt } from '../../support/web-build.js';
 import { ACME, GLOBEX } from '../../support/bank-fee-pdfs.js';
 import { textJpeg } from '../../support/generated-documents.js';
 import { PAGE_BREAK, textPdf } from '../../support/make-pdf.js';
@@ -133,4 +137,26 @@ export async function ask(page: Page, question: string): Promise<string> {
   const answer = page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last();
   await waitUntil('the answer to finish', async () => (await answer.getAttribute('aria-busy')) === null && (await page.getByRole('button', { name: 'Ask' }).count()) === 1);
   return (await answer.locator('.content').textContent()) ?? '';
+}
+
+/**
+ * A suite's embedded service and a watched Chromium page, started before its tests (skipped with the reason when
+ * Chromium is absent) and stopped after them; read them inside the tests.
+ */
+export function embeddedAppInChromium(): { service(): TestService; page(): Page; watch(): PageWatch } {
+  let stack: Stack | undefined;
+  let service: TestService;
+  let opened: { browser: BrowserSession; page: Page; watch: PageWatch } | undefined;
+  before(async function () {
+    if (chromiumUnavailableReason()) this.skip();
+    ensureWebBuilt();
+    stack = embeddedStack();
+    service = await stack.start();
+    opened = await openWatchedPage();
+  });
+  after(async () => {
+    await opened?.browser.close();
+    await stack?.close();
+  });
+  return { service: () => service, page: () => opened!.page, watch: () => opened!.watch };
 }

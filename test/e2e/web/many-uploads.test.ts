@@ -1,12 +1,9 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
-import { chromiumUnavailableReason, openWatchedPage, requireChromium, sayWhyBrowserSuitesSkip, type BrowserSession } from '../../support/browser.js';
+import { requireChromium, sayWhyBrowserSuitesSkip } from '../../support/browser.js';
 import { textPdf } from '../../support/make-pdf.js';
-import { embeddedStack, type Stack } from '../../support/stacks.js';
-import { TEST_JWT_SECRET, type TestService } from '../../support/test-service.js';
-import { ensureWebBuilt } from '../../support/web-build.js';
-import { documentItem, waitForStatus, waitUntil } from './helpers.js';
+import { TEST_JWT_SECRET } from '../../support/test-service.js';
+import { documentItem, embeddedAppInChromium, waitForStatus, waitUntil } from './helpers.js';
 
 requireChromium();
 sayWhyBrowserSuitesSkip('web app in Chromium, a folder of files at once');
@@ -16,22 +13,7 @@ const FILES = 25;
 
 describe('web app in Chromium, a folder of files at once', function () {
   this.timeout(120_000);
-  let stack: Stack;
-  let service: TestService;
-  let browser: BrowserSession;
-  let page: Page;
-
-  before(async function () {
-    if (chromiumUnavailableReason()) this.skip();
-    ensureWebBuilt();
-    stack = embeddedStack();
-    service = await stack.start();
-    ({ browser, page } = await openWatchedPage());
-  });
-  after(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const app = embeddedAppInChromium();
 
   /** `count` small PDFs, note-01.pdf … (`prefix`-01.pdf …). */
   const notes = (count: number, prefix = 'note') => Promise.all(Array.from({ length: count }, async (_, i) => ({
@@ -41,6 +23,7 @@ describe('web app in Chromium, a folder of files at once', function () {
   })));
 
   it(`uploads ${FILES} files chosen in two goes, a few at a time, the others shown waiting: every one completes`, async () => {
+    const page = app.page();
     const files = await notes(FILES);
     // Upload URLs asked for and not yet answered by an ingest request: the uploads the server holds pending.
     let pending = 0;
@@ -49,7 +32,7 @@ describe('web app in Chromium, a folder of files at once', function () {
       if (request.url().endsWith('/api/v1/ingest/upload/url')) mostPending = Math.max(mostPending, ++pending);
       if (request.url().endsWith('/api/v1/ingest/process')) pending--;
     });
-    await page.goto(`${service.baseUrl}/#token=${await signLocalToken(TEST_JWT_SECRET, 'folder-user')}`);
+    await page.goto(`${app.service().baseUrl}/#token=${await signLocalToken(TEST_JWT_SECRET, 'folder-user')}`);
     await page.getByRole('button', { name: 'New session' }).click();
     await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
     // A second choice while the first is still being sent joins the same queue: still a few at a time.
@@ -62,7 +45,8 @@ describe('web app in Chromium, a folder of files at once', function () {
   });
 
   it('keeps a file sent to one session out of another opened meanwhile, and lists it in its own', async () => {
-    await page.goto(`${service.baseUrl}/#token=${await signLocalToken(TEST_JWT_SECRET, 'switching-user')}`);
+    const page = app.page();
+    await page.goto(`${app.service().baseUrl}/#token=${await signLocalToken(TEST_JWT_SECRET, 'switching-user')}`);
     await page.getByRole('button', { name: 'New session' }).click();
     await waitUntil('the new session’s address', async () => page.url().includes('/sessions/'));
     const first = page.url();
