@@ -54,15 +54,16 @@ export class ExtractiveAnswerer implements Llm {
   ) {}
 
   async answer(asked: AnswerRequest): Promise<Answer> {
-    // "What is this document about?": the documents' lead and central sentences, not a search for those words.
-    if (asked.overview) return overviewAnswer(asked.contexts);
     // A follow-up ("What was its net income?") is answered as the question it stands for, as retrieval searched it.
-    const request = { ...asked, question: followUpQuestion(asked.question, asked.history) };
-    // A skill's own answer (a figure computed from the table rows it needs) comes first.
+    const request = asked.overview ? asked : { ...asked, question: followUpQuestion(asked.question, asked.history) };
+    // A skill's own answer (a figure computed from the table rows it needs; "What is on the Lidl receipt?", an
+    // overview of one receipt, its item lines) comes first.
     for (const skill of this.skills) {
       const answer = skill.answer(request);
       if (answer) return answer;
     }
+    // "What is this document about?": the documents' lead and central sentences, not a search for those words.
+    if (asked.overview) return overviewAnswer(asked.contexts);
     const all = this.scoredCandidates(request, this.weights);
     const ranked = rankedOf(all);
     // A figure question is answered by the table row naming it, quoted under its column header.

@@ -73,10 +73,14 @@ export function asksWhatIPaid(question: string): boolean {
   return asksWhatWasPaid(question) && /\b(i|we)\b/i.test(question);
 }
 
-/** A question about what was bought: "What did I buy at Lidl?", "Which items did we get?", "Was habe ich gekauft?". */
+/**
+ * A question about what was bought: "What did I buy at Lidl?", "Which items did we get?", "What is on the Ikea
+ * receipt?", "Was habe ich gekauft?".
+ */
 export function asksWhatWasBought(question: string): boolean {
   const q = question.toLowerCase();
   return /\bwhat did (i|we) (buy|purchase|get|order)\b/.test(q)
+    || /\bwhat(?:'s|’s| is| was)? (?:in|on) (?:the|this|that|my)\b.*\breceipts?\b/.test(q)
     || /\b(which|what) (items|products|articles|things)\b.*\b(buy|bought|purchase|purchased|get|got)\b/.test(q)
     || /\bwas (habe ich|haben wir)\b.*\b(gekauft|eingekauft|bestellt)\b/.test(q);
 }

@@ -169,6 +169,17 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     expect(lines.filter(({ line }) => line.includes(' … ')).length, lines.map(({ line }) => line).join('\n')).to.be.at.least(2);
   });
 
+  it('answers what is in or on a shop’s receipt with its item lines, cited to that receipt alone', async () => {
+    // "in" makes it an overview question (of the receipt its file name names), "on" a search: both reach the receipt.
+    for (const [question, item, file] of [['What is in the Hornbach receipt?', 'PARKETTZUBEHOR', 'receipt_hornbach_23092016_03_15200.jpg'], ['What is on the Ikea receipt?', 'POANG', 'receipt_ikea_08102016_12_13439.jpg']]) {
+      const res = await api.ask(sessionId, question);
+      expect(res.status).to.equal(200);
+      // Item lines, one of them the item's (the Ikea receipt's total is in another passage than its first items).
+      expect(res.body.data, question).to.match(new RegExp(`^“[^”]* … [^”]*” \\[1\\]`)).and.include(item);
+      expect(res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename), question).to.deep.equal([file]);
+    }
+  });
+
   it('answers what an item on a photographed receipt cost with the item’s line, not the total', async () => {
     const res = await api.ask(sessionId, 'How much did the POANG cushion cost at Ikea?');
     expect(res.status).to.equal(200);

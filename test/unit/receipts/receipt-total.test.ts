@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { asksWhatWasBought, asksWhatWasPaid, MORE_RECEIPTS_NOTE, receiptTotal, receiptTotalAnswer, receiptsQueryPlanner, receiptsAnswerSkill } from '../../../adapters/receipts/index.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
+import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
 
 const passage = (text: string, ref = '1', filename = 'receipt.jpg'): ContextPassage => ({ ref, filename, page: 1, text, score: 1 });
 
@@ -88,14 +89,25 @@ describe('the total of a till receipt', () => {
   });
 
   it('answers what was bought at a shop with its receipt’s item lines up to the total', () => {
-    for (const q of ['What did I buy at Aldi?', 'Which items did we get at Lidl?', 'Was habe ich bei Lidl gekauft?']) expect(asksWhatWasBought(q), q).to.equal(true);
-    for (const q of ['How much did I pay at Aldi?', 'What did the company buy back?', 'Where did I buy it?']) expect(asksWhatWasBought(q), q).to.equal(false);
+    for (const q of ['What did I buy at Aldi?', 'Which items did we get at Lidl?', 'Was habe ich bei Lidl gekauft?', 'What is on the Aldi receipt?', 'What’s in my Aldi receipt?'])
+      expect(asksWhatWasBought(q), q).to.equal(true);
+    for (const q of ['How much did I pay at Aldi?', 'What did the company buy back?', 'Where did I buy it?', 'What is on page 3?', 'Where is the receipt?'])
+      expect(asksWhatWasBought(q), q).to.equal(false);
     const contexts = [passage('A willing buyer pays 1,00 2,00 3,00 a seller asks, in a long sentence of prose that is no receipt at all.', '1', 'guide.pdf'), passage(RECEIPT, '2', 'aldi.jpg')];
     expect(receiptTotalAnswer({ question: 'What did I buy at Aldi?', contexts, history: [] })).to.deep.equal({
       text: '“MILCH 1,5% 1,19 A … BROT 2,49 A … KAFFEE 5,99 B … ZU ZAHLEN EUR 9,67” [1]\n\nSources: [1] aldi.jpg, page 1',
       usedRefs: ['2'], markers: { 2: 1 }, quotes: { 2: 'MILCH 1,5% 1,19 A … BROT 2,49 A … KAFFEE 5,99 B … ZU ZAHLEN EUR 9,67' },
     });
     expect(receiptTotalAnswer({ question: 'What did I buy at Rewe?', contexts, history: [] }), 'a shop no receipt is from').to.equal(undefined);
+  });
+
+  it('answers an overview of a receipt ("What is in the Aldi receipt?") with its item lines, through the embedded answerer', async () => {
+    const answerer = new ExtractiveAnswerer(undefined, [receiptsAnswerSkill]);
+    const contexts = [passage(RECEIPT, '1', 'aldi.jpg'), passage('Opening hours 9 to 20. Thank you for shopping.', '2', 'aldi.jpg')];
+    const answer = await answerer.answer({ question: 'What is in the Aldi receipt?', contexts, history: [], overview: true });
+    expect(answer.text).to.equal('“MILCH 1,5% 1,19 A … BROT 2,49 A … KAFFEE 5,99 B … ZU ZAHLEN EUR 9,67” [1]\n\nSources: [1] aldi.jpg, page 1');
+    const gist = await answerer.answer({ question: 'What is this document about?', contexts, history: [], overview: true });
+    expect(gist.text, 'not about what was bought: the overview, the receipt’s lead').to.match(/^Markt Paderborn/).and.not.include(' … ');
   });
 
   it('answers what I bought, no shop named, with each receipt’s item lines, and not with a table of another document', () => {
