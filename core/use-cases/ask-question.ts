@@ -1,7 +1,7 @@
 import { ValidationError } from '../domain/errors.js';
 import type { ChatMessage, IngestJob, Source } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
-import { tagFilters, type TagFilterInput } from '../domain/tags.js';
+import { matchesTagFilters, tagFilters, type TagFilterInput } from '../domain/tags.js';
 import type { ChatRepo } from '../ports/chat-repo.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -15,7 +15,7 @@ import type { VectorIndex } from '../ports/vector-index.js';
 import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
 import type { PackedContext } from '../rag/context.js';
 import { documentsNamed, overviewSubject } from '../rag/overview.js';
-import { overviewContext } from './overview-context.js';
+import { OVERVIEW_DOCUMENTS, overviewContext } from './overview-context.js';
 import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
 
 export { DEFAULT_RETRIEVAL, type RetrievalSettings } from './retrieve-and-answer.js';
@@ -142,10 +142,12 @@ export class AskQuestion {
     // the Warsaw guide" from those of the documents whose file names hold its naming words.
     const lexicalIndex = indexes.find((index) => index.kind === 'lexical');
     const naming = lexicalIndex ? overviewSubject(question) : undefined;
-    const overviewed = naming && (naming.length === 0 ? visible : jobIdsOf(documentsNamed(naming, citable)));
-    if (lexicalIndex && overviewed && overviewed.size > 0) {
-      const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, visible: overviewed, contextChars: this.settings.contextChars });
-      if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question };
+    const overviewed = naming && (naming.length === 0 ? citable : documentsNamed(naming, citable)).filter((job) => matchesTagFilters(job.tags, filters));
+    if (lexicalIndex && overviewed && overviewed.length > 0) {
+      const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, documents: overviewed.map(ownIds), contextChars: this.settings.contextChars });
+      // With more documents than it covers, the answer says how many there are.
+      const overviewOf = overviewed.length > OVERVIEW_DOCUMENTS ? overviewed.length : undefined;
+      if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true, overviewOf }, packed, query: question };
     }
     const filenames = Object.fromEntries(citable.flatMap((job) => ownIds(job).map((id) => [id, job.filename])));
     const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames };

@@ -150,6 +150,32 @@ describe('AskQuestion: overview questions', () => {
     expect((await ask('What are the key points about Siberia?')).overview).to.equal(undefined);
   });
 
+  it('gives an overview of the first ten of more documents, reading only theirs, and says how many there are', async () => {
+    const index = new (class extends InMemoryVectorIndex {
+      read: (readonly string[] | undefined)[] = [];
+      override async leadingChunks(query: Parameters<InMemoryVectorIndex['leadingChunks']>[0]) {
+        this.read.push(query.jobIds);
+        return super.leadingChunks(query);
+      }
+    })();
+    const f = coreFixture({ indexes: [index] });
+    const { session, job } = await f.sessionWithUpload('u1', 'Report number 1 says the harbour opened in spring with twelve ferries.', 'report-01.pdf');
+    const jobs = [job];
+    for (let i = 2; i <= 12; i++) {
+      const text = `Report number ${i} says the harbour opened in spring with ${i} ferries.`;
+      const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: `report-${i}.pdf`, contentType: 'application/pdf', contentSize: text.length });
+      f.blobs.put(upload.key, text, 'application/pdf');
+      jobs.push(await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: session.id, key: upload.key, filename: `report-${i}.pdf`, tags: {} }));
+    }
+    await f.drain();
+    const { answer, sources } = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'What documents do I have?' });
+    expect(index.read, 'the first ten documents’ openings only').to.deep.equal([jobs.slice(0, 10).map((j) => j.id)]);
+    expect(new Set(sources.map((s) => s.ingestId))).to.deep.equal(new Set(jobs.slice(0, 10).map((j) => j.id)));
+    expect(answer.split('\n\n').at(-1)).to.equal('(The first 10 of 12 documents. Name one, by a word of its file name, to ask about it.)');
+    const two = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'What documents do I have?', documents: [jobs[0].id, jobs[11].id] });
+    expect(two.answer, 'all the documents asked of').to.not.include('(The first');
+  });
+
   it('gives a model the opening passages marked as an overview, and leaves other questions to retrieval', async () => {
     const llm = new RecordingLlm();
     const f = coreFixture({ llm });
