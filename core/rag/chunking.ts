@@ -115,7 +115,7 @@ const MAX_TITLE_HEADINGS = 4;
 /**
  * A page with a table takes at most this many of the headings above it, the first: a form's sidebar of headings
  * (shared/data/pdfs/irs-i1040nr-2007.pdf, page 2: 15) would otherwise open each of the page's chunks. On the
- * FinanceBench tune filings 6 changes no figure.
+ * quality bench's tune documents (bench/quality.ts) 6 changes no figure.
  */
 const MAX_TABLE_TITLE_HEADINGS = 6;
 
