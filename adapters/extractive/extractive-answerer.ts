@@ -63,7 +63,7 @@ export class ExtractiveAnswerer implements Llm {
       if (answer) return answer;
     }
     // "What is this document about?": the documents' lead and central sentences, not a search for those words.
-    if (asked.overview) return overviewAnswer(asked.contexts, asked.overviewOf);
+    if (asked.overview) return overviewAnswer(asked.contexts);
     const all = this.scoredCandidates(request, this.weights);
     const ranked = rankedOf(all);
     // A figure question is answered by the table row naming it, quoted under its column header.

@@ -24,8 +24,6 @@ export interface AnswerRequest {
    * passages rather than search hits, and the answer should summarise them. A model may simply answer the question.
    */
   overview?: boolean;
-  /** An overview of the first of more documents than it covers: how many there are in all. */
-  overviewOf?: number;
 }
 
 export interface Answer {

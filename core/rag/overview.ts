@@ -114,10 +114,9 @@ interface Candidate {
 /**
  * The extractive overview: for each document (passages grouped by filename, in the order given), its lead sentence
  * and its most central ones — those sharing the most words with the document's other sentences (a degree
- * centrality over word overlap, the simplest LexRank) — in reading order. Cites every passage it quoted from. Of the
- * first of more documents (`documentsInAll`), it says so.
+ * centrality over word overlap, the simplest LexRank) — in reading order. Cites every passage it quoted from.
  */
-export function overviewAnswer(contexts: ContextPassage[], documentsInAll?: number): Answer {
+export function overviewAnswer(contexts: ContextPassage[]): Answer {
   const byDocument = new Map<string, ContextPassage[]>();
   for (const passage of contexts) byDocument.set(passage.filename, [...(byDocument.get(passage.filename) ?? []), passage]);
   const parts: string[] = [];
@@ -129,11 +128,10 @@ export function overviewAnswer(contexts: ContextPassage[], documentsInAll?: numb
     const text = chosen.map((c) => c.text).join(' ');
     parts.push(byDocument.size > 1 ? `${filename}: ${text}` : text);
   }
-  if (documentsInAll && parts.length > 0) parts.push(moreDocumentsNote(byDocument.size, documentsInAll));
   return { text: parts.join('\n\n'), usedRefs: [...usedRefs] };
 }
 
-/** Said under an overview of the first `shown` of `all` documents. */
+/** Said under an overview of the first `shown` of `all` documents, whichever answerer wrote it. */
 export function moreDocumentsNote(shown: number, all: number): string {
   return `(The first ${shown} of ${all} documents. Name one, by a word of its file name, to ask about it.)`;
 }

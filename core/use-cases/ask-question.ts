@@ -14,7 +14,7 @@ import type { SessionRepo } from '../ports/session-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
 import type { PackedContext } from '../rag/context.js';
-import { documentsNamed, overviewSubject } from '../rag/overview.js';
+import { documentsNamed, moreDocumentsNote, overviewSubject } from '../rag/overview.js';
 import { OVERVIEW_DOCUMENTS, overviewContext } from './overview-context.js';
 import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
 
@@ -69,8 +69,8 @@ export interface AskQuestionResult {
 
 /** A question ready for the answerer, or (answered elsewhere with its retrieval: `grounded`) already answered. */
 type Prepared =
-  | { request: AnswerRequest; packed: PackedContext; query: string; answered?: undefined }
-  | { request: AnswerRequest; answered: { answer: Answer; sources: Source[] } };
+  | { request: AnswerRequest; packed: PackedContext; query: string; answered?: undefined; note?: string }
+  | { request: AnswerRequest; answered: { answer: Answer; sources: Source[] }; note?: undefined };
 
 export class AskQuestion {
   private readonly settings: RetrievalSettings;
@@ -83,7 +83,7 @@ export class AskQuestion {
 
   async execute(input: AskQuestionInput): Promise<AskQuestionResult> {
     const prepared = await this.prepare(input);
-    const answer = prepared.answered?.answer ?? await this.deps.llm.answer(prepared.request);
+    const answer = withNote(prepared.answered?.answer ?? await this.deps.llm.answer(prepared.request), prepared.note);
     const sources = this.sourcesOf(prepared, answer);
     await this.store(input.sessionId, prepared.request.question, answer.text, sources);
     return { answer: answer.text, sources };
@@ -105,7 +105,8 @@ export class AskQuestion {
       for (;;) {
         const next = await pieces.next();
         if (next.done) {
-          answer = next.value;
+          answer = withNote(next.value, prepared.note);
+          if (prepared.note) yield { type: 'delta', text: `\n\n${prepared.note}` };
           break;
         }
         if (next.value) yield { type: 'delta', text: next.value };
@@ -146,8 +147,8 @@ export class AskQuestion {
     if (lexicalIndex && overviewed && overviewed.length > 0) {
       const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, documents: overviewed.map(ownIds), contextChars: this.settings.contextChars });
       // With more documents than it covers, the answer says how many there are.
-      const overviewOf = overviewed.length > OVERVIEW_DOCUMENTS ? overviewed.length : undefined;
-      if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true, overviewOf }, packed, query: question };
+      const note = overviewed.length > OVERVIEW_DOCUMENTS ? moreDocumentsNote(OVERVIEW_DOCUMENTS, overviewed.length) : undefined;
+      if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question, note };
     }
     const filenames = Object.fromEntries(citable.flatMap((job) => ownIds(job).map((id) => [id, job.filename])));
     const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames };
@@ -198,4 +199,9 @@ function jobIdsOf(jobs: readonly IngestJob[]): Set<string> {
 /** A job's id, and the id of the job whose chunks it reuses. */
 function ownIds(job: IngestJob): string[] {
   return job.reusedFrom ? [job.id, job.reusedFrom] : [job.id];
+}
+
+/** The answer with a line of the service's own under it (what the answer's passages left out), if there is one. */
+function withNote(answer: Answer, note: string | undefined): Answer {
+  return note ? { ...answer, text: `${answer.text}\n\n${note}` } : answer;
 }

@@ -174,6 +174,13 @@ describe('AskQuestion: overview questions', () => {
     expect(answer.split('\n\n').at(-1)).to.equal('(The first 10 of 12 documents. Name one, by a word of its file name, to ask about it.)');
     const two = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'What documents do I have?', documents: [jobs[0].id, jobs[11].id] });
     expect(two.answer, 'all the documents asked of').to.not.include('(The first');
+    // Streamed, the note is the last piece, and what is stored.
+    let streamed = '';
+    for await (const event of f.docChat.askQuestion.stream({ userId: 'u1', sessionId: session.id, message: 'What documents do I have?' }, new AbortController().signal))
+      if (event.type === 'delta') streamed += event.text;
+    expect(streamed).to.equal(answer);
+    const history = await f.docChat.getChatHistory.execute({ userId: 'u1', sessionId: session.id, page: 0 });
+    expect(history.messages.filter((m) => m.content === answer), 'asked, then streamed').to.have.length(2);
   });
 
   it('gives a model the opening passages marked as an overview, and leaves other questions to retrieval', async () => {
