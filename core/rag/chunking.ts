@@ -22,7 +22,7 @@ export interface DraftChunk {
  * Sentence-aware chunking that keeps page numbers and the document's structure: chunks never cross a page, so each
  * cites exactly one page. A paragraph break (blank line) closes a chunk once it holds a quarter of the target, so
  * topics stay apart while headings and one-line paragraphs join what follows (and a paragraph ending on a colon runs
- * on into the next if both fit); overlap repeats sentences only within a paragraph. Table rows stay one per line
+ * on into the list that follows it if both fit); overlap repeats sentences only within a paragraph. Table rows stay one per line
  * (core/rag/layout.ts), a heading closes the chunk before it, and every chunk starts with the section title and table
  * column header in force where it starts (unless it holds them already), so a table's title or "2018" find a row on
  * the second page of the table, and a quoted row keeps its column years.
@@ -94,10 +94,11 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
           else reset();
         }
       }
-      // A paragraph that ends on a colon leads into the next ("… the following four categories:" and the list): the two
-      // stay one chunk when both fit in one.
+      // A paragraph that ends on a colon and a list that follows it ("… the following four categories:", "1. Transitory
+      // communications; 2. …") stay one chunk when both fit in one.
       const next = paragraphs[index + 1] ?? [];
-      const leadsIn = /:\s*$/.test(current.at(-1)?.text ?? '') && words + next.reduce((n, u) => n + countWords(u.text), 0) <= options.targetWords;
+      const leadsIn = /:\s*$/.test(current.at(-1)?.text ?? '') && LIST_ITEM.test(next[0]?.text ?? '')
+        && words + next.reduce((n, u) => n + countWords(u.text), 0) <= options.targetWords;
       if (!leadsIn && words - carriedWords(current, carried) >= options.targetWords / 4) {
         emit();
         reset();
@@ -110,6 +111,9 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
     return chunks;
   };
 }
+
+/** The start of a list's item: "1." or "2)", "(a)", or a bullet. */
+const LIST_ITEM = /^(?:\(?\d{1,2}[.)]|\([a-z]\)|[•●▪◦·∙‣⁃*–-])\s/;
 
 /** A page without a table takes at most this many headings, its first run of them, as its title. */
 const MAX_TITLE_HEADINGS = 4;

@@ -92,9 +92,12 @@ describe('chunkPages', () => {
     const ended = lead.replace(/:$/, '.');
     const plain = chunkPages([{ page: 8, text: [ended, list, after].join('\n\n'), method: 'text' }], { targetWords: 150, overlapSentences: 1 });
     expect(plain.map((c) => c.text)).to.deep.equal([ended, `${list} ${after}`]);
-    // A lead-in whose next paragraph would not fit with it in one chunk closes as any paragraph does.
-    const long = Array.from({ length: 12 }, (_, i) => `Sentence ${i} of a long paragraph on another topic goes on.`).join(' ');
+    // A lead-in whose list would not fit with it in one chunk, or followed by prose (a letter's salutation, read by OCR
+    // as "To the Senate and House of Representatives :"), closes as any paragraph does.
+    const long = `1. ${Array.from({ length: 12 }, (_, i) => `Sentence ${i} of a long list item on another topic goes on.`).join(' ')}`;
     expect(chunkPages([{ page: 8, text: [lead, long].join('\n\n'), method: 'text' }], { targetWords: 150, overlapSentences: 1 })[0].text).to.equal(lead);
+    const prose = chunkPages([{ page: 8, text: [lead, after, after].join('\n\n'), method: 'text' }], { targetWords: 150, overlapSentences: 1 });
+    expect(prose[0].text).to.equal(lead);
   });
 
   it('skips empty pages', () => {
