@@ -1,5 +1,5 @@
 import type { ExtractedPage } from '../domain/model.js';
-import { inferredColumns, isHeading, isTableLine, splitUnits, type TextUnit } from './layout.js';
+import { inferredColumns, isHeading, isTableLine, namedColumns, splitUnits, type TextUnit } from './layout.js';
 import { countWords } from './text.js';
 
 export interface ChunkingOptions {
@@ -72,7 +72,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
         if (unit === title?.opening) Object.assign(section, { title: title.text, heading: undefined, columns: undefined });
         if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
         if (isTableLine(unit)) {
-          if (unit.kind === 'row' && !section.columns) section.columns = inferredColumns(sinceTable, unit.text);
+          if (unit.kind === 'row' && !section.columns) section.columns = inferredColumns(sinceTable, unit.text) ?? namedColumns(sinceTable, unit.text);
           sinceTable = [];
         } else sinceTable.push(unit);
         if (unit.kind === 'heading' && seenTable) {

@@ -82,6 +82,19 @@ export function inferredColumns(above: TextUnit[], firstRow: string): string | u
   return years.length >= 2 && years.length === splitRow(firstRow).cells.length ? years.join(' ') : undefined;
 }
 
+/**
+ * A table's header of names ("State / Territory Permit Handgun Long Gun … Totals"), when it has no line of years: the
+ * line just above its first row, of words alone (no figure), at least as many as the row has figures, and not more
+ * than MAX_NAMED_COLUMNS words.
+ */
+export function namedColumns(above: TextUnit[], firstRow: string): string | undefined {
+  const line = above.at(-1)?.text;
+  if (!line || /\d/.test(line)) return undefined;
+  const words = line.split(' ').length;
+  return words >= splitRow(firstRow).cells.length && words <= MAX_NAMED_COLUMNS ? line : undefined;
+}
+const MAX_NAMED_COLUMNS = 60;
+
 /** A heading: a short line in title case or capitals, not ending like a sentence or a label ("Assets:"). */
 export function isHeading(line: string): boolean {
   const words = line.split(/\s+/).filter(Boolean);

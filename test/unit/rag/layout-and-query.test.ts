@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { chunkPages } from '../../../core/rag/chunking.js';
-import { isColumnHeader, isHeading, isIndexEntry, isTableRow, splitUnits } from '../../../core/rag/layout.js';
+import { isColumnHeader, isHeading, isIndexEntry, isTableRow, namedColumns, splitUnits } from '../../../core/rag/layout.js';
 
 /** A cash-flow statement as the PDF text layer gives it: one line per visual line. */
 const STATEMENT = [
@@ -100,6 +100,18 @@ describe('chunkPages with structure', () => {
     }
     const [short] = chunkPages([{ page: 1, method: 'text', text: ['Costs of Compliance', 'ESTIMATED COSTS', rows].join('\n') }]).slice(1);
     expect(short.text.split('\n')[0], 'a short title stays one line').to.equal('Costs of Compliance ESTIMATED COSTS');
+  });
+
+  it('carries a table’s header of names, with no line of years, atop each chunk of the table', () => {
+    // shared/data/pdfs/nics-background-checks-2015-11.pdf: a line of column names, then a row per state.
+    const header = 'State / Territory Permit Handgun Long Gun Other Multiple Admin Totals';
+    const rows = Array.from({ length: 40 }, (_, i) => `State number ${i} ${1000 + i} ${2000 + i} ${300 + i} ${40 + i} ${i} ${i + 1} ${9000 + i}`);
+    const chunks = chunkPages([{ page: 1, method: 'text', text: [header, ...rows].join('\n') }]);
+    expect(chunks.length).to.be.above(2);
+    for (const chunk of chunks) expect(chunk.text.split('\n')[0], chunk.text).to.equal(header);
+    // A line with a figure, or with fewer words than the row has figures, is no such header.
+    for (const line of ['Checks in November 2015', 'State Permit']) expect(namedColumns([{ kind: 'heading', text: line }], rows[0]), line).to.equal(undefined);
+    expect(namedColumns([{ kind: 'heading', text: header }], rows[0])).to.equal(header);
   });
 
   it('takes at most the first six headings above a table as the title: a sidebar of headings does not open every chunk', () => {
