@@ -125,9 +125,9 @@ export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
   }
   // "How much did the POANG cushion cost?" asks for an item's line, not the receipt's total.
   const items = namedItemLines(request.question, request.contexts.filter((p) => p.filename === passage.filename));
-  if (items) return quotedLines(items.passage, items.lines, items.amounts.length === 1 ? items.amounts[0] : undefined);
+  if (items) return quotedPassages([{ passage: items.passage, lines: items.lines, amount: items.amounts.length === 1 ? items.amounts[0] : undefined }]);
   const total = receiptTotal(passage.text)!;
-  return quotedLines(passage, [total.line], total.amount);
+  return quotedPassages([{ passage, lines: [total.line], amount: total.amount }]);
 }
 
 /** Most item lines quoted of one receipt. */
@@ -224,16 +224,5 @@ function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amou
     usedRefs: quoted.map(({ passage }) => passage.ref),
     markers: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, i + 1])),
     quotes: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, quotes[i]])),
-  };
-}
-
-/** The lines quoted (joined by " … ") and cited, led by `amount` when there is one to give. */
-function quotedLines(passage: ContextPassage, lines: string[], amount?: string): Answer {
-  const quote = lines.map((line) => line.replace(/\s+/g, ' ')).join(' … ');
-  return {
-    text: `${amount ? `${amount} — ` : ''}“${quote}” [1]\n\nSources: [1] ${passage.filename}, page ${passage.page}`,
-    usedRefs: [passage.ref],
-    markers: { [passage.ref]: 1 },
-    quotes: { [passage.ref]: quote },
   };
 }

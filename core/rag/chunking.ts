@@ -22,10 +22,10 @@ export interface DraftChunk {
  * Sentence-aware chunking that keeps page numbers and the document's structure: chunks never cross a page, so each
  * cites exactly one page. A paragraph break (blank line) closes a chunk once it holds a quarter of the target, so
  * topics stay apart while headings and one-line paragraphs join what follows (and a paragraph ending on a colon runs
- * on into the list that follows it if both fit); overlap repeats sentences only within a paragraph. Table rows stay one per line
- * (core/rag/layout.ts), a heading closes the chunk before it, and every chunk starts with the section title and table
- * column header in force where it starts (unless it holds them already), so a table's title or "2018" find a row on
- * the second page of the table, and a quoted row keeps its column years.
+ * on into the list that follows it if both fit); overlap repeats sentences only within a paragraph. Table rows stay
+ * one per line (core/rag/layout.ts), a heading closes the chunk before it, and every chunk starts with the section
+ * title and table column header in force where it starts (unless it holds them already), so a table's title or "2018"
+ * find a row on the second page of the table, and a quoted row keeps its column years.
  */
 export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DEFAULT_CHUNKING): DraftChunk[] {
   const chunker = pageChunker(options);
