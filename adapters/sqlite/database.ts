@@ -201,6 +201,23 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
     id: '007-chunks-by-session-and-job',
     sql: `CREATE INDEX chunks_by_session_job ON chunks (session_id, job_id);`,
   },
+  {
+    // A search ranks by its session's statistics, not the store's (FTS5's bm25() counts every session's chunks, so
+    // one user's words moved another user's ranking). Triggers keep each session's chunk count, and the store's is
+    // their sum; a session's row goes with its last chunk.
+    id: '008-chunk-counts',
+    sql: `
+      CREATE TABLE chunk_counts (session_id TEXT PRIMARY KEY, chunks INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO chunk_counts SELECT session_id, count(*) FROM chunks GROUP BY session_id;
+      CREATE TRIGGER chunks_count_added AFTER INSERT ON chunks BEGIN
+        INSERT INTO chunk_counts VALUES (NEW.session_id, 1) ON CONFLICT (session_id) DO UPDATE SET chunks = chunks + 1;
+      END;
+      CREATE TRIGGER chunks_count_removed AFTER DELETE ON chunks BEGIN
+        UPDATE chunk_counts SET chunks = chunks - 1 WHERE session_id = OLD.session_id;
+        DELETE FROM chunk_counts WHERE session_id = OLD.session_id AND chunks <= 0;
+      END;
+    `,
+  },
 ];
 
 /** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */

@@ -1,6 +1,6 @@
 import type { Chunk } from '../../core/domain/model.js';
 import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
-import { searchWords } from '../../core/rag/text.js';
+import { searchWords, termKey } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
 import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
 import type { SqliteDatabase, SqliteReader } from './database.js';
@@ -19,7 +19,11 @@ const MAX_QUERY_TERMS = 32;
 
 /**
  * The embedded lexical index: chunk rows in `chunks`, their text in the FTS5 table `chunks_fts` (porter stemming,
- * diacritics folded), ranked by BM25. Queries are the question's content words OR-ed, so no word is required.
+ * diacritics folded), ranked by BM25 over the session, as PostgreSQL's index ranks. Queries are the question's content
+ * words, so no word is required. FTS5's bm25() weighs a word by how rare it is in the whole store, which let other
+ * users' documents reorder a session's hits (and so tell whether they hold a word): each word is ranked on its own,
+ * FTS5's weight divided out and the session's multiplied in. What stays of the store is FTS5's average chunk length
+ * in the length normalization, which says nothing about anyone's words.
  */
 export class SqliteFtsIndex implements VectorIndex {
   readonly kind = 'lexical' as const;
@@ -53,21 +57,42 @@ export class SqliteFtsIndex implements VectorIndex {
   }
 
   async search(query: IndexQuery): Promise<ChunkHit[]> {
-    const terms = toMatchExpression(query.text);
-    if (!terms || query.limit <= 0 || query.jobIds?.length === 0) return [];
-    // The session's scope token inside MATCH keeps the cost to the session's own rows; the equality check after it
-    // keeps the answer exact whatever the tokenizer does with an id.
-    const match = `scope : "${sessionScope(query.sessionId)}" AND text : (${terms})`;
+    // One term per stem ("fee" and "fees" are one word to FTS5): each term adds its score once.
+    const terms = quoted([...new Map(searchWords(query.text).map((w) => [termKey(w), w])).values()]);
+    if (terms.length === 0 || query.limit <= 0 || query.jobIds?.length === 0) return [];
+    const raw = this.database.raw;
+    const scope = sessionScope(query.sessionId);
     const tags = tagFilterSql(query.filters, 'c');
     const jobs = jobIdSql(query.jobIds, 'c');
-    const rows = this.database.raw
-      .prepare(
-        `SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, bm25(chunks_fts, 1.0, 0.0) AS rank
-         FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-         WHERE chunks_fts MATCH @match AND c.session_id = @session ${tags.sql} ${jobs.sql}
-         ORDER BY rank LIMIT @limit`,
-      )
-      .all({ ...tags.params, ...jobs.params, match, session: query.sessionId, limit: query.limit }) as RankedChunkRow[];
+    const inSession = `c.session_id = @session ${tags.sql} ${jobs.sql}`;
+    const params: Record<string, string | number> = { ...tags.params, ...jobs.params, session: query.sessionId, limit: query.limit };
+    terms.forEach((term, i) => {
+      params[`store_${i}`] = `text : ${term}`;
+      params[`session_${i}`] = `scope : "${scope}" AND text : ${term}`;
+    });
+    const counts = raw.prepare(
+      `SELECT (SELECT sum(chunks) FROM chunk_counts) AS stored, (SELECT chunks FROM chunk_counts WHERE session_id = @session) AS session, ${terms
+        .map((_, i) => `(SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH @store_${i}) AS store_${i},
+          (SELECT count(*) FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH @session_${i} AND ${inSession}) AS session_${i}`)
+        .join(', ')}`,
+    );
+    // One read transaction: the counts and the ranking see the same rows while chunks are being written.
+    const rows = raw.transaction(() => {
+      const n = counts.get(params) as Record<string, number | null>;
+      const weights: Record<string, number> = {};
+      terms.forEach((_, i) => (weights[`weight_${i}`] = sessionIdf(n.session ?? 0, n[`session_${i}`] ?? 0) / storeIdf(n.stored ?? 0, n[`store_${i}`] ?? 0)));
+      return raw
+        .prepare(
+          `WITH hits(rowid, score) AS MATERIALIZED (${terms
+            .map((_, i) => `SELECT rowid, bm25(chunks_fts, 1.0, 0.0) * @weight_${i} FROM chunks_fts WHERE chunks_fts MATCH @session_${i}`)
+            .join(' UNION ALL ')})
+           SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, sum(h.score) AS rank
+           FROM hits h JOIN chunks c ON c.rowid = h.rowid
+           WHERE ${inSession}
+           GROUP BY h.rowid ORDER BY rank, h.rowid LIMIT @limit`,
+        )
+        .all({ ...params, ...weights }) as RankedChunkRow[];
+    })();
     // bm25() is lower-is-better (negative); the port wants higher-is-better. The scope column weighs nothing.
     return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
   }
@@ -126,6 +151,19 @@ export class SqliteFtsIndex implements VectorIndex {
   }
 }
 
+/**
+ * BM25's inverse document frequency within the session, as PostgreSQL's index computes it (never negative: a word in
+ * most of a small session's chunks still counts a little).
+ */
+function sessionIdf(chunks: number, holding: number): number {
+  return Math.log(1 + (chunks - holding + 0.5) / (holding + 0.5));
+}
+
+/** The inverse document frequency FTS5's bm25() multiplies a word's score by: over the whole store, floored at 1e-6. */
+function storeIdf(chunks: number, holding: number): number {
+  return Math.max(Math.log((chunks - holding + 0.5) / (holding + 0.5)), 1e-6);
+}
+
 /** The session's token in the `scope` column: the same as the generated column `lower(hex(session_id))`. */
 function sessionScope(sessionId: string): string {
   return Buffer.from(sessionId, 'utf8').toString('hex');
@@ -139,5 +177,9 @@ export function toMatchExpression(text: string): string | null {
 
 /** The query's words (searchWords), at most MAX_QUERY_TERMS, each quoted for MATCH. */
 function matchTerms(text: string): string[] {
-  return searchWords(text).slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
+  return quoted(searchWords(text));
+}
+
+function quoted(words: string[]): string[] {
+  return words.slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replace(/"/g, '""')}"`);
 }

@@ -106,6 +106,24 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       expect(inB.every((h) => h.chunk.sessionId === ids.sessionB)).to.equal(true);
     });
 
+    it('another session’s words change neither the order nor the scores of a session’s hits', async function () {
+      // Otherwise a user could learn whether other users' documents hold a word: upload one chunk with it and one with
+      // a made-up word, and see which ranks first once other sessions hold it too.
+      const mine = (n: number, word: string): IndexedChunk =>
+        chunk({ id: `${ids.sessionA}:probe-${n}`, sessionId: ids.sessionA, jobId: ids.job1, filename: 'memo.pdf', page: 1, ordinal: n, text: `the quarterly memo mentions ${word} planning`, tags: {} });
+      await index.add([mine(0, 'orchid'), mine(1, 'zyxwv')]);
+      const ask = async () =>
+        (await index.search(query({ sessionId: ids.sessionA, text: 'orchid zyxwv', limit: 5 }))).map((h) => ({ id: h.chunk.id, score: h.score }));
+      const alone = await ask();
+      expect(alone.map((h) => h.id)).to.have.members([`${ids.sessionA}:probe-0`, `${ids.sessionA}:probe-1`]);
+
+      await index.add(Array.from({ length: 30 }, (_, i) =>
+        chunk({ id: `${ids.sessionB}:other-${i}`, sessionId: ids.sessionB, jobId: ids.job3, filename: 'other.pdf', page: 1, ordinal: i, text: `another memo mentions orchid planning ${i}`, tags: {} })));
+      const crowded = await ask();
+      expect(crowded.map((h) => h.id)).to.deep.equal(alone.map((h) => h.id));
+      crowded.forEach((h, i) => expect(h.score).to.be.closeTo(alone[i].score, 1e-9));
+    });
+
     it('with jobIds, returns only chunks of those documents, and nothing for an empty list', async function () {
       const c = await seed();
       const text = 'mortgage interest rates report';

@@ -85,6 +85,23 @@ describe('SqliteFtsIndex session scope', () => {
     }
   });
 
+  it('keeps each session’s chunk count, which its ranking uses, and forgets a session with its last chunk', async () => {
+    const database = openSqliteDatabase(path.join(dir, 'counts.db'));
+    try {
+      const index = new SqliteFtsIndex(database);
+      const counts = () => database.raw.prepare('SELECT session_id, chunks FROM chunk_counts ORDER BY session_id').all();
+      await index.add([chunk('s1', 0, 'alpha'), chunk('s1', 1, 'beta'), chunk('s2', 0, 'gamma')]);
+      await index.add([chunk('s1', 1, 'beta again')]); // replaced, not added
+      expect(counts()).to.deep.equal([{ session_id: 's1', chunks: 2 }, { session_id: 's2', chunks: 1 }]);
+      await index.deleteBySession('s1');
+      expect(counts()).to.deep.equal([{ session_id: 's2', chunks: 1 }]);
+      await index.deleteByJob('job-s2');
+      expect(counts()).to.deep.equal([]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('lets other work run between batches while it writes a long document (it never holds the event loop throughout)', async () => {
     const database = openSqliteDatabase(path.join(dir, 'batches.db'));
     try {
