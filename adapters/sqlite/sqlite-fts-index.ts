@@ -73,10 +73,12 @@ export class SqliteFtsIndex implements VectorIndex {
     const counts = raw.prepare(
       `SELECT (SELECT sum(chunks) FROM chunk_counts) AS stored, (SELECT chunks FROM chunk_counts WHERE session_id = @session) AS session, ${terms
         .map((_, i) => `(SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH @store_${i}) AS store_${i},
-          (SELECT count(*) FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH @session_${i} AND ${inSession}) AS session_${i}`)
+          (SELECT count(*) FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH @session_${i} AND c.session_id = @session) AS session_${i}`)
         .join(', ')}`,
     );
-    // One read transaction: the counts and the ranking see the same rows while chunks are being written.
+    // A word's weight counts the whole session's chunks, whatever the tags or documents asked for: a narrowed search
+    // scores a chunk as the session's search does, so their hits can be pooled. One read transaction: the counts and
+    // the ranking see the same rows while chunks are being written.
     const rows = raw.transaction(() => {
       const n = counts.get(params) as Record<string, number | null>;
       const weights: Record<string, number> = {};
