@@ -73,9 +73,11 @@ export class SqliteFtsIndex implements VectorIndex {
     const counts = raw.prepare(
       `SELECT (SELECT sum(chunks) FROM chunk_counts) AS stored, (SELECT chunks FROM chunk_counts WHERE session_id = @session) AS session, ${terms
         .map((_, i) => `(SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH @store_${i}) AS store_${i},
-          (SELECT count(*) FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH @session_${i} AND c.session_id = @session) AS session_${i}`)
+          (SELECT count(*) FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH @session_${i} AND c.session_id = @session) AS session_${i}`)
         .join(', ')}`,
     );
+    // CROSS JOIN keeps the full-text matches the outer loop: with several words the planner would rather scan every
+    // session's chunks and probe the matches (66 ms against 3 for an 8-word question, 84,402 chunks in the store).
     // A word's weight counts the whole session's chunks, whatever the tags or documents asked for: a narrowed search
     // scores a chunk as the session's search does, so their hits can be pooled. One read transaction: the counts and
     // the ranking see the same rows while chunks are being written.
@@ -89,7 +91,7 @@ export class SqliteFtsIndex implements VectorIndex {
             .map((_, i) => `SELECT rowid, bm25(chunks_fts, 1.0, 0.0) * @weight_${i} FROM chunks_fts WHERE chunks_fts MATCH @session_${i}`)
             .join(' UNION ALL ')})
            SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, sum(h.score) AS rank
-           FROM hits h JOIN chunks c ON c.rowid = h.rowid
+           FROM hits h CROSS JOIN chunks c ON c.rowid = h.rowid
            WHERE ${inSession}
            GROUP BY h.rowid ORDER BY rank, h.rowid LIMIT @limit`,
         )
