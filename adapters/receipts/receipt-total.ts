@@ -24,10 +24,14 @@ const TOTAL_WORDS: readonly RegExp[] = [
 /** A lexical query for a receipt's total line: the total words, as one query. */
 export const TOTAL_QUERY = 'zu zahlen summe total gesamt gesamtbetrag endbetrag betrag amount due';
 
-/** A question about what was paid: "How much did I pay at Aldi?", "What is the total on the receipt?", "Was habe ich bezahlt?". */
+/**
+ * A question about what was paid: "How much did I pay at Aldi?", "How much was the Ikea receipt?", "What is the total
+ * on the receipt?", "Was habe ich bezahlt?". Not a part of the total ("How much VAT is on the receipt?").
+ */
 export function asksWhatWasPaid(question: string): boolean {
   const q = question.toLowerCase();
   return /\bhow much\b.*\b(pay|paid|spend|spent|cost|costs|owe|charged)\b/.test(q)
+    || (/\bhow much\b.*\b(receipts?|bill|purchase|shopping|groceries)\b/.test(q) && !/\b(tax|vat|mwst|change|discount|deposit|pfand)\b/.test(q))
     || /\b(total|amount|sum|bill)\b.*\b(receipt|bill|purchase|shopping|till|paid|pay)\b/.test(q)
     || /\b(receipt|bill|purchase)\b.*\b(total|amount|sum)\b/.test(q)
     || /\bwhat did (i|we) (pay|spend)\b/.test(q)
