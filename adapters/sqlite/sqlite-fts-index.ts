@@ -7,8 +7,8 @@ import type { SqliteDatabase, SqliteReader } from './database.js';
 import { leadingChunkRows } from './leading-chunks.js';
 import { jobIdSql, tagFilterSql } from './tag-filter-sql.js';
 
-interface RankedChunkRow extends ChunkRow {
-  rank: number;
+interface ScoredChunkRow extends ChunkRow {
+  score: number;
 }
 
 /** Chunks written per transaction (a few milliseconds each). */
@@ -64,41 +64,45 @@ export class SqliteFtsIndex implements VectorIndex {
     const scope = sessionScope(query.sessionId);
     const tags = tagFilterSql(query.filters, 'c');
     const jobs = jobIdSql(query.jobIds, 'c');
-    const inSession = `c.session_id = @session ${tags.sql} ${jobs.sql}`;
     const params: Record<string, string | number> = { ...tags.params, ...jobs.params, session: query.sessionId, limit: query.limit };
     terms.forEach((term, i) => {
       params[`store_${i}`] = `text : ${term}`;
       params[`session_${i}`] = `scope : "${scope}" AND text : ${term}`;
     });
-    const counts = raw.prepare(
-      `SELECT (SELECT sum(chunks) FROM chunk_counts) AS stored, (SELECT chunks FROM chunk_counts WHERE session_id = @session) AS session, ${terms
-        .map((_, i) => `(SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH @store_${i}) AS store_${i},
-          (SELECT count(*) FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH @session_${i} AND c.session_id = @session) AS session_${i}`)
-        .join(', ')}`,
+    const storeCounts = raw.prepare(
+      `SELECT (SELECT sum(chunks) FROM chunk_counts) AS stored, (SELECT chunks FROM chunk_counts WHERE session_id = @session) AS session,
+        ${terms.map((_, i) => `(SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH @store_${i}) AS store_${i}`).join(', ')}`,
     );
-    // CROSS JOIN keeps the full-text matches the outer loop: with several words the planner would rather scan every
-    // session's chunks and probe the matches (66 ms against 3 for an 8-word question, 84,402 chunks in the store).
-    // A word's weight counts the whole session's chunks, whatever the tags or documents asked for: a narrowed search
-    // scores a chunk as the session's search does, so their hits can be pooled. One read transaction: the counts and
-    // the ranking see the same rows while chunks are being written.
+    // Each word's matches in the session, scored by bm25() with FTS5's weight divided out; the session's weight, from
+    // how many of its chunks hold the word, multiplied in. A word's weight counts the whole session, whatever the tags
+    // or documents asked for (`wanted`): a narrowed search scores a chunk as the session's search does, so their hits
+    // can be pooled. CROSS JOIN keeps the matches the outer loop: with several words the planner would rather scan
+    // every session's chunks and probe the matches (66 ms against 3 for an 8-word question, 84,402 chunks stored).
+    // Chunk rows are read for the best `limit` only. One read transaction: the counts and the ranking see the same rows
+    // while chunks are being written.
     const rows = raw.transaction(() => {
-      const n = counts.get(params) as Record<string, number | null>;
-      const weights: Record<string, number> = {};
-      terms.forEach((_, i) => (weights[`weight_${i}`] = sessionIdf(n.session ?? 0, n[`session_${i}`] ?? 0) / storeIdf(n.stored ?? 0, n[`store_${i}`] ?? 0)));
+      const n = storeCounts.get(params) as Record<string, number | null>;
+      terms.forEach((_, i) => (params[`store_weight_${i}`] = storeIdf(n.stored ?? 0, n[`store_${i}`] ?? 0)));
+      params.chunks = n.session ?? 0;
       return raw
         .prepare(
-          `WITH hits(rowid, score) AS MATERIALIZED (${terms
-            .map((_, i) => `SELECT rowid, bm25(chunks_fts, 1.0, 0.0) * @weight_${i} FROM chunks_fts WHERE chunks_fts MATCH @session_${i}`)
-            .join(' UNION ALL ')})
-           SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, sum(h.score) AS rank
-           FROM hits h CROSS JOIN chunks c ON c.rowid = h.rowid
-           WHERE ${inSession}
-           GROUP BY h.rowid ORDER BY rank, h.rowid LIMIT @limit`,
+          `WITH matches(word, rowid, score) AS MATERIALIZED (${terms
+            .map((_, i) => `SELECT ${i}, rowid, -bm25(chunks_fts, 1.0, 0.0) / @store_weight_${i} FROM chunks_fts WHERE chunks_fts MATCH @session_${i}`)
+            .join(' UNION ALL ')}),
+           session_matches(word, rowid, score, wanted) AS MATERIALIZED (
+             SELECT m.word, m.rowid, m.score, (TRUE ${tags.sql} ${jobs.sql})
+             FROM matches m CROSS JOIN chunks c ON c.rowid = m.rowid WHERE c.session_id = @session),
+           weights(word, weight) AS MATERIALIZED (
+             SELECT word, ${SESSION_IDF_SQL} FROM session_matches GROUP BY word),
+           best(rowid, score) AS MATERIALIZED (
+             SELECT s.rowid, sum(s.score * w.weight) FROM session_matches s JOIN weights w USING (word)
+             WHERE s.wanted GROUP BY s.rowid ORDER BY 2 DESC, s.rowid LIMIT @limit)
+           SELECT ${CHUNK_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')}, b.score
+           FROM best b CROSS JOIN chunks c ON c.rowid = b.rowid ORDER BY b.score DESC, b.rowid`,
         )
-        .all({ ...params, ...weights }) as RankedChunkRow[];
+        .all(params) as ScoredChunkRow[];
     })();
-    // bm25() is lower-is-better (negative); the port wants higher-is-better. The scope column weighs nothing.
-    return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
+    return rows.map((row) => ({ chunk: toChunk(row), score: row.score }));
   }
 
   /**
@@ -156,12 +160,10 @@ export class SqliteFtsIndex implements VectorIndex {
 }
 
 /**
- * BM25's inverse document frequency within the session, as PostgreSQL's index computes it (never negative: a word in
- * most of a small session's chunks still counts a little).
+ * BM25's inverse document frequency within the session (`@chunks` of them; count(*): those holding the word), as
+ * PostgreSQL's index computes it: never negative, so a word in most of a small session's chunks still counts a little.
  */
-function sessionIdf(chunks: number, holding: number): number {
-  return Math.log(1 + (chunks - holding + 0.5) / (holding + 0.5));
-}
+const SESSION_IDF_SQL = 'ln(1 + (@chunks - count(*) + 0.5) / (count(*) + 0.5))';
 
 /** The inverse document frequency FTS5's bm25() multiplies a word's score by: over the whole store, floored at 1e-6. */
 function storeIdf(chunks: number, holding: number): number {
