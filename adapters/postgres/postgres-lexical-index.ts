@@ -51,9 +51,7 @@ export class PostgresLexicalIndex implements VectorIndex {
     const tags = tagConditions(query.filters);
     const jobs = query.jobIds ? sql`AND job_id = ANY(${[...query.jobIds]}::text[])` : sql``;
     // BM25 (k1 1.2, b 0.75) over the session, as the SQLite index ranks: the candidates are every chunk of the session
-    // holding a query word, so a word's document frequency in the session is its count among them (tags and documents
-    // asked for choose the hits, not the statistics: a narrowed search scores a chunk as the whole session's does, and
-    // their hits can be pooled); term frequencies
+    // holding a query word, so a word's document frequency in the session is its count among them; term frequencies
     // come from the tsvector's positions. Shaped for the planner, which cannot estimate these CTEs (it guesses 1 row):
     // each CTE is MATERIALIZED, so it runs once (the session's count and average length were recomputed per candidate
     // term, 90 % of a search's time), joins go through the candidates' rowid by hash, and the text is read only for the
@@ -63,13 +61,13 @@ export class PostgresLexicalIndex implements VectorIndex {
     // same hits in the same order (issue 19: questions' searches were most of PostgreSQL's CPU under the chat bench).
     const { rows } = await sql<ChunkRow & { score: number }>`
       WITH candidates AS MATERIALIZED (
-        SELECT rowid, tsv, token_count, (TRUE ${tags} ${jobs}) AS wanted
+        SELECT rowid, tsv, token_count
         FROM chunks
-        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${tsquery})
+        WHERE session_id = ${query.sessionId} AND tsv @@ to_tsquery('english', ${tsquery}) ${tags} ${jobs}
       ),
       words AS MATERIALIZED (SELECT tsvector_to_array(to_tsvector('english', ${terms.join(' ')})) AS lexemes),
       frequencies AS MATERIALIZED (
-        SELECT c.rowid, c.token_count, c.wanted, t.lexeme, cardinality(t.positions) AS tf
+        SELECT c.rowid, c.token_count, t.lexeme, cardinality(t.positions) AS tf
         FROM candidates c CROSS JOIN words w, unnest(ts_filter(setweight(c.tsv, 'A', w.lexemes), '{a}')) AS t
       ),
       document_frequencies AS MATERIALIZED (SELECT lexeme, count(*)::float8 AS df FROM frequencies GROUP BY lexeme),
@@ -84,7 +82,6 @@ export class PostgresLexicalIndex implements VectorIndex {
         FROM frequencies f
         JOIN document_frequencies d USING (lexeme)
         CROSS JOIN session s
-        WHERE f.wanted
         GROUP BY f.rowid
         ORDER BY score DESC, f.rowid
         LIMIT ${query.limit}

@@ -75,8 +75,8 @@ export class SqliteFtsIndex implements VectorIndex {
     );
     // Each word's matches in the session, scored by bm25() with FTS5's weight divided out; the session's weight, from
     // how many of its chunks hold the word, multiplied in. A word's weight counts the whole session, whatever the tags
-    // or documents asked for (`wanted`): a narrowed search scores a chunk as the session's search does, so their hits
-    // can be pooled. CROSS JOIN keeps the matches the outer loop: with several words the planner would rather scan
+    // or documents asked for (`wanted`), as FTS5 counted the store: weights counted among the narrowed chunks answered
+    // 2,843 of the SQuAD training articles' 3,351 questions, against 2,928 (PostgreSQL's index counts them so). CROSS JOIN keeps the matches the outer loop: with several words the planner would rather scan
     // every session's chunks and probe the matches (66 ms against 3 for an 8-word question, 84,402 chunks stored).
     // Chunk rows are read for the best `limit` only. One read transaction: the counts and the ranking see the same rows
     // while chunks are being written.

@@ -124,19 +124,6 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       crowded.forEach((h, i) => expect(h.score).to.be.closeTo(alone[i].score, 1e-9));
     });
 
-    it('a search narrowed to documents or tags scores each hit as the whole session’s search does', async function () {
-      // Answering pools the session's hits with those of the documents a question points to: one scale for both.
-      await seed();
-      const text = 'mortgage interest rates report';
-      const whole = new Map((await index.search(query({ sessionId: ids.sessionA, text, limit: 20 }))).map((h) => [h.chunk.id, h.score]));
-      const narrowed = [
-        ...(await index.search(query({ sessionId: ids.sessionA, text, jobIds: [ids.job2], limit: 20 }))),
-        ...(await index.search(query({ sessionId: ids.sessionA, text, filters: institution('Globex'), limit: 20 }))),
-      ];
-      expect(narrowed.length).to.be.greaterThan(1);
-      for (const hit of narrowed) expect(hit.score, hit.chunk.id).to.be.closeTo(whole.get(hit.chunk.id)!, 1e-9);
-    });
-
     it('with jobIds, returns only chunks of those documents, and nothing for an empty list', async function () {
       const c = await seed();
       const text = 'mortgage interest rates report';

@@ -56,11 +56,13 @@ export class InMemoryVectorIndex implements VectorIndex {
       throw new Error('InMemoryVectorIndex(dense).search needs query.embedding: a dense index ranks by the query embedding');
     }
     if (query.limit <= 0) return [];
-    const session = [...this.entries.values()].filter((e) => e.chunk.sessionId === query.sessionId);
-    const candidates = session.filter(
-      (e) => matchesTagFilters(e.chunk.tags, query.filters) && (query.jobIds === undefined || query.jobIds.includes(e.chunk.jobId)),
+    const candidates = [...this.entries.values()].filter(
+      (e) =>
+        e.chunk.sessionId === query.sessionId &&
+        matchesTagFilters(e.chunk.tags, query.filters) &&
+        (query.jobIds === undefined || query.jobIds.includes(e.chunk.jobId)),
     );
-    const scored = this.kind === 'dense' ? this.denseScores(candidates, query.embedding!) : lexicalScores(candidates, session, query.text);
+    const scored = this.kind === 'dense' ? this.denseScores(candidates, query.embedding!) : lexicalScores(candidates, query.text);
     // Array.prototype.sort is stable: ties keep insertion order.
     scored.sort((a, b) => b.score - a.score);
     return scored.slice(0, query.limit).map(({ entry, score }) => ({ chunk: copyChunk(entry.chunk), score }));
@@ -130,13 +132,12 @@ export class InMemoryVectorIndex implements VectorIndex {
   }
 }
 
-/** Word weights from the whole session, whichever of its chunks are asked for (as the real indexes weigh them). */
-function lexicalScores(candidates: Entry[], session: Entry[], text: string): { entry: Entry; score: number }[] {
+function lexicalScores(candidates: Entry[], text: string): { entry: Entry; score: number }[] {
   const terms = searchWords(text);
   if (terms.length === 0) return [];
   const df = new Map<string, number>();
-  for (const t of terms) df.set(t, session.filter((e) => e.terms.has(t)).length);
-  const n = session.length;
+  for (const t of terms) df.set(t, candidates.filter((e) => e.terms.has(t)).length);
+  const n = candidates.length;
   const scored: { entry: Entry; score: number }[] = [];
   for (const entry of candidates) {
     let score = 0;
