@@ -19,8 +19,8 @@ const MAX_QUERY_TERMS = 32;
 
 /**
  * The embedded lexical index: chunk rows in `chunks`, their text in the FTS5 table `chunks_fts` (porter stemming,
- * diacritics folded), ranked by BM25 over the session, as PostgreSQL's index ranks. Queries are the question's content
- * words, so no word is required. FTS5's bm25() weighs a word by how rare it is in the whole store, which let other
+ * diacritics folded), ranked by BM25 over the session (ln(1 + …) weights, as PostgreSQL's). Queries are the question's
+ * content words, so no word is required. FTS5's bm25() weighs a word by how rare it is in the whole store, which let other
  * users' documents reorder a session's hits (and so tell whether they hold a word): each word is ranked on its own,
  * FTS5's weight divided out and the session's multiplied in. What stays of the store is FTS5's average chunk length
  * in the length normalization, which says nothing about anyone's words.
@@ -75,11 +75,12 @@ export class SqliteFtsIndex implements VectorIndex {
     );
     // Each word's matches in the session, scored by bm25() with FTS5's weight divided out; the session's weight, from
     // how many of its chunks hold the word, multiplied in. A word's weight counts the whole session, whatever the tags
-    // or documents asked for (`wanted`), as FTS5 counted the store: weights counted among the narrowed chunks answered
-    // 2,843 of the SQuAD training articles' 3,351 questions, against 2,928 (PostgreSQL's index counts them so). CROSS JOIN keeps the matches the outer loop: with several words the planner would rather scan
-    // every session's chunks and probe the matches (66 ms against 3 for an 8-word question, 84,402 chunks stored).
-    // Chunk rows are read for the best `limit` only. One read transaction: the counts and the ranking see the same rows
-    // while chunks are being written.
+    // or documents asked for (`wanted`), as FTS5 counted the store: counted among the narrowed chunks (as PostgreSQL's
+    // index counts them), 2,843 of the SQuAD training articles' 3,351 questions were answered, against 2,928.
+    // CROSS JOIN keeps the matches the outer loop: with several words the planner would rather scan every session's
+    // chunks and probe the matches (66 ms against 3 for an 8-word question, 84,402 chunks stored). Chunk rows are read
+    // for the best `limit` only. One read transaction: the counts and the ranking see the same rows while chunks are
+    // being written.
     const rows = raw.transaction(() => {
       const n = storeCounts.get(params) as Record<string, number | null>;
       terms.forEach((_, i) => (params[`store_weight_${i}`] = storeIdf(n.stored ?? 0, n[`store_${i}`] ?? 0)));
