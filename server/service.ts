@@ -144,6 +144,7 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
     corsOrigins: config.corsOrigins,
     logger,
     extraRouters: parts.flatMap((part) => part.routers),
+    uploadUrlsAtRequestOrigin: config.blobs.kind === 'local' && config.uploadUrlsAtRequestOrigin,
     authFailuresPerMinute: config.http.authFailuresPerMinute,
     questionsPerUser: config.answering.perUserInFlight,
     trustProxy: config.http.trustProxy,

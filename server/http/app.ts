@@ -36,9 +36,14 @@ export interface HttpAppDeps {
   logger: RequestLogger;
   /** Routes outside the API, e.g. the local blob store's signed PUT target. They see the raw request body. */
   extraRouters?: Router[];
+  /** Signed upload URLs name the origin each request came to (files on this server, no PUBLIC_URL set). */
+  uploadUrlsAtRequestOrigin?: boolean;
   /** Refused authentications per client address and minute before 429; unlimited when unset. */
   authFailuresPerMinute?: number;
-  /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry (the proxy's own), else the socket's. */
+  /**
+   * Behind a reverse proxy: the client address is the last X-Forwarded-For entry (the proxy's own), else the socket's;
+   * the address the client reached, X-Forwarded-Host and -Proto.
+   */
   trustProxy?: boolean;
   /** Request durations are recorded here and served at GET /metrics (unless `metricsOnApp` is false); none when unset. */
   metrics?: ServiceMetrics;
@@ -107,7 +112,8 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   const admission = deps.questionsPerUser
     ? new QuestionAdmission(deps.questionsPerUser, () => deps.metrics?.questionRefusals.inc({ reason: 'per_user_limit' }))
     : undefined;
-  const api = new Router().use(sessionRoutes(deps.docChat).routes(), chatRoutes(deps.docChat, deps.logger, admission).routes(), ingestRoutes(deps.docChat).routes());
+  const ingest = ingestRoutes(deps.docChat, { uploadUrlsAtRequestOrigin: deps.uploadUrlsAtRequestOrigin });
+  const api = new Router().use(sessionRoutes(deps.docChat).routes(), chatRoutes(deps.docChat, deps.logger, admission).routes(), ingest.routes());
   api.prefix(API_PREFIX);
   app.use(api.routes());
   return app;

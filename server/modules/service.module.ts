@@ -14,7 +14,7 @@ import type { ServiceModule } from './module.js';
 export const PORT = setting('PORT', portNumber, 3000, 'TCP port of the HTTP API (0 picks a free one)');
 const HOST = setting('HOST', text, '0.0.0.0', 'Address the HTTP API (and METRICS_PORT) listens on');
 const DATA_DIR = setting('DATA_DIR', text, './data', 'Directory of the embedded database, local files and generated secrets');
-const PUBLIC_URL = optional('PUBLIC_URL', httpUrl, 'Where clients reach this service (signed local upload URLs point here)', { defaultText: 'http://localhost:PORT' });
+const PUBLIC_URL = optional('PUBLIC_URL', httpUrl, 'Where clients reach this service: local upload URLs and `doc-chat open` name it', { defaultText: 'the address each request came to; `doc-chat open`: http://localhost:PORT' });
 const CORS_ORIGINS = setting('CORS_ORIGINS', text, '*', 'Browser origins allowed to call the API, comma-separated, or *');
 const LOG_LEVEL = setting('LOG_LEVEL', v.pipe(v.string(), v.toLowerCase(), v.picklist(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)), 'info', 'Least severe log level written (pino level names)');
 const HTTP_HEADERS_TIMEOUT_MS = setting('HTTP_HEADERS_TIMEOUT_MS', positiveInt(600_000), 10_000, 'Longest wait for a request\'s headers; also closes a connection that never sends one');
@@ -23,7 +23,7 @@ const UPLOAD_BODY_TIMEOUT_MS = setting('UPLOAD_BODY_TIMEOUT_MS', positiveInt(24 
 const HTTP_IDLE_TIMEOUT_MS = setting('HTTP_IDLE_TIMEOUT_MS', positiveInt(3_600_000), 5_000, 'How long an idle keep-alive connection stays open');
 const MAX_CONNECTIONS_PER_CLIENT = setting('MAX_CONNECTIONS_PER_CLIENT', positiveInt(100_000), 64, 'Open connections one client address may hold; more are closed at once');
 const AUTH_FAILURES_PER_MINUTE = setting('AUTH_FAILURES_PER_MINUTE', positiveInt(1_000_000), 30, 'Refused authentications per client address and minute before it gets 429');
-const TRUST_PROXY = setting('TRUST_PROXY', flag, false, 'Take the client address from the last X-Forwarded-For entry (a reverse proxy in front)');
+const TRUST_PROXY = setting('TRUST_PROXY', flag, false, 'A reverse proxy in front: the client address is the last X-Forwarded-For entry, the address it reached X-Forwarded-Host and -Proto');
 
 export interface HttpLimits {
   /** Longest wait for a request's headers; also closes a connection that never sends one. */
@@ -38,7 +38,7 @@ export interface HttpLimits {
   maxConnectionsPerClient: number;
   /** Refused authentications one client address may make per minute before it gets 429 for the rest of it. */
   authFailuresPerMinute: number;
-  /** Take the client address from the last X-Forwarded-For entry (a reverse proxy in front), not the socket. */
+  /** A reverse proxy in front: the client address is the last X-Forwarded-For entry, the address reached X-Forwarded-Host. */
   trustProxy: boolean;
 }
 
@@ -46,7 +46,13 @@ export interface ServiceSection {
   port: number;
   host: string;
   dataDir: string;
+  /** PUBLIC_URL, else http://localhost:PORT (what `doc-chat open` prints). */
   publicUrl: string;
+  /**
+   * No PUBLIC_URL: local upload URLs point to the address each request came to, so a browser on another machine (or
+   * at 127.0.0.1 rather than localhost) uploads where it reached the app, not to its own localhost.
+   */
+  uploadUrlsAtRequestOrigin: boolean;
   corsOrigins: '*' | string[];
   /** The least severe log level written (pino's names). */
   logLevel: v.InferOutput<typeof LOG_LEVEL.schema>;
@@ -73,6 +79,7 @@ export const serviceModule: ServiceModule<ServiceSection> = {
       host: env.read(HOST),
       dataDir: path.resolve(env.read(DATA_DIR)),
       publicUrl: env.read(PUBLIC_URL, `http://localhost:${port}`),
+      uploadUrlsAtRequestOrigin: !env.isSet(PUBLIC_URL),
       corsOrigins,
       logLevel: env.read(LOG_LEVEL),
       http: {

@@ -5,6 +5,7 @@ import type { DocChat } from '../../../core/index.js';
 import { userIdOf } from '../auth.js';
 import { ingestBody, pageImageQuery, pageParams, passageQuery, uploadUrlBody } from '../schemas.js';
 import { parse } from '../validation.js';
+import { atOrigin, requestOrigin } from '../request-origin.js';
 
 /** The status record of GET /ingest/:id (architecture guide); optional fields appear once known. */
 export function ingestJobJson(job: IngestJob) {
@@ -28,12 +29,18 @@ export function ingestJobJson(job: IngestJob) {
   };
 }
 
-export function ingestRoutes(docChat: DocChat): Router {
+export interface IngestRouteOptions {
+  /** Signed upload URLs name the origin each request came to (files on this server, no PUBLIC_URL set). */
+  uploadUrlsAtRequestOrigin?: boolean;
+}
+
+export function ingestRoutes(docChat: DocChat, options: IngestRouteOptions = {}): Router {
   const router = new Router();
 
   router.post('/ingest/upload/url', async (ctx) => {
     const input = parse(uploadUrlBody, ctx.request.body);
     const uploadData = await docChat.createUploadUrl.execute({ userId: userIdOf(ctx), ...input });
+    if (options.uploadUrlsAtRequestOrigin) uploadData.signedUrl = atOrigin(uploadData.signedUrl, requestOrigin(ctx));
     ctx.body = { uploadData };
   });
 

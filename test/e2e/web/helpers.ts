@@ -143,7 +143,7 @@ export async function ask(page: Page, question: string): Promise<string> {
  * A suite's embedded service and a watched Chromium page, started before its tests (skipped with the reason when
  * Chromium is absent) and stopped after them; read them inside the tests.
  */
-export function embeddedAppInChromium(): { service(): TestService; page(): Page; watch(): PageWatch } {
+export function embeddedAppInChromium(env: Record<string, string> = {}): { service(): TestService; page(): Page; watch(): PageWatch } {
   let stack: Stack | undefined;
   let service: TestService;
   let opened: { browser: BrowserSession; page: Page; watch: PageWatch } | undefined;
@@ -151,7 +151,7 @@ export function embeddedAppInChromium(): { service(): TestService; page(): Page;
     if (chromiumUnavailableReason()) this.skip();
     ensureWebBuilt();
     stack = embeddedStack();
-    service = await stack.start();
+    service = await stack.start(env);
     opened = await openWatchedPage();
   });
   after(async () => {
