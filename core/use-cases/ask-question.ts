@@ -14,6 +14,7 @@ import type { SessionRepo } from '../ports/session-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
 import type { PackedContext } from '../rag/context.js';
+import { stillReadingNote } from '../rag/answer-notes.js';
 import { documentsNamed, moreDocumentsNote, overviewSubject } from '../rag/overview.js';
 import { OVERVIEW_DOCUMENTS, overviewContext } from './overview-context.js';
 import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
@@ -68,9 +69,10 @@ export interface AskQuestionResult {
 }
 
 /** A question ready for the answerer, or (answered elsewhere with its retrieval: `grounded`) already answered. */
-type Prepared =
-  | { request: AnswerRequest; packed: PackedContext; query: string; answered?: undefined; note?: string }
-  | { request: AnswerRequest; answered: { answer: Answer; sources: Source[] }; note?: undefined };
+type Prepared = (
+  | { request: AnswerRequest; packed: PackedContext; query: string; answered?: undefined }
+  | { request: AnswerRequest; answered: { answer: Answer; sources: Source[] } }
+) & { note?: string };
 
 export class AskQuestion {
   private readonly settings: RetrievalSettings;
@@ -138,7 +140,9 @@ export class AskQuestion {
       role: m.role,
       content: m.content,
     }));
-    const { visible, citable } = await this.citableJobs(input.sessionId, input.documents);
+    const { visible, citable, reading } = await this.citableJobs(input.sessionId, input.documents);
+    // Said under the answer: right after an upload, "not found" would otherwise read as final.
+    const readingNote = stillReadingNote(reading.filter((job) => matchesTagFilters(job.tags, filters)).map((job) => job.filename));
     // "What is this document about?" is answered from the documents' opening passages (overview-context.ts); "Summarize
     // the Warsaw guide" from those of the documents whose file names hold its naming words.
     const lexicalIndex = indexes.find((index) => index.kind === 'lexical');
@@ -147,13 +151,14 @@ export class AskQuestion {
     if (lexicalIndex && overviewed && overviewed.length > 0) {
       const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, documents: overviewed.map(ownIds), contextChars: this.settings.contextChars });
       // With more documents than it covers, the answer says how many there are.
-      const note = overviewed.length > OVERVIEW_DOCUMENTS ? moreDocumentsNote(OVERVIEW_DOCUMENTS, overviewed.length) : undefined;
+      const more = overviewed.length > OVERVIEW_DOCUMENTS ? moreDocumentsNote(OVERVIEW_DOCUMENTS, overviewed.length) : undefined;
+      const note = [more, readingNote].filter(Boolean).join('\n\n') || undefined;
       if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question, note };
     }
     const filenames = Object.fromEntries(citable.flatMap((job) => ownIds(job).map((id) => [id, job.filename])));
     const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames };
-    if (this.deps.grounded) return { request: { question, contexts: [], history }, answered: await this.deps.grounded.answer(grounded, signal) };
-    return this.retrieval.retrieve(grounded, signal);
+    if (this.deps.grounded) return { request: { question, contexts: [], history }, answered: await this.deps.grounded.answer(grounded, signal), note: readingNote };
+    return { ...(await this.retrieval.retrieve(grounded, signal)), note: readingNote };
   }
 
   private sourcesOf(prepared: Prepared, answer: Answer): Source[] {
@@ -178,16 +183,18 @@ export class AskQuestion {
 
   /**
    * Jobs whose chunks may be cited (`citable`): completed ones, of those `chosen` when given; `visible`: their ids and
-   * those of the jobs they reuse chunks of.
+   * those of the jobs they reuse chunks of; `reading`: those queued or being read, not searched yet.
    * Chunks of a job still being indexed are incomplete, and those of a failed job are leftovers its cleanup could not
    * remove (an index was down). A chosen id that is no document of the session is refused: it names nothing to ask.
    */
-  private async citableJobs(sessionId: string, chosen?: readonly string[]): Promise<{ visible: Set<string>; citable: IngestJob[] }> {
+  private async citableJobs(sessionId: string, chosen?: readonly string[]): Promise<{ visible: Set<string>; citable: IngestJob[]; reading: IngestJob[] }> {
     const jobs = await this.deps.jobs.listBySession(sessionId);
     const unknown = chosen?.find((id) => !jobs.some((job) => job.id === id));
     if (unknown !== undefined) throw new ValidationError(`documents: "${unknown.slice(0, 100)}" is not a document of this session`);
-    const citable = jobs.filter((job) => job.status === 'completed' && (!chosen || chosen.includes(job.id)));
-    return { visible: jobIdsOf(citable), citable };
+    const asked = chosen ? jobs.filter((job) => chosen.includes(job.id)) : jobs;
+    const citable = asked.filter((job) => job.status === 'completed');
+    const reading = asked.filter((job) => job.status === 'queued' || job.status === 'processing');
+    return { visible: jobIdsOf(citable), citable, reading };
   }
 }
 

@@ -115,6 +115,51 @@ describe('Chat cites only chunks of completed jobs', () => {
   });
 });
 
+describe('Chat says which documents it is still reading', () => {
+  const note = (names: string, them = 'them', are = 'they are') => `(Still reading ${names}: this answer does not draw on ${them} yet. Ask again once ${are} done.)`;
+
+  it('names a document still queued under the answer (a "not found" too), and says nothing once it is read', async () => {
+    const f = coreFixture();
+    const { session, job } = await f.sessionWithUpload('u1', TOWER, 'tower.pdf');
+    const early = await ask(f, session.id, 'How tall is the Eiffel tower in metres?');
+    expect(early.answer).to.equal(`${NOT_FOUND_ANSWER}\n\n${note('tower.pdf', 'it', 'it is')}`);
+    expect(early.sources).to.deep.equal([]);
+    await f.drain();
+    expect(await f.jobs.findById(job.id)).to.include({ status: 'completed' });
+    const later = await ask(f, session.id, 'How tall is the Eiffel tower in metres?');
+    expect(later.answer).to.match(/330 metres/).and.not.match(/Still reading/);
+  });
+
+  it('names two and counts the rest; leaves out documents not asked of (not chosen, or off the filters)', async () => {
+    const f = coreFixture();
+    const { session, job: tower } = await f.sessionWithUpload('u1', TOWER, 'tower.pdf', { kind: 'landmark' });
+    await f.drain();
+    const queued = [];
+    for (const name of ['a.pdf', 'b.pdf', 'c.pdf', 'd.pdf']) queued.push(await ingestInto(f, session.id, ZANZIBAR, name));
+    const all = await ask(f, session.id, 'How tall is the Eiffel tower in metres?');
+    expect(all.answer).to.match(/330 metres/);
+    expect(all.answer.endsWith(`\n\n${note('a.pdf, b.pdf and 2 more')}`), all.answer).to.equal(true);
+    expect(all.sources.map((s) => s.ingestId)).to.include(tower.id);
+
+    const chosen = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'How tall is the tower?', documents: [tower.id, queued[2]!.id] });
+    expect(chosen.answer.endsWith(`\n\n${note('c.pdf', 'it', 'it is')}`), chosen.answer).to.equal(true);
+    const filtered = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'How tall is the tower?', filters: { kind: 'landmark' } });
+    expect(filtered.answer).to.not.match(/Still reading/);
+  });
+
+  it('streams the note as the last piece of the answer, and stores it with the answer', async () => {
+    const f = coreFixture();
+    const { session } = await f.sessionWithUpload('u1', TOWER, 'tower.pdf');
+    const deltas: string[] = [];
+    for await (const event of f.docChat.askQuestion.stream({ userId: 'u1', sessionId: session.id, message: 'How tall is the tower?' }, new AbortController().signal)) {
+      if (event.type === 'delta') deltas.push(event.text);
+    }
+    expect(deltas.at(-1)).to.equal(`\n\n${note('tower.pdf', 'it', 'it is')}`);
+    const stored = await f.chats.recent(session.id, 2);
+    expect(stored.at(-1)?.content).to.equal(deltas.join(''));
+  });
+});
+
 describe('RunIngestion cleanup after a failure', () => {
   it('tries every index even when the first ones throw, and logs each failure', async () => {
     const first = new FlakyVectorIndex({ kind: 'lexical' }, 'Chroma');
