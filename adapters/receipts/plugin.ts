@@ -1,25 +1,49 @@
-import type { AnswerSkill, ChunkHit, QueryPlanner } from '../../core/index.js';
+import type { Answer, AnswerRequest, AnswerSkill, ChunkHit, QueryPlanner } from '../../core/index.js';
+import { askedReceiptDetail, DETAIL_QUERY, detailLines, receiptDetailAnswer, type ReceiptDetail } from './receipt-details.js';
 import { asksWhatIBought, asksWhatIPaid, asksWhatWasPaid, MAX_RECEIPTS, receiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
 
 /**
  * Till receipts as a plug-in: the embedded answerer answers "How much did I pay at Aldi?" with the receipt's total
  * line, "How much did I pay?" with each receipt's, "What did I buy at Lidl?" with its item lines and "What did I buy?"
- * with each receipt's; retrieval pins the total line's passage when the question names the receipt's document (the
- * shop's name is often at the top or the bottom of a receipt, in another passage than its total), and each receipt's
- * when the asker asks what they paid or bought and names no shop.
+ * with each receipt's, "When did I shop at Hornbach?" (how paid, the VAT) with the receipt's lines of it; retrieval
+ * pins the total line's passage (or the detail's) when the question names the receipt's document (the shop's name is
+ * often at the top or the bottom of a receipt, in another passage than its total), and each receipt's when the asker
+ * asks what they paid or bought and names no shop.
  */
 export const RECEIPTS = 'receipts';
 
 export const receiptsQueryPlanner: QueryPlanner = {
   name: RECEIPTS,
   lexicalQuery: (question) => question,
-  pinnedSearches: (question) => [
+  pinnedSearches: (question) => {
+    const detail = askedReceiptDetail(question);
+    if (!detail) return totalSearches(question);
+    return [{ text: DETAIL_QUERY[detail], limit: 20, focusedOnly: true, holding: (hits: ChunkHit[]) => detailHits(hits, detail) }];
+  },
+};
+
+function totalSearches(question: string) {
+  return [
     ...(asksWhatWasPaid(question) ? [{ text: TOTAL_QUERY, limit: 20, focusedOnly: true, holding: totalLines }] : []),
     // "How much did I pay?", "What did I buy?", no shop named: each receipt's total line (its items above it), among
     // other documents' lines of totals.
     ...(asksWhatIPaid(question) || asksWhatIBought(question) ? [{ text: TOTAL_QUERY, limit: 100, perDocument: MAX_RECEIPTS, holding: totalLines }] : []),
-  ],
-};
+  ];
+}
+
+/**
+ * Hits that print the detail asked ("Datum 23.09.16", "Bar 10,00", a VAT row), within the documents the question names
+ * (focusedOnly): a card slip's passage holds the day and one amount, too few to read as a receipt on its own.
+ */
+function detailHits(hits: ChunkHit[], detail: ReceiptDetail): ChunkHit[] {
+  return hits.filter((hit) => detailLines(hit.chunk.text, detail).length > 0);
+}
+
+/** The receipt's detail asked for (its day, how it was paid, its VAT), else its total or items. */
+function receiptAnswer(request: AnswerRequest): Answer | undefined {
+  const detail = askedReceiptDetail(request.question);
+  return detail ? receiptDetailAnswer(request, detail) : receiptTotalAnswer(request);
+}
 
 function totalLines(hits: ChunkHit[]): ChunkHit[] {
   return hits.filter((hit) => receiptTotal(hit.chunk.text) !== undefined);
@@ -27,6 +51,6 @@ function totalLines(hits: ChunkHit[]): ChunkHit[] {
 
 export const receiptsAnswerSkill: AnswerSkill = {
   name: RECEIPTS,
-  answer: receiptTotalAnswer,
+  answer: receiptAnswer,
   tableFigure: () => undefined,
 };

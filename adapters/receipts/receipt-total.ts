@@ -63,6 +63,27 @@ export function receiptTotal(text: string): TotalLine | undefined {
 }
 
 /**
+ * Whether a passage reads as a receipt even where OCR garbled its total ("Total £1195"): amounts enough, and a line
+ * with a total word.
+ */
+export function looksLikeReceipt(text: string): boolean {
+  return (text.match(AMOUNT) ?? []).length >= MIN_AMOUNTS && totalWordLine(text) !== undefined;
+}
+
+/**
+ * The first short line (a receipt's, not prose) holding a total word and a digit, the strongest word first, whatever
+ * its amount reads as.
+ */
+export function totalWordLine(text: string): string | undefined {
+  const lines = linesOf(text).filter((line) => wordTokens(line).length <= MAX_ITEM_LINE_WORDS);
+  for (const words of TOTAL_WORDS) {
+    const line = lines.find((l) => words.test(l) && /\d/.test(l));
+    if (line) return line;
+  }
+  return undefined;
+}
+
+/**
  * The line's one amount when one of `words` labels it (stands before it: "far £2,00 Rückgeld … Total" is change given,
  * then a table's heading); undefined for a line of several amounts (a VAT table's "Summe 0,47 6,69").
  */
@@ -117,6 +138,9 @@ export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
   if (!asksWhatWasPaid(request.question)) return undefined;
   const receipts = firstOfEachFile(request.contexts.filter((passage) => receiptTotal(passage.text)));
   const named = receipts.filter((passage) => namesShop(request.question, passage));
+  // A receipt named whose total OCR garbled ("Total £1195"): its total line as read, not the other receipts' totals.
+  const garbled = named.length === 0 ? firstOfEachFile(request.contexts.filter((p) => namesShop(request.question, p) && totalWordLine(p.text))) : [];
+  if (garbled.length > 0) return quotedPassages(garbled.slice(0, MAX_RECEIPTS).map((passage) => ({ passage, lines: [totalWordLine(passage.text)!] })));
   const passage = named[0] ?? receipts[0];
   if (!passage) return undefined;
   const asked = named.length > 0 ? named : receipts;
@@ -164,12 +188,12 @@ function boughtLines(text: string): string[] {
 }
 
 /** A passage's lines, trimmed, blank ones left out. */
-function linesOf(text: string): string[] {
+export function linesOf(text: string): string[] {
   return text.split('\n').map((line) => line.trim()).filter(Boolean);
 }
 
 /** The first passage of each file, in the passages' order. */
-function firstOfEachFile(passages: ContextPassage[]): ContextPassage[] {
+export function firstOfEachFile(passages: ContextPassage[]): ContextPassage[] {
   const first = new Map<string, ContextPassage>();
   for (const passage of passages) if (!first.has(passage.filename)) first.set(passage.filename, passage);
   return [...first.values()];
@@ -181,7 +205,7 @@ function shopWords(passage: ContextPassage): Set<string> {
 }
 
 /** Whether the question holds a word (3 letters or more) of the receipt's shop (receipt, jpg and the like aside). */
-function namesShop(question: string, passage: ContextPassage): boolean {
+export function namesShop(question: string, passage: ContextPassage): boolean {
   const shop = shopWords(passage);
   return contentTokens(question).some((w) => w.length >= 3 && shop.has(w) && !GENERIC_FILE_WORDS.has(w));
 }
@@ -219,7 +243,7 @@ export const MORE_RECEIPTS_NOTE = `(At most ${MAX_RECEIPTS} receipts are listed:
  * Each passage's lines quoted (joined by " … ") and cited in turn, [1], [2] …, one per line, led by its amount if
  * given; with `full`, the list says it may not hold every receipt.
  */
-function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[], full = false): Answer {
+export function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[], full = false): Answer {
   const quotes = quoted.map(({ lines }) => lines.map((line) => line.replace(/\s+/g, ' ')).join(' … '));
   const cited = quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`);
   const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`);
