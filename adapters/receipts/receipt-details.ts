@@ -1,5 +1,5 @@
 import type { Answer, AnswerRequest, ContextPassage } from '../../core/index.js';
-import { firstOfEachFile, linesOf, looksLikeReceipt, MAX_RECEIPTS, namesShop, quotedPassages, totalWordLine } from './receipt-total.js';
+import { firstOfEachFile, linesOf, looksLikeReceipt, MAX_RECEIPTS, namedReceipt, namesShop, quotedPassages, totalWordLine } from './receipt-total.js';
 
 /**
  * What else a question asks of a receipt than its total or items: the day (its till's date line), how it was paid (the
@@ -110,9 +110,7 @@ export function receiptDetailAnswer(request: AnswerRequest, detail: ReceiptDetai
  * prints a total line (of a receipt the question names, a passage may hold its total line and little else).
  */
 function isReceiptFile(contexts: readonly ContextPassage[], passage: ContextPassage): boolean {
-  return RECEIPT_FILE_WORDS.test(passage.filename)
+  return namedReceipt(passage.filename)
     || contexts.some((p) => p.filename === passage.filename && (looksLikeReceipt(p.text) || totalWordLine(p.text) !== undefined));
 }
 
-/** File names that say receipt ("receipt_ikea.jpg", "Kassenbon Lidl.jpg"): a card slip's passage alone is one then. */
-const RECEIPT_FILE_WORDS = /(^|[^a-z])(receipts?|kassenbon|bon|beleg|quittung)([^a-z]|$)/i;

@@ -139,7 +139,9 @@ export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
   const receipts = firstOfEachFile(request.contexts.filter((passage) => receiptTotal(passage.text)));
   const named = receipts.filter((passage) => namesShop(request.question, passage));
   // A receipt named whose total OCR garbled ("Total £1195"): its total line as read, not the other receipts' totals.
-  const garbled = named.length === 0 ? firstOfEachFile(request.contexts.filter((p) => namesShop(request.question, p) && totalWordLine(p.text))) : [];
+  const garbled = named.length === 0
+    ? firstOfEachFile(request.contexts.filter((p) => namesShop(request.question, p) && totalWordLine(p.text) && (looksLikeReceipt(p.text) || namedReceipt(p.filename))))
+    : [];
   if (garbled.length > 0) return quotedPassages(garbled.slice(0, MAX_RECEIPTS).map((passage) => ({ passage, lines: [totalWordLine(passage.text)!] })));
   const passage = named[0] ?? receipts[0];
   if (!passage) return undefined;
@@ -208,6 +210,14 @@ function shopWords(passage: ContextPassage): Set<string> {
 export function namesShop(question: string, passage: ContextPassage): boolean {
   const shop = shopWords(passage);
   return contentTokens(question).some((w) => w.length >= 3 && shop.has(w) && !GENERIC_FILE_WORDS.has(w));
+}
+
+/** File names that say receipt ("receipt_ikea.jpg", "Kassenbon Lidl.jpg"): a card slip's passage alone is one then. */
+const RECEIPT_FILE_WORDS = /(^|[^a-z])(receipts?|kassenbon|bon|beleg|quittung)([^a-z]|$)/i;
+
+/** Whether a file's name says it is a receipt. */
+export function namedReceipt(filename: string): boolean {
+  return RECEIPT_FILE_WORDS.test(filename);
 }
 
 /** Words of receipts' file names that name no shop. */

@@ -73,6 +73,9 @@ describe('a receipt’s day, payment and VAT', () => {
     const contexts = [passage(GROCER, '1', 'receipt_lidl.jpg'), passage(DRUGSTORE, '2', 'receipt_rossmann.jpg')];
     expect(answer('How much did I spend at Rossmann?', contexts)).to.equal('“Total £1195” [1]\n\nSources: [1] receipt_rossmann.jpg, page 1');
     expect(answer('How much did I spend at Lidl?', contexts)).to.match(/^7,16 — “zu zahlen 7,16” \[1\]/);
+    // A document named that is no receipt: its "Total" line is no garbled total.
+    const filing = passage('Acme Corp annual report\nTotal revenue 32,765\nNet income 4,120', '3', 'acme-annual-report.pdf');
+    expect(answer('How much did I pay at Acme?', [...contexts, filing])).to.not.match(/revenue/);
   });
 
   it('pins, within the documents named, a passage that prints the detail asked', () => {
