@@ -12,6 +12,8 @@ export interface ContextPassage {
 export interface HistoryTurn {
   role: ChatRole;
   content: string;
+  /** Of an answer: the ids of the documents (ingest jobs) it quoted, when it quoted any. */
+  cited?: string[];
 }
 
 export interface AnswerRequest {

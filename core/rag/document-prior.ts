@@ -47,6 +47,17 @@ export function documentPrior(documents: readonly DocumentTerms[]): Map<string, 
   return new Map(documents.map((d, i) => [d.jobId, scores[i] / best]));
 }
 
+/**
+ * The prior of a follow-up (core/rag/follow-up.ts referredDocuments): the documents the answer before it quoted are the
+ * ones named, at 1, the others at 0. "And when does it take effect?" asks of the notice quoted before, though "take
+ * effect" is the words of another document. Undefined when that tells no document apart.
+ */
+export function referredPrior(documents: readonly DocumentTerms[], referred: readonly string[]): Map<string, number> | undefined {
+  const held = new Set(referred.filter((jobId) => documents.some((d) => d.jobId === jobId)));
+  if (held.size === 0 || held.size === documents.length) return undefined;
+  return new Map(documents.map((d) => [d.jobId, held.has(d.jobId) ? 1 : 0]));
+}
+
 /** The documents the question is about (prior ≥ DOCUMENT_PRIOR.focus), best first. */
 export function focusDocuments(prior: ReadonlyMap<string, number>): string[] {
   return [...prior].filter(([, p]) => p >= DOCUMENT_PRIOR.focus).sort((a, b) => b[1] - a[1]).map(([jobId]) => jobId);

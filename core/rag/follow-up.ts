@@ -20,6 +20,16 @@ export function followUpQuestion(question: string, history: readonly HistoryTurn
   return previous === undefined ? question : resolve(question, previous);
 }
 
+/**
+ * The documents a follow-up ("And when does it take effect?") is about: those the latest answer that quoted any quoted.
+ * None for a question that stands on its own or names something of its own, or with no such answer among the turns.
+ */
+export function referredDocuments(question: string, history: readonly HistoryTurn[]): string[] {
+  // A follow-up that names something of its own ("What about Krakow?", "And the DMCA?") moves on from them.
+  if (followUpQuestion(question, history) === question || namesOf(question, true).length > 0 || ACRONYM.test(question)) return [];
+  return history.findLast((turn) => turn.role === 'assistant' && (turn.cited?.length ?? 0) > 0)?.cited ?? [];
+}
+
 /** Words that open an ellipsis: the rest of the question is what changes. */
 const ELLIPSIS = /^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*(?:and|also|same\s+for|now\s+for)\b/i;
 /** Words that point back to what the conversation is about ("this" and "that" are more often "this year", "the fee that"). */
@@ -27,6 +37,8 @@ const REFERENCE = /\b(?:it|its|they|them|their|he|him|his|she|her)\b/i;
 const WH_WORD = /\b(?:what|who|whom|whose|when|where|why|how|which)\b/i;
 const VERB = /\b(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|might)\b/i;
 const YEAR = /\b(?:19|20)\d\d\b/g;
+/** A word in capitals (DMCA, FAA): a name a follow-up gives, though namesOf leaves such words to what is asked. */
+const ACRONYM = /\b\p{Lu}{2,}\b/u;
 
 /** A fragment of more words than this, besides names and years, is a question of its own ("The atomic number of oxygen?"). */
 const MAX_FRAGMENT_WORDS = 2;

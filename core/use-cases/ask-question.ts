@@ -136,10 +136,10 @@ export class AskQuestion {
     const filters = tagFilters(input);
     await loadOwnedSession(sessions, input.sessionId, input.userId);
 
-    const history: HistoryTurn[] = (await chats.recent(input.sessionId, this.settings.historyMessages)).map((m) => ({
-      role: m.role,
-      content: m.content,
-    }));
+    const history: HistoryTurn[] = (await chats.recent(input.sessionId, this.settings.historyMessages)).map((m) => {
+      const cited = [...new Set((m.sources ?? []).filter((source) => source.cited).map((source) => source.ingestId))];
+      return { role: m.role, content: m.content, ...(cited.length > 0 && { cited }) };
+    });
     const { visible, citable, reading } = await this.citableJobs(input.sessionId, input.documents);
     // Said under the answer: right after an upload, "not found" would otherwise read as final.
     const readingNote = stillReadingNote(reading.filter((job) => matchesTagFilters(job.tags, filters)).map((job) => job.filename));

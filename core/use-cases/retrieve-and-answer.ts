@@ -6,8 +6,8 @@ import type { Answer, AnswerRequest, Llm } from '../ports/llm.js';
 import type { QueryPlanner } from '../ports/query-planner.js';
 import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
-import { documentPrior, fileNameWords, focusDocuments, withFileNameColumns } from '../rag/document-prior.js';
-import { followUpQuestion } from '../rag/follow-up.js';
+import { documentPrior, fileNameWords, focusDocuments, referredPrior, withFileNameColumns } from '../rag/document-prior.js';
+import { followUpQuestion, referredDocuments } from '../rag/follow-up.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
 
@@ -95,7 +95,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // With several documents, the ones the question's words point to are searched on their own too, and their hits
     // weigh more in re-ranking; planners search only them (a figure's line is the named company's). Counted while the
     // usual searches run (on PostgreSQL each is a query of its own, as long as a search on a large session).
-    const focusing = this.documentFocus({ sessionId, text: query, filters }, visible, input.filenames);
+    const focusing = this.documentFocus({ sessionId, text: query, filters }, visible, input.filenames, referredDocuments(question, history));
     focusing.catch(() => {}); // awaited below; a failure must not go unhandled if a search fails first
     const focusedHits: ChunkHit[] = [];
     const lists = await Promise.all(
@@ -108,7 +108,10 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
           const [all, { prior, focus }] = await Promise.all([this.searchVisible(index, { ...search, limit }, visible), focusing]);
           const focused = focus ? await this.searchVisible(index, { ...search, jobIds: focus, limit }, visible) : [];
           focusedHits.push(...focused);
-          const pool = [...new Map([...all, ...focused].map((hit) => [hit.chunk.id, hit])).values()];
+          // A chunk both searches found keeps the usual search's score: an index may weigh words over the searched
+          // documents only (PostgreSQL), and the focused search's scores are then on another scale.
+          const found = new Set(all.map((hit) => hit.chunk.id));
+          const pool = [...all, ...focused.filter((hit) => !found.has(hit.chunk.id))];
           return (await this.reranker.rerank(lexicalText, pool, { signal, documentPrior: prior })).slice(0, this.settings.candidates);
         }),
     );
@@ -130,15 +133,18 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
 
   /**
    * How much the question points to each citable document (core/rag/document-prior.ts), from the first lexical index
-   * that counts words per document, and the documents it is about (`focus`: none when that is all of them). Neither
-   * with fewer than two citable documents, or when no word tells them apart.
+   * that counts words per document, and the documents it is about (`focus`: none when that is all of them); of a
+   * follow-up, the documents it refers to (`referred`: quoted by the answer before). Neither with fewer than two
+   * citable documents, or when nothing tells them apart.
    */
-  private async documentFocus(query: DocumentTermsQuery, visible: Set<string>, filenames?: Record<string, string>): Promise<{ prior?: Map<string, number>; focus?: string[] }> {
+  private async documentFocus(
+    query: DocumentTermsQuery, visible: Set<string>, filenames?: Record<string, string>, referred: readonly string[] = [],
+  ): Promise<{ prior?: Map<string, number>; focus?: string[] }> {
     if (visible.size < 2) return {};
     const index = this.deps.indexes.find((i) => i.kind === 'lexical' && i.documentTerms);
     const counted = (await index?.documentTerms?.(query))?.filter((d) => visible.has(d.jobId));
     const documents = counted && (await this.withFileNames(index!, query, counted, filenames));
-    const prior = documents && documentPrior(documents);
+    const prior = documents && (referredPrior(documents, referred) ?? documentPrior(documents));
     if (!prior) return {};
     const named = focusDocuments(prior);
     return { prior, focus: named.length < prior.size ? named : undefined };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { DocumentTerms } from '../../../core/ports/vector-index.js';
-import { DOCUMENT_PRIOR, documentPrior, fileNameWords, focusDocuments, withFileNameColumns } from '../../../core/rag/document-prior.js';
+import { DOCUMENT_PRIOR, documentPrior, fileNameWords, focusDocuments, referredPrior, withFileNameColumns } from '../../../core/rag/document-prior.js';
 
 const doc = (jobId: string, chunks: number, ...holding: number[]): DocumentTerms => ({ jobId, chunks, holding });
 
@@ -57,5 +57,22 @@ describe('file-name words', () => {
     expect(withFileNameColumns(documents, words)).to.deep.equal([doc('r1', 4, 0, 4), doc('r2', 6, 2, 0), doc('tax', 700, 9, 0)]);
     expect(documentPrior(withFileNameColumns(documents, words))!.get('r1')).to.equal(1);
     expect(withFileNameColumns(documents, [])).to.deep.equal(documents);
+  });
+});
+
+describe('the documents a follow-up refers to', () => {
+  const documents = [doc('notice', 10, 10, 0), doc('dmca', 10, 2, 8), doc('other', 10, 0, 0)];
+
+  it('are the ones named, whatever the follow-up’s words point to', () => {
+    expect(documentPrior(documents)!.get('dmca')).to.equal(1);
+    const prior = referredPrior(documents, ['notice'])!;
+    expect([...prior]).to.deep.equal([['notice', 1], ['dmca', 0], ['other', 0]]);
+    expect(focusDocuments(prior)).to.deep.equal(['notice']);
+  });
+
+  it('tell nothing apart when none of them is counted, or all are', () => {
+    expect(referredPrior(documents, ['gone'])).to.equal(undefined);
+    expect(referredPrior(documents, [])).to.equal(undefined);
+    expect(referredPrior(documents, ['notice', 'dmca', 'other'])).to.equal(undefined);
   });
 });

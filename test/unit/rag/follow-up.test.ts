@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { HistoryTurn } from '../../../core/ports/llm.js';
-import { followUpQuestion } from '../../../core/rag/follow-up.js';
+import { followUpQuestion, referredDocuments } from '../../../core/rag/follow-up.js';
 
 /** Each question asked after the ones before it (their answers in between), as followUpQuestion resolves it. */
 function conversation(questions: string[]): string[] {
@@ -50,5 +50,28 @@ describe('followUpQuestion (core/rag/follow-up.ts)', () => {
   it('changes nothing without an earlier question', () => {
     expect(followUpQuestion('And in 2018?', [])).to.equal('And in 2018?');
     expect(followUpQuestion('What was its net income?', [{ role: 'assistant', content: 'Hello.' }])).to.equal('What was its net income?');
+  });
+});
+
+describe('referredDocuments (core/rag/follow-up.ts)', () => {
+  const history: HistoryTurn[] = [
+    { role: 'user', content: 'What does the Federal Register notice change?' },
+    { role: 'assistant', content: 'It proposes to supersede an airworthiness directive. [1]', cited: ['notice'] },
+    { role: 'user', content: 'What does the DMCA say about libraries?' },
+    { role: 'assistant', content: 'I could not find this in your documents.' },
+  ];
+
+  it('gives a follow-up the documents of the latest answer that quoted any', () => {
+    expect(referredDocuments('And when does it take effect?', history)).to.deep.equal(['notice']);
+    expect(referredDocuments('What about 2021?', [...history, { role: 'assistant', content: 'A quote [1]', cited: ['dmca', 'notice'] }])).to.deep.equal(['dmca', 'notice']);
+  });
+
+  it('gives none to a question of its own, or when no answer quoted anything', () => {
+    expect(referredDocuments('When does the Federal Register notice take effect?', history)).to.deep.equal([]);
+    expect(referredDocuments('And when does it take effect?', history.filter((turn) => !turn.cited))).to.deep.equal([]);
+    expect(referredDocuments('And when does it take effect?', [])).to.deep.equal([]);
+    // A follow-up that names something of its own moves on.
+    expect(referredDocuments('What about Krakow?', history)).to.deep.equal([]);
+    expect(referredDocuments('And what does the DMCA say about it?', history)).to.deep.equal([]);
   });
 });

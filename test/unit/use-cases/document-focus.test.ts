@@ -164,4 +164,29 @@ describe('RetrieveAndAnswer with several documents: the documents a question nam
     expect(pinned(await ask(3)).sort()).to.deep.equal(['Dividends paid per share were 1 cents in year 1.', 'Dividends paid were 2 dollars a share.', 'Dividends paid were 5 cents a share.']);
     expect(pinned(await ask()), 'by default the first hit only').to.have.length(1);
   });
+
+  it('asks a follow-up ("And when does it take effect?") of the documents the answer before it quoted', async () => {
+    // Both say "take effect", the copyright summary on two pages of its twenty; the notice was asked about before.
+    const index = new RecordingIndex();
+    await index.add(Array.from({ length: 20 }, (_, i) => chunk('dmca', i, i % 10 === 3
+      ? `The rules of section ${i + 1} would take effect 2 years after their enactment.`
+      : `Section ${i + 1} of the act limits the liability of online service providers.`)));
+    await index.add([
+      chunk('notice', 0, 'The FAA proposes to supersede an airworthiness directive for Boeing airplanes.'),
+      chunk('notice', 1, 'This directive would take effect 35 days after its publication.'),
+    ]);
+    const retrieval = new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer() });
+    const history = [
+      { role: 'user' as const, content: 'What does the FAA notice propose?' },
+      { role: 'assistant' as const, content: '“The FAA proposes to supersede an airworthiness directive for Boeing airplanes.” [1]', cited: ['notice'] },
+    ];
+    const followUp = await retrieval.retrieve({ ...question('And when does it take effect?', ['dmca', 'notice']), history });
+    expect(followUp.packed.passages[0].text).to.equal('This directive would take effect 35 days after its publication.');
+    // Found by the usual search and by the notice's own, it keeps the usual one's score (the fake, like PostgreSQL,
+    // weighs words over the searched documents only: its own search scores it lower).
+    const usual = (await index.search({ sessionId: 's', text: 'when does it take effect?', limit: 50 })).find((hit) => hit.chunk.id === 'notice:1');
+    expect(followUp.packed.passages[0].score).to.equal(usual?.score);
+    const own = await retrieval.retrieve({ ...question('When does the section take effect?', ['dmca', 'notice']), history });
+    expect(own.packed.passages[0].filename, 'a question of its own is not held to the notice').to.equal('dmca.pdf');
+  });
 });
