@@ -1,4 +1,5 @@
 import type { Answer, AnswerRequest, AnswerSkill, ChunkHit, QueryPlanner } from '../../core/index.js';
+import { asksExtremeTotal, extremeTotalAnswer } from './receipt-compare.js';
 import { askedReceiptDetail, DETAIL_QUERY, detailLines, receiptDetailAnswer, type ReceiptDetail } from './receipt-details.js';
 import { asksWhatIBought, asksWhatIPaid, asksWhatWasPaid, MAX_RECEIPTS, receiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
 
@@ -27,7 +28,9 @@ function totalSearches(question: string) {
     ...(asksWhatWasPaid(question) ? [{ text: TOTAL_QUERY, limit: 20, focusedOnly: true, holding: totalLines }] : []),
     // "How much did I pay?", "What did I buy?", no shop named: each receipt's total line (its items above it), among
     // other documents' lines of totals.
-    ...(asksWhatIPaid(question) || asksWhatIBought(question) ? [{ text: TOTAL_QUERY, limit: 100, perDocument: MAX_RECEIPTS, holding: totalLines }] : []),
+    ...(asksWhatIPaid(question) || asksWhatIBought(question) || asksExtremeTotal(question)
+      ? [{ text: TOTAL_QUERY, limit: 100, perDocument: MAX_RECEIPTS, holding: totalLines }]
+      : []),
   ];
 }
 
@@ -39,10 +42,12 @@ function detailHits(hits: ChunkHit[], detail: ReceiptDetail): ChunkHit[] {
   return hits.filter((hit) => detailLines(hit.chunk.text, detail).length > 0);
 }
 
-/** The receipt's detail asked for (its day, how it was paid, its VAT), else its total or items. */
+/** The receipt's detail asked for (its day, how it was paid, its VAT), the highest or lowest total, else its total or items. */
 function receiptAnswer(request: AnswerRequest): Answer | undefined {
   const detail = askedReceiptDetail(request.question);
-  return detail ? receiptDetailAnswer(request, detail) : receiptTotalAnswer(request);
+  if (detail) return receiptDetailAnswer(request, detail);
+  const order = asksExtremeTotal(request.question);
+  return (order && extremeTotalAnswer(request, order)) || receiptTotalAnswer(request);
 }
 
 function totalLines(hits: ChunkHit[]): ChunkHit[] {
