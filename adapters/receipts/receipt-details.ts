@@ -1,5 +1,5 @@
 import type { Answer, AnswerRequest, ContextPassage } from '../../core/index.js';
-import { firstOfEachFile, linesOf, looksLikeReceipt, MAX_RECEIPTS, namedReceipt, namesShop, quotedPassages, totalWordLine } from './receipt-total.js';
+import { firstOfEachFile, linesOf, MAX_RECEIPTS, namedReceipt, namesShop, quotedPassages, receiptTotal } from './receipt-total.js';
 
 /**
  * What else a question asks of a receipt than its total or items: the day (its till's date line), how it was paid (the
@@ -8,15 +8,22 @@ import { firstOfEachFile, linesOf, looksLikeReceipt, MAX_RECEIPTS, namedReceipt,
  */
 export type ReceiptDetail = 'date' | 'payment' | 'vat';
 
-/** Which detail the question asks for; VAT before payment before day ("When did I pay the VAT?" asks the VAT). */
+/**
+ * Which detail the question asks for; VAT before payment before day ("When did I pay the VAT?" asks the VAT). A bare
+ * "tax" only of a purchase or of what the asker paid: "What was the effective tax rate?" asks a filing.
+ */
 export function askedReceiptDetail(question: string): ReceiptDetail | undefined {
   const q = question.toLowerCase();
-  if (/\b(vat|sales tax|tax|taxes|mwst|ust|mehrwertsteuer|umsatzsteuer)\b/.test(q)) return 'vat';
+  if (/\b(vat|sales tax|mwst|ust|mehrwertsteuer|umsatzsteuer)\b/.test(q)
+    || (/\b(tax|taxes)\b/.test(q) && (PURCHASE_WORDS.test(q) || /\b(i|we)\b/.test(q)))) return 'vat';
   if (/\bhow did (i|we) pay\b|\bpayment method\b|\b(pay|paid|payment)\b.*\b(card|cash|credit|debit|girocard|ec)\b|\b(card|cash)\b.*\b(pay|paid)\b/.test(q)
     || /\bwie\b.*\bbezahlt\b|\b(bar|karte)\b.*\bbezahlt\b/.test(q)) return 'payment';
   if (/^\s*when\b|\b(what|which) (date|day|time)\b|\bwann\b|\ban welchem tag\b|\bdatum\b/.test(q)) return 'date';
   return undefined;
 }
+
+/** Words of buying something: a question with one asks of a receipt, not of a report. */
+const PURCHASE_WORDS = /\b(receipts?|bill|shop|shopped|shopping|purchases?|store|till|kassenbon|beleg)\b/;
 
 /** A day as tills print it: 23.09.16, 02.03.2020, 2020-03-02, 03/02/2020. */
 const DATE = /\b(?:\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2}))\b/;
@@ -92,9 +99,11 @@ function around(line: string, pattern: RegExp): string {
  * none holds such a line.
  */
 export function receiptDetailAnswer(request: AnswerRequest, detail: ReceiptDetail): Answer | undefined {
-  const receipts = firstOfEachFile(request.contexts.filter((passage) => looksLikeReceipt(passage.text)));
-  const named = firstOfEachFile(request.contexts.filter((passage) => namesShop(request.question, passage) && isReceiptFile(request.contexts, passage)));
-  const asked = named.length > 0 ? named : receipts.length === 1 ? receipts : [];
+  const receipts = firstOfEachFile(request.contexts.filter((passage) => isReceiptFile(request.contexts, passage)));
+  const named = receipts.filter((passage) => namesShop(request.question, passage));
+  // None named: the only receipt, when the question is of a purchase or the asker's own ("When did I shop?").
+  const ownPurchase = PURCHASE_WORDS.test(request.question.toLowerCase()) || /\b(i|we)\b/i.test(request.question);
+  const asked = named.length > 0 ? named : receipts.length === 1 && ownPurchase ? receipts : [];
   const quoted = asked.slice(0, MAX_RECEIPTS).flatMap((first) => {
     for (const passage of request.contexts.filter((p) => p.filename === first.filename)) {
       const lines = detailLines(passage.text, detail);
@@ -106,11 +115,10 @@ export function receiptDetailAnswer(request: AnswerRequest, detail: ReceiptDetai
 }
 
 /**
- * Whether a passage's file is a receipt: its name says so, or one of its passages among the request's reads as one or
- * prints a total line (of a receipt the question names, a passage may hold its total line and little else).
+ * Whether a passage's file is a receipt: its name says so, or one of its passages among the request's has a receipt's
+ * total line (a total word and its one amount among others). A report's "Total" row of several figures is none.
  */
 function isReceiptFile(contexts: readonly ContextPassage[], passage: ContextPassage): boolean {
-  return namedReceipt(passage.filename)
-    || contexts.some((p) => p.filename === passage.filename && (looksLikeReceipt(p.text) || totalWordLine(p.text) !== undefined));
+  return namedReceipt(passage.filename) || contexts.some((p) => p.filename === passage.filename && receiptTotal(p.text) !== undefined);
 }
 

@@ -34,7 +34,7 @@ describe('a receipt’s day, payment and VAT', () => {
       'How much VAT is on the Ikea receipt?': 'vat', 'How much tax did I pay at Aldi?': 'vat', 'Wie viel MwSt?': 'vat',
     } as const;
     for (const [question, detail] of Object.entries(asked)) expect(askedReceiptDetail(question), question).to.equal(detail);
-    for (const question of ['How much did I pay at Aldi?', 'What did I buy at Lidl?', 'Who paid the bill?', 'What happened then?']) {
+    for (const question of ['How much did I pay at Aldi?', 'What did I buy at Lidl?', 'Who paid the bill?', 'What happened then?', 'What was the effective tax rate in 2019?']) {
       expect(askedReceiptDetail(question), question).to.equal(undefined);
     }
   });
@@ -65,6 +65,10 @@ describe('a receipt’s day, payment and VAT', () => {
   it('leaves a question to the answerer when no receipt is asked of, or none prints the detail', () => {
     const report = passage('The committee met on 12.03.2020 to discuss the total budget of 4.5 million euros.', '1', 'minutes.pdf');
     expect(answer('When did the committee meet?', [report]), 'no receipt').to.equal(undefined);
+    // A filing named by the question, with amounts in cents and a "Total" row of several figures: no receipt.
+    const filing = passage(['Amcor plc annual report', 'Income tax expense 1.23 2.34 3.45', 'Total 2.35 2.10 1.98', 'Dated 12.03.2020'].join('\n'), '1', 'amcor-2020-10k.pdf');
+    expect(answer('How much VAT did Amcor pay in 2020?', [filing])).to.equal(undefined);
+    expect(answer('When did Amcor file?', [filing])).to.equal(undefined);
     const noVat = passage(HARDWARE, '1', 'receipt_hornbach.jpg');
     expect(answer('How much VAT is on the Hornbach receipt?', [noVat])).to.equal(undefined);
   });
