@@ -9,13 +9,16 @@ import { firstOfEachFile, linesOf, MAX_RECEIPTS, namedReceipt, namesShop, quoted
 export type ReceiptDetail = 'date' | 'payment' | 'vat';
 
 /**
- * Which detail the question asks for; VAT before payment before day ("When did I pay the VAT?" asks the VAT). A bare
- * "tax" only of a purchase or of what the asker paid: "What was the effective tax rate?" asks a filing.
+ * Which detail the question asks for; VAT before payment before day ("When did I pay the VAT?" asks the VAT). Asked
+ * only of a purchase or of the asker's own ("When did I shop at Hornbach?", "Did I pay by card?", "How much VAT is on
+ * the receipt?"): "When did the act pass?" and "What was the effective tax rate?" ask other documents, and each
+ * detail asked costs a search. VAT by its own names (VAT, MwSt) is always a receipt's.
  */
 export function askedReceiptDetail(question: string): ReceiptDetail | undefined {
   const q = question.toLowerCase();
-  if (/\b(vat|sales tax|mwst|ust|mehrwertsteuer|umsatzsteuer)\b/.test(q)
-    || (/\b(tax|taxes)\b/.test(q) && (PURCHASE_WORDS.test(q) || /\b(i|we)\b/.test(q)))) return 'vat';
+  if (/\b(vat|sales tax|mwst|ust|mehrwertsteuer|umsatzsteuer)\b/.test(q)) return 'vat';
+  if (!PURCHASE_WORDS.test(q) && !/\b(i|we|ich|wir)\b/.test(q)) return undefined;
+  if (/\b(tax|taxes)\b/.test(q)) return 'vat';
   if (/\bhow did (i|we) pay\b|\bpayment method\b|\b(pay|paid|payment)\b.*\b(card|cash|credit|debit|girocard|ec)\b|\b(card|cash)\b.*\b(pay|paid)\b/.test(q)
     || /\bwie\b.*\bbezahlt\b|\b(bar|karte)\b.*\bbezahlt\b/.test(q)) return 'payment';
   if (/^\s*when\b|\b(what|which) (date|day|time)\b|\bwann\b|\ban welchem tag\b|\bdatum\b/.test(q)) return 'date';
@@ -101,9 +104,8 @@ function around(line: string, pattern: RegExp): string {
 export function receiptDetailAnswer(request: AnswerRequest, detail: ReceiptDetail): Answer | undefined {
   const receipts = firstOfEachFile(request.contexts.filter((passage) => isReceiptFile(request.contexts, passage)));
   const named = receipts.filter((passage) => namesShop(request.question, passage));
-  // None named: the only receipt, when the question is of a purchase or the asker's own ("When did I shop?").
-  const ownPurchase = PURCHASE_WORDS.test(request.question.toLowerCase()) || /\b(i|we)\b/i.test(request.question);
-  const asked = named.length > 0 ? named : receipts.length === 1 && ownPurchase ? receipts : [];
+  // None named: the only receipt.
+  const asked = named.length > 0 ? named : receipts.length === 1 ? receipts : [];
   const quoted = asked.slice(0, MAX_RECEIPTS).flatMap((first) => {
     for (const passage of request.contexts.filter((p) => p.filename === first.filename)) {
       const lines = detailLines(passage.text, detail);
