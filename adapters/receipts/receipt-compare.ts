@@ -29,7 +29,6 @@ export function extremeTotalAnswer(request: AnswerRequest, order: TotalOrder): A
     .map((passage) => ({ passage, ...receiptTotal(passage.text)! }));
   if (totals.length < 2) return undefined;
   const best = totals.reduce((a, b) => ((order === 'highest' ? amountValue(b.amount) > amountValue(a.amount) : amountValue(b.amount) < amountValue(a.amount)) ? b : a));
-  const answer = quotedPassages([{ passage: best.passage, lines: [best.line], amount: best.amount }]);
   const note = `(The ${order} of the ${totals.length} receipts' totals I could read.)`;
-  return { ...answer, text: answer.text.replace('\n\nSources:', `\n${note}\n\nSources:`) };
+  return quotedPassages([{ passage: best.passage, lines: [best.line], amount: best.amount }], note);
 }

@@ -1,5 +1,5 @@
 import type { Answer, AnswerRequest, ContextPassage } from '../../core/index.js';
-import { firstOfEachFile, linesOf, MAX_RECEIPTS, namedReceipt, namesShop, quotedPassages, receiptTotal } from './receipt-total.js';
+import { firstOfEachFile, linesOf, MAX_RECEIPTS, moreReceipts, namedReceipt, namesShop, quotedPassages, receiptTotal } from './receipt-total.js';
 
 /**
  * What else a question asks of a receipt than its total or items: the day (its till's date line), how it was paid (the
@@ -113,7 +113,7 @@ export function receiptDetailAnswer(request: AnswerRequest, detail: ReceiptDetai
     }
     return [];
   });
-  return quoted.length > 0 ? quotedPassages(quoted, asked.length >= MAX_RECEIPTS) : undefined;
+  return quoted.length > 0 ? quotedPassages(quoted, moreReceipts(asked.length)) : undefined;
 }
 
 /**

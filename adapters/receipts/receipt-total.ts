@@ -66,7 +66,7 @@ export function receiptTotal(text: string): TotalLine | undefined {
  * Whether a passage reads as a receipt even where OCR garbled its total ("Total £1195"): amounts enough, and a line
  * with a total word.
  */
-export function looksLikeReceipt(text: string): boolean {
+function looksLikeReceipt(text: string): boolean {
   return (text.match(AMOUNT) ?? []).length >= MIN_AMOUNTS && totalWordLine(text) !== undefined;
 }
 
@@ -74,7 +74,7 @@ export function looksLikeReceipt(text: string): boolean {
  * The first short line (a receipt's, not prose) holding a total word and a digit, the strongest word first, whatever
  * its amount reads as.
  */
-export function totalWordLine(text: string): string | undefined {
+function totalWordLine(text: string): string | undefined {
   const lines = linesOf(text).filter((line) => wordTokens(line).length <= MAX_ITEM_LINE_WORDS);
   for (const words of TOTAL_WORDS) {
     const line = lines.find((l) => words.test(l) && /\d/.test(l));
@@ -151,7 +151,7 @@ export function receiptTotalAnswer(request: AnswerRequest): Answer | undefined {
       const { line, amount } = receiptTotal(p.text)!;
       return { passage: p, lines: [line], amount };
     });
-    return quotedPassages(totals, asked.length >= MAX_RECEIPTS);
+    return quotedPassages(totals, moreReceipts(asked.length));
   }
   // "How much did the POANG cushion cost?" asks for an item's line, not the receipt's total.
   const items = namedItemLines(request.question, request.contexts.filter((p) => p.filename === passage.filename));
@@ -176,7 +176,7 @@ function boughtAnswer(request: AnswerRequest): Answer | undefined {
     const lines = boughtLines(passage.text);
     return lines.length > 0 ? [{ passage, lines }] : [];
   });
-  return listed.length > 0 ? quotedPassages(listed, asked.length >= MAX_RECEIPTS) : undefined;
+  return listed.length > 0 ? quotedPassages(listed, moreReceipts(asked.length)) : undefined;
 }
 
 /** A receipt passage's item lines (an amount, no total word, not too long) up to its total line, and that line. */
@@ -249,16 +249,21 @@ function namedItemLines(question: string, passages: ContextPassage[]): { passage
 /** Said under a list of receipts that may have left some out (it holds MAX_RECEIPTS). */
 export const MORE_RECEIPTS_NOTE = `(At most ${MAX_RECEIPTS} receipts are listed: name a shop to ask about another.)`;
 
+/** MORE_RECEIPTS_NOTE when a list of `asked` receipts holds as many as it lists at most. */
+export function moreReceipts(asked: number): string | undefined {
+  return asked >= MAX_RECEIPTS ? MORE_RECEIPTS_NOTE : undefined;
+}
+
 /**
  * Each passage's lines quoted (joined by " … ") and cited in turn, [1], [2] …, one per line, led by its amount if
- * given; with `full`, the list says it may not hold every receipt.
+ * given; `note` (what the list may leave out) under them.
  */
-export function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[], full = false): Answer {
+export function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[], note?: string): Answer {
   const quotes = quoted.map(({ lines }) => lines.map((line) => line.replace(/\s+/g, ' ')).join(' … '));
   const cited = quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`);
   const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`);
   return {
-    text: `${cited.join('\n')}${full ? `\n${MORE_RECEIPTS_NOTE}` : ''}\n\nSources: ${sources.join('; ')}`,
+    text: `${cited.join('\n')}${note ? `\n${note}` : ''}\n\nSources: ${sources.join('; ')}`,
     usedRefs: quoted.map(({ passage }) => passage.ref),
     markers: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, i + 1])),
     quotes: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, quotes[i]])),
