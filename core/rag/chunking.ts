@@ -133,17 +133,32 @@ const MAX_TABLE_TITLE_HEADINGS = 6;
 function pageTitle(units: TextUnit[]): { text: string; opening: TextUnit } | undefined {
   const firstTable = units.findIndex((u) => u.kind === 'row' || u.kind === 'columns');
   let headings: TextUnit[];
-  if (firstTable >= 0) headings = units.slice(0, firstTable).filter((u) => u.kind === 'heading').slice(0, MAX_TABLE_TITLE_HEADINGS);
+  if (firstTable >= 0) headings = units.slice(0, firstTable).filter((u) => u.kind === 'heading' && !isItemLine(u.text)).slice(0, MAX_TABLE_TITLE_HEADINGS);
   else {
     const start = units.findIndex((u) => u.kind === 'heading');
     const end = units.findIndex((u, i) => i > start && u.kind !== 'heading');
-    headings = start < 0 ? [] : units.slice(start, end < 0 ? units.length : end).slice(0, MAX_TITLE_HEADINGS);
+    headings = start < 0 ? [] : units.slice(start, end < 0 ? units.length : end).filter((u) => !isItemLine(u.text)).slice(0, MAX_TITLE_HEADINGS);
   }
   if (headings.length === 0) return undefined;
   // Joined, they must still read as a heading: a longer line would read as the opening words of the chunk's first
   // sentence ("… Boeing Special Attention Service Costs of Compliance The FAA estimates …"). Then one per line.
   const joined = headings.map((u) => u.text).join(' ');
   return { text: isHeading(joined) ? joined : headings.map((u) => u.text).join('\n'), opening: headings[0] };
+}
+
+/**
+ * A line in capitals that ends on an amount ("FERRERO KINDER RIEGEL 1,99 C") or a number of three digits or more that
+ * is not a year ("HARIBO GOLDBAREN 1196"), perhaps followed by a short code (a receipt's VAT class, OCR debris): an
+ * item of a list such as a receipt's, which reads as a heading but titles nothing. Repeated atop every chunk of a
+ * photographed receipt, such lines were quoted as its title. "Annual Report 2019", "Note 12" and "Pub. 525 Taxable
+ * Income" stay titles.
+ */
+function isItemLine(line: string): boolean {
+  const words = line.split(' ');
+  if (words.length > 2 && words.at(-1)!.length <= 2 && !/^\d+$/.test(words.at(-1)!)) words.pop();
+  const last = words.at(-1)!.replace(/[,;:.]+$/, '');
+  if (/^\d+[.,]\d{2}$/.test(last)) return true;
+  return /^\d[\d.,]*$/.test(last) && last.replace(/\D/g, '').length >= 3 && !/^(?:19|20)\d{2}$/.test(last);
 }
 
 /** The context lines the units do not already hold, then the units: rows and headings on lines of their own. */

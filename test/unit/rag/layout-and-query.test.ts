@@ -128,6 +128,22 @@ describe('chunkPages with structure', () => {
     }
   });
 
+  it("does not take a receipt's item lines in capitals for its title", () => {
+    // The OCR of shared/data/images/receipt_aldi_02032020_19_02423.jpg: items above the first line that reads as a row.
+    const items = ['ECHTER UBERSEERUM 40%VvOL. 9,69 <0', 'BIO HONIG 329 GC', 'GUTFRIED GEFL./HAHN. FL. . 1,99 C', 'FERRERO KINDER RIEGEL 1,99 C',
+      'HARIBO GOLDBAREN 1196', 'FAIR TRADE BID TEE FS 1.32906', 'KIWI, VORGEREIFT, KL 1 154956'];
+    const more = Array.from({ length: 30 }, (_, i) => `GUT BIO JOGHURT PUR ${i},35 C`);
+    const chunks = chunkPages([{ page: 1, method: 'ocr', text: ['Pohlweg 110', '33100 Paderborn', '', ...items, ...more, 'ZU ZAHLEN EURO 24,23'].join('\n') }]);
+    expect(chunks.length).to.be.above(1);
+    for (const chunk of chunks.slice(1)) expect(chunk.text, chunk.text).to.not.include('FERRERO');
+    // Titles that end on a number still carry: a year, a note's number, a short section number.
+    for (const title of ['Annual Report 2019', 'Note 12', 'Section 4.2']) {
+      const rows = Array.from({ length: 40 }, (_, i) => `Line number ${i} ${100 + i} ${200 + i}`).join('\n');
+      const [, second] = chunkPages([{ page: 1, method: 'text', text: `${title}\n${rows}` }]);
+      expect(second.text.split('\n')[0], title).to.equal(title);
+    }
+  });
+
   it('gives the text above a title the previous section, not the title below it', () => {
     // A document's prose, then a table whose header lines read as headings (shared/data/pdfs/google-doc-document.pdf).
     const prose = Array.from({ length: 30 }, (_, i) => `Rule number ${i} says that simple is better than complex.`).join(' ');
