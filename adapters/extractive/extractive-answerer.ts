@@ -4,7 +4,7 @@ import {
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
-import { bestRow, columnHeaderOf, figureForYear } from './table-rows.js';
+import { bestRow, columnHeaderOf, figureForTotal, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
 /** A sentence cut shorter than this says too little to be worth quoting. */
@@ -77,7 +77,8 @@ export class ExtractiveAnswerer implements Llm {
     const queryTerms = new Set(stems(contentTokens(request.question)));
     const header = row && columnHeaderOf(row, all);
     const first = row ? { ...row, text: header ? `${header} … ${row.text}` : row.text, words: countWords(row.text) + (header ? countWords(header) : 0) } : fitted(best, MAX_ANSWER_WORDS, queryTerms);
-    const lead = row && figureForYear(row.text, header, figure?.year);
+    // The figure asked for first: the year's column, or (no year asked) a total column's.
+    const lead = row && (figure?.year === undefined ? figureForTotal(row.text, header) : figureForYear(row.text, header, figure.year));
     // A question that repeats a section's question-shaped heading ("Who must file …?") is answered by that section.
     const section = row ? undefined : echoedSection(request.question, all);
     const chosen: Candidate[] = section ?? [first];

@@ -1,4 +1,4 @@
-import { isTableLine, splitRow, termKey, termKeys, wordTokens, type ContextPassage, type UnitKind } from '../../core/index.js';
+import { isTableLine, namedColumns, splitRow, termKey, termKeys, wordTokens, type ContextPassage, type UnitKind } from '../../core/index.js';
 
 /**
  * Figure questions ("What is the FY2018 capital expenditure (in USD millions)?") are answered by a table row, which
@@ -86,10 +86,27 @@ function tableTitleOf<C extends RowCandidate>(row: C, candidates: C[]): string |
   return title.length > 0 ? title.join(' ') : undefined;
 }
 
-/** The column header (a line of years) above the row in its passage, if any. */
+/**
+ * The column header above the row in its passage: a line of years, or else a header of names just above the table's
+ * first row ("State / Territory Permit Handgun … Totals", core/rag/layout.ts namedColumns) that does not end like a
+ * sentence (the prose introducing a table is no header).
+ */
 export function columnHeaderOf<C extends RowCandidate>(row: C, candidates: C[]): string | undefined {
-  const above = candidates.filter((c) => c.passage === row.passage && c.kind === 'columns' && c.position < row.position);
-  return above.at(-1)?.text;
+  const units = candidates.filter((c) => c.passage === row.passage).sort((a, b) => a.position - b.position);
+  const years = units.filter((c) => c.kind === 'columns' && c.position < row.position);
+  if (years.length > 0) return years.at(-1)!.text;
+  let first = units.indexOf(row);
+  while (first > 0 && units[first - 1].kind === 'row') first--;
+  const above = units[first - 1];
+  if (!above || /[.:;!?]$/.test(above.text)) return undefined;
+  return namedColumns([above], units[first].text);
+}
+
+/** The row's last figure when its header's last column is the total ("Totals: 146,982"). */
+export function figureForTotal(row: string, header: string | undefined): string | undefined {
+  const last = header?.split(' ').at(-1);
+  const cell = splitRow(row).cells.at(-1);
+  return last && cell && /^totals?$/i.test(last) ? `${last}: ${cell}` : undefined;
 }
 
 /**

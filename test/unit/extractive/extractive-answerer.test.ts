@@ -7,6 +7,8 @@ import { NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
 import type { AnswerSkill } from '../../../core/ports/answer-skill.js';
 import { financialAnswerSkill } from '../../../adapters/financial-statements/plugin.js';
 import { sourceLine } from '../../support/answer-source-line.js';
+import { columnHeaderOf, figureForTotal } from '../../../adapters/extractive/table-rows.js';
+import { splitUnits } from '../../../core/rag/layout.js';
 
 const passage = (ref: string, text: string, filename = 'doc.pdf', page = 1, score = 1): ContextPassage => ({ ref, filename, page, text, score });
 
@@ -113,6 +115,32 @@ describe('ExtractiveAnswerer', () => {
     expect(answer.text).to.match(/\[1\] annual\.pdf, page 60/);
     // Without a skill naming the row, the answerer knows no statement wording and leads with no figure.
     expect((await answerer.answer(request)).text).to.not.match(/^2018: /);
+  });
+
+  it("answers a figure of a table with a header of names under that header, its total first", async () => {
+    // shared/data/pdfs/nics-background-checks-2015-11.pdf as chunked: the header of names carried atop each chunk.
+    const header = 'State / Territory Permit Handgun Long Gun *Other **Multiple Admin Handgun Long Gun *Other Handgun Long Gun *Other Handgun Long Gun *Other Handgun Long Gun Handgun Long Gun *Other Handgun Long Gun *Other Totals';
+    const table = [header,
+      'Tennessee 9,509 28,815 24,023 0 1,300 0 0 0 0 0 0 0 17 1 5 0 0 0 0 0 0 63,670',
+      'Texas 21,550 56,941 51,670 2,532 3,048 0 29 20 0 5,748 5,331 21 1 2 1 42 36 4 1 5 0 146,982'].join('\n');
+    const contexts = [
+      passage('1', 'These statistics represent the number of firearm background checks initiated through the NICS. They do not represent the number of firearms sold.', 'nics.pdf', 1, 2),
+      passage('2', table, 'nics.pdf', 1, 1),
+    ];
+    const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer({ question: 'How many background checks were there in Texas?', contexts, history: [] });
+    expect(answer.text.startsWith('Totals: 146,982 — ')).to.equal(true);
+    expect(quotes(answer.text).join(' ')).to.include(`${header} … Texas 21,550 56,941 51,670 2,532 3,048 0 29 20 0 5,748 5,331 21 1 2 1 42 36 4 1 5 0 146,982`);
+    // The prose introducing a table is no header; a header whose last column is no total leads with no figure.
+    const units = (text: string) => {
+      const of = passage('5', text);
+      return splitUnits(text).map((unit, position) => ({ ...unit, position, rank: 0, passage: of }));
+    };
+    const named = units('State Permit Handgun Totals\nTennessee 9,509 28,815 63,670\nTexas 21,550 56,941 146,982');
+    expect(columnHeaderOf(named[2], named)).to.equal('State Permit Handgun Totals');
+    const sentence = units('The table below lists checks by state.\nTexas 21,550 56,941 146,982');
+    expect(columnHeaderOf(sentence[1], sentence)).to.equal(undefined);
+    expect(figureForTotal('Texas 21,550 56,941 51,670', 'State Permit Handgun Rifle')).to.equal(undefined);
+    expect(figureForTotal('Texas 21,550 56,941 51,670', 'State Permit Handgun Total')).to.equal('Total: 51,670');
   });
 
   it('quotes the row whose table heading names what the question names, not the same label under another heading', async () => {
