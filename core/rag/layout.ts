@@ -99,10 +99,21 @@ const MAX_NAMED_COLUMNS = 60;
 export function isHeading(line: string): boolean {
   const words = line.split(/\s+/).filter(Boolean);
   if (words.length === 0 || words.length > 10 || /[.,;:]$/.test(line) || !/\p{L}{3}/u.test(line)) return false;
-  if (isTableRow(line) || isColumnHeader(line)) return false;
+  if (isTableRow(line) || isColumnHeader(line) || opensWithoutClosing(line)) return false;
   const significant = words.filter((w) => /^\p{L}{4,}/u.test(w) && !STOPWORDS.has(w.toLowerCase()));
   if (significant.length === 0) return false;
   return significant.every((w) => /^\p{Lu}/u.test(w));
+}
+
+/**
+ * A quotation or bracket the line opens and does not close: the line wraps on ("Title I, the “WIPO Copyright and
+ * Performances and Phonograms" / "Treaties Implementation Act of 1998,” implements …"), so it is no heading.
+ */
+function opensWithoutClosing(line: string): boolean {
+  const count = (pattern: RegExp) => line.match(pattern)?.length ?? 0;
+  // German quotes open with „ and close with “; English ones open with “ and close with ”.
+  const quotes = count(/„/g) > 0 ? count(/„/g) > count(/“/g) : count(/“/g) > count(/”/g);
+  return quotes || count(/\(/g) > count(/\)/g) || count(/"/g) % 2 === 1;
 }
 
 /**

@@ -51,6 +51,17 @@ describe('layout of extracted lines', () => {
     const units = splitUnits('The board met twice in the year and approved the\nAnnual Report Of The Group\nafter a long debate.');
     expect(units).to.deep.equal([{ kind: 'sentence', text: 'The board met twice in the year and approved the Annual Report Of The Group after a long debate.' }]);
   });
+  it('takes no line that opens a quotation or bracket it does not close for a heading: it wraps on', () => {
+    // shared/data/pdfs/dmca-summary-1998.pdf, a list's first item over two lines.
+    const units = splitUnits('The DMCA is divided into five titles:\n! Title I, the “WIPO Copyright and Performances and Phonograms\nTreaties Implementation Act of 1998,” implements the WIPO treaties.');
+    expect(units.map((u) => u.kind)).to.deep.equal(['sentence', 'sentence']);
+    expect(units[1].text).to.equal('Title I, the “WIPO Copyright and Performances and Phonograms Treaties Implementation Act of 1998,” implements the WIPO treaties.');
+    expect(isHeading('($10,500 if you only have SIMPLE')).to.equal(false);
+    // Closed quotations and brackets, German ones too, stay headings.
+    expect(isHeading('The “Vessel Hull Design Protection Act”')).to.equal(true);
+    expect(isHeading('Satz von Seifert und van Kampen „Light“')).to.equal(true);
+    expect(isHeading('Digital Rights (Overview)')).to.equal(true);
+  });
 });
 
 describe('chunkPages with structure', () => {
