@@ -142,8 +142,9 @@ function documentOverview(passages: ContextPassage[]): Candidate[] {
     // Line by line: a chunk starts with the section title it falls under on a line of its own, and a title run into
     // the sentence after it would quote neither as written.
     for (const line of passage.text.split(/\n+/)) {
-      for (const text of splitSentences(line)) {
+      for (const sentence of splitSentences(line)) {
         // Chunks overlap by a sentence or two: each is a candidate once.
+        const text = withoutHeadline(sentence);
         if (text.length > MAX_SENTENCE_CHARS || sentences.some((s) => s.text === text)) continue;
         sentences.push({ ref: passage.ref, text, position: sentences.length, keys: new Set(termKeys(text)) });
       }
@@ -165,4 +166,23 @@ function documentOverview(passages: ContextPassage[]): Candidate[] {
     .slice(0, CENTRAL_SENTENCES)
     .map(({ s }) => s);
   return [lead, ...central].sort((a, b) => a.position - b.position);
+}
+
+/** A headline run into a sentence has at least this many words before the sentence starts. */
+const MIN_HEADLINE_WORDS = 4;
+
+/**
+ * The sentence without the headline a page's text layer ran into it: a run of capitalised words and numbers
+ * ("1 Copyright Office Summary December 1998 Page 1 THE DIGITAL MILLENNIUM COPYRIGHT ACT OF 1998 … INTRODUCTION")
+ * ending on a word in capitals, before a sentence's first word ("The Digital Millennium Copyright Act (DMCA) was
+ * signed …"). A short run ("IBM Watson was …") is a sentence's own subject and stays.
+ */
+export function withoutHeadline(sentence: string): string {
+  const words = sentence.split(' ');
+  const prose = words.findIndex((word) => /^\p{Ll}/u.test(word));
+  let cut = -1;
+  for (let i = MIN_HEADLINE_WORDS - 1; i < (prose < 0 ? 0 : prose) - 1; i++) {
+    if (/^\p{Lu}{3,}\p{P}?$/u.test(words[i]) && /^\p{Lu}\p{Ll}/u.test(words[i + 1])) cut = i;
+  }
+  return cut < 0 ? sentence : words.slice(cut + 1).join(' ');
 }

@@ -74,6 +74,17 @@ describe('overview questions (core/rag/overview.ts)', () => {
     expect(answer.text).to.equal('The Digital Millennium Copyright Act was signed into law by President Clinton on October 28, 1998.');
   });
 
+  it('does not lead with the headline the text layer ran into the first sentence', () => {
+    // shared/data/pdfs/dmca-summary-1998.pdf's first page as chunked: page header, title and section name before it.
+    const answer = overviewAnswer([passage('1', 'dmca.pdf', 1,
+      '1 Copyright Office Summary December 1998 Page 1 THE DIGITAL MILLENNIUM COPYRIGHT ACT OF 1998 U.S. Copyright Office ' +
+      'Summary December 1998 INTRODUCTION The Digital Millennium Copyright Act (DMCA) was signed into law on October 28, 1998.')]);
+    expect(answer.text).to.equal('The Digital Millennium Copyright Act (DMCA) was signed into law on October 28, 1998.');
+    // A sentence whose subject is a short name in capitals stays whole.
+    const named = 'IBM Watson was shown on television in 2011 and won the quiz.';
+    expect(overviewAnswer([passage('2', 'ibm.pdf', 1, named)]).text).to.equal(named);
+  });
+
   it('covers every document, each under its name, and says nothing when there is nothing to say', () => {
     const answer = overviewAnswer([
       passage('1', 'a.pdf', 1, 'The first document explains how mortgage interest rates are set by the central bank.'),
