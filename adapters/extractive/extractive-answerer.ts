@@ -4,6 +4,7 @@ import {
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
+import { asWrittenInPassages } from './compound-words.js';
 import { bestRow, columnHeaderOf, figureForTotal, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -55,7 +56,8 @@ export class ExtractiveAnswerer implements Llm {
 
   async answer(asked: AnswerRequest): Promise<Answer> {
     // A follow-up ("What was its net income?") is answered as the question it stands for, as retrieval searched it.
-    const request = asked.overview ? asked : { ...asked, question: followUpQuestion(asked.question, asked.history) };
+    // And with its compounds as the passages write them ("Linn sequencer" of a brochure's "LinnSequencer").
+    const request = asked.overview ? asked : { ...asked, question: asWrittenInPassages(followUpQuestion(asked.question, asked.history), asked.contexts) };
     // A skill's own answer (a figure computed from the table rows it needs; "What is on the Lidl receipt?", an
     // overview of one receipt, its item lines) comes first.
     for (const skill of this.skills) {

@@ -1,0 +1,43 @@
+import { STOPWORDS, wordTokens, type ContextPassage } from '../../core/index.js';
+
+/** Parts of a compound: shorter ones ("e mail", "a round") join too many pairs by chance. */
+const MIN_PART = 3;
+
+/**
+ * The question with its compounds written as the passages write them: "Linn sequencer" asked of a brochure that
+ * writes "LinnSequencer" (and never "Linn sequencer"), "website" of a text that writes "web site" only, "health care"
+ * of one that writes "healthcare". Sentences are matched word by word, so a compound written otherwise than in the
+ * question matched none of its words. Only forms the passages hold, and the question's own form they do not.
+ */
+export function asWrittenInPassages(question: string, contexts: readonly ContextPassage[]): string {
+  if (contexts.length === 0) return question;
+  const text = contexts.map((c) => wordTokens(c.text).join(' ')).join(' \n ');
+  const words = new Set(text.split(' '));
+  const holds = (phrase: string) => ` ${text} `.includes(` ${phrase} `);
+  // Two words the passages write as one (pairs overlap: "the Linn sequencer" tries "the Linn", then "Linn sequencer").
+  let rewritten = '';
+  let from = 0;
+  const found = [...question.matchAll(/\p{L}+/gu)];
+  for (let i = 0; i + 1 < found.length; i++) {
+    const [first, second] = [found[i], found[i + 1]];
+    const gap = question.slice(first.index + first[0].length, second.index);
+    const [a, b] = [first[0].toLowerCase(), second[0].toLowerCase()];
+    if (!/^[ -]$/.test(gap) || a.length < MIN_PART || b.length < MIN_PART || STOPWORDS.has(a) || STOPWORDS.has(b)) continue;
+    if (!words.has(a + b) || holds(`${a} ${b}`)) continue;
+    rewritten += question.slice(from, first.index) + first[0] + second[0];
+    from = second.index + second[0].length;
+    i++;
+  }
+  rewritten += question.slice(from);
+  // One word the passages write as two.
+  rewritten = rewritten.replace(/\p{L}+/gu, (word) => {
+    const w = word.toLowerCase();
+    if (w.length < 2 * MIN_PART || words.has(w)) return word;
+    for (let cut = MIN_PART; cut <= w.length - MIN_PART; cut++) {
+      const [a, b] = [w.slice(0, cut), w.slice(cut)];
+      if (!STOPWORDS.has(a) && !STOPWORDS.has(b) && holds(`${a} ${b}`)) return `${word.slice(0, cut)} ${word.slice(cut)}`;
+    }
+    return word;
+  });
+  return rewritten;
+}
