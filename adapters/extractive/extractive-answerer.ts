@@ -4,7 +4,7 @@ import {
 } from '../../core/index.js';
 import { overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
-import { asWrittenInPassages } from './compound-words.js';
+import { asWrittenInPassages } from './passage-wording.js';
 import { bestRow, columnHeaderOf, figureForTotal, figureForYear } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;

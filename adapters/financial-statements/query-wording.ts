@@ -3,7 +3,8 @@
  * - fiscal years: "FY2018", "FY 2018", "FY18" are written "2018" in the filings' own tables (the column years);
  * - the words a statement uses for what analysts call otherwise: "capital expenditure" is "purchases of property,
  *   plant and equipment" in a cash-flow statement, "COGS" is "cost of sales" or "cost of revenue". The list holds the
- *   standard names of financial-statement lines and statements only (US GAAP captions), nothing about any one filing.
+ *   standard names of financial-statement lines and statements only (US GAAP captions), nothing about any one filing;
+ * - officers: a filing writes "Chief Executive Officer", never "CEO".
  */
 import { rewriteFiscalYears } from './fiscal-years.js';
 import { STATEMENTS } from './statements.js';
@@ -32,9 +33,17 @@ const LINE_ITEM_WORDING: [RegExp, string][] = [
   [/\binventor(y|ies)\b/, 'merchandise inventories'],
 ];
 
+/** Officers as filings name them (signatures, certifications, "Executive Officers of the Registrant"). */
+const OFFICER_WORDING: [RegExp, string][] = [
+  [/\bceo\b/, 'chief executive officer'],
+  [/\bcfo\b/, 'chief financial officer'],
+  [/\bcoo\b/, 'chief operating officer'],
+  [/\bcto\b/, 'chief technology officer'],
+];
+
 /** The question rewritten for a lexical (BM25) index: see the module comment. Synonym wording comes first. */
 export function lexicalQuery(question: string): string {
-  return rewrite(question, [...STATEMENT_WORDING, ...LINE_ITEM_WORDING]);
+  return rewrite(question, [...STATEMENT_WORDING, ...LINE_ITEM_WORDING, ...OFFICER_WORDING]);
 }
 
 /** The question with the wording of the statement lines it names, to match table rows (statement titles left out). */

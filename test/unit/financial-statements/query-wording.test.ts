@@ -12,6 +12,12 @@ describe('lexicalQuery', () => {
     expect(lexicalQuery('What is FY18 COGS?')).to.include(' 2018 ').and.include('cost of revenue');
   });
 
+  it("names officers by the titles filings write ('CEO' is 'Chief Executive Officer' there)", () => {
+    expect(lexicalQuery('Who is the CEO?')).to.equal('chief executive officer who is the ceo?');
+    expect(lexicalQuery('Who signed as CFO?')).to.include('chief financial officer');
+    expect(lexicalQuery('Who is the CEOs assistant?')).to.equal('who is the ceos assistant?');
+  });
+
   it('leaves a question without such terms as it was, lower-cased', () => {
     expect(lexicalQuery('When was the treaty of Warsaw signed?')).to.equal('when was the treaty of warsaw signed?');
   });

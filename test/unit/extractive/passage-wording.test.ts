@@ -1,15 +1,23 @@
 import { expect } from 'chai';
-import { asWrittenInPassages } from '../../../adapters/extractive/compound-words.js';
+import { asWrittenInPassages } from '../../../adapters/extractive/passage-wording.js';
 import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
 
 const passages = (...texts: string[]): ContextPassage[] => texts.map((text, i) => ({ ref: String(i + 1), filename: 'a.pdf', page: 1, text, score: 1 }));
 
-describe('compounds written as the passages write them (adapters/extractive/compound-words.ts)', () => {
+describe('compounds written as the passages write them (adapters/extractive/passage-wording.ts)', () => {
   it('joins two words the passages write as one, and splits one they write as two', () => {
     expect(asWrittenInPassages('What is the Linn sequencer?', passages('The LinnSequencer is a composition tool. See your Linn dealer.'))).to.equal('What is the Linnsequencer?');
     expect(asWrittenInPassages('What does health-care cost?', passages('Healthcare costs rose.'))).to.equal('What does healthcare cost?');
     expect(asWrittenInPassages('Where is the website?', passages('Visit our web site for more.'))).to.equal('Where is the web site?');
+  });
+
+  it('writes an acronym out as the passages do, when they never write it as such', () => {
+    const signatures = passages('By: Reed Hastings Chief Executive Officer (principal executive officer)', 'Our Chief Executive Officer and Chief Financial Officer evaluated the controls.');
+    expect(asWrittenInPassages('Who is the CEO?', signatures)).to.equal('Who is the Chief Executive Officer?');
+    expect(asWrittenInPassages('What did the SEC say?', passages('Filed with the Securities and Exchange Commission.'))).to.equal('What did the Securities and Exchange Commission say?');
+    expect(asWrittenInPassages('What did the SEC say?', passages('Filed with the SEC, the Securities and Exchange Commission.'))).to.equal('What did the SEC say?');
+    expect(asWrittenInPassages('What is NATO?', passages('Nothing of the kind here.'))).to.equal('What is NATO?');
   });
 
   it('leaves a form the passages also write as asked, and function words and short parts alone', () => {
@@ -27,5 +35,9 @@ describe('compounds written as the passages write them (adapters/extractive/comp
     );
     const answer = await new ExtractiveAnswerer().answer({ question: 'What is the Linn sequencer?', contexts, history: [] });
     expect(answer.text).to.include('The LinnSequencer is a state-of-the-art composition and performance tool');
+    // A filing's signatures answer "Who is the CEO?" without a note that no passage mentions CEO.
+    const signed = passages('The company leases its headquarters in Los Gatos, California.', 'Dated: January 29, 2018 By: Reed Hastings Chief Executive Officer (principal executive officer)');
+    const ceo = await new ExtractiveAnswerer().answer({ question: 'Who is the CEO?', contexts: signed, history: [] });
+    expect(ceo.text.startsWith('“Dated: January 29, 2018 By: Reed Hastings Chief Executive Officer')).to.equal(true);
   });
 });
