@@ -96,7 +96,7 @@ export class ExtractiveAnswerer implements Llm {
       chosen.push(piece);
       words += piece.words;
     }
-    const { text, markers, quotes } = render(chosen);
+    const { text, markers, quotes } = render(chosen, row ? first : undefined);
     // Coverage is of the terms some sentence holds: when the words no sentence holds weigh most, the quote may not
     // answer, and says so (a figure's row answers whatever the question's wording).
     const unheld = row ? undefined : unheldWords(request.question, all);
@@ -337,9 +337,9 @@ function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: stri
 
 /**
  * Quotes first, each marked with the number of its source, then the sources: “…” [1] “…” [2]  Sources: [1] a.pdf,
- * page 4; [2] b.pdf, page 1. Quotes of one page are joined in document order. At most 80 words of quotation.
+ * page 4; [2] b.pdf, page 1. Quotes of one page are joined in document order (`leading` first). At most 80 words of quotation.
  */
-function render(chosen: Candidate[]): Required<Pick<Answer, 'text' | 'markers' | 'quotes'>> {
+function render(chosen: Candidate[], leading?: Candidate): Required<Pick<Answer, 'text' | 'markers' | 'quotes'>> {
   const groups = new Map<string, Candidate[]>();
   for (const c of chosen) {
     const key = `${c.passage.filename}\u0000${c.passage.page}`;
@@ -352,7 +352,8 @@ function render(chosen: Candidate[]): Required<Pick<Answer, 'text' | 'markers' |
   const quoted: Record<string, string> = {};
   for (const group of groups.values()) {
     if (budget <= 0) break;
-    group.sort((a, b) => a.rank - b.rank || a.position - b.position);
+    // In reading order; a table row that answers leads its page's quote, so the 80 words never cut it off.
+    group.sort((a, b) => Number(b === leading) - Number(a === leading) || a.rank - b.rank || a.position - b.position);
     // A quote that ends on a colon stops where its list starts (in another passage): say that it goes on.
     const quote = limitWords(group.map((c) => c.text).join(' '), budget).replace(/:$/, ': …');
     budget -= countWords(quote);

@@ -129,6 +129,8 @@ describe('ExtractiveAnswerer', () => {
     ];
     const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer({ question: 'How many background checks were there in Texas?', contexts, history: [] });
     expect(answer.text.startsWith('Totals: 146,982 — ')).to.equal(true);
+    // The row leads its page's quote, before the page's prose: the 80 words never cut its total off.
+    expect(quotes(answer.text)[0]).to.match(/^State \/ Territory .* Totals … Texas .* 146,982/);
     expect(quotes(answer.text).join(' ')).to.include(`${header} … Texas 21,550 56,941 51,670 2,532 3,048 0 29 20 0 5,748 5,331 21 1 2 1 42 36 4 1 5 0 146,982`);
     // The prose introducing a table is no header; a header whose last column is no total leads with no figure.
     const units = (text: string) => {
