@@ -2,7 +2,7 @@ import {
   contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, NOT_FOUND_ANSWER, splitUnits, termKey,
   wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
-import { overviewAnswer } from '../../core/rag/overview.js';
+import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
 import { asWrittenInPassages } from './passage-wording.js';
 import { bestRow, columnHeaderOf, figureForTotal, figureForYear } from './table-rows.js';
@@ -191,6 +191,8 @@ function unheldWords(question: string, candidates: Candidate[]): { words: string
   let total = 0;
   let unheld = 0;
   for (const [key, token] of new Map(contentTokens(question).map((t) => [termKey(t), t] as const))) {
+    // "What are the main risks?": "main" shapes the request; a passage need not hold it.
+    if (isRequestWord(token)) continue;
     if (held.has(key) || vocabulary.some((word) => nearSpelling(token, word))) total += idf.get(key) ?? 0;
     else if (!names.has(token)) {
       total += unheldWeight;

@@ -34,6 +34,12 @@ const FILLER_WORDS = [
 const ASKING = new Set(ASKING_WORDS);
 const ALLOWED_DOCUMENT = new Set(DOCUMENT_WORDS);
 const ALLOWED = new Set([...DOCUMENT_WORDS, ...ASKING_WORDS, ...FILLER_WORDS]);
+const REQUEST_WORDS = new Set([...ASKING_WORDS, ...FILLER_WORDS]);
+
+/** A word that shapes a request rather than naming what it is about ("main", "say", "explain", "briefly"). */
+export function isRequestWord(word: string): boolean {
+  return REQUEST_WORDS.has(word.toLowerCase());
+}
 /** Function words (core/rag/text.ts's STOPWORDS holds most; these are the ones it keeps). */
 const FUNCTION_WORDS = new Set(['can', 'could', 'would', 'me', 'us', 'i', 'a', 'an', 'the', 'of', 'in', 'on', 'this', 'these', 'it', 'what', 'whats', 'what’s', 'what\'s', 'is', 'are', 'was']);
 /** Asking which documents there are ("What documents do I have?", "List my files"): their plural names. */

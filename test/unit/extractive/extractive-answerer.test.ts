@@ -217,9 +217,17 @@ describe('ExtractiveAnswerer', () => {
     const asked = async (question: string) => (await answerer.answer({ question, contexts, history: [] })).text;
     expect(await asked("Who is Harbor Ferries' CEO?")).to.match(/^None of the passages I found mentions CEO, so this may not answer your question:\n“/);
     expect(await asked('Who is the chief medical officer of Harbor Ferries?')).to.match(/^None of the passages I found mentions chief, medical or officer, so/);
-    // What the passages do hold is answered, misspelled or not, without the note.
+    // What the passages do hold is answered, misspelled or not, without the note; words that shape the request
+    // ("main", "say") need not be held.
     for (const question of ['When was Harbor Ferries founded?', 'When was Harbor Ferries fonded?']) {
       expect(await asked(question)).to.match(/^“/).and.include('Harbor Ferries Ltd. was founded in 1921 in Portland.');
+    }
+    // A filing's many sentences make a word none of them holds weigh much ("What are the main risks?" of a 10-K).
+    const filler = Array.from({ length: 20 }, (_, i) => `Route ${i} carried ${1000 + i} passengers at little risk.`).join(' ');
+    const risks = [passage('3', `Competition from airlines and new regulation are the risks the company faces. ${filler}`)];
+    for (const question of ['What are the main risks?', 'What does it say about risks?']) {
+      const text = (await answerer.answer({ question, contexts: risks, history: [] })).text;
+      expect(text, question).to.match(/^“/);
     }
   });
 
