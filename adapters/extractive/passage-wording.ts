@@ -53,6 +53,7 @@ const SKIPPED = new Set(['of', 'and', 'for', 'the', '&']);
  */
 function writtenOut(acronym: string, contexts: readonly ContextPassage[]): string | undefined {
   const counts = new Map<string, number>();
+  const initials = [...acronym].map((letter) => new RegExp(`^${letter}\\p{Ll}`, 'u'));
   for (const { text } of contexts) {
     const tokens = text.split(/\s+/);
     for (let i = 0; i < tokens.length; i++) {
@@ -60,7 +61,7 @@ function writtenOut(acronym: string, contexts: readonly ContextPassage[]): strin
       let k = 0;
       while (j < tokens.length && k < acronym.length) {
         if (k > 0 && SKIPPED.has(tokens[j].toLowerCase())) j++;
-        else if (new RegExp(`^${acronym[k]}\\p{Ll}`, 'u').test(tokens[j])) (j++, k++);
+        else if (initials[k].test(tokens[j])) (j++, k++);
         else break;
       }
       if (k < acronym.length) continue;

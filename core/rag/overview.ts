@@ -183,7 +183,7 @@ const MIN_HEADLINE_WORDS = 4;
  * ending on a word in capitals, before a sentence's first word ("The Digital Millennium Copyright Act (DMCA) was
  * signed …"). A short run ("IBM Watson was …") is a sentence's own subject and stays.
  */
-export function withoutHeadline(sentence: string): string {
+function withoutHeadline(sentence: string): string {
   const words = sentence.split(' ');
   const prose = words.findIndex((word) => /^\p{Ll}/u.test(word));
   let cut = -1;
