@@ -106,14 +106,30 @@ export function isHeading(line: string): boolean {
 }
 
 /**
- * A quotation or bracket the line opens and does not close: the line wraps on ("Title I, the “WIPO Copyright and
- * Performances and Phonograms" / "Treaties Implementation Act of 1998,” implements …"), so it is no heading.
+ * A quotation or bracket the line opens and does not close, with words after it (two, or one of 4 letters): the
+ * line wraps on ("Title I, the “WIPO Copyright and Performances and Phonograms" / "Treaties Implementation Act of
+ * 1998,” implements …"), so it is no heading. A bracket OCR read from a smudge ("GUT BIO JOGHURT PUR (EE") opens
+ * nothing that goes on.
  */
 function opensWithoutClosing(line: string): boolean {
-  const count = (pattern: RegExp) => line.match(pattern)?.length ?? 0;
   // German quotes open with „ and close with “; English ones open with “ and close with ”.
-  const quotes = count(/„/g) > 0 ? count(/„/g) > count(/“/g) : count(/“/g) > count(/”/g);
-  return quotes || count(/\(/g) > count(/\)/g) || count(/"/g) % 2 === 1;
+  const quote = line.includes('„') ? unclosed(line, '„', '“') : unclosed(line, '“', '”');
+  const straight = (line.match(/"/g)?.length ?? 0) % 2 === 1 ? line.lastIndexOf('"') : -1;
+  const goesOn = (at: number) => {
+    const after = line.slice(at + 1).split(' ').filter(Boolean);
+    return after.length >= 2 || /\p{L}{4}/u.test(after[0] ?? '');
+  };
+  return [quote, unclosed(line, '(', ')'), straight].some((at) => at >= 0 && goesOn(at));
+}
+
+/** Where the first opener that no closer after it matches stands, or -1. */
+function unclosed(line: string, open: string, close: string): number {
+  const openers: number[] = [];
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === open) openers.push(i);
+    else if (line[i] === close) openers.pop();
+  }
+  return openers.length > 0 ? openers[0] : -1;
 }
 
 /**

@@ -61,6 +61,9 @@ describe('layout of extracted lines', () => {
     expect(isHeading('The “Vessel Hull Design Protection Act”')).to.equal(true);
     expect(isHeading('Satz von Seifert und van Kampen „Light“')).to.equal(true);
     expect(isHeading('Digital Rights (Overview)')).to.equal(true);
+    // A bracket OCR read from a smudge opens nothing that goes on (shared/data/images/receipt_aldi_02032020_19_02423.jpg).
+    expect(isHeading('GUT BIO JOGHURT PUR (EE')).to.equal(true);
+    expect(isHeading('Form 1099-R should have the “Total')).to.equal(false);
   });
 });
 
