@@ -1,7 +1,7 @@
 import type { Answer, AnswerRequest, AnswerSkill, ChunkHit, QueryPlanner } from '../../core/index.js';
 import { asksExtremeTotal, extremeTotalAnswer } from './receipt-compare.js';
 import { askedReceiptDetail, DETAIL_QUERY, detailLines, receiptDetailAnswer, type ReceiptDetail } from './receipt-details.js';
-import { asksWhatIBought, asksWhatIPaid, asksWhatWasPaid, MAX_RECEIPTS, receiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
+import { asksWhatIBought, asksWhatIPaid, asksWhatWasBought, asksWhatWasPaid, MAX_RECEIPTS, receiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
 
 /**
  * Till receipts as a plug-in: the embedded answerer answers "How much did I pay at Aldi?" with the receipt's total
@@ -25,7 +25,8 @@ export const receiptsQueryPlanner: QueryPlanner = {
 
 function totalSearches(question: string) {
   return [
-    ...(asksWhatWasPaid(question) ? [{ text: TOTAL_QUERY, limit: 20, focusedOnly: true, holding: totalLines }] : []),
+    // "What did I buy at Aldi?" too: a receipt's last items are printed just above its total.
+    ...(asksWhatWasPaid(question) || asksWhatWasBought(question) ? [{ text: TOTAL_QUERY, limit: 20, focusedOnly: true, holding: totalLines }] : []),
     // "How much did I pay?", "What did I buy?", no shop named: each receipt's total line (its items above it), among
     // other documents' lines of totals.
     ...(asksWhatIPaid(question) || asksWhatIBought(question) || asksExtremeTotal(question)

@@ -172,11 +172,42 @@ function boughtAnswer(request: AnswerRequest): Answer | undefined {
   const named = receipts.filter((passage) => namesShop(request.question, passage));
   const every = asksWhatIBought(request.question) ? firstOfEachFile(request.contexts.filter((passage) => receiptTotal(passage.text))) : [];
   const asked = named.length > 0 ? named : receipts.length === 1 ? receipts : every;
-  const listed = asked.slice(0, MAX_RECEIPTS).flatMap((passage) => {
-    const lines = boughtLines(passage.text);
-    return lines.length > 0 ? [{ passage, lines }] : [];
+  const listed = asked.slice(0, MAX_RECEIPTS).flatMap(({ filename }) => {
+    const bought = boughtOfFile(request.contexts.filter((p) => p.filename === filename));
+    return bought ? [bought] : [];
   });
   return listed.length > 0 ? quotedPassages(listed, moreReceipts(asked.length)) : undefined;
+}
+
+/**
+ * A receipt's item lines from all its passages found (a long receipt's items span several, and the first found may be
+ * its VAT table or footer), then its total line: quoted as one, from the passage with the total line (else the one
+ * with the most items), the others cited with it.
+ */
+function boughtOfFile(passages: ContextPassage[]): { passage: ContextPassage; lines: string[]; also: ContextPassage[] } | undefined {
+  const withTotal = passages.find((p) => receiptTotal(p.text));
+  const ordered = [...passages.filter((p) => p !== withTotal), ...(withTotal ? [withTotal] : [])];
+  const lines: string[] = [];
+  const used: ContextPassage[] = [];
+  for (const passage of ordered) {
+    const own = boughtLines(passage.text).filter((line) => (passage === withTotal || isItem(line)) && !lines.includes(line));
+    if (own.length === 0) continue;
+    lines.push(...own);
+    used.push(passage);
+  }
+  if (lines.length === 0) return undefined;
+  const total = withTotal && used.includes(withTotal) ? lines.pop() : undefined;
+  const main = total ? withTotal! : used.reduce((a, b) => (boughtLines(b.text).length > boughtLines(a.text).length ? b : a));
+  return { passage: main, lines: [...lines.slice(0, MAX_BOUGHT_LINES), ...(total ? [total] : [])], also: used.filter((p) => p !== main) };
+}
+
+/**
+ * An item's line: a word ("Bulgur 0,99 x 2 1,98 A"), one or two amounts, no total word. A VAT table's row ("C 7,004
+ * 17438 1,21 18,54", "D 19,00% 4,78 5,69") has a class letter for a name, or more amounts.
+ */
+function isItem(line: string): boolean {
+  const amounts = line.match(AMOUNT)?.length ?? 0;
+  return amounts >= 1 && amounts <= 2 && /\p{L}{3}/u.test(line) && !TOTAL_WORDS.some((words) => labelledAmount(line, words));
 }
 
 /** A receipt passage's item lines (an amount, no total word, not too long) up to its total line, and that line. */
@@ -258,14 +289,20 @@ export function moreReceipts(asked: number): string | undefined {
  * Each passage's lines quoted (joined by " … ") and cited in turn, [1], [2] …, one per line, led by its amount if
  * given; `note` (what the list may leave out) under them.
  */
-export function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string }[], note?: string): Answer {
-  const quotes = quoted.map(({ lines }) => lines.map((line) => line.replace(/\s+/g, ' ')).join(' … '));
+export function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string; also?: ContextPassage[] }[], note?: string): Answer {
+  const oneLine = (line: string) => line.replace(/\s+/g, ' ');
+  const quotes = quoted.map(({ lines }) => lines.map(oneLine).join(' … '));
   const cited = quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`);
   const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`);
+  // A quote's lines from other passages of its document (`also`) cite those passages under the same number.
+  const cites = quoted.flatMap(({ passage, lines, also = [] }, i) => [passage, ...also].map((p) => {
+    const own = p === passage ? quotes[i] : lines.filter((line) => p.text.includes(line)).map(oneLine).join(' … ');
+    return { ref: p.ref, n: i + 1, quote: own };
+  }));
   return {
     text: `${cited.join('\n')}${note ? `\n${note}` : ''}\n\nSources: ${sources.join('; ')}`,
-    usedRefs: quoted.map(({ passage }) => passage.ref),
-    markers: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, i + 1])),
-    quotes: Object.fromEntries(quoted.map(({ passage }, i) => [passage.ref, quotes[i]])),
+    usedRefs: cites.map(({ ref }) => ref),
+    markers: Object.fromEntries(cites.map(({ ref, n }) => [ref, n])),
+    quotes: Object.fromEntries(cites.map(({ ref, quote }) => [ref, quote])),
   };
 }

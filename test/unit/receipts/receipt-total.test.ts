@@ -58,12 +58,13 @@ describe('the total of a till receipt', () => {
     }
   });
 
-  it('plans a search for the total line, within the documents a question names, only for questions about what was paid', () => {
+  it('plans a search for the total line, within the documents a question names, only for questions about what was paid or bought', () => {
     const [search] = receiptsQueryPlanner.pinnedSearches('How much did I pay at Aldi?');
     expect(search).to.include({ focusedOnly: true });
     const hit = (text: string) => ({ chunk: { id: text, sessionId: 's', jobId: 'j', filename: 'r.jpg', page: 1, ordinal: 0, text, tags: {} }, score: 1 });
     expect(search.holding([hit('Opening hours'), hit(RECEIPT)]).map((h) => h.chunk.text)).to.deep.equal([RECEIPT]);
-    expect(receiptsQueryPlanner.pinnedSearches('What did I buy at Lidl?')).to.deep.equal([]);
+    expect(receiptsQueryPlanner.pinnedSearches('What did I buy at Lidl?').map((search) => search.focusedOnly)).to.deep.equal([true]);
+    expect(receiptsQueryPlanner.pinnedSearches('Where is the Lidl?')).to.deep.equal([]);
     expect(receiptsQueryPlanner.lexicalQuery('How much did I pay?')).to.equal('How much did I pay?');
   });
 
@@ -101,6 +102,15 @@ describe('the total of a till receipt', () => {
     expect(receiptTotalAnswer({ question: 'What did I buy at Rewe?', contexts, history: [] }), 'a shop no receipt is from').to.equal(undefined);
   });
 
+  it('answers what was bought from the passage of the receipt with the most item lines, not the first found', () => {
+    // shared/data/images/receipt_aldi_02032020_19_02423.jpg's OCR as chunked: its VAT table and footer came first.
+    const footer = passage(['MWST Netto MWST-BETRAG ~~ BRUTTO', 'C 7,004 17438 1,21 18,54', 'D 19,00% 4,78 all 5,69', 'ANZAHL ARTIKEL 19', 'Vielen Dank fur Ihren Einkauf!'].join('\n'), '1', 'receipt_aldi.jpg');
+    const items = passage(['Pohlweg 110 33100 Paderborn', 'GUTFRIED GEFL./HAHN. FL. . 1,99 C', 'FERRERO KINDER RIEGEL 1,99 C', 'FRISCHKASE KREATION 0,99 C', 'BRIOCHE-KNOTEN 0,29 C'].join('\n'), '2', 'receipt_aldi.jpg');
+    const answer = receiptTotalAnswer({ question: 'What did I buy at Aldi?', contexts: [footer, items], history: [] });
+    expect(answer?.text).to.equal('“GUTFRIED GEFL./HAHN. FL. . 1,99 C … FERRERO KINDER RIEGEL 1,99 C … FRISCHKASE KREATION 0,99 C … BRIOCHE-KNOTEN 0,29 C” [1]\n\nSources: [1] receipt_aldi.jpg, page 1');
+    expect(answer?.usedRefs).to.deep.equal(['2']);
+  });
+
   it('answers an overview of a receipt ("What is in the Aldi receipt?") with its item lines, through the embedded answerer', async () => {
     const answerer = new ExtractiveAnswerer(undefined, [receiptsAnswerSkill]);
     const contexts = [passage(RECEIPT, '1', 'aldi.jpg'), passage('Opening hours 9 to 20. Thank you for shopping.', '2', 'aldi.jpg')];
@@ -121,7 +131,8 @@ describe('the total of a till receipt', () => {
       );
     }
     expect(receiptTotalAnswer({ question: 'What did I buy last week?', contexts, history: [] }), 'names something no shop is: left to the answerer').to.equal(undefined);
-    expect(receiptsQueryPlanner.pinnedSearches('What did I buy?').map((s) => s.perDocument ?? 1)).to.deep.equal([5]);
+    // Each receipt's total line; the search within named documents is not searched when none is named (focusedOnly).
+    expect(receiptsQueryPlanner.pinnedSearches('What did I buy?').map((s) => [s.perDocument ?? 1, s.focusedOnly ?? false])).to.deep.equal([[1, true], [5, false]]);
   });
 
   it('plans a search for each receipt’s total line when asked what I paid', () => {
