@@ -294,11 +294,15 @@ export function quotedPassages(quoted: { passage: ContextPassage; lines: string[
   const quotes = quoted.map(({ lines }) => lines.map(oneLine).join(' … '));
   const cited = quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`);
   const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`);
-  // A quote's lines from other passages of its document (`also`) cite those passages under the same number.
-  const cites = quoted.flatMap(({ passage, lines, also = [] }, i) => [passage, ...also].map((p) => {
-    const own = p === passage ? quotes[i] : lines.filter((line) => p.text.includes(line)).map(oneLine).join(' … ');
-    return { ref: p.ref, n: i + 1, quote: own };
-  }));
+  // A quote's lines from other passages of its document (`also`) cite those passages under the same number, each
+  // with the lines it holds (what its source's excerpt shows).
+  const cites = quoted.flatMap(({ passage, lines, also = [] }, i) => {
+    if (also.length === 0) return [{ ref: passage.ref, n: i + 1, quote: quotes[i] }];
+    return [passage, ...also].flatMap((p) => {
+      const own = lines.filter((line) => p.text.includes(line)).map(oneLine).join(' … ');
+      return own || p === passage ? [{ ref: p.ref, n: i + 1, quote: own }] : [];
+    });
+  });
   return {
     text: `${cited.join('\n')}${note ? `\n${note}` : ''}\n\nSources: ${sources.join('; ')}`,
     usedRefs: cites.map(({ ref }) => ref),

@@ -114,7 +114,10 @@ describe('the total of a till receipt', () => {
     const both = receiptTotalAnswer({ question: 'What did I buy at Aldi?', contexts: [last, footer, items], history: [] })!;
     expect(both.text).to.equal('“GUTFRIED GEFL./HAHN. FL. . 1,99 C … FERRERO KINDER RIEGEL 1,99 C … FRISCHKASE KREATION 0,99 C … BRIOCHE-KNOTEN 0,29 C … FITNESSBROETCHEN 0,29 C … ZU ZAHLEN EURO 24,23” [1]\n\nSources: [1] receipt_aldi.jpg, page 1');
     expect(both.markers).to.deep.equal({ 3: 1, 2: 1 });
-    expect(both.quotes?.['2']).to.equal('GUTFRIED GEFL./HAHN. FL. . 1,99 C … FERRERO KINDER RIEGEL 1,99 C … FRISCHKASE KREATION 0,99 C … BRIOCHE-KNOTEN 0,29 C');
+    expect(both.quotes).to.deep.equal({
+      2: 'GUTFRIED GEFL./HAHN. FL. . 1,99 C … FERRERO KINDER RIEGEL 1,99 C … FRISCHKASE KREATION 0,99 C … BRIOCHE-KNOTEN 0,29 C',
+      3: 'BRIOCHE-KNOTEN 0,29 C … FITNESSBROETCHEN 0,29 C … ZU ZAHLEN EURO 24,23',
+    });
   });
 
   it('answers an overview of a receipt ("What is in the Aldi receipt?") with its item lines, through the embedded answerer', async () => {
