@@ -147,5 +147,5 @@ export * from './rag/text.js';
 export { rerank, RERANK_POOL } from './rag/rerank.js';
 export { RetrieveAndAnswer, type RetrievalDeps } from './use-cases/retrieve-and-answer.js';
 export { answerInSentences } from './rag/answer-stream.js';
-export { isOverviewQuestion, overviewAnswer } from './rag/overview.js';
+export { isOverviewQuestion, isRequestWord, overviewAnswer } from './rag/overview.js';
 export { echoedHeading, echoesHeading } from './rag/question-headings.js';
