@@ -14,8 +14,11 @@ export interface TextUnit {
   text: string;
 }
 
-/** One whitespace-separated table cell: 1,577 · (1,577) · $ · $5,363 · 30.8% · 0.55 · — (nil). */
-const CELL = /^(?:\$|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[—–-])$/;
+/**
+ * One whitespace-separated table cell: 1,577 · (1,577) · $ · $5,363 · 30.8% · 0.55 · — (nil), or a percent sign the
+ * text layer set apart from its number ("4,693 10 %": a 10-K's change column).
+ */
+const CELL = /^(?:\$|%|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[—–-])$/;
 const YEAR = /\b(?:19|20)\d\d\b/g;
 
 
@@ -33,8 +36,7 @@ export function isTableRow(line: string): boolean {
   if (isColumnHeader(line)) return false;
   // Lines reach here with single spaces (splitUnits), so splitting on ' ' is a token split, linear in the line.
   const tokens = line.split(' ');
-  let start = tokens.length;
-  while (start > 0 && CELL.test(tokens[start - 1])) start--;
+  const start = cellsStart(tokens);
   if (start === tokens.length) return false;
   const label = tokens.slice(0, start).join(' ');
   if (label.endsWith('.')) return false; // a sentence that happens to end in a number
@@ -58,12 +60,24 @@ export function isIndexEntry(text: string): boolean {
   return (text.match(/\S*\d\S*/g) ?? []).every((figure) => /^\d{1,4}(?:[-–]\d{1,4})?,?$/.test(figure));
 }
 
+/** Where a line's run of cells starts (its length when it ends in none); a "%" before any figure is the label's ("Margin %"). */
+function cellsStart(tokens: string[]): number {
+  let start = tokens.length;
+  while (start > 0 && CELL.test(tokens[start - 1])) start--;
+  while (start < tokens.length && tokens[start] === '%') start++;
+  return start;
+}
+
 /** A table row's label and the figures ending it ("$" signs dropped): "Total assets $ 59,268 $ 55,556". */
 export function splitRow(row: string): { label: string; cells: string[] } {
   const tokens = row.split(' ');
-  let start = tokens.length;
-  while (start > 0 && CELL.test(tokens[start - 1])) start--;
-  return { label: tokens.slice(0, start).join(' '), cells: tokens.slice(start).filter((t) => t !== '$') };
+  const start = cellsStart(tokens);
+  const cells: string[] = [];
+  for (const token of tokens.slice(start)) {
+    if (token === '%' && cells.length > 0) cells[cells.length - 1] += '%';
+    else if (token !== '$') cells.push(token);
+  }
+  return { label: tokens.slice(0, start).join(' '), cells };
 }
 
 /** A column header, or a row with two figures or more (not a broken date line such as "August 29," read as a row). */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { chunkPages } from '../../../core/rag/chunking.js';
-import { isColumnHeader, isHeading, isIndexEntry, isTableRow, namedColumns, splitUnits } from '../../../core/rag/layout.js';
+import { isColumnHeader, isHeading, isIndexEntry, isTableRow, namedColumns, splitRow, splitUnits } from '../../../core/rag/layout.js';
 
 /** A cash-flow statement as the PDF text layer gives it: one line per visual line. */
 const STATEMENT = [
@@ -25,6 +25,12 @@ describe('layout of extracted lines', () => {
     expect(isColumnHeader('(In millions, except per share data) 2019 2018 2017')).to.equal(true);
     // A wrapped line of prose holding two years (shared/data/pdfs/dmca-summary-1998.pdf).
     expect(isColumnHeader('President Clinton on October 28, 1998. The legislation implements two 1996 World')).to.equal(false);
+    // A percent sign the text layer set apart from its number (NETFLIX_2017_10K.pdf, page 22) keeps a row a row.
+    expect(isTableRow('Paid memberships at end of period 52,810 47,905 43,401 4,905 10% 4,504 10 %')).to.equal(true);
+    expect(splitRow('Paid memberships at end of period 52,810 47,905 43,401 4,905 10% 4,504 10 %')).to.deep.equal({
+      label: 'Paid memberships at end of period', cells: ['52,810', '47,905', '43,401', '4,905', '10%', '4,504', '10%'],
+    });
+    expect(splitRow('Margin % 10 20')).to.deep.equal({ label: 'Margin %', cells: ['10', '20'] });
     expect(isHeading('CONSOLIDATED BALANCE SHEETS')).to.equal(true);
     expect(isHeading('Cash Flows from Investing Activities')).to.equal(true);
     expect(isHeading('of the company and its subsidiaries')).to.equal(false);
