@@ -1,7 +1,9 @@
 /**
  * Running headers and footers ("Copyright Office Summary … Page 5") repeat on most pages and glue themselves to the
  * first and last sentences of every page. A line among the first or last two of a page whose shape (digits masked)
- * recurs on at least half the pages of its window, and on three or more, is dropped.
+ * recurs on at least half the pages of its window, and on three or more, is dropped. A page number at either end of the
+ * line is left out of its shape: facing pages print it on their outer edges ("47700 Federal Register / Vol. 85 …" on
+ * the left, "Federal Register / Vol. 85 … 47701" on the right), and each form alone is on only half the pages.
  *
  * The window is the whole document up to 2 × HALF_WINDOW + 1 pages; a longer document is judged in windows of that
  * size around each page (a merged file changes its headers from one report to the next), so pages can be passed on
@@ -96,7 +98,8 @@ export function removeRunningHeaders(pages: string[], halfWindow = HALF_WINDOW):
 }
 
 function shape(line: string): string {
-  return line.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  const masked = line.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  return masked.replace(/^# (?=.*\p{L})|(?<=\p{L}.*) #$/gu, '');
 }
 
 function edgeShapes(text: string): Shapes {

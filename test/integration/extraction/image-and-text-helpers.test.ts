@@ -164,6 +164,16 @@ describe('removeRunningHeaders', () => {
     expect(removeRunningHeaders(['Total: 1\nTotal: 2', 'Total: 3\nTotal: 4', 'Total: 5\nTotal: 6'])).to.deep.equal(['Total: 1\nTotal: 2', 'Total: 3\nTotal: 4', 'Total: 5\nTotal: 6']);
   });
 
+  it('drops a header whose page number stands on the outer edge, left on even pages and right on odd ones', () => {
+    // The Federal Register prints "47700 Federal Register / Vol. 85 …" and "Federal Register / Vol. 85 … 47701"; of 9
+    // pages, the right-hand form is on 4, under half.
+    const header = 'Federal Register / Vol. 85, No. 152 / Thursday, August 6, 2020 / Proposed Rules';
+    const bodies = ['Revenue grew.', 'Costs fell.', 'Staff joined.', 'Offices opened.', 'Sales rose.', 'Debt shrank.', 'Plans follow.', 'Prices held.', 'The end.'];
+    const pages = bodies.map((body, i) => `${i % 2 === 0 ? `${47700 + i} ${header}` : `${header} ${47700 + i}`}\n${body}`);
+    const cleaned = removeRunningHeaders(pages);
+    expect(cleaned.slice(3, 5)).to.deep.equal(['Offices opened.', 'Sales rose.']);
+  });
+
   it('keeps lines that repeat on fewer than half the pages, and short documents as they are', () => {
     const pages = ['Chapter 1\nText one.', 'Chapter 1\nText two.', 'Other\nText three.', 'Other 2\nText four.', 'Else\nText five.', 'More\nText six.', 'Last\nText seven.'];
     expect(removeRunningHeaders(pages)).to.deep.equal(pages);
