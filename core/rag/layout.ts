@@ -113,11 +113,18 @@ const MAX_NAMED_COLUMNS = 60;
 export function isHeading(line: string): boolean {
   const words = line.split(/\s+/).filter(Boolean);
   if (words.length === 0 || words.length > 10 || /[.,;:]$/.test(line) || !/\p{L}{3}/u.test(line)) return false;
-  if (isTableRow(line) || isColumnHeader(line) || opensWithoutClosing(line)) return false;
+  if (isTableRow(line) || isColumnHeader(line) || opensWithoutClosing(line) || CLAUSE_AFTER_COMMA.test(line)) return false;
   const significant = words.filter((w) => /^\p{L}{4,}/u.test(w) && !STOPWORDS.has(w.toLowerCase()));
   if (significant.length === 0) return false;
   return significant.every((w) => /^\p{Lu}/u.test(w));
 }
+
+/**
+ * A comma and then an article or a pronoun: a sentence's clause, not a title ("On October 29, 2018, a Boeing Model",
+ * the first line of a paragraph in a narrow column). Titles join a list's last item with a conjunction ("Property,
+ * Plant, and Equipment"), which stays a heading.
+ */
+const CLAUSE_AFTER_COMMA = /, (?:a|an|the|this|these|that|those|it|its|we|our|they|their|he|she|which|who) /;
 
 /**
  * A quotation or bracket the line opens and does not close, with words after it (two, or one of 4 letters): the

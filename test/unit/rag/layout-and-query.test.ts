@@ -34,6 +34,9 @@ describe('layout of extracted lines', () => {
     expect(isHeading('CONSOLIDATED BALANCE SHEETS')).to.equal(true);
     expect(isHeading('Cash Flows from Investing Activities')).to.equal(true);
     expect(isHeading('of the company and its subsidiaries')).to.equal(false);
+    // A paragraph's first line in a narrow column (shared/data/pdfs/federal-register-2020-17221.pdf).
+    expect(isHeading('On October 29, 2018, a Boeing Model')).to.equal(false);
+    expect(isHeading('Property, Plant, and Equipment')).to.equal(true);
   });
 
   it('tells an index’s or a table of contents’ entries by their dot leaders leading to page numbers', () => {
