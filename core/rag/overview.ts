@@ -98,8 +98,11 @@ function documentCodes(text: string): string {
   return text.replace(/\b(\d+)-(\p{L})\b|\b(\p{L})-(\d+)\b/gu, (_, number, letter, first, last) => (number ? `${number}${letter}` : `${first}${last}`));
 }
 
-/** Passages per document given to the answerer for an overview: its opening chunks. */
-export const OVERVIEW_CHUNKS_PER_DOCUMENT = 2;
+/**
+ * Passages per document given to the answerer for an overview: its opening chunks. Three, not two: a notice whose
+ * masthead and sidebar fill its first chunks has its summary in the third (the Federal Register's).
+ */
+export const OVERVIEW_CHUNKS_PER_DOCUMENT = 3;
 /** Central sentences added to each document's lead. */
 const CENTRAL_SENTENCES = 2;
 /**
@@ -115,7 +118,12 @@ interface Candidate {
   /** Position in the document's passages, for reading order. */
   position: number;
   keys: Set<string>;
+  /** Opens the document's own summary ("SUMMARY: The FAA proposes …", the paragraph under "Abstract"). */
+  summary?: boolean;
 }
+
+/** A label saying the document sums itself up: on a line of its own, or before the summary's first sentence. */
+const SUMMARY_LABEL = /^(?:executive summary|summary|abstract)(?:\s*[:.—–]\s+|\s*$)/i;
 
 /**
  * The extractive overview: for each document (passages grouped by filename, in the order given), its lead sentence
@@ -144,21 +152,30 @@ export function moreDocumentsNote(shown: number, all: number): string {
 
 function documentOverview(passages: ContextPassage[]): Candidate[] {
   const sentences: Candidate[] = [];
+  let summaryNext = false;
   for (const passage of passages) {
     // Line by line: a chunk starts with the section title it falls under on a line of its own, and a title run into
     // the sentence after it would quote neither as written.
     for (const line of passage.text.split(/\n+/)) {
+      if (SUMMARY_LABEL.test(line.trim()) && line.trim().replace(SUMMARY_LABEL, '') === '') {
+        summaryNext = true;
+        continue;
+      }
       for (const sentence of splitSentences(line)) {
+        const labelled = SUMMARY_LABEL.exec(sentence);
         // Chunks overlap by a sentence or two: each is a candidate once.
-        const text = withoutHeadline(sentence);
+        const text = withoutHeadline(labelled ? sentence.slice(labelled[0].length) : sentence);
         if (text.length > MAX_SENTENCE_CHARS || sentences.some((s) => s.text === text)) continue;
-        sentences.push({ ref: passage.ref, text, position: sentences.length, keys: new Set(termKeys(text)) });
+        sentences.push({ ref: passage.ref, text, position: sentences.length, keys: new Set(termKeys(text)), summary: Boolean(labelled) || summaryNext });
+        summaryNext = false;
       }
     }
   }
   const full = sentences.filter((s) => wordTokens(s.text).filter((w) => /\p{L}/u.test(w)).length >= MIN_SENTENCE_WORDS && s.keys.size > 0);
   if (full.length === 0) return sentences.slice(0, 1);
-  const lead = full[0];
+  // The document's own summary leads where it has one, and what comes before it (a masthead, a sidebar, the authors)
+  // is left out; else its first sentence leads (an article's lead).
+  const lead = full.find((s) => s.summary) ?? full[0];
   const centrality = (s: Candidate) => {
     let shared = 0;
     for (const other of full) if (other !== s) for (const key of s.keys) if (other.keys.has(key)) shared++;
@@ -166,7 +183,7 @@ function documentOverview(passages: ContextPassage[]): Candidate[] {
     return shared / Math.sqrt(s.keys.size);
   };
   const central = full
-    .filter((s) => s !== lead)
+    .filter((s) => s.position > lead.position)
     .map((s) => ({ s, score: centrality(s) }))
     .sort((a, b) => b.score - a.score || a.s.position - b.s.position)
     .slice(0, CENTRAL_SENTENCES)

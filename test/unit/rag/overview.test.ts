@@ -85,6 +85,22 @@ describe('overview questions (core/rag/overview.ts)', () => {
     expect(overviewAnswer([passage('2', 'ibm.pdf', 1, named)]).text).to.equal(named);
   });
 
+  it('leads with the document’s own summary where a label says where it is', () => {
+    // shared/data/pdfs/federal-register-2020-17221.pdf: a sidebar of boilerplate comes first in the text layer.
+    const notice = overviewAnswer([
+      passage('1', 'fr.pdf', 1, 'This section of the FEDERAL REGISTER contains notices to the public of the proposed issuance of rules. ' +
+        'The purpose of these notices is to give interested persons an opportunity to participate in the rule making.'),
+      passage('2', 'fr.pdf', 1, 'ACTION: Notice of proposed rulemaking (NPRM). SUMMARY: The FAA proposes to supersede Airworthiness Directive 2018-23-51, which applies to all Boeing 737 MAX airplanes.'),
+    ]);
+    expect(notice.text).to.not.match(/^This section/);
+    expect(notice.text).to.include('The FAA proposes to supersede Airworthiness Directive 2018-23-51');
+    expect(notice.text).to.not.include('SUMMARY');
+    // A paper's abstract under a heading of its own leads, not the author line above it.
+    const paper = overviewAnswer([passage('1', 'paper.pdf', 1,
+      'Jane Doe is a researcher at the Institute of Examples in the city of Springfield.\nAbstract\nWe show that glaciers in the Alps retreat faster than models predict.')]);
+    expect(paper.text.startsWith('We show that glaciers')).to.equal(true, paper.text);
+  });
+
   it('covers every document, each under its name, and says nothing when there is nothing to say', () => {
     const answer = overviewAnswer([
       passage('1', 'a.pdf', 1, 'The first document explains how mortgage interest rates are set by the central bank.'),
