@@ -318,14 +318,15 @@ export function expectedAnswerType(question: string): AnswerType {
   return 'any';
 }
 
-const MONTHS = /\b(january|february|march|april|may|june|july|august|september|october|november|december|century|decade|spring|summer|autumn|winter)\b/i;
+// "May" the month only when capitalised: "may" is most often the verb ("the FAA may amend this AD").
+const MONTHS = /\b(january|february|march|april|june|july|august|september|october|november|december|century|decade|spring|summer|autumn|winter)\b/i;
 const MONTH_NAMES = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 const DAY_OF_MONTH = new RegExp(`\\b${MONTH_NAMES}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_NAMES}(?=\\s|,|$)`, 'gi');
 const NUMBER_WORDS = /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half)\b/i;
 
 function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: string[]): boolean {
   if (expected === 'any') return false;
-  if (expected === 'time') return /\b(1\d{3}|20\d{2})s?\b/.test(sentence) || MONTHS.test(sentence);
+  if (expected === 'time') return /\b(1\d{3}|20\d{2})s?\b/.test(sentence) || MONTHS.test(sentence) || /\bMay\b/.test(sentence);
   // Years and the day of a date ("March 23, 2021", "23 March") are no count: "How many employees?" is not answered by
   // a lawsuit's filing date.
   if (expected === 'number') return /\d/.test(sentence.replace(DAY_OF_MONTH, ' ').replace(/\b(1\d{3}|20\d{2})\b/g, '')) || NUMBER_WORDS.test(sentence);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  ExtractiveAnswerer, MAX_ANSWER_WORDS, SENTENCE_FEATURES, SENTENCE_WEIGHTS,
+  ExtractiveAnswerer, MAX_ANSWER_WORDS, SENTENCE_FEATURES, SENTENCE_WEIGHTS, sentenceFeatures, type Candidate,
 } from '../../../adapters/extractive/extractive-answerer.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
 import { NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
@@ -21,6 +21,15 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 describe('ExtractiveAnswerer', () => {
   const answerer = new ExtractiveAnswerer();
+
+  it('hears a time in "May" the month, not in "may" the verb', () => {
+    const candidate = (text: string, rank: number): Candidate => ({
+      passage: passage(String(rank + 1), text), rank, position: 0, kind: 'sentence', text, words: words(text), score: 0, coverage: 0, features: [],
+    });
+    const at = SENTENCE_FEATURES.indexOf('answerType');
+    const [verb, month] = sentenceFeatures([candidate('The agency may amend the rule because of those comments.', 0), candidate('Comments on the rule are due in May.', 1)], 'When are comments due?', new Map());
+    expect([verb[at], month[at]]).to.deep.equal([0, 1]);
+  });
 
   it('quotes at most 80 words in all, even from very long sentences and many passages', async () => {
     const long = (topic: string, n: number) =>
