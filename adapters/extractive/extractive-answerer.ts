@@ -5,7 +5,7 @@ import {
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
 import { asWrittenInPassages } from './passage-wording.js';
-import { bestRow, columnHeaderOf, figureForTotal, figureForYear } from './table-rows.js';
+import { bestRow, columnHeaderOf, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
 /** A sentence cut shorter than this says too little to be worth quoting. */
@@ -70,24 +70,29 @@ export class ExtractiveAnswerer implements Llm {
     const ranked = rankedOf(all);
     // A figure question is answered by the table row naming it, quoted under its column header.
     const figure = this.skills.map((skill) => skill.tableFigure(request.question)).find((f) => f !== undefined);
-    const row = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
+    const matched = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
     const coverage = Math.max(...ranked.map((c) => c.coverage));
     if (!best || coverage < MIN_COVERAGE) return notFound();
 
     const queryTerms = new Set(stems(contentTokens(request.question)));
+    // The same line item in other tables (a report's segments): the one whose name the question says, else each.
+    const alike = matched ? sameItemElsewhere(matched, all) : [];
+    const namedTable = alike.find(({ table }) => stems(wordTokens(table)).some((t) => queryTerms.has(t)));
+    const row = namedTable?.row ?? alike[0]?.row ?? matched;
+    const others = namedTable ? [] : alike.slice(1).map(({ row: r, table }) => ({ ...r, text: `${table} … ${r.text}`, words: countWords(table) + countWords(r.text) }));
     const header = row && columnHeaderOf(row, all);
     const first = row ? { ...row, text: header ? `${header} … ${row.text}` : row.text, words: countWords(row.text) + (header ? countWords(header) : 0) } : fitted(best, MAX_ANSWER_WORDS, queryTerms);
-    // The figure asked for first: the year's column, or (no year asked) a total column's.
-    const lead = row && (figure?.year === undefined ? figureForTotal(row.text, header) : figureForYear(row.text, header, figure.year));
+    // The figure asked for first: the year's column, or (no year asked) a total column's; of each table's, named.
+    const lead = row && (others.length > 0 ? yearFigures(alike, all, figure?.year) : figure?.year === undefined ? figureForTotal(row.text, header) : figureForYear(row.text, header, figure.year));
     // A question that repeats a section's question-shaped heading ("Who must file …?") is answered by that section.
     const section = row ? undefined : echoedSection(request.question, all);
-    const chosen: Candidate[] = section ?? [first];
+    const chosen: Candidate[] = section ?? [first, ...others];
     let words = chosen.reduce((sum, c) => sum + c.words, 0);
     for (const next of section ? [] : ranked) {
       if (next === best && !row) continue;
-      if (row && (next.text === row.text || next.text === header)) continue;
+      if (row && (next.text === row.text || next.text === header || alike.some((a) => a.row.text === next.text))) continue;
       if (chosen.length >= MAX_SENTENCES || words >= MAX_ANSWER_WORDS - MIN_EXCERPT_WORDS) break;
       if (chosen.some((c) => c.text === next.text)) continue;
       // Fill the 80 words: a runner-up sentence often holds the answer when the best match only restates the question.
@@ -336,6 +341,15 @@ function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: stri
     .split(/\s+/)
     .slice(1)
     .some((w) => /^\p{Lu}\p{Ll}+/u.test(w) && !asked.has(termKey(w.replace(/[^\p{L}]/gu, ''))));
+}
+
+/** "2017: 52,810 (Domestic Streaming Segment), 57,834 (International Streaming Segment)": the year's figure of each table. */
+function yearFigures(rows: { row: Candidate; table: string }[], all: Candidate[], year: number | undefined): string | undefined {
+  const figures = rows.flatMap(({ row, table }) => {
+    const figure = figureForYear(row.text, columnHeaderOf(row, all), year);
+    return figure ? [`${figure.slice(figure.indexOf(': ') + 2)} (${table})`] : [];
+  });
+  return figures.length === rows.length ? `${year}: ${figures.join(', ')}` : undefined;
 }
 
 /**

@@ -62,6 +62,45 @@ export function bestRow<C extends RowCandidate>(candidates: C[], wording: string
   return best?.candidate;
 }
 
+/** At most this many other tables' rows of the same line item an answer adds to the one it chose. */
+const MAX_SAME_ITEMS = 2;
+
+/**
+ * The chosen row and the same line item in other tables of the passages, each with the name that tells its table
+ * apart: a report prints "Paid memberships at end of period" under "Domestic Streaming Segment", "International
+ * Streaming Segment" and "Domestic DVD Segment", and a question that names none of them asks of all. Rows of the same
+ * label (letters compared) and other text; a table's name is the line of its title nearest the table that the other
+ * tables' titles do not share. In the document's order; [] when there is no other such row, or the chosen row's table
+ * has no such name.
+ */
+export function sameItemElsewhere<C extends RowCandidate>(row: C, candidates: C[]): { row: C; table: string }[] {
+  const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}]+/gu, ' ').trim();
+  const label = letters(splitRow(row.text).label);
+  const seen = new Set([row.text]);
+  const rows = [row];
+  for (const c of candidates) {
+    if (c.kind !== 'row' || seen.has(c.text) || letters(splitRow(c.text).label) !== label || rows.length > MAX_SAME_ITEMS) continue;
+    seen.add(c.text);
+    rows.push(c);
+  }
+  if (rows.length === 1) return [];
+  const titles = rows.map((r) => titleLinesOf(r, candidates).map(letters));
+  const names = rows.map((r, i) => {
+    const others = new Set(titles.flatMap((lines, j) => (j === i ? [] : lines)));
+    const k = titles[i].findLastIndex((line) => !others.has(line));
+    return k < 0 ? undefined : titleLinesOf(r, candidates)[k];
+  });
+  if (names[0] === undefined) return [];
+  const named = rows.flatMap((r, i) => (names[i] !== undefined ? [{ row: r, table: names[i]! }] : []));
+  // In the document's order.
+  const order = (r: C) => [r.passage.filename, r.passage.page, r.rank, r.position] as const;
+  named.sort((a, b) => {
+    const [x, y] = [order(a.row), order(b.row)];
+    return x[0].localeCompare(y[0]) || x[1] - y[1] || x[2] - y[2] || x[3] - y[3];
+  });
+  return named.length > 1 ? named : [];
+}
+
 /** At most this many lines above a table are its title ("NIKE, INC." / "CONSOLIDATED STATEMENTS OF INCOME" / "YEAR ENDED MAY 31,"). */
 const TITLE_LINES = 4;
 /** A line of more words, or of more than 4 ending a sentence ("NIKE, INC." does not), is the prose before the table. */
@@ -72,6 +111,12 @@ const TITLE_WORDS = 12;
  * dates; column headers between them are skipped), up to the prose or the table before it.
  */
 function tableTitleOf<C extends RowCandidate>(row: C, candidates: C[]): string | undefined {
+  const title = titleLinesOf(row, candidates);
+  return title.length > 0 ? title.join(' ') : undefined;
+}
+
+/** The lines of the row's table title (see tableTitleOf), top to bottom. */
+function titleLinesOf<C extends RowCandidate>(row: C, candidates: C[]): string[] {
   const units = candidates.filter((c) => c.passage === row.passage).sort((a, b) => a.position - b.position);
   let i = units.indexOf(row);
   while (i > 0 && isTableLine(units[i - 1])) i--; // up to the table's first row or column header
@@ -83,7 +128,7 @@ function tableTitleOf<C extends RowCandidate>(row: C, candidates: C[]): string |
     if (isTableLine(unit) || words > TITLE_WORDS || (words > 4 && /[.!?]$/.test(unit.text))) break;
     title.unshift(unit.text);
   }
-  return title.length > 0 ? title.join(' ') : undefined;
+  return title;
 }
 
 /**

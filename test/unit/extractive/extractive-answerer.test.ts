@@ -126,6 +126,29 @@ describe('ExtractiveAnswerer', () => {
     expect((await answerer.answer(request)).text).to.not.match(/^2018: /);
   });
 
+  it('answers a line item several tables print with each table’s figure, named, unless the question names one', async () => {
+    // shared/data/financebench/pdfs/NETFLIX_2017_10K.pdf as chunked: one segment table per page, the same row in each.
+    const segment = (name: string, row: string) => [
+      name, 'As of/ Year Ended December 31, Change', '2017 2016 2015 2017 vs. 2016 2016 vs. 2015',
+      '(in thousands, except revenue per membership and percentages) Memberships:', `Paid memberships at end of period ${row}`,
+    ].join('\n');
+    const contexts = [
+      passage('1', segment('Domestic DVD Segment', '3,330 4,029 4,787 (699) (17)% (758) (16)%'), '10k.pdf', 24, 3),
+      passage('2', segment('Domestic Streaming Segment', '52,810 47,905 43,401 4,905 10% 4,504 10 %'), '10k.pdf', 22, 2),
+      passage('3', segment('International Streaming Segment', '57,834 41,185 27,438 16,649 40% 13,747 50%'), '10k.pdf', 23, 1),
+    ];
+    const skilled = new ExtractiveAnswerer(undefined, [financialAnswerSkill]);
+    const all = await skilled.answer({ question: 'How many paid memberships were there at the end of 2017?', contexts, history: [] });
+    expect(all.text.startsWith('2017: 52,810 (Domestic Streaming Segment), 57,834 (International Streaming Segment), 3,330 (Domestic DVD Segment) — '), all.text).to.equal(true);
+    // Each table's row quoted under its name, cited to its page.
+    expect(all.text).to.include('“International Streaming Segment … Paid memberships at end of period 57,834 41,185 27,438 16,649 40% 13,747 50%” [2]');
+    expect(all.text).to.include('Domestic DVD Segment … Paid memberships at end of period 3,330 4,029 4,787 (699) (17)% (758) (16)%” [3]');
+    expect(all.text).to.include('Sources: [1] 10k.pdf, page 22; [2] 10k.pdf, page 23; [3] 10k.pdf, page 24');
+    const one = await skilled.answer({ question: 'How many international paid memberships were there at the end of 2016?', contexts, history: [] });
+    expect(one.text.startsWith('2016: 41,185 — '), one.text).to.equal(true);
+    expect(one.text).to.not.include('3,330');
+  });
+
   it("answers a figure of a table with a header of names under that header, its total first", async () => {
     // shared/data/pdfs/nics-background-checks-2015-11.pdf as chunked: the header of names carried atop each chunk.
     const header = 'State / Territory Permit Handgun Long Gun *Other **Multiple Admin Handgun Long Gun *Other Handgun Long Gun *Other Handgun Long Gun *Other Handgun Long Gun Handgun Long Gun *Other Handgun Long Gun *Other Totals';
