@@ -202,12 +202,14 @@ function boughtOfFile(passages: ContextPassage[]): { passage: ContextPassage; li
 }
 
 /**
- * An item's line: a word ("Bulgur 0,99 x 2 1,98 A"), one or two amounts, no total word. A VAT table's row ("C 7,004
- * 17438 1,21 18,54", "D 19,00% 4,78 5,69") has a class letter for a name, or more amounts.
+ * An item's line: a word ("Bulgur 0,99 x 2 1,98 A"), one or two amounts, no total word before them. A VAT table's row
+ * ("C 7,004 17438 1,21 18,54", "D 19,00% 4,78 5,69") has a class letter for a name, or more amounts; its sum ("Summe
+ * 0,47 6,69") a total word.
  */
 function isItem(line: string): boolean {
-  const amounts = line.match(AMOUNT)?.length ?? 0;
-  return amounts >= 1 && amounts <= 2 && /\p{L}{3}/u.test(line) && !TOTAL_WORDS.some((words) => labelledAmount(line, words));
+  const amounts = [...line.matchAll(AMOUNT)];
+  const totalWord = TOTAL_WORDS.some((words) => (words.exec(line)?.index ?? Infinity) < amounts[0]?.index);
+  return amounts.length >= 1 && amounts.length <= 2 && /\p{L}{3}/u.test(line) && !totalWord;
 }
 
 /** A receipt passage's item lines (an amount, no total word, not too long) up to its total line, and that line. */

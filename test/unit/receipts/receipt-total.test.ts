@@ -65,6 +65,8 @@ describe('the total of a till receipt', () => {
     expect(search.holding([hit('Opening hours'), hit(RECEIPT)]).map((h) => h.chunk.text)).to.deep.equal([RECEIPT]);
     expect(receiptsQueryPlanner.pinnedSearches('What did I buy at Lidl?').map((search) => search.focusedOnly)).to.deep.equal([true]);
     expect(receiptsQueryPlanner.pinnedSearches('Where is the Lidl?')).to.deep.equal([]);
+    // What a named shop's receipt lists is read whole (its item lines hold no word of the question); not of every receipt.
+    expect(['What did I buy at Lidl?', 'What did I buy?', 'How much did I pay at Aldi?'].map((q) => receiptsQueryPlanner.wholeDocuments!(q))).to.deep.equal([4, 0, 0]);
     expect(receiptsQueryPlanner.lexicalQuery('How much did I pay?')).to.equal('How much did I pay?');
   });
 
@@ -114,6 +116,9 @@ describe('the total of a till receipt', () => {
     const both = receiptTotalAnswer({ question: 'What did I buy at Aldi?', contexts: [last, footer, items], history: [] })!;
     expect(both.text).to.equal('“GUTFRIED GEFL./HAHN. FL. . 1,99 C … FERRERO KINDER RIEGEL 1,99 C … FRISCHKASE KREATION 0,99 C … BRIOCHE-KNOTEN 0,29 C … FITNESSBROETCHEN 0,29 C … ZU ZAHLEN EURO 24,23” [1]\n\nSources: [1] receipt_aldi.jpg, page 1');
     expect(both.markers).to.deep.equal({ 3: 1, 2: 1 });
+    // A VAT table's sum after the total ("Summe 0,47 6,69", shared/data/images/receipt_lidl_02032020_02_00716.jpg) is no item.
+    const vat = passage(['MWST% MNST + Netto = Brufto', 'Summe 0,47 6,69 : ls'].join('\n'), '4', 'receipt_aldi.jpg');
+    expect(receiptTotalAnswer({ question: 'What did I buy at Aldi?', contexts: [last, vat, footer, items], history: [] })!.text).to.equal(both.text);
     expect(both.quotes).to.deep.equal({
       2: 'GUTFRIED GEFL./HAHN. FL. . 1,99 C … FERRERO KINDER RIEGEL 1,99 C … FRISCHKASE KREATION 0,99 C … BRIOCHE-KNOTEN 0,29 C',
       3: 'BRIOCHE-KNOTEN 0,29 C … FITNESSBROETCHEN 0,29 C … ZU ZAHLEN EURO 24,23',
