@@ -13,9 +13,14 @@ import { asksWhatIBought, asksWhatIPaid, asksWhatWasBought, asksWhatWasPaid, MAX
  */
 export const RECEIPTS = 'receipts';
 
+/** A photographed receipt is a few chunks (Aldi's 19 items: 4): what one lists is read whole. */
+const RECEIPT_CHUNKS = 4;
+
 export const receiptsQueryPlanner: QueryPlanner = {
   name: RECEIPTS,
   lexicalQuery: (question) => question,
+  // "What did I buy at Aldi?": every item line of the receipt, not only those of passages holding the question's words.
+  wholeDocuments: (question) => (asksWhatWasBought(question) && !asksWhatIBought(question) ? RECEIPT_CHUNKS : 0),
   pinnedSearches: (question) => {
     const detail = askedReceiptDetail(question);
     if (!detail) return totalSearches(question);

@@ -13,6 +13,12 @@ export interface QueryPlanner {
   lexicalQuery(question: string): string;
   /** Searches of the lexical indexes whose first kept hit is pinned among the passages; [] when none applies. */
   pinnedSearches(question: string): PinnedSearch[];
+  /**
+   * When the question asks about the documents it names as a whole (what a receipt lists): how many of each one's
+   * opening chunks to pin among the passages, so that none of its lines is missed for holding no word of the
+   * question. 0 (or no such method) when it does not.
+   */
+  wholeDocuments?(question: string): number;
 }
 
 export interface PinnedSearch {

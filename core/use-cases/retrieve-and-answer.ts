@@ -32,7 +32,10 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   sources: 5,
 };
 
-/** The most documents whose opening is pinned because the question names them but none of their words (unmatchedOpenings). */
+/**
+ * The most documents whose opening is pinned because the question names them but none of their words
+ * (unmatchedOpenings), or asks about them as a whole (QueryPlanner.wholeDocuments).
+ */
 const MAX_OPENINGS = 3;
 
 /** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
@@ -126,7 +129,10 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
       return firstOf(search.holding(hits), search.perDocument);
     })));
     const openings = await this.unmatchedOpenings(focus, focusedHits, { sessionId, filters }, visible);
-    const fused = withPinned([...pinnedHits.flat(), ...openings], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
+    // A question about the named documents as a whole (what a receipt lists): their opening chunks, all of their lines.
+    const whole = Math.max(0, ...planners.map((planner) => planner.wholeDocuments?.(query) ?? 0));
+    const wholes = whole > 0 && focus ? await this.openingChunks(focus, whole, { sessionId, filters }, visible) : [];
+    const fused = withPinned([...pinnedHits.flat(), ...openings, ...wholes], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
     return { request: { question, contexts: packed.passages, history }, packed, query };
   }
@@ -158,11 +164,18 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
   private async unmatchedOpenings(
     focus: string[] | undefined, found: ChunkHit[], query: Pick<IndexQuery, 'sessionId' | 'filters'>, visible: Set<string>,
   ): Promise<ChunkHit[]> {
-    const jobIds = (focus ?? []).filter((jobId) => visible.has(jobId) && !found.some((hit) => hit.chunk.jobId === jobId)).slice(0, MAX_OPENINGS);
+    return this.openingChunks((focus ?? []).filter((jobId) => !found.some((hit) => hit.chunk.jobId === jobId)), 1, query, visible);
+  }
+
+  /** The first `perJob` chunks of each of the first MAX_OPENINGS visible documents given, in that order. */
+  private async openingChunks(
+    documents: string[], perJob: number, query: Pick<IndexQuery, 'sessionId' | 'filters'>, visible: Set<string>,
+  ): Promise<ChunkHit[]> {
+    const jobIds = documents.filter((jobId) => visible.has(jobId)).slice(0, MAX_OPENINGS);
     const index = this.deps.indexes.find((i) => i.kind === 'lexical');
     if (jobIds.length === 0 || !index) return [];
-    // Only these documents' openings are read, however many the session holds; in the focus's order.
-    const chunks = await index.leadingChunks({ sessionId: query.sessionId, filters: query.filters, jobIds, perJob: 1 });
+    // Only these documents' openings are read, however many the session holds; in the given order.
+    const chunks = await index.leadingChunks({ sessionId: query.sessionId, filters: query.filters, jobIds, perJob });
     return jobIds.flatMap((jobId) => chunks.filter((chunk) => chunk.jobId === jobId)).map((chunk) => ({ chunk, score: 0 }));
   }
 

@@ -178,6 +178,15 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     expect(lines.filter(({ line }) => line.includes(' … ')).length, lines.map(({ line }) => line).join('\n')).to.be.at.least(2);
   });
 
+  it('answers what was bought at a shop with the item lines of its whole receipt, not only of the passages found', async () => {
+    // The Aldi receipt's OCR is four chunks; its items hold no word of the question.
+    const res = await api.ask(sessionId, 'What did I buy at Aldi?');
+    expect(res.status).to.equal(200);
+    const items = res.body.data.split('\n\nSources:')[0].split(' … ');
+    expect(items.length, res.body.data).to.be.at.least(6);
+    expect(res.body.data).to.include('FERRERO KINDER RIEGEL').and.include('24,23');
+  });
+
   it('answers what is in or on a shop’s receipt with its item lines, cited to that receipt alone', async () => {
     // "in" makes it an overview question (of the receipt its file name names), "on" a search: both reach the receipt.
     for (const [question, item, file] of [['What is in the Hornbach receipt?', 'PARKETTZUBEHOR', 'receipt_hornbach_23092016_03_15200.jpg'], ['What is on the Ikea receipt?', 'POANG', 'receipt_ikea_08102016_12_13439.jpg']]) {

@@ -147,6 +147,27 @@ describe('RetrieveAndAnswer with several documents: the documents a question nam
     expect(unnamed.passages.map((p) => p.filename), 'without file names nothing names it').to.not.include('receipt.pdf');
   });
 
+  it('pins the opening chunks of the documents a question names when a planner says it asks about them whole', async () => {
+    // A receipt's item lines hold none of the question's words: only its total line's passage would be found.
+    const index = new RecordingIndex();
+    await index.add(Array.from({ length: 30 }, (_, i) => chunk('guide', i, `A willing buyer pays what a seller asks in case ${i + 1}.`)));
+    await index.add([chunk('receipt', 0, 'ALDI Paderborn\nBIO HONIG 3,29 C'), chunk('receipt', 1, 'FRISCHKASE 0,99 C'), chunk('receipt', 2, 'ZU ZAHLEN 24,23'), chunk('receipt', 3, 'Vielen Dank')]);
+    const whole = (chunks: number): QueryPlanner => ({ name: 'whole', lexicalQuery: (text) => text, pinnedSearches: () => [], wholeDocuments: () => chunks });
+    const filenames = { guide: 'tax-guide.pdf', receipt: 'receipt_aldi_0203.jpg' };
+    const ask = (planner: QueryPlanner, visible = ['guide', 'receipt']) =>
+      new RetrieveAndAnswer({ indexes: [index], llm: new ExtractiveAnswerer(), planners: [planner] }).retrieve({ ...question('What did I buy at Aldi?', visible), filenames });
+    const { packed } = await ask(whole(3));
+    expect(packed.passages.slice(0, 3).map((p) => p.text)).to.deep.equal(['ALDI Paderborn\nBIO HONIG 3,29 C', 'FRISCHKASE 0,99 C', 'ZU ZAHLEN 24,23']);
+    expect(index.openings.at(-1)).to.include({ perJob: 3 }).and.to.have.deep.property('jobIds', ['receipt']);
+    index.openings.length = 0;
+    const { packed: none } = await ask(whole(0));
+    expect(none.passages.map((p) => p.text)).to.not.include('FRISCHKASE 0,99 C');
+    expect(index.openings, 'its words found it: no opening read').to.deep.equal([]);
+    index.openings.length = 0;
+    await ask(whole(3), ['receipt']);
+    expect(index.openings, 'one document: nothing is named among others, nothing pinned').to.deep.equal([]);
+  });
+
   it('pins the first hit of each document when a planner’s search asks for one per document', async () => {
     const index = new RecordingIndex();
     await twoReports(index);
