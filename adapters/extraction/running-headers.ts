@@ -98,8 +98,11 @@ export function removeRunningHeaders(pages: string[], halfWindow = HALF_WINDOW):
 }
 
 function shape(line: string): string {
-  const masked = line.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
-  return masked.replace(/^# (?=.*\p{L})|(?<=\p{L}.*) #$/gu, '');
+  let masked = line.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  // A line of words keeps them without its page number; a bare page number ("#") stays what it is.
+  if (!/\p{L}/u.test(masked)) return masked;
+  if (masked.startsWith('# ')) masked = masked.slice(2);
+  return masked.endsWith(' #') ? masked.slice(0, -2) : masked;
 }
 
 function edgeShapes(text: string): Shapes {
