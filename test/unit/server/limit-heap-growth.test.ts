@@ -30,11 +30,13 @@ function peakHeapMb(limit: boolean, extraFlags: string[] = []): { peakMb: number
 describe('limitHeapGrowth (the service lets its old generation grow ×1.5 between full collections)', () => {
   it('keeps a heap full of promoted garbage far smaller than V8 alone does', function () {
     this.timeout(60_000);
-    const unlimited = peakHeapMb(false);
-    const limited = peakHeapMb(true);
+    // Collected on the main thread only, so the peaks do not depend on when a GC helper thread gets a CPU: under CI's
+    // other suites one run with concurrent marking peaked at 94 MB with the limit against 131 MB without.
+    const unlimited = peakHeapMb(false, ['--single-threaded-gc']);
+    const limited = peakHeapMb(true, ['--single-threaded-gc']);
     expect(limited.applied).to.equal(true);
-    // Measured on Node 24: 172-194 MB without, 76-94 MB with.
-    expect(limited.peakMb, `peak heap ${limited.peakMb} MB against ${unlimited.peakMb} MB without`).to.be.below(unlimited.peakMb * 0.7);
+    // Measured on Node 24: 389-525 MB without, 111-116 MB with, idle or with two CPU-bound processes beside.
+    expect(limited.peakMb, `peak heap ${limited.peakMb} MB against ${unlimited.peakMb} MB without`).to.be.below(unlimited.peakMb * 0.5);
   });
 
   it('leaves a --heap-growing-percent given on the command line as it is', () => {
