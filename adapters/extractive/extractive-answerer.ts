@@ -5,7 +5,7 @@ import {
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
 import { asWrittenInPassages } from './passage-wording.js';
-import { bestRow, columnHeaderOf, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
+import { bestRow, cellForYear, columnHeaderOf, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
 /** A sentence cut shorter than this says too little to be worth quoting. */
@@ -346,8 +346,8 @@ function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: stri
 /** "2017: 52,810 (Domestic Streaming Segment), 57,834 (International Streaming Segment)": the year's figure of each table. */
 function yearFigures(rows: { row: Candidate; table: string }[], all: Candidate[], year: number | undefined): string | undefined {
   const figures = rows.flatMap(({ row, table }) => {
-    const figure = figureForYear(row.text, columnHeaderOf(row, all), year);
-    return figure ? [`${figure.slice(figure.indexOf(': ') + 2)} (${table})`] : [];
+    const cell = cellForYear(row.text, columnHeaderOf(row, all), year);
+    return cell === undefined ? [] : [`${cell} (${table})`];
   });
   return figures.length === rows.length ? `${year}: ${figures.join(', ')}` : undefined;
 }

@@ -76,28 +76,22 @@ const MAX_SAME_ITEMS = 2;
 export function sameItemElsewhere<C extends RowCandidate>(row: C, candidates: C[]): { row: C; table: string }[] {
   const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}]+/gu, ' ').trim();
   const label = letters(splitRow(row.text).label);
-  const seen = new Set([row.text]);
   const rows = [row];
   for (const c of candidates) {
-    if (c.kind !== 'row' || seen.has(c.text) || letters(splitRow(c.text).label) !== label || rows.length > MAX_SAME_ITEMS) continue;
-    seen.add(c.text);
-    rows.push(c);
+    if (rows.length > MAX_SAME_ITEMS) break;
+    if (c.kind === 'row' && !rows.some((r) => r.text === c.text) && letters(splitRow(c.text).label) === label) rows.push(c);
   }
   if (rows.length === 1) return [];
-  const titles = rows.map((r) => titleLinesOf(r, candidates).map(letters));
-  const names = rows.map((r, i) => {
-    const others = new Set(titles.flatMap((lines, j) => (j === i ? [] : lines)));
-    const k = titles[i].findLastIndex((line) => !others.has(line));
-    return k < 0 ? undefined : titleLinesOf(r, candidates)[k];
+  const titles = rows.map((r) => titleLinesOf(r, candidates));
+  const names = titles.map((own, i) => {
+    const others = new Set(titles.flatMap((lines, j) => (j === i ? [] : lines.map(letters))));
+    return own.findLast((line) => !others.has(letters(line)));
   });
   if (names[0] === undefined) return [];
   const named = rows.flatMap((r, i) => (names[i] !== undefined ? [{ row: r, table: names[i]! }] : []));
   // In the document's order.
-  const order = (r: C) => [r.passage.filename, r.passage.page, r.rank, r.position] as const;
-  named.sort((a, b) => {
-    const [x, y] = [order(a.row), order(b.row)];
-    return x[0].localeCompare(y[0]) || x[1] - y[1] || x[2] - y[2] || x[3] - y[3];
-  });
+  named.sort((a, b) => a.row.passage.filename.localeCompare(b.row.passage.filename) || a.row.passage.page - b.row.passage.page
+    || a.row.rank - b.row.rank || a.row.position - b.row.position);
   return named.length > 1 ? named : [];
 }
 
@@ -159,11 +153,17 @@ export function figureForTotal(row: string, header: string | undefined): string 
  * one: "2018: (1,577)".
  */
 export function figureForYear(row: string, header: string | undefined, year: number | undefined): string | undefined {
+  const cell = cellForYear(row, header, year);
+  return cell === undefined ? undefined : `${year}: ${cell}`;
+}
+
+/** The row's cell in the column of the given year ("(1,577)"), when the header's years and the row's figures line up. */
+export function cellForYear(row: string, header: string | undefined, year: number | undefined): string | undefined {
   if (!header || year === undefined) return undefined;
   const years: string[] = header.match(/\b(19|20)\d\d\b/g) ?? [];
   if (years.length === 0) return undefined;
   const cells = splitRow(row).cells.map((cell) => cell.replace(/\$/g, ''));
   const column = years.indexOf(String(year));
   if (column < 0 || cells.length !== years.length) return undefined;
-  return `${year}: ${cells[column]}`;
+  return cells[column];
 }

@@ -157,7 +157,8 @@ function documentOverview(passages: ContextPassage[]): Candidate[] {
     // Line by line: a chunk starts with the section title it falls under on a line of its own, and a title run into
     // the sentence after it would quote neither as written.
     for (const line of passage.text.split(/\n+/)) {
-      if (SUMMARY_LABEL.test(line.trim()) && line.trim().replace(SUMMARY_LABEL, '') === '') {
+      const trimmed = line.trim();
+      if (SUMMARY_LABEL.exec(trimmed)?.[0].length === trimmed.length) {
         summaryNext = true;
         continue;
       }
