@@ -123,7 +123,7 @@ interface Candidate {
 }
 
 /** A label saying the document sums itself up: on a line of its own, or before the summary's first sentence. */
-const SUMMARY_LABEL = /^(?:executive summary|summary|abstract)(?:\s*[:.—–]\s+|\s*$)/i;
+const SUMMARY_LABEL = /^(?:executive summary|summary|abstract)(?:\s*[:.—–]\s+|\s*[:.—–]?\s*$)/i;
 
 /**
  * The extractive overview: for each document (passages grouped by filename, in the order given), its lead sentence

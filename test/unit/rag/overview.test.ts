@@ -99,6 +99,12 @@ describe('overview questions (core/rag/overview.ts)', () => {
     const paper = overviewAnswer([passage('1', 'paper.pdf', 1,
       'Jane Doe is a researcher at the Institute of Examples in the city of Springfield.\nAbstract\nWe show that glaciers in the Alps retreat faster than models predict.')]);
     expect(paper.text.startsWith('We show that glaciers')).to.equal(true, paper.text);
+    // The label on a line of its own may end on a colon or a full stop.
+    for (const label of ['Summary:', 'Abstract.', 'EXECUTIVE SUMMARY —']) {
+      const labelled = overviewAnswer([passage('1', 'paper.pdf', 1,
+        `Jane Doe is a researcher at the Institute of Examples in the city of Springfield.\n${label}\nWe show that glaciers in the Alps retreat faster than models predict.`)]);
+      expect(labelled.text.startsWith('We show that glaciers'), label).to.equal(true, labelled.text);
+    }
   });
 
   it('covers every document, each under its name, and says nothing when there is nothing to say', () => {
