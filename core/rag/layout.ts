@@ -43,8 +43,9 @@ export function isTableRow(line: string): boolean {
   const cells = tokens.slice(start);
   const numeric = cells.filter((c) => /\d/.test(c));
   if (numeric.length >= 2) return true;
-  // One figure: a row only when it looks like an amount and the label is short ("Total assets $ 59,268").
-  return numeric.length === 1 && /[,$()%]/.test(cells.join(' ')) && label.split(' ').length <= 10;
+  // One figure: a row only when it looks like an amount and the label is short ("Total assets $ 59,268"). A comma
+  // after it is the sentence running on ("… comments on this proposed AD by September 21," / "2020. ADDRESSES: …").
+  return numeric.length === 1 && /[,$()%]/.test(cells.join(' ').replace(/,$/, '')) && label.split(' ').length <= 10;
 }
 
 /** Dot leaders: four dots or more, spaced or not ("Late payment . . . . . 31", "Contents ........ 3"). */

@@ -20,6 +20,9 @@ describe('layout of extracted lines', () => {
     expect(isTableRow('Total assets $ 59,268')).to.equal(true);
     expect(isTableRow('The company was founded in 1902 and grew.')).to.equal(false);
     expect(isTableRow('sales grew in 2018 compared to 2017')).to.equal(false);
+    // A date wrapped after its day (shared/data/pdfs/federal-register-2020-17221.pdf): the sentence runs on.
+    expect(isTableRow('on this proposed AD by September 21,')).to.equal(false);
+    expect(isTableRow('Total revenue 1,234,')).to.equal(true);
     expect(isColumnHeader('Year Ended December 31, 2017 2018 2019')).to.equal(true);
     expect(isColumnHeader('Total current assets 29,505 28,120')).to.equal(false);
     expect(isColumnHeader('(In millions, except per share data) 2019 2018 2017')).to.equal(true);
