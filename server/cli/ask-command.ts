@@ -8,7 +8,10 @@ export interface AskOptions {
   documents?: string[];
 }
 
-/** `doc-chat ask`: the answer, then one line per page (file and page) it quotes, then the other pages found. */
+/**
+ * `doc-chat ask`: the answer, then one line per page (file and page) it quotes unless the answer lists them itself, then
+ * the other pages found.
+ */
 export async function ask(client: DocChatClient, sessionIdOrLabel: string, question: string, options: AskOptions = {}): Promise<string> {
   const { session } = await resolveSession(client, sessionIdOrLabel, { createMissing: false });
   let documents: string[] | undefined;
@@ -26,8 +29,10 @@ export async function ask(client: DocChatClient, sessionIdOrLabel: string, quest
   const pages = (list: typeof sources) => new Set(list.map((s) => `  ${s.filename}, page ${s.page}`));
   const quoted = pages(sources.filter((s) => s.cited !== false));
   const others = [...pages(sources.filter((s) => s.cited === false))].filter((line) => !quoted.has(line));
+  // An answer that ends on its own numbered "Sources: [1] a.pdf, page 2 …" has listed the quoted pages already.
+  const listsItsSources = /(?:^|\n)Sources: \[1\][^\n]*$/.test(answer.trim());
   if (quoted.size === 0) lines.push('No sources.');
-  else lines.push('Sources:', ...quoted);
+  else if (!listsItsSources) lines.push('Sources:', ...quoted);
   if (others.length > 0) lines.push('Also found, not quoted:', ...others);
   return `${lines.join('\n')}\n`;
 }

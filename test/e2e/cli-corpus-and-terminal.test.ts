@@ -88,7 +88,7 @@ describe('doc-chat ingest on a real pseudo-terminal and on the real-document cor
       const asked = await run(process.execPath, [...CLI, 'ask', 'Photographed pages', 'How many points is the text used to test the ocr code on all types of file format?'], env);
       expect(asked.code, asked.stderr).to.equal(0);
       expect(asked.stdout).to.include('12 point text');
-      expect(asked.stdout.split('\nSources:\n')[1].split('\n')[0]).to.equal('  tesseractjs_testocr.jpg, page 1');
+      expect(asked.stdout.split('\nSources: ')[1].split('\n')[0]).to.match(/^\[1\] tesseractjs_testocr\.jpg, page 1(?:;|$)/);
     });
   });
 });

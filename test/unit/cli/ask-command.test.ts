@@ -20,6 +20,13 @@ describe('doc-chat ask output', () => {
     );
   });
 
+  it('does not list the quoted pages again under an answer that lists them itself', async () => {
+    const answer = { answer: '“Fees are 45 dollars.” [1]\n\nSources: [1] a.pdf, page 2', sources: [source('a.pdf', 2, true), source('b.pdf', 1, false)] };
+    expect(await ask(clientAnswering(answer), 'Papers', 'Fees?')).to.equal(
+      '“Fees are 45 dollars.” [1]\n\nSources: [1] a.pdf, page 2\n\nAlso found, not quoted:\n  b.pdf, page 1\n',
+    );
+  });
+
   it('counts sources without `cited` (an older service) as quoted, and says when there are none', async () => {
     expect(await ask(clientAnswering({ answer: 'A.', sources: [source('a.pdf', 1)] }), 'Papers', 'Q?')).to.equal('A.\n\nSources:\n  a.pdf, page 1\n');
     expect(await ask(clientAnswering({ answer: 'Not found.', sources: [] }), 'Papers', 'Q?')).to.equal('Not found.\n\nNo sources.\n');
