@@ -8,12 +8,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { DocumentExtractor } from '../adapters/extraction/document-extractor.js';
 import { DEFAULT_EXTRACTION_SETTINGS } from '../adapters/extraction/child-process-document-reader.js';
+import { removeRunningHeaders } from '../adapters/extraction/running-headers.js';
 import type { ExtractedPage } from '../core/domain/model.js';
 import { filingPath } from './financebench-data.js';
 
 const CACHE_DIR = path.join(os.tmpdir(), 'financebench-pages');
 
+/** A filing's pages as ingestion passes them on: extracted (cached), then their running headers and footers removed. */
 export async function filingPages(doc: string, extractor: () => DocumentExtractor): Promise<ExtractedPage[]> {
+  const pages = await extractedPages(doc, extractor);
+  const texts = removeRunningHeaders(pages.map((page) => page.text));
+  return pages.map((page, i) => ({ ...page, text: texts[i] }));
+}
+
+async function extractedPages(doc: string, extractor: () => DocumentExtractor): Promise<ExtractedPage[]> {
   const cached = path.join(CACHE_DIR, `${doc}.json`);
   if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8')) as ExtractedPage[];
   const pages: ExtractedPage[] = [];
