@@ -17,6 +17,7 @@ export interface RowCandidate {
 }
 
 const stems = termKeys;
+const TOTAL = termKey('total');
 
 /**
  * How much a row gains when the heading of its table names what the question names: a report's tables often share
@@ -40,7 +41,9 @@ export function bestRow<C extends RowCandidate>(candidates: C[], wording: string
   const sum = (terms: string[]) => terms.reduce((total, t) => total + weight(t), 0);
   const rows = candidates.flatMap((c) => {
     if (c.kind !== 'row') return [];
-    const label = [...new Set(stems(splitRow(c.text).label).filter((t) => !/^\d/.test(t)))];
+    // A leading "Total" says the row sums its section ("Total cost of revenue" is the cost of revenue), not which item
+    // it is: it counts only when asked for.
+    const label = [...new Set(stems(splitRow(c.text).label).filter((t, i) => !/^\d/.test(t) && (i > 0 || t !== TOTAL || asked.has(TOTAL))))];
     const matched = label.filter((t) => asked.has(t));
     const precision = matched.length > 0 ? sum(matched) / sum(label) : 0;
     // A row the question names at most half of is another line item ("Total cost of revenue" for "revenue").

@@ -220,6 +220,19 @@ describe('ExtractiveAnswerer', () => {
     expect(quoted.text.startsWith('2020: 1,450 — ')).to.equal(true);
   });
 
+  it('reads a leading "Total" as the sum of the item it names, not as a word of another item', async () => {
+    // shared/data/financebench/pdfs/MICROSOFT_2016_10K.pdf, page 52, as chunked: "Total" heads one row of the
+    // passages, so it weighed as much as "cost" and "revenue", and "Sales and marketing" matched COGS's wording as well.
+    const contexts = [
+      passage('1', 'INCOME STATEMENTS\n(In millions)\nYear Ended June 30, 2016 2015 2014\nProduct 17,880 21,410 16,681\nService and other 14,900 11,628 10,397\n' +
+        'Total cost of revenue 32,780 33,038 27,078\nGross margin 52,540 60,542 59,755\nSales and marketing 14,697 15,713 15,811', 'annual.pdf', 52, 1),
+      passage('2', ['Cost of revenue grew with cloud revenue and marketing.', 'Marketing cost less per unit of revenue.', 'Revenue and cost rose in every marketing region.',
+        'Our marketing lowered the cost of revenue.', 'Revenue from marketing partners offset the cost.'].join(' '), 'annual.pdf', 20, 2),
+    ];
+    const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer({ question: 'What is the FY2016 COGS in USD millions?', contexts, history: [] });
+    expect(answer.text.startsWith('2016: 32,780 — '), answer.text).to.equal(true);
+  });
+
   it('does not quote a row for a figure the table does not hold', async () => {
     const contexts = [passage('1', '(Millions) 2018 2017\nProceeds from sale of PP&E and other assets 262 49\nTotal assets $ 59,268 $ 55,556')];
     const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer({ question: 'How much did the harbour committee spend on boats?', contexts, history: [] });
