@@ -1,15 +1,19 @@
 /**
  * Running headers and footers ("Copyright Office Summary … Page 5") repeat on most pages and glue themselves to the
- * first and last sentences of every page. A line among the first or last two of a page whose shape (digits masked)
+ * first and last sentences of every page. A line among the first or last three of a page whose shape (digits masked)
  * recurs on at least half the pages of its window, and on three or more, is dropped. A page number at either end of the
  * line is left out of its shape: facing pages print it on their outer edges ("47700 Federal Register / Vol. 85 …" on
- * the left, "Federal Register / Vol. 85 … 47701" on the right), and each form alone is on only half the pages.
+ * the left, "Federal Register / Vol. 85 … 47701" on the right), and each form alone is on only half the pages. Three,
+ * not two: a page may end on a printer's line, a typist's line and then a figure's tag of its own ("VerDate …" /
+ * "jbell on DSKJ…" / "EP06AU20.010</GPH>").
  *
  * The window is the whole document up to 2 × HALF_WINDOW + 1 pages; a longer document is judged in windows of that
  * size around each page (a merged file changes its headers from one report to the next), so pages can be passed on
  * while later ones are still being read, HALF_WINDOW pages behind the reading.
  */
 export const HALF_WINDOW = 250;
+/** How many non-empty lines at either end of a page may be a running header or footer. */
+const EDGE_LINES = 3;
 
 type Shapes = Set<string>;
 
@@ -81,7 +85,7 @@ export class RunningHeaderRemover {
     if (![...this.edges[i]].some(repeated)) return text;
     const lines = text.split('\n');
     const nonEmpty = lines.map((l, j) => (l.trim() ? j : -1)).filter((j) => j >= 0);
-    const edgeIndexes = new Set([...nonEmpty.slice(0, 2), ...nonEmpty.slice(-2)]);
+    const edgeIndexes = new Set([...nonEmpty.slice(0, EDGE_LINES), ...nonEmpty.slice(-EDGE_LINES)]);
     const kept = lines.filter((line, j) => !(edgeIndexes.has(j) && repeated(shape(line)))).join('\n').trim();
     // A page made only of "repeated" lines is a form or a table, not headers: keep it whole.
     return kept === '' ? text : kept;
@@ -107,5 +111,5 @@ function shape(line: string): string {
 
 function edgeShapes(text: string): Shapes {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
-  return new Set([...lines.slice(0, 2), ...lines.slice(-2)].map(shape).filter((s) => s.length > 0));
+  return new Set([...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)].map(shape).filter((s) => s.length > 0));
 }

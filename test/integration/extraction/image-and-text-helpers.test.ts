@@ -174,6 +174,16 @@ describe('removeRunningHeaders', () => {
     expect(cleaned.slice(3, 5)).to.deep.equal(['Offices opened.', 'Sales rose.']);
   });
 
+  it('drops a footer with a line of the page’s own under it', () => {
+    // shared/data/pdfs/federal-register-2020-17221.pdf: pages with a figure end on the printer's and typist's lines,
+    // then the figure's tag, which differs from page to page.
+    const bodies = ['Revenue grew.', 'Costs fell.', 'Staff joined.', 'Offices opened.', 'Sales rose.'];
+    const pages = bodies.map((body, i) => `${body.split(' ')[0]} first\nOn ${body.split(' ')[1]}\n${body}\nVerDate Sep<11>2014 16:21 Aug 05, 2020 Frm 0000${i + 1}\njbell on DSKJLSW7X2PROD with PROPOSALS\n${i % 2 ? `EP06AU20.01${i}</GPH>` : `More on ${bodies[i].split(' ')[0]}.`}`);
+    const cleaned = removeRunningHeaders(pages);
+    expect(cleaned[1]).to.equal('Costs first\nOn fell.\nCosts fell.\nEP06AU20.011</GPH>');
+    expect(cleaned[2]).to.equal('Staff first\nOn joined.\nStaff joined.\nMore on Staff.');
+  });
+
   it('keeps lines that repeat on fewer than half the pages, and short documents as they are', () => {
     const pages = ['Chapter 1\nText one.', 'Chapter 1\nText two.', 'Other\nText three.', 'Other 2\nText four.', 'Else\nText five.', 'More\nText six.', 'Last\nText seven.'];
     expect(removeRunningHeaders(pages)).to.deep.equal(pages);
