@@ -7,7 +7,7 @@ import { contentTokens, wordTokens, type Answer, type AnswerRequest, type Contex
  */
 
 /** An amount with two decimals, as receipts print them: 24,23 · 1.99 · €1,95 (a thousands part allowed: 1.234,56). */
-const AMOUNT = /(?<![\d.,])(?:\d{1,3}(?:[.,]\d{3})+|\d{1,5})[.,]\d{2}(?![\d.,])/g;
+export const AMOUNT = /(?<![\d.,])(?:\d{1,3}(?:[.,]\d{3})+|\d{1,5})[.,]\d{2}(?![\d.,])/g;
 
 /** Fewer amounts than this: not a receipt (a sentence that mentions a total). */
 const MIN_AMOUNTS = 3;
@@ -66,7 +66,7 @@ export function receiptTotal(text: string): TotalLine | undefined {
  * Whether a passage reads as a receipt even where OCR garbled its total ("Total £1195"): amounts enough, and a line
  * with a total word.
  */
-function looksLikeReceipt(text: string): boolean {
+export function looksLikeReceipt(text: string): boolean {
   return (text.match(AMOUNT) ?? []).length >= MIN_AMOUNTS && totalWordLine(text) !== undefined;
 }
 
@@ -184,7 +184,7 @@ function boughtAnswer(request: AnswerRequest): Answer | undefined {
  * its VAT table or footer), then its total line: quoted as one, from the passage with the total line (else the one
  * with the most items), the others cited with it.
  */
-function boughtOfFile(passages: ContextPassage[]): { passage: ContextPassage; lines: string[]; also: ContextPassage[] } | undefined {
+export function boughtOfFile(passages: ContextPassage[]): { passage: ContextPassage; lines: string[]; also: ContextPassage[] } | undefined {
   const withTotal = passages.find((p) => receiptTotal(p.text));
   const ordered = [...passages.filter((p) => p !== withTotal), ...(withTotal ? [withTotal] : [])];
   const lines: string[] = [];
@@ -202,15 +202,21 @@ function boughtOfFile(passages: ContextPassage[]): { passage: ContextPassage; li
 }
 
 /**
- * An item's line: a word ("Bulgur 0,99 x 2 1,98 A"), one or two amounts, no total word before them. A VAT table's row
+ * An item's line: a word other than a currency ("Bulgur 0,99 x 2 1,98 A"), one or two amounts, no total word before them. A VAT table's row
  * ("C 7,004 17438 1,21 18,54", "D 19,00% 4,78 5,69") has a class letter for a name, or more amounts; its sum ("Summe
  * 0,47 6,69") a total word.
  */
 function isItem(line: string): boolean {
   const amounts = [...line.matchAll(AMOUNT)];
   const totalWord = TOTAL_WORDS.some((words) => (words.exec(line)?.index ?? Infinity) < amounts[0]?.index);
-  return amounts.length >= 1 && amounts.length <= 2 && /\p{L}{3}/u.test(line) && !totalWord;
+  // A currency alone names nothing bought: "EUR 152,00" is a card slip's amount; "far £2,00 Riickgeld" the change.
+  return amounts.length >= 1 && amounts.length <= 2 && /\p{L}{3}/u.test(line.replace(CURRENCY, '')) && !totalWord && !CHANGE_GIVEN.test(line);
 }
+
+const CURRENCY = /\b(?:EUR|USD|GBP|CHF)\b/gi;
+
+/** Money handed over and given back, as receipts print it (OCR reads "Rückgeld" as "Riickgeld" too). */
+const CHANGE_GIVEN = /\b(?:r\p{L}{1,2}ckgeld|wechselgeld|gegeben|change|tendered)\b/iu;
 
 /** A receipt passage's item lines (an amount, no total word, not too long) up to its total line, and that line. */
 function boughtLines(text: string): string[] {
