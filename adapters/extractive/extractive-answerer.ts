@@ -65,7 +65,7 @@ export class ExtractiveAnswerer implements Llm {
       if (answer) return answer;
     }
     // "What is this document about?": the documents' lead and central sentences, not a search for those words.
-    if (asked.overview) return overviewAnswer(asked.contexts);
+    if (asked.overview) return overviewAnswer(asked.contexts, (passages) => this.skills.reduce<Answer | undefined>((found, skill) => found ?? skill.documentOverview?.(passages), undefined));
     const all = this.scoredCandidates(request, this.weights);
     const ranked = rankedOf(all);
     // A figure question is answered by the table row naming it, quoted under its column header.

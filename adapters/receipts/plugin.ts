@@ -1,6 +1,7 @@
 import type { Answer, AnswerRequest, AnswerSkill, ChunkHit, QueryPlanner } from '../../core/index.js';
 import { asksExtremeTotal, extremeTotalAnswer } from './receipt-compare.js';
 import { askedReceiptDetail, DETAIL_QUERY, detailLines, receiptDetailAnswer, type ReceiptDetail } from './receipt-details.js';
+import { receiptOverview } from './receipt-overview.js';
 import { asksWhatIBought, asksWhatIPaid, asksWhatWasBought, asksWhatWasPaid, MAX_RECEIPTS, receiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
 
 /**
@@ -9,7 +10,7 @@ import { asksWhatIBought, asksWhatIPaid, asksWhatWasBought, asksWhatWasPaid, MAX
  * with each receipt's, "When did I shop at Hornbach?" (how paid, the VAT) with the receipt's lines of it; retrieval
  * pins the total line's passage (or the detail's) when the question names the receipt's document (the shop's name is
  * often at the top or the bottom of a receipt, in another passage than its total), and each receipt's when the asker
- * asks what they paid or bought and names no shop.
+ * asks what they paid or bought and names no shop. In an overview, a receipt is told by its day, total and first items.
  */
 export const RECEIPTS = 'receipts';
 
@@ -64,4 +65,5 @@ export const receiptsAnswerSkill: AnswerSkill = {
   name: RECEIPTS,
   answer: receiptAnswer,
   tableFigure: () => undefined,
+  documentOverview: receiptOverview,
 };

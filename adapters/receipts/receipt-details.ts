@@ -29,7 +29,7 @@ export function askedReceiptDetail(question: string): ReceiptDetail | undefined 
 const PURCHASE_WORDS = /\b(receipts?|bill|shop|shopped|shopping|purchases?|store|till|kassenbon|beleg)\b/;
 
 /** A day as tills print it: 23.09.16, 02.03.2020, 2020-03-02, 03/02/2020. */
-const DATE = /\b(?:\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2}))\b/;
+export const DATE = /\b(?:\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2}))\b/;
 
 /** Words of paying on receipts, English and German: cash given, a card slip. */
 const PAYMENT = /\b(bar|bargeld|cash|ec|karte|kartenzahlung|girocard|ec-?karte|kreditkarte|credit|debit|visa|mastercard|maestro|lastschrift|contactless|kontaktlos)\b/i;

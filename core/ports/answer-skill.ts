@@ -1,4 +1,4 @@
-import type { Answer, AnswerRequest } from './llm.js';
+import type { Answer, AnswerRequest, ContextPassage } from './llm.js';
 
 /**
  * Knowledge of a kind of document that the embedded (extractive) answerer may call on, registered with it by
@@ -12,6 +12,11 @@ export interface AnswerSkill {
   answer(request: AnswerRequest): Answer | undefined;
   /** When the question asks for a figure a table row prints: the row label's likely words, and the year whose column to lead with. */
   tableFigure(question: string): TableFigure | undefined;
+  /**
+   * One document's part of an overview when the skill knows its kind (a receipt: what was bought, its total and day),
+   * from its opening passages; undefined to let the overview quote its lead and central sentences.
+   */
+  documentOverview?(passages: ContextPassage[]): Answer | undefined;
 }
 
 export interface TableFigure {

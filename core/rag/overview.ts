@@ -128,18 +128,21 @@ const SUMMARY_LABEL = /^(?:executive summary|summary|abstract)(?:\s*[:.—–]\s
 /**
  * The extractive overview: for each document (passages grouped by filename, in the order given), its lead sentence
  * and its most central ones — those sharing the most words with the document's other sentences (a degree
- * centrality over word overlap, the simplest LexRank) — in reading order. Cites every passage it quoted from.
+ * centrality over word overlap, the simplest LexRank) — in reading order; or what `describe` says of it (a skill that
+ * knows its kind). Cites every passage it quoted from.
  */
-export function overviewAnswer(contexts: ContextPassage[]): Answer {
+export function overviewAnswer(contexts: ContextPassage[], describe?: (passages: ContextPassage[]) => Answer | undefined): Answer {
   const byDocument = new Map<string, ContextPassage[]>();
   for (const passage of contexts) byDocument.set(passage.filename, [...(byDocument.get(passage.filename) ?? []), passage]);
   const parts: string[] = [];
   const usedRefs = new Set<string>();
   for (const [filename, passages] of byDocument) {
-    const chosen = documentOverview(passages);
-    if (chosen.length === 0) continue;
-    for (const c of chosen) usedRefs.add(c.ref);
-    const text = chosen.map((c) => c.text).join(' ');
+    // A document of a kind a skill knows (a receipt) is told as that kind tells itself; others by their sentences.
+    const described = describe?.(passages);
+    const chosen = described ? [] : documentOverview(passages);
+    if (!described && chosen.length === 0) continue;
+    for (const ref of described?.usedRefs ?? chosen.map((c) => c.ref)) usedRefs.add(ref);
+    const text = described?.text ?? chosen.map((c) => c.text).join(' ');
     parts.push(byDocument.size > 1 ? `${filename}: ${text}` : text);
   }
   return { text: parts.join('\n\n'), usedRefs: [...usedRefs] };

@@ -162,6 +162,17 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
       expect(line).to.match(new RegExp(`^${total} — “[^”]+” \\[${n}\\]$`));
   });
 
+  it('tells each photographed receipt in an overview by its total and items, not by the OCR of its shop’s address', async () => {
+    for (const shop of ['Ikea', 'Hornbach']) {
+      const res = await api.ask(sessionId, `What is the ${shop} receipt about?`);
+      expect(res.status).to.equal(200);
+      const cited = [...new Set(res.body.sources.filter((s: { cited: boolean }) => s.cited).map((s: { filename: string }) => s.filename))] as string[];
+      expect(cited, res.body.data).to.have.length(1);
+      const cents = /^receipt_.*_(\d+)\.jpg$/.exec(cited[0])![1];
+      expect(res.body.data).to.match(new RegExp(`^A receipt(?: of [\\d.: ]+)?, total ${Number(cents.slice(0, -2))},${cents.slice(-2)} \\(“[^”]+”\\): “[^”]+ … [^”]+”`));
+    }
+  });
+
   it('answers what was bought at a shop named only by its receipts’ file names with their item lines', async () => {
     const res = await api.ask(sessionId, 'What did I buy at Lidl?');
     expect(res.status).to.equal(200);

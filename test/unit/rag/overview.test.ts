@@ -107,6 +107,19 @@ describe('overview questions (core/rag/overview.ts)', () => {
     }
   });
 
+  it('tells a document as `describe` does where it knows the document’s kind, citing what it cites', () => {
+    const answer = overviewAnswer([
+      passage('1', 'a.pdf', 1, 'The first document explains how mortgage interest rates are set by the central bank.'),
+      passage('2', 'till.jpg', 1, 'Shop Street 1\nBREAD 2,49\nTOTAL 2,49'),
+      passage('3', 'till.jpg', 1, 'Thank you for shopping with us today.'),
+    ], (passages) => (passages[0].filename === 'till.jpg' ? { text: 'A receipt, total 2,49.', usedRefs: ['2'] } : undefined));
+    expect(answer.text.split('\n\n')).to.deep.equal([
+      'a.pdf: The first document explains how mortgage interest rates are set by the central bank.',
+      'till.jpg: A receipt, total 2,49.',
+    ]);
+    expect(answer.usedRefs).to.have.members(['1', '2']);
+  });
+
   it('covers every document, each under its name, and says nothing when there is nothing to say', () => {
     const answer = overviewAnswer([
       passage('1', 'a.pdf', 1, 'The first document explains how mortgage interest rates are set by the central bank.'),
