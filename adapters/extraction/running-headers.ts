@@ -1,7 +1,9 @@
 /**
  * Running headers and footers ("Copyright Office Summary … Page 5") repeat on most pages and glue themselves to the
  * first and last sentences of every page. A line among the first or last three of a page whose shape (digits masked)
- * recurs on at least half the pages of its window, and on three or more, is dropped. A page number at either end of the
+ * recurs on at least half the pages of its window, and on three or more, is dropped; so is such a line of two words or
+ * more that is no sentence wherever it stands on a page after the first: the reading order puts a footer under the
+ * column above it, mid-text ("… 3 years from the / Instructions for Form 1040NR / date the return was due …"). A page number at either end of the
  * line is left out of its shape: facing pages print it on their outer edges ("47700 Federal Register / Vol. 85 …" on
  * the left, "Federal Register / Vol. 85 … 47701" on the right), and each form alone is on only half the pages. Three,
  * not two: a page may end on a printer's line, a typist's line and then a figure's tag of its own ("VerDate …" /
@@ -86,7 +88,9 @@ export class RunningHeaderRemover {
     const lines = text.split('\n');
     const nonEmpty = lines.map((l, j) => (l.trim() ? j : -1)).filter((j) => j >= 0);
     const edgeIndexes = new Set([...nonEmpty.slice(0, EDGE_LINES), ...nonEmpty.slice(-EDGE_LINES)]);
-    const kept = lines.filter((line, j) => !(edgeIndexes.has(j) && repeated(shape(line)))).join('\n').trim();
+    // Anywhere on a page but the first (where such a line is the document's title): the reading order puts a footer
+    // under the column it sits beneath, mid-text.
+    const kept = lines.filter((line, j) => !((edgeIndexes.has(j) || (i > 0 && isTitleShape(shape(line)))) && repeated(shape(line)))).join('\n').trim();
     // A page made only of "repeated" lines is a form or a table, not headers: keep it whole.
     return kept === '' ? text : kept;
   }
@@ -111,5 +115,11 @@ function shape(line: string): string {
 
 function edgeShapes(text: string): Shapes {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
-  return new Set([...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)].map(shape).filter((s) => s.length > 0));
+  const inner = lines.slice(EDGE_LINES, -EDGE_LINES).map(shape).filter(isTitleShape);
+  return new Set([...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)].map(shape).filter((s) => s.length > 0).concat(inner));
+}
+
+/** A line of two words or more, no sentence: a running title, found wherever the reading order put it. */
+function isTitleShape(s: string): boolean {
+  return /\p{L}/u.test(s) && s.split(' ').length >= 2 && !/[.!?]$/.test(s);
 }

@@ -118,6 +118,9 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     expect(res.status).to.equal(200);
     expect([...new Set(res.body.sources.map((s: { filename: string }) => s.filename))]).to.deep.equal(['irs-i1040nr-2007.pdf']);
     expect(res.body.data).to.include('Instructions for Form 1040NR');
+    // Its footer, which the reading order puts between the columns mid-text, is in no sentence.
+    const irs = chunkTexts(results.get('pdfs/irs-i1040nr-2007.pdf')!.jobId);
+    expect(irs).to.include('Usually, this is 3 years from the date the return was due or filed');
   });
 
   it('gives a notice’s overview from its summary, not from the boilerplate and running headers around it', async () => {

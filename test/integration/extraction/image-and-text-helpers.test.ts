@@ -184,6 +184,22 @@ describe('removeRunningHeaders', () => {
     expect(cleaned[2]).to.equal('Staff first\nOn joined.\nStaff joined.\nMore on Staff.');
   });
 
+  it('drops a running title the reading order put mid-text, except on the first page', () => {
+    // shared/data/pdfs/irs-i1040nr-2007.pdf: the footer under the left column is read before the right column.
+    const title = 'Instructions for Form 1040NR';
+    const page = (body: string, middle: string) => {
+      const [a, b] = body.split(' ');
+      return [`${a} first`, `On ${b}`, `${a} notes begin`, `Keep ${a} records until the`, middle, `rules allow ${b} again.`, body, `More of ${a}`, `And then ${b}`, `End of ${body}`].join('\n');
+    };
+    const bodies = ['Revenue grew.', 'Costs fell.', 'Staff joined.', 'Offices opened.', 'Sales rose.'];
+    const cleaned = removeRunningHeaders(bodies.map((body) => page(body, title)));
+    expect(cleaned[0]).to.equal(page(bodies[0], title));
+    expect(cleaned[3]).to.equal(page(bodies[3], title).replace(`${title}\n`, ''));
+    // A sentence repeated on every page stays: it is text, not a title.
+    const said = removeRunningHeaders(bodies.map((body) => page(body, 'This form is yours to keep.')));
+    expect(said[3]).to.equal(page(bodies[3], 'This form is yours to keep.'));
+  });
+
   it('keeps lines that repeat on fewer than half the pages, and short documents as they are', () => {
     const pages = ['Chapter 1\nText one.', 'Chapter 1\nText two.', 'Other\nText three.', 'Other 2\nText four.', 'Else\nText five.', 'More\nText six.', 'Last\nText seven.'];
     expect(removeRunningHeaders(pages)).to.deep.equal(pages);
