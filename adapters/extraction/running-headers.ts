@@ -18,10 +18,11 @@ export const HALF_WINDOW = 250;
 const EDGE_LINES = 3;
 
 type Shapes = Set<string>;
+const NO_SHAPES: Shapes = new Set();
 
 export class RunningHeaderRemover {
   private readonly texts: string[] = [];
-  private readonly edges: Shapes[] = [];
+  private readonly shapes: Shapes[] = [];
   /** Shape counts over the window of pages [windowStart, windowEnd). */
   private readonly counts = new Map<string, number>();
   private windowStart = 0;
@@ -37,7 +38,7 @@ export class RunningHeaderRemover {
   /** Adds the next page's text; passes on every page whose window is now complete. */
   push(text: string): void {
     this.texts.push(text);
-    this.edges.push(edgeShapes(text));
+    this.shapes.push(pageShapes(text));
     // A page's window is complete once halfWindow pages after it are known, or the first full window for the start.
     const ready = this.texts.length - 1 - this.halfWindow;
     if (ready >= this.released && this.texts.length >= this.windowSize) this.releaseUpTo(ready + 1, this.texts.length);
@@ -66,13 +67,15 @@ export class RunningHeaderRemover {
   }
 
   private moveWindow(start: number, end: number): void {
-    for (; this.windowEnd < end; this.windowEnd++) for (const s of this.edges[this.windowEnd]) this.counts.set(s, (this.counts.get(s) ?? 0) + 1);
+    for (; this.windowEnd < end; this.windowEnd++) for (const s of this.shapes[this.windowEnd]) this.counts.set(s, (this.counts.get(s) ?? 0) + 1);
     for (; this.windowStart < start; this.windowStart++) {
-      for (const s of this.edges[this.windowStart]) {
+      for (const s of this.shapes[this.windowStart]) {
         const n = this.counts.get(s)! - 1;
         if (n === 0) this.counts.delete(s);
         else this.counts.set(s, n);
       }
+      // Behind every window still to come: a long document holds only its window's shapes.
+      this.shapes[this.windowStart] = NO_SHAPES;
     }
   }
 
@@ -84,7 +87,7 @@ export class RunningHeaderRemover {
       const n = this.counts.get(s) ?? 0;
       return n >= 3 && n >= pages / 2;
     };
-    if (![...this.edges[i]].some(repeated)) return text;
+    if (![...this.shapes[i]].some(repeated)) return text;
     const lines = text.split('\n');
     const nonEmpty = lines.map((l, j) => (l.trim() ? j : -1)).filter((j) => j >= 0);
     const edgeIndexes = new Set([...nonEmpty.slice(0, EDGE_LINES), ...nonEmpty.slice(-EDGE_LINES)]);
@@ -113,7 +116,8 @@ function shape(line: string): string {
   return masked.endsWith(' #') ? masked.slice(0, -2) : masked;
 }
 
-function edgeShapes(text: string): Shapes {
+/** The shapes of a page's lines that may be running headers: its edge lines', and its title-like lines' anywhere. */
+function pageShapes(text: string): Shapes {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   const inner = lines.slice(EDGE_LINES, -EDGE_LINES).map(shape).filter(isTitleShape);
   return new Set([...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)].map(shape).filter((s) => s.length > 0).concat(inner));
