@@ -18,11 +18,20 @@ export const HALF_WINDOW = 250;
 const EDGE_LINES = 3;
 
 type Shapes = Set<string>;
-const NO_SHAPES: Shapes = new Set();
+
+/** A page's lines as running headers are judged: each line's shape ('' for a line that cannot be one), the edges'. */
+interface PageShapes {
+  lines: string[];
+  edges: Set<number>;
+  /** The shapes counted over the window: the edge lines', and the title-like lines' anywhere. */
+  counted: Shapes;
+}
+
+const RELEASED: PageShapes = { lines: [], edges: new Set(), counted: new Set() };
 
 export class RunningHeaderRemover {
   private readonly texts: string[] = [];
-  private readonly shapes: Shapes[] = [];
+  private readonly shapes: PageShapes[] = [];
   /** Shape counts over the window of pages [windowStart, windowEnd). */
   private readonly counts = new Map<string, number>();
   private windowStart = 0;
@@ -67,15 +76,15 @@ export class RunningHeaderRemover {
   }
 
   private moveWindow(start: number, end: number): void {
-    for (; this.windowEnd < end; this.windowEnd++) for (const s of this.shapes[this.windowEnd]) this.counts.set(s, (this.counts.get(s) ?? 0) + 1);
+    for (; this.windowEnd < end; this.windowEnd++) for (const s of this.shapes[this.windowEnd].counted) this.counts.set(s, (this.counts.get(s) ?? 0) + 1);
     for (; this.windowStart < start; this.windowStart++) {
-      for (const s of this.shapes[this.windowStart]) {
+      for (const s of this.shapes[this.windowStart].counted) {
         const n = this.counts.get(s)! - 1;
         if (n === 0) this.counts.delete(s);
         else this.counts.set(s, n);
       }
       // Behind every window still to come: a long document holds only its window's shapes.
-      this.shapes[this.windowStart] = NO_SHAPES;
+      this.shapes[this.windowStart] = RELEASED;
     }
   }
 
@@ -87,13 +96,12 @@ export class RunningHeaderRemover {
       const n = this.counts.get(s) ?? 0;
       return n >= 3 && n >= pages / 2;
     };
-    if (![...this.shapes[i]].some(repeated)) return text;
-    const lines = text.split('\n');
-    const nonEmpty = lines.map((l, j) => (l.trim() ? j : -1)).filter((j) => j >= 0);
-    const edgeIndexes = new Set([...nonEmpty.slice(0, EDGE_LINES), ...nonEmpty.slice(-EDGE_LINES)]);
+    const { lines: shapes, edges, counted } = this.shapes[i];
+    if (![...counted].some(repeated)) return text;
     // Anywhere on a page but the first (where such a line is the document's title): the reading order puts a footer
     // under the column it sits beneath, mid-text.
-    const kept = lines.filter((line, j) => !((edgeIndexes.has(j) || (i > 0 && isTitleShape(shape(line)))) && repeated(shape(line)))).join('\n').trim();
+    const dropped = (j: number) => shapes[j] !== '' && (edges.has(j) || (i > 0 && isTitleShape(shapes[j]))) && repeated(shapes[j]);
+    const kept = text.split('\n').filter((_, j) => !dropped(j)).join('\n').trim();
     // A page made only of "repeated" lines is a form or a table, not headers: keep it whole.
     return kept === '' ? text : kept;
   }
@@ -116,14 +124,24 @@ function shape(line: string): string {
   return masked.endsWith(' #') ? masked.slice(0, -2) : masked;
 }
 
-/** The shapes of a page's lines that may be running headers: its edge lines', and its title-like lines' anywhere. */
-function pageShapes(text: string): Shapes {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const inner = lines.slice(EDGE_LINES, -EDGE_LINES).map(shape).filter(isTitleShape);
-  return new Set([...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)].map(shape).filter((s) => s.length > 0).concat(inner));
+/** Longer lines inside a page are text, not a running title (the edges' are judged whatever their length). */
+const MAX_INNER_TITLE_CHARS = 60;
+
+/** A page's lines' shapes (computed once: a long document has thousands of pages), its edges and what is counted. */
+function pageShapes(text: string): PageShapes {
+  const raw = text.split('\n');
+  const nonEmpty = raw.map((l, j) => (l.trim() ? j : -1)).filter((j) => j >= 0);
+  const edges = new Set([...nonEmpty.slice(0, EDGE_LINES), ...nonEmpty.slice(-EDGE_LINES)]);
+  const lines = raw.map((line, j) => {
+    if (edges.has(j)) return shape(line);
+    const trimmed = line.trim();
+    return trimmed.length <= MAX_INNER_TITLE_CHARS && trimmed.includes(' ') && !/[.!?]["”’)]?$/.test(trimmed) ? shape(line) : '';
+  });
+  const counted = new Set(lines.filter((s, j) => s !== '' && (edges.has(j) || isTitleShape(s))));
+  return { lines, edges, counted };
 }
 
 /** A line of two words or more, no sentence: a running title, found wherever the reading order put it. */
 function isTitleShape(s: string): boolean {
-  return /\p{L}/u.test(s) && s.split(' ').length >= 2 && !/[.!?]$/.test(s);
+  return s.includes(' ') && /\p{L}/u.test(s) && !/[.!?]$/.test(s);
 }
