@@ -1,5 +1,6 @@
 import type { AnswerSkill, QueryPlanner, TableFigure } from '../../core/index.js';
 import { computedFigureAnswer } from './computed-figure.js';
+import { filingOverview } from './filing-overview.js';
 import { lineItemSearches } from './financial-metrics.js';
 import { yearsNamed } from './fiscal-years.js';
 import { lexicalQuery, lineItemQuery } from './query-wording.js';
@@ -7,7 +8,8 @@ import { lexicalQuery, lineItemQuery } from './query-wording.js';
 /**
  * Financial-statement knowledge as a plug-in: for retrieval, questions in the filings' wording and a search per
  * statement line a computed figure needs (its row pinned among the passages); for the embedded answerer, figures
- * computed from those rows and the row a figure question names.
+ * computed from those rows and the row a figure question names; in an overview, a filing by its cover (form, company,
+ * period).
  */
 export const FINANCIAL_STATEMENTS = 'financial-statements';
 
@@ -25,6 +27,7 @@ export const financialAnswerSkill: AnswerSkill = {
     const years = yearsNamed(question);
     return { wording: lineItemQuery(question), year: years.length > 0 ? Math.max(...years) : undefined };
   },
+  documentOverview: filingOverview,
 };
 
 /** A question asking for an amount, a count or a ratio rather than an explanation or a yes/no. */
