@@ -1,4 +1,5 @@
 import type { Answer, ContextPassage } from '../ports/llm.js';
+import { isTableText, tableOverview } from './table-overview.js';
 import { splitSentences, termKey, termKeys, withoutPossessive, wordTokens } from './text.js';
 
 /**
@@ -175,8 +176,12 @@ function documentOverview(passages: ContextPassage[]): Candidate[] {
       }
     }
   }
-  const full = sentences.filter((s) => wordTokens(s.text).filter((w) => /\p{L}/u.test(w)).length >= MIN_SENTENCE_WORDS && s.keys.size > 0);
-  if (full.length === 0) return sentences.slice(0, 1);
+  const full = sentences.filter((s) => wordTokens(s.text).filter((w) => /\p{L}/u.test(w)).length >= MIN_SENTENCE_WORDS && s.keys.size > 0 && !isTableText(s.text));
+  if (full.length === 0) {
+    // No prose: a table's document is told by its table, else its first line is all there is.
+    const table = tableOverview(passages);
+    return table ? [{ ...table, position: 0, keys: new Set() }] : sentences.slice(0, 1);
+  }
   // The document's own summary leads where it has one, and what comes before it (a masthead, a sidebar, the authors)
   // is left out; else its first sentence leads (an article's lead).
   const lead = full.find((s) => s.summary) ?? full[0];

@@ -120,6 +120,17 @@ describe('overview questions (core/rag/overview.ts)', () => {
     expect(answer.usedRefs).to.have.members(['1', '2']);
   });
 
+  it('tells a document that opens with a table and no prose by its table, and leads with no table text run together', () => {
+    // shared/data/pdfs/nics-background-checks-2015-11.pdf as chunked: a header of names, then a row per state.
+    const header = 'State / Territory Permit Handgun Long Gun *Other **Multiple Admin Handgun Long Gun *Other Handgun Long Gun *Other ' +
+      'Handgun Long Gun *Other Handgun Long Gun Handgun Long Gun *Other Handgun Long Gun *Other Totals';
+    const table = overviewAnswer([passage('1', 'nics.pdf', 1, `${header}\nAlabama 18,870 23,022 22,650 71,137\nAlaska 209 3,062 3,209 7,095\nArizona 2,303 12,382 9,041 27,087\nArkansas 3,298 6,359 11,611 25,048`)]);
+    expect(table).to.deep.equal({ text: 'A table under “State / Territory Permit Handgun Long Gun *Other **Multiple Admin Handgun Long …”, with rows such as Alabama, Alaska and Arizona.', usedRefs: ['1'] });
+    // shared/data/pdfs/pdflatex-outline.pdf: its table of contents run into the first sentence.
+    const contents = overviewAnswer([passage('1', 'outline.pdf', 1, '1 Foo 2 2 Bar 2 3 Baz 2 4 Foo 2 5 Bar 3 6 Baz 3 7 Foo 3 8 Bar 4 9 Baz 4\nThis text should show what a printed text will look like at this place.')]);
+    expect(contents.text).to.equal('This text should show what a printed text will look like at this place.');
+  });
+
   it('covers every document, each under its name, and says nothing when there is nothing to say', () => {
     const answer = overviewAnswer([
       passage('1', 'a.pdf', 1, 'The first document explains how mortgage interest rates are set by the central bank.'),
