@@ -3,11 +3,11 @@
  * first and last sentences of every page. A line among the first or last three of a page whose shape (digits masked)
  * recurs on at least half the pages of its window, and on three or more, is dropped; so is such a line of two words or
  * more that is no sentence wherever it stands on a page after the first: the reading order puts a footer under the
- * column above it, mid-text ("… 3 years from the / Instructions for Form 1040NR / date the return was due …"). A page number at either end of the
- * line is left out of its shape: facing pages print it on their outer edges ("47700 Federal Register / Vol. 85 …" on
- * the left, "Federal Register / Vol. 85 … 47701" on the right), and each form alone is on only half the pages. Three,
- * not two: a page may end on a printer's line, a typist's line and then a figure's tag of its own ("VerDate …" /
- * "jbell on DSKJ…" / "EP06AU20.010</GPH>").
+ * column above it, mid-text ("… 3 years from the / Instructions for Form 1040NR / date the return was due …"). Three
+ * lines, not two: a page may end on a printer's line, a typist's line and then a figure's tag of its own ("VerDate …" /
+ * "jbell on DSKJ…" / "EP06AU20.010</GPH>"). A page number at either end of the line is left out of its shape: facing
+ * pages print it on their outer edges ("47700 Federal Register / Vol. 85 …" on the left, "Federal Register / Vol. 85
+ * … 47701" on the right), and each form alone is on only half the pages.
  *
  * The window is the whole document up to 2 × HALF_WINDOW + 1 pages; a longer document is judged in windows of that
  * size around each page (a merged file changes its headers from one report to the next), so pages can be passed on

@@ -202,9 +202,9 @@ export function boughtOfFile(passages: ContextPassage[]): { passage: ContextPass
 }
 
 /**
- * An item's line: a word other than a currency ("Bulgur 0,99 x 2 1,98 A"), one or two amounts, no total word before them. A VAT table's row
- * ("C 7,004 17438 1,21 18,54", "D 19,00% 4,78 5,69") has a class letter for a name, or more amounts; its sum ("Summe
- * 0,47 6,69") a total word.
+ * An item's line: a word other than a currency ("Bulgur 0,99 x 2 1,98 A"), one or two amounts, no total word before
+ * them. A VAT table's row ("C 7,004 17438 1,21 18,54", "D 19,00% 4,78 5,69") has a class letter for a name, or more
+ * amounts; its sum ("Summe 0,47 6,69") a total word.
  */
 function isItem(line: string): boolean {
   const amounts = [...line.matchAll(AMOUNT)];
