@@ -16,6 +16,8 @@
 export const HALF_WINDOW = 250;
 /** How many non-empty lines at either end of a page may be a running header or footer. */
 const EDGE_LINES = 3;
+/** On the first page, two: its third line is often the document's title, which the running header repeats. */
+const FIRST_PAGE_EDGE_LINES = 2;
 
 type Shapes = Set<string>;
 
@@ -47,7 +49,7 @@ export class RunningHeaderRemover {
   /** Adds the next page's text; passes on every page whose window is now complete. */
   push(text: string): void {
     this.texts.push(text);
-    this.shapes.push(pageShapes(text));
+    this.shapes.push(pageShapes(text, this.texts.length === 1 ? FIRST_PAGE_EDGE_LINES : EDGE_LINES));
     // A page's window is complete once halfWindow pages after it are known, or the first full window for the start.
     const ready = this.texts.length - 1 - this.halfWindow;
     if (ready >= this.released && this.texts.length >= this.windowSize) this.releaseUpTo(ready + 1, this.texts.length);
@@ -128,10 +130,10 @@ function shape(line: string): string {
 const MAX_INNER_TITLE_CHARS = 60;
 
 /** A page's lines' shapes (computed once: a long document has thousands of pages), its edges and what is counted. */
-function pageShapes(text: string): PageShapes {
+function pageShapes(text: string, edgeLines: number): PageShapes {
   const raw = text.split('\n');
   const nonEmpty = raw.map((l, j) => (l.trim() ? j : -1)).filter((j) => j >= 0);
-  const edges = new Set([...nonEmpty.slice(0, EDGE_LINES), ...nonEmpty.slice(-EDGE_LINES)]);
+  const edges = new Set([...nonEmpty.slice(0, edgeLines), ...nonEmpty.slice(-edgeLines)]);
   const lines = raw.map((line, j) => {
     if (edges.has(j)) return shape(line);
     const trimmed = line.trim();

@@ -194,6 +194,9 @@ describe('removeRunningHeaders', () => {
     const bodies = ['Revenue grew.', 'Costs fell.', 'Staff joined.', 'Offices opened.', 'Sales rose.'];
     const cleaned = removeRunningHeaders(bodies.map((body) => page(body, title)));
     expect(cleaned[0]).to.equal(page(bodies[0], title));
+    // Nor as the first page's third line (shared/data/pdfs/dmca-summary-1998.pdf as pdf.js orders it).
+    const titled = [`Report\nof 1998\n${title}\nIt begins here.\nAnd it goes on.\nTo its end.`, ...bodies.slice(1).map((body) => page(body, title))];
+    expect(removeRunningHeaders(titled)[0]).to.equal(titled[0]);
     expect(cleaned[3]).to.equal(page(bodies[3], title).replace(`${title}\n`, ''));
     // A sentence repeated on every page stays: it is text, not a title.
     const said = removeRunningHeaders(bodies.map((body) => page(body, 'This form is yours to keep.')));
