@@ -11,6 +11,9 @@ const PERIOD = /\bfor\s+the\s+(fiscal\s+year|quarterly\s+period|year)\s+ended:?\
 const REPORT_DATE = /\bdate\s+of\s+report\b[^:]*:\s*(\p{L}+\s+\d{1,2},?\s+\d{4})/iu;
 const EXACT_NAME = /\(exact name of (?:the )?registrant/i;
 const FILE_NUMBER = /^.*\bcommission file (?:number|no\.?):?\s*[\d-]+\s*/i;
+const FILE_NUMBER_AT = /\bcommission file (?:number|no\.?):?\s*[\d-]+\s+/i;
+/** A name in capitals ending on a company's word ("MICROSOFT CORPORATION", "3M COMPANY", "AMCOR PLC"). */
+const CAPITALS_NAME = /^((?:[\p{Lu}\d&.,'-]+\s+){0,5}(?:CORPORATION|INCORPORATED|COMPANY|INC\.?|CO\.|PLC|LTD\.?|LIMITED|GROUP|HOLDINGS|N\.V\.|S\.A\.|AG|SE))(?=[\s,(]|$)/u;
 
 /** How far into the first passage the cover names its form. */
 const COVER_TOP_CHARS = 400;
@@ -34,8 +37,9 @@ export function filingOverview(passages: ContextPassage[]): Answer | undefined {
   const periodAt = found(PERIOD);
   const period = periodAt && PERIOD.exec(periodAt.text)!;
   const datedAt = period ? undefined : found(REPORT_DATE);
-  const nameAt = found(EXACT_NAME);
-  const name = nameAt && registrant(passages, nameAt);
+  // The name above "(Exact name of registrant …)", else the one in capitals after the commission file number.
+  const nameAt = found(EXACT_NAME) ?? passages.find((p) => nameAfterFileNumber(p.text));
+  const name = nameAt && (EXACT_NAME.test(nameAt.text) ? registrant(passages, nameAt) : nameAfterFileNumber(nameAt.text));
   if (!period && !datedAt && !name) return undefined;
   const oneLine = (words: string) => words.replace(/\s+/g, ' ');
   const when = period ? ` for the ${oneLine(period[1]).toLowerCase()} ended ${oneLine(period[2])}` : datedAt ? `, dated ${oneLine(REPORT_DATE.exec(datedAt.text)![1])}` : '';
@@ -62,4 +66,13 @@ function registrant(passages: ContextPassage[], at: ContextPassage): string | un
   const name = (before || previous?.replace(FILE_NUMBER, '') || '').replace(/_{2,}/g, ' ').replace(/\s+([.,])/g, '$1').trim();
   const words = name.split(/\s+/).length;
   return name && words <= MAX_NAME_WORDS && /\p{Lu}/u.test(name) ? name : undefined;
+}
+
+/**
+ * A cover without "(Exact name of registrant …)" may print the name in capitals right after the file number
+ * ("Commission File Number 001-37845 MICROSOFT CORPORATION WASHINGTON …", "… 1-3285 3M COMPANY State of …").
+ */
+function nameAfterFileNumber(text: string): string | undefined {
+  const at = FILE_NUMBER_AT.exec(text);
+  return at ? CAPITALS_NAME.exec(text.slice(at.index + at[0].length))?.[1] : undefined;
 }

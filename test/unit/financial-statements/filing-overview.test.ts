@@ -28,9 +28,11 @@ describe('a filing in an overview', () => {
     expect(told).to.deep.equal({ text: 'A current report on Form 8-K of Foot Locker, Inc., dated May 20, 2022.', usedRefs: ['a', 'b'] });
   });
 
-  it('says what it can read when the cover names no registrant, and nothing of a document that is no filing', () => {
+  it('takes the name in capitals after the file number, says what it can read without one, and nothing of what is no filing', () => {
     const cover = `${TITLE}\nFORM 10-K\n☒ ANNUAL REPORT\nFor the Fiscal Year Ended June 30, 2016\nOR ☐ TRANSITION REPORT Commission File Number 001-37845 MICROSOFT CORPORATION WASHINGTON 91-1144442`;
-    expect(filingOverview([passage(cover, 'a')])?.text).to.equal('An annual report on Form 10-K for the fiscal year ended June 30, 2016.');
+    expect(filingOverview([passage(cover, 'a')])?.text).to.equal('An annual report on Form 10-K of MICROSOFT CORPORATION for the fiscal year ended June 30, 2016.');
+    const unnamed = `${TITLE}\nFORM 10-K\n☒ ANNUAL REPORT\nFor the Fiscal Year Ended June 30, 2016\nCommission File Number 001-37845 WASHINGTON 91-1144442`;
+    expect(filingOverview([passage(unnamed, 'a')])?.text).to.equal('An annual report on Form 10-K for the fiscal year ended June 30, 2016.');
     const release = 'Acme reports fiscal 2023 results. Revenue grew 4% in the fourth quarter, and margins widened in every region of the world. ' +
       'See our annual report on FORM 10-K for the fiscal year ended June 30, 2023, filed with the Securities and Exchange Commission.';
     expect(filingOverview([passage(release, 'a')])).to.equal(undefined);
