@@ -1,6 +1,6 @@
 import type { Answer, ContextPassage } from '../../core/index.js';
 import { DATE, detailLines } from './receipt-details.js';
-import { AMOUNT, boughtOfFile, linesOf, looksLikeReceipt, namedReceipt, receiptTotal } from './receipt-total.js';
+import { AMOUNT, boughtOfFile, linesOf, looksLikeReceipt, namedReceipt, oneLine, receiptTotal } from './receipt-total.js';
 
 /** Item lines an overview quotes of a receipt. */
 const OVERVIEW_ITEMS = 3;
@@ -21,23 +21,22 @@ export function receiptOverview(passages: ContextPassage[]): Answer | undefined 
   if (passages.length === 0) return undefined;
   const lines = passages.flatMap((p) => linesOf(p.text));
   const mostlyAmounts = lines.filter((line) => line.match(AMOUNT)).length >= MIN_AMOUNT_LINES * lines.length;
-  const totalAt = passages.find((p) => receiptTotal(p.text));
+  const totals = passages.map((p) => receiptTotal(p.text));
+  const total = totals.find((t) => t !== undefined);
+  const totalAt = total && passages[totals.indexOf(total)];
   const prose = lines.filter((line) => line.split(/\s+/).length >= 10 && /[.!?]["”’)]?$/.test(line)).length;
-  const readsAsReceipt = mostlyAmounts && prose <= MAX_PROSE_LINES * lines.length && (totalAt !== undefined || passages.some((p) => looksLikeReceipt(p.text)));
+  const readsAsReceipt = mostlyAmounts && prose <= MAX_PROSE_LINES * lines.length && (total !== undefined || passages.some((p) => looksLikeReceipt(p.text)));
   if (!readsAsReceipt && !namedReceipt(passages[0].filename)) return undefined;
-  const total = totalAt && receiptTotal(totalAt.text)!;
-  const dayAt = passages.find((p) => detailLines(p.text, 'date').length > 0);
+  const days = passages.map((p) => detailLines(p.text, 'date')[0]);
+  const day = days.find((d) => d !== undefined);
+  const dayAt = day === undefined ? undefined : passages[days.indexOf(day)];
   const bought = boughtOfFile(passages);
   const items = (bought?.lines ?? []).filter((line) => line !== total?.line).map(oneLine);
   const shown = items.slice(0, OVERVIEW_ITEMS);
   const used = [totalAt, dayAt, ...(shown.length > 0 && bought ? [bought.passage, ...bought.also] : [])].filter((p): p is ContextPassage => p !== undefined);
-  const text = `A receipt${dayAt ? ` of ${dayOf(detailLines(dayAt.text, 'date')[0])}` : ''}${total ? `, total ${total.amount} (“${oneLine(total.line)}”)` : ''}` +
+  const text = `A receipt${day !== undefined ? ` of ${dayOf(day)}` : ''}${total ? `, total ${total.amount} (“${oneLine(total.line)}”)` : ''}` +
     `${shown.length > 0 ? `: “${shown.join(' … ')}”${items.length > shown.length ? ' and more' : ''}` : ''}.`;
   return { text, usedRefs: [...new Set(used.map((p) => p.ref))] };
-}
-
-function oneLine(line: string): string {
-  return line.replace(/\s+/g, ' ');
 }
 
 /** The day a date line prints, and its time when one follows ("23.09.16 14:05"), without the OCR debris around it. */

@@ -228,6 +228,11 @@ function boughtLines(text: string): string[] {
   return lines.slice(0, MAX_BOUGHT_LINES);
 }
 
+/** A line as one quote shows it: OCR's runs of spaces and tabs as one space. */
+export function oneLine(line: string): string {
+  return line.replace(/\s+/g, ' ');
+}
+
 /** A passage's lines, trimmed, blank ones left out. */
 export function linesOf(text: string): string[] {
   return text.split('\n').map((line) => line.trim()).filter(Boolean);
@@ -298,7 +303,6 @@ export function moreReceipts(asked: number): string | undefined {
  * given; `note` (what the list may leave out) under them.
  */
 export function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string; also?: ContextPassage[] }[], note?: string): Answer {
-  const oneLine = (line: string) => line.replace(/\s+/g, ' ');
   const quotes = quoted.map(({ lines }) => lines.map(oneLine).join(' … '));
   const cited = quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`);
   const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`);

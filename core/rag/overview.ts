@@ -139,14 +139,16 @@ export function overviewAnswer(contexts: ContextPassage[], describe?: (passages:
   const usedRefs = new Set<string>();
   for (const [filename, passages] of byDocument) {
     // A document of a kind a skill knows (a receipt) is told as that kind tells itself; others by their sentences.
-    const described = describe?.(passages);
-    const chosen = described ? [] : documentOverview(passages);
-    if (!described && chosen.length === 0) continue;
-    for (const ref of described?.usedRefs ?? chosen.map((c) => c.ref)) usedRefs.add(ref);
-    const text = described?.text ?? chosen.map((c) => c.text).join(' ');
-    parts.push(byDocument.size > 1 ? `${filename}: ${text}` : text);
+    const told = describe?.(passages) ?? fromSentences(documentOverview(passages));
+    if (!told) continue;
+    for (const ref of told.usedRefs) usedRefs.add(ref);
+    parts.push(byDocument.size > 1 ? `${filename}: ${told.text}` : told.text);
   }
   return { text: parts.join('\n\n'), usedRefs: [...usedRefs] };
+}
+
+function fromSentences(chosen: Candidate[]): Answer | undefined {
+  return chosen.length === 0 ? undefined : { text: chosen.map((c) => c.text).join(' '), usedRefs: chosen.map((c) => c.ref) };
 }
 
 /** Said under an overview of the first `shown` of `all` documents, whichever answerer wrote it. */
