@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { contentTokens, termKey, wordTokens, type ContextPassage } from '../../core/index.js';
+import { contentTokens, runTogetherInFileName, termKey, wordTokens, type ContextPassage } from '../../core/index.js';
 
 /**
  * Whether the passages found can answer at all, judged by the names the question asks about. The answerer quotes the
@@ -16,6 +16,7 @@ export function absentNames(question: string, contexts: readonly ContextPassage[
   if (names.length === 0 || contexts.length === 0) return undefined;
   const passageWords = contexts.flatMap((passage) => [...wordTokens(passage.text), ...wordTokens(passage.filename)]);
   const found = new Set(passageWords.map(termKey));
+  for (const filename of new Set(contexts.map((passage) => passage.filename))) for (const word of runTogetherInFileName(question, filename)) found.add(termKey(word));
   const vocabulary = [...new Set(passageWords)];
   const absent = names.filter(([key, name]) => !found.has(key) && !vocabulary.some((word) => nearSpelling(name.toLowerCase(), word)));
   // "Most": with one name that one, with two both, with three two of them.

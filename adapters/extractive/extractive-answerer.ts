@@ -1,6 +1,6 @@
 import {
-  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, NOT_FOUND_ANSWER, splitUnits, termKey,
-  wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
+  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, NOT_FOUND_ANSWER, runTogetherInFileName,
+  splitUnits, termKey, wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
@@ -187,7 +187,8 @@ function unheldWords(question: string, candidates: Candidate[]): { words: string
   const idf = inverseFrequencies(sets);
   // A passage's file name holds words too ("Who wrote the latex document?" of latex-multicolumn.pdf).
   const filenames = new Set(candidates.map((c) => c.passage.filename));
-  const held = new Set([...sets.flatMap((set) => [...set]), ...[...filenames].flatMap(fileNameTerms)]);
+  const named = [...filenames].flatMap((filename) => [...fileNameTerms(filename), ...runTogetherInFileName(question, filename).map(termKey)]);
+  const held = new Set([...sets.flatMap((set) => [...set]), ...named]);
   const vocabulary = [...new Set(candidates.flatMap((c) => wordTokens(c.text)))];
   const unheldWeight = Math.log(1 + (sets.length + 0.5) / 0.5);
   const names = new Set(questionNames(question).flatMap((name) => contentTokens(name)));

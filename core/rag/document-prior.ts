@@ -1,5 +1,5 @@
 import type { DocumentTerms } from '../ports/vector-index.js';
-import { contentTokens, fileNameTerms, termKey } from './text.js';
+import { contentTokens, fileNameTerms, runTogetherInFileName, termKey } from './text.js';
 
 /**
  * Which of a session's documents a question points to. With many documents in one session (a year of reports, a
@@ -74,8 +74,12 @@ export interface FileNameWord {
 export function fileNameWords(question: string, documents: readonly DocumentTerms[], filenames?: Readonly<Record<string, string>>): FileNameWord[] {
   if (!filenames) return [];
   const names = documents.map((d) => new Set(fileNameTerms(filenames[d.jobId] ?? '')));
+  // "Huck Finn" names scanned-huckfinn-p22.pdf, whose words are split on punctuation only.
+  const runTogether = documents.map((d) => new Set(runTogetherInFileName(question, filenames[d.jobId] ?? '')));
   const words = new Map(contentTokens(question).map((word) => [termKey(word), word] as const));
-  return [...words].map(([key, word]) => ({ word, named: names.map((name) => name.has(key)) })).filter(({ named }) => named.some(Boolean) && !named.every(Boolean));
+  return [...words]
+    .map(([key, word]) => ({ word, named: names.map((name, i) => name.has(key) || runTogether[i].has(word)) }))
+    .filter(({ named }) => named.some(Boolean) && !named.every(Boolean));
 }
 
 /**

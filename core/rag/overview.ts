@@ -1,6 +1,6 @@
 import type { Answer, ContextPassage } from '../ports/llm.js';
 import { isTableText, tableOverview } from './table-overview.js';
-import { splitSentences, termKey, termKeys, withoutPossessive, wordTokens } from './text.js';
+import { runTogetherInFileName, splitSentences, termKey, termKeys, withoutPossessive, wordTokens } from './text.js';
 
 /**
  * Questions about the documents as a whole ("What is this document about?", "Summarize the report", "What are the
@@ -85,11 +85,13 @@ export function isOverviewQuestion(question: string): boolean {
 
 /**
  * The documents whose file names hold every naming word (overviewSubject), in the order given; none when no file name
- * does ("Summarize the risk factors" names a topic, not a document: a question for retrieval).
+ * does ("Summarize the risk factors" names a topic, not a document: a question for retrieval). With the question, words
+ * it writes apart and a file name runs together count too ("Summarize the Huck Finn page" of scanned-huckfinn-p22.pdf).
  */
-export function documentsNamed<D extends { filename: string }>(naming: readonly string[], documents: readonly D[]): D[] {
+export function documentsNamed<D extends { filename: string }>(naming: readonly string[], documents: readonly D[], question?: string): D[] {
   return documents.filter((document) => {
     const words = new Set(wordTokens(documentCodes(document.filename)).map(termKey));
+    if (question) for (const word of runTogetherInFileName(question, document.filename)) words.add(termKey(withoutPossessive(word)));
     return naming.every((word) => words.has(word));
   });
 }

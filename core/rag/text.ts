@@ -118,3 +118,26 @@ export function termKeys(text: string): string[] {
 export function fileNameTerms(filename: string): string[] {
   return termKeys(filename.replace(/\.\w+$/, ''));
 }
+
+/** The most words a file name runs together into one ("bankofamerica"). */
+const MAX_RUN_TOGETHER = 4;
+
+/**
+ * The question's words that a file name writes run together into one of its words: "Huck Finn" of
+ * scanned-huckfinn-p22.pdf, "General Mills" of GENERALMILLS_2019_10K.pdf. A run may hold function words ("Bank of
+ * America" of bankofamerica.pdf); only its content words are returned. A file name's words are split on punctuation
+ * only, so these would otherwise name no document.
+ */
+export function runTogetherInFileName(question: string, filename: string): string[] {
+  const names = new Set(fileNameTerms(filename));
+  const words = wordTokens(question);
+  const found = new Set<string>();
+  for (let from = 0; from < words.length; from++) {
+    let joined = withoutPossessive(words[from]);
+    for (let to = from + 1; to < Math.min(words.length, from + MAX_RUN_TOGETHER); to++) {
+      joined += withoutPossessive(words[to]);
+      if (names.has(termKey(joined))) for (const word of contentTokens(words.slice(from, to + 1).join(' '))) found.add(word);
+    }
+  }
+  return [...found];
+}

@@ -147,7 +147,7 @@ export class AskQuestion {
     // the Warsaw guide" from those of the documents whose file names hold its naming words.
     const lexicalIndex = indexes.find((index) => index.kind === 'lexical');
     const naming = lexicalIndex ? overviewSubject(question) : undefined;
-    const overviewed = naming && (naming.length === 0 ? citable : documentsNamed(naming, citable)).filter((job) => matchesTagFilters(job.tags, filters));
+    const overviewed = naming && (naming.length === 0 ? citable : documentsNamed(naming, citable, question)).filter((job) => matchesTagFilters(job.tags, filters));
     if (lexicalIndex && overviewed && overviewed.length > 0) {
       const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, documents: overviewed.map(ownIds), contextChars: this.settings.contextChars });
       // With more documents than it covers, the answer says how many there are.

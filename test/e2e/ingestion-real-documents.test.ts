@@ -123,6 +123,13 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     expect(irs).to.include('Usually, this is 3 years from the date the return was due or filed');
   });
 
+  it('gives the overview of a document named by words its file name runs together ("Huck Finn" of huckfinn)', async () => {
+    const res = await api.ask(sessionId, 'Summarize the Huck Finn page');
+    expect(res.status).to.equal(200);
+    expect([...new Set(res.body.sources.map((s: { filename: string }) => s.filename))]).to.deep.equal(['scanned-huckfinn-p22.pdf']);
+    expect(res.body.data).to.match(/tip-toeing along a path/);
+  });
+
   it('gives a notice’s overview from its summary, not from the boilerplate and running headers around it', async () => {
     const res = await api.ask(sessionId, 'What is the Federal Register document about?');
     expect(res.status).to.equal(200);

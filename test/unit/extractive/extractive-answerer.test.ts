@@ -298,6 +298,15 @@ describe('ExtractiveAnswerer', () => {
     expect(other.text, 'the same passage from a file of another name').to.match(/^None of the passages I found mentions wrote or latex/);
   });
 
+  it('takes the question’s words a passage’s file name runs together for held ("Huck Finn" of huckfinn)', async () => {
+    const contexts = [passage('1', 'We went tip-toeing along a path amongst the trees back towards the end of the widow’s garden.', 'scanned-huckfinn-p22.pdf')];
+    const answer = await answerer.answer({ question: 'Where did Huck Finn go tip-toeing?', contexts, history: [] });
+    expect(answer.text).to.include('tip-toeing along a path');
+    expect(answer.text).to.not.match(/^None of the passages/);
+    const other = await answerer.answer({ question: 'Where did Huck Finn go tip-toeing?', contexts: [{ ...contexts[0], filename: 'scan.pdf' }], history: [] });
+    expect(other.text, 'the same passage from a file of another name').to.match(/^None of the passages I found mentions Huck or Finn/);
+  });
+
   it('answers a question that repeats a question-shaped heading with the section under it, up to the next heading', async () => {
     const contexts = [
       passage('1', 'A ferry pass must be shown when you board the ferry. Apply for a ferry pass online.', 'ferries.pdf', 2, 3),

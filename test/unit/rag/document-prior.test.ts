@@ -52,6 +52,15 @@ describe('file-name words', () => {
     expect(fileNameWords('How much did I pay at Ikea?', documents)).to.deep.equal([]);
   });
 
+  it('include the words a file name runs together ("Huck Finn" of scanned-huckfinn-p22.pdf)', () => {
+    const scans = [doc('huck', 3, 0, 0), doc('dmca', 70, 5, 9)];
+    const names = { huck: 'scanned-huckfinn-p22.pdf', dmca: 'dmca-summary-1998.pdf' };
+    expect(fileNameWords('What happens on the Huck Finn page?', scans, names)).to.deep.equal([
+      { word: 'huck', named: [true, false] }, { word: 'finn', named: [true, false] },
+    ]);
+    expect(fileNameWords('What does Huck say?', scans, names), 'one word of the run').to.deep.equal([]);
+  });
+
   it('add a column each: every chunk of a document they name holds it, none of another’s; the named document leads', () => {
     const words = fileNameWords('How much did I pay at Ikea?', documents, filenames);
     expect(withFileNameColumns(documents, words)).to.deep.equal([doc('r1', 4, 0, 4), doc('r2', 6, 2, 0), doc('tax', 700, 9, 0)]);

@@ -43,6 +43,15 @@ describe('overview questions (core/rag/overview.ts)', () => {
     expect(documentsNamed(['risk', 'factor'], documents)).to.deep.equal([]);
   });
 
+  it('takes words a file name runs together for naming it, given the question', () => {
+    const documents = [{ filename: 'scanned-huckfinn-p22.pdf' }, { filename: 'GENERALMILLS_2019_10K.pdf' }, { filename: 'dmca-summary-1998.pdf' }];
+    const named = (question: string) => documentsNamed(overviewSubject(question)!, documents, question);
+    expect(named('Summarize the Huck Finn page')).to.deep.equal([documents[0]]);
+    expect(named('What is the General Mills report about?')).to.deep.equal([documents[1]]);
+    expect(named('What is the Huck report about?'), 'one word of the run is not its name').to.deep.equal([]);
+    expect(documentsNamed(overviewSubject('Summarize the Huck Finn page')!, documents), 'without the question').to.deep.equal([]);
+  });
+
   const passage = (ref: string, filename: string, page: number, text: string): ContextPassage => ({ ref, filename, page, text, score: 1 });
 
   it('answers with each document’s lead and most central sentences, in reading order, citing what it quoted', () => {

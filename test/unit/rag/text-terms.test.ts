@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { bestSentence, excerptFor } from '../../../core/rag/context.js';
-import { searchWords, splitSentences, termKey, termKeys } from '../../../core/rag/text.js';
+import { runTogetherInFileName, searchWords, splitSentences, termKey, termKeys } from '../../../core/rag/text.js';
 
 describe('termKey', () => {
   it('meets inflected forms of one word on one key', () => {
@@ -21,6 +21,22 @@ describe('termKey', () => {
 
   it('termKeys drops stopwords and keeps order', () => {
     expect(termKeys('When were the cities founded?')).to.deep.equal(['citi', 'found']);
+  });
+});
+
+describe('runTogetherInFileName', () => {
+  it('gives the question’s words a file name writes as one word, content words only', () => {
+    expect(runTogetherInFileName('What happens on the Huck Finn page?', 'scanned-huckfinn-p22.pdf')).to.deep.equal(['huck', 'finn']);
+    expect(runTogetherInFileName('What did General Mills earn?', 'GENERALMILLS_2019_10K.pdf')).to.deep.equal(['general', 'mills']);
+    expect(runTogetherInFileName('Who founded Bank of America?', 'bankofamerica.pdf'), 'a function word inside the run').to.deep.equal(['bank', 'america']);
+    expect(runTogetherInFileName('What were Apple’s Q3 results?', 'AppleQ3Results.pdf'), 'a possessive, a plural').to.deep.equal(['apple’s', 'q3', 'results']);
+  });
+
+  it('gives nothing for a word a file name holds on its own, nor for a word that only starts one', () => {
+    expect(runTogetherInFileName('What is the fee?', 'scanned-huckfinn-p22.pdf')).to.deep.equal([]);
+    expect(runTogetherInFileName('What does Huck say?', 'scanned-huckfinn-p22.pdf')).to.deep.equal([]);
+    expect(runTogetherInFileName('What was scanned?', 'scanned-huckfinn-p22.pdf')).to.deep.equal([]);
+    expect(runTogetherInFileName('Huck Finn', 'notes.pdf')).to.deep.equal([]);
   });
 });
 
