@@ -35,7 +35,7 @@ export function isColumnHeader(line: string): boolean {
 export function isTableRow(line: string): boolean {
   if (isColumnHeader(line)) return false;
   // Lines reach here with single spaces (splitUnits), so splitting on ' ' is a token split, linear in the line.
-  const tokens = line.split(' ');
+  const tokens = withoutLeaders(line).split(' ');
   const start = cellsStart(tokens);
   if (start === tokens.length) return false;
   const label = tokens.slice(0, start).join(' ');
@@ -50,6 +50,19 @@ export function isTableRow(line: string): boolean {
 
 /** Dot leaders: four dots or more, spaced or not ("Late payment . . . . . 31", "Contents ........ 3"). */
 const LEADERS = /(?:\.\s?){4,}/;
+
+/** Dot leaders standing between a row's words and cells as words of their own ("Labor ...... $85 .... $6,205."). */
+const LEADER_WORDS = / (?:\.{2,}|\. \.(?: \.)+)(?= |$)/g;
+
+/**
+ * A line without the dot leaders between its cells, and without the full stop after its last figure when it had
+ * leaders: a price list's row ("AFM revisions ...... 1 work-hour × $85 per hour = $85 ...... $0 ...... $85 ......
+ * $6,205.", a Federal Register notice's costs) read as a row. Without leaders a full stop still ends a sentence.
+ */
+function withoutLeaders(line: string): string {
+  const bare = line.replace(LEADER_WORDS, '');
+  return bare === line ? line : bare.replace(/(\d)\.$/, '$1');
+}
 
 /**
  * An entry of a table of contents or an index: dot leaders, and no figure but page numbers ("6 Late payment . . . . 31
@@ -71,7 +84,7 @@ function cellsStart(tokens: string[]): number {
 
 /** A table row's label and the figures ending it ("$" signs dropped): "Total assets $ 59,268 $ 55,556". */
 export function splitRow(row: string): { label: string; cells: string[] } {
-  const tokens = row.split(' ');
+  const tokens = withoutLeaders(row).split(' ');
   const start = cellsStart(tokens);
   const cells: string[] = [];
   for (const token of tokens.slice(start)) {

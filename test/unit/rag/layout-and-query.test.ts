@@ -34,6 +34,13 @@ describe('layout of extracted lines', () => {
       label: 'Paid memberships at end of period', cells: ['52,810', '47,905', '43,401', '4,905', '10%', '4,504', '10%'],
     });
     expect(splitRow('Margin % 10 20')).to.deep.equal({ label: 'Margin %', cells: ['10', '20'] });
+    // Dot leaders between a price list's cells, a full stop after its last (shared/data/pdfs/federal-register-2020-17221.pdf).
+    const cost = 'AFM revisions ...... 1 work-hour × $85 per hour = $85 ...... $0 .......................... $85 ........ $6,205.';
+    expect(isTableRow(cost)).to.equal(true);
+    expect(splitRow(cost)).to.deep.equal({ label: 'AFM revisions 1 work-hour × $85 per hour =', cells: ['$85', '$0', '$85', '$6,205'] });
+    expect(isTableRow('Net sales . . . . . . . . $ 36,397 $ 34,350')).to.equal(true);
+    expect(isTableRow('The company paid $5,000.'), 'no leaders: the full stop ends a sentence').to.equal(false);
+    expect(isTableRow('Late payment . . . . . 31'), 'an index entry').to.equal(false);
     expect(isHeading('CONSOLIDATED BALANCE SHEETS')).to.equal(true);
     expect(isHeading('Cash Flows from Investing Activities')).to.equal(true);
     expect(isHeading('of the company and its subsidiaries')).to.equal(false);
