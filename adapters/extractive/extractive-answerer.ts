@@ -1,6 +1,6 @@
 import {
-  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, NOT_FOUND_ANSWER, runTogetherInFileName,
-  splitUnits, termKey, wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
+  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, namedColumns, NOT_FOUND_ANSWER, runTogetherInFileName,
+  splitUnits, termKey, withoutLeaders, wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
@@ -88,7 +88,9 @@ export class ExtractiveAnswerer implements Llm {
     const lead = row && (others.length > 0 ? yearFigures(alike, all, figure?.year) : figure?.year === undefined ? figureForTotal(row.text, header) : figureForYear(row.text, header, figure.year));
     // A question that repeats a section's question-shaped heading ("Who must file …?") is answered by that section.
     const section = row ? undefined : echoedSection(request.question, all);
-    const chosen: Candidate[] = section ?? [first, ...others];
+    // A sentence announcing a table ("… estimates the following costs …:") is followed by the table's lines.
+    const announced = row || section ? [] : announcedTable(first, all, MAX_ANSWER_WORDS - first.words);
+    const chosen: Candidate[] = section ?? [first, ...announced, ...others];
     let words = chosen.reduce((sum, c) => sum + c.words, 0);
     for (const next of section ? [] : ranked) {
       if (next === best && !row) continue;
@@ -120,9 +122,11 @@ export class ExtractiveAnswerer implements Llm {
   private scoredCandidates(request: AnswerRequest, weights: readonly number[]): Candidate[] {
     if (contentTokens(request.question).length === 0 || request.contexts.length === 0) return [];
     const candidates = request.contexts.flatMap((passage, rank) =>
-      splitUnits(passage.text).map(({ kind, text }, position): Candidate => ({
-        passage, rank, position, kind, text, words: countWords(text), score: 0, coverage: 0, features: [],
-      })),
+      splitUnits(passage.text).map(({ kind, text: line }, position): Candidate => {
+        // A price list's row is quoted without the dot leaders between its cells.
+        const text = kind === 'row' ? withoutLeaders(line) : line;
+        return { passage, rank, position, kind, text, words: countWords(text), score: 0, coverage: 0, features: [] };
+      }),
     );
     const idf = inverseFrequencies(candidates.map((c) => new Set(stems(wordTokens(c.text)))));
     const features = sentenceFeatures(candidates, request.question, idf);
@@ -342,6 +346,26 @@ function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: stri
     .split(/\s+/)
     .slice(1)
     .some((w) => /^\p{Lu}\p{Ll}+/u.test(w) && !asked.has(termKey(w.replace(/[^\p{L}]/gu, ''))));
+}
+
+/**
+ * The lines of the table a sentence ending on a colon announces, as many as fit in `room` words: its title, column
+ * header and rows right after the sentence in its passage, up to the next sentence. None when no row follows (a list in
+ * another passage is said to go on instead, render's ": …").
+ */
+function announcedTable(sentence: Candidate, all: Candidate[], room: number): Candidate[] {
+  if (sentence.kind !== 'sentence' || !sentence.text.endsWith(':')) return [];
+  const after = all.filter((unit) => unit.passage === sentence.passage && unit.position > sentence.position);
+  const lines: Candidate[] = [];
+  let words = 0;
+  for (const [i, unit] of after.entries()) {
+    // Prose ends the table, but for a header of names just above its first row ("Action Labor cost Parts cost …").
+    const header = unit.kind === 'sentence' && after[i + 1]?.kind === 'row' && namedColumns([unit], after[i + 1].text) !== undefined;
+    if ((unit.kind === 'sentence' && !header) || (unit.kind === 'heading' && lines.some((line) => line.kind !== 'heading')) || words + unit.words > room) break;
+    lines.push(unit);
+    words += unit.words;
+  }
+  return lines.some((line) => line.kind === 'row') ? lines : [];
 }
 
 /** "2017: 52,810 (Domestic Streaming Segment), 57,834 (International Streaming Segment)": the year's figure of each table. */

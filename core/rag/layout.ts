@@ -59,7 +59,7 @@ const LEADER_WORDS = / (?:\.{2,}|\. \.(?: \.)+)(?= |$)/g;
  * leaders: a price list's row ("AFM revisions ...... 1 work-hour × $85 per hour = $85 ...... $0 ...... $85 ......
  * $6,205.", a Federal Register notice's costs) read as a row. Without leaders a full stop still ends a sentence.
  */
-function withoutLeaders(line: string): string {
+export function withoutLeaders(line: string): string {
   const bare = line.replace(LEADER_WORDS, '');
   return bare === line ? line : bare.replace(/(\d)\.$/, '$1');
 }

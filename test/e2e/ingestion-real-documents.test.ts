@@ -139,6 +139,13 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     expect(chunkTexts(results.get('pdfs/federal-register-2020-17221.pdf')!.jobId)).to.not.include('Vol. 85, No. 152 / Thursday');
   });
 
+  it('answers a notice’s costs with the table its sentence announces, rows read through their dot leaders', async () => {
+    const res = await api.ask(sessionId, 'What are the estimated costs?');
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.include('the following costs to comply with this proposed AD:');
+    expect(res.body.data).to.match(/FCC OPS installation and verification 1 work-hour × \$85 per hour = \$85 \$0 \$85 \$6,205/);
+  });
+
   it('answers what was paid at a shop with its photographed receipt’s total line, cited', async () => {
     // Ikea's receipt is named by its file name only: the OCR reads its heading as "TKEA".
     for (const [shop, total, file] of [['Aldi', '24,23', 'receipt_aldi_02032020_19_02423.jpg'], ['Hornbach', '152,00', 'receipt_hornbach_23092016_03_15200.jpg'], ['Ikea', '134,39', 'receipt_ikea_08102016_12_13439.jpg']]) {

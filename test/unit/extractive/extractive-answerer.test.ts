@@ -326,6 +326,26 @@ describe('ExtractiveAnswerer', () => {
     expect(Object.values(answer.quotes ?? {}).join(' '), 'what it quotes of the passage, as written').to.match(/even if:$/);
   });
 
+  it('follows a sentence announcing a table on a colon with the table’s lines, without their dot leaders', async () => {
+    // shared/data/pdfs/federal-register-2020-17221.pdf, page 5.
+    const text = [
+      'The FAA estimates that this proposed AD affects 73 airplanes of U.S. registry. The agency estimates the following costs to comply with this proposed AD:',
+      'ESTIMATED COSTS',
+      'Action Labor cost Parts cost Cost per product Cost on U.S. operators',
+      'FCC OPS installation and verification .. 1 work-hour × $85 per hour = $85 ...... $0 .......... $85 .......... $6,205.',
+      'AFM revisions ....................... 1 work-hour × $85 per hour = $85 ...... $0 .......... $85 .......... $6,205.',
+      'Operators may be covered under warranty, thereby reducing the cost impact on affected individuals.',
+    ].join('\n');
+    const answer = await answerer.answer({ question: 'What are the estimated costs?', contexts: [passage('1', text, 'notice.pdf', 5)], history: [] });
+    expect(quotes(answer.text)[0]).to.include('the following costs to comply with this proposed AD: ESTIMATED COSTS Action Labor cost')
+      .and.include('FCC OPS installation and verification 1 work-hour × $85 per hour = $85 $0 $85 $6,205 AFM revisions 1 work-hour');
+    // The table in another passage: the quote says it goes on, as before.
+    const [lead, ...table] = text.split('\n');
+    const apart = [passage('1', lead, 'notice.pdf', 5), passage('2', table.join('\n'), 'notice.pdf', 6)];
+    const plain = await answerer.answer({ question: 'What are the estimated costs?', contexts: apart, history: [] });
+    expect(quotes(plain.text)[0]).to.match(/the following costs to comply with this proposed AD: …$/);
+  });
+
   it('describes every sentence by one value in 0..1 per feature, with one weight per feature', () => {
     expect(SENTENCE_WEIGHTS).to.have.length(SENTENCE_FEATURES.length);
     const contexts = [
