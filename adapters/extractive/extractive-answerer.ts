@@ -267,7 +267,10 @@ export function sentenceFeatures(candidates: Candidate[], question: string, idf:
   const pairs = queryTerms.slice(1).flatMap((t, i) => (t === queryTerms[i] ? [] : [`${queryTerms[i]} ${t}`]));
   const topScore = Math.max(...candidates.map((c) => c.passage.score), 1e-9);
   const tokens = candidates.map((c) => stems(wordTokens(c.text)));
-  const sets = tokens.map((t) => new Set(t));
+  // A question's word that a passage's file name holds is what every sentence of it is about ("Nike" of
+  // NIKE_2018_10K.pdf, whose pages say "we"): held by each.
+  const named = new Map([...new Set(candidates.map((c) => c.passage.filename))].map((f) => [f, fileNameTerms(f).filter((t) => queryTerms.includes(t))]));
+  const sets = tokens.map((t, i) => new Set([...t, ...named.get(candidates[i].passage.filename)!]));
   const coverageOf = (set: Set<string>, exclude?: Set<string>) =>
     unique.reduce((sum, t) => sum + (set.has(t) && !exclude?.has(t) ? idf.get(t) ?? 0 : 0), 0) / queryWeight;
   const coverages = sets.map((set) => coverageOf(set));
@@ -283,7 +286,7 @@ export function sentenceFeatures(candidates: Candidate[], question: string, idf:
     const previous = samePassage(i - 1) ? coverageOf(sets[i - 1], own) : 0;
     const next = samePassage(i + 1) ? coverageOf(sets[i + 1], own) : 0;
     const matchedPositions = tokens[i].map((t, k) => (asked.has(t) ? k : -1)).filter((k) => k >= 0);
-    const matchedTerms = new Set(matchedPositions.map((k) => tokens[i][k]));
+    const matchedTerms = new Set([...matchedPositions.map((k) => tokens[i][k]), ...named.get(c.passage.filename)!]);
     const span = matchedPositions.length > 1 ? matchedPositions[matchedPositions.length - 1] - matchedPositions[0] + 1 : 1;
     const joined = ` ${tokens[i].join(' ')} `;
     const phrase = pairs.length > 0 ? pairs.filter((p) => joined.includes(` ${p} `)).length / pairs.length : 0;

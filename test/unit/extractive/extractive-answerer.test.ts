@@ -326,6 +326,16 @@ describe('ExtractiveAnswerer', () => {
     expect(Object.values(answer.quotes ?? {}).join(' '), 'what it quotes of the passage, as written').to.match(/even if:$/);
   });
 
+  it('takes a question’s word its passage’s file name holds as held by each of its sentences (a report says "we")', async () => {
+    // NIKE_2018_10K.pdf: the section "Employees" (page 7) and an exhibit's employment agreement (page 84).
+    const contexts = [
+      passage('1', 'Employees\nAs of May 31, 2018, we had approximately 73,100 employees worldwide, including retail and part-time employees.', 'NIKE_2018_10K.pdf', 7, 8),
+      passage('2', 'If EMPLOYEE voluntarily terminates employment and NIKE elects to enforce the agreement, NIKE shall pay EMPLOYEE a monthly payment equal to fifty percent (50%) of EMPLOYEE’s last monthly base salary.', 'NIKE_2018_10K.pdf', 84, 9),
+    ];
+    const answer = await answerer.answer({ question: 'How many employees does Nike have?', contexts, history: [] });
+    expect(quotes(answer.text)[0]).to.include('approximately 73,100 employees worldwide');
+  });
+
   it('follows a sentence announcing a table on a colon with the table’s lines, without their dot leaders', async () => {
     // shared/data/pdfs/federal-register-2020-17221.pdf, page 5.
     const text = [
