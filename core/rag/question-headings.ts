@@ -1,5 +1,5 @@
 import { splitUnits } from './layout.js';
-import { STOPWORDS, termKey, withoutPossessive, wordTokens } from './text.js';
+import { fileNameTerms, STOPWORDS, termKey, termKeys, withoutPossessive, wordTokens } from './text.js';
 
 /** The words that make a heading one a question can echo: "Who Must Apply", "Where To Apply", "What's New". */
 const WH_WORDS = new Set(['who', 'whom', 'whose', 'what', 'when', 'where', 'why', 'how', 'which']);
@@ -10,7 +10,7 @@ const GLUE = new Set(['a', 'an', 'the', 'to', 'of', 'for', 'in', 'on', 'at', 'by
  * Whether the question asks what a question-shaped heading says: the heading has a wh-word, and the question holds
  * every word of it (stemmed; articles, prepositions and auxiliaries aside), one of them a content word. "Who must apply
  * for a pass?" echoes "Who Must Apply"; a content-word search cannot see it when who and must are stopwords and
- * "apply" is on every page of a form's instructions. Topic headings ("Standard Fare") are left to search.
+ * "apply" is on every page of a form's instructions. Topic headings ("Standard Fare") are namesTopicHeading's.
  */
 export function echoesHeading(question: string, heading: string): boolean {
   const words = wordTokens(heading).map(withoutPossessive).filter((w) => !GLUE.has(w));
@@ -24,4 +24,27 @@ export function echoedHeading(question: string, text: string): string | undefine
   // A question without a wh-word echoes no heading: its hits need not be split.
   if (!wordTokens(question).some((w) => WH_WORDS.has(withoutPossessive(w)))) return undefined;
   return splitUnits(text).find((unit) => unit.kind === 'heading' && echoesHeading(question, unit.text))?.text;
+}
+
+/** A topic heading names what its section is about in a few words ("Employees", "Legal Proceedings"). */
+const MAX_TOPIC_WORDS = 4;
+/** The question's words a topic heading may leave out ("many" of "How many employees …?"). */
+const MAX_UNNAMED = 1;
+
+/**
+ * Whether a chunk's own section heading names the question's topic: a heading line of at most MAX_TOPIC_WORDS words
+ * whose content words are all the question's and at least half of them, its file name's words aside (a document's
+ * title heads its first page and names every question about it). "How many employees does Nike have?" of a 10-K: the
+ * section "Employees" (page 7), not the exhibits' employment agreements, which write EMPLOYEE and NIKE on every line;
+ * "What was Nike's employee stock compensation?" asks more than "Employees" says.
+ */
+export function namesTopicHeading(question: string, text: string, filename: string): boolean {
+  const named = new Set(fileNameTerms(filename));
+  const asked = new Set(termKeys(question).filter((w) => !named.has(w)));
+  if (asked.size === 0) return false;
+  return splitUnits(text).some((unit) => {
+    if (unit.kind !== 'heading' || wordTokens(unit.text).length > MAX_TOPIC_WORDS) return false;
+    const content = new Set(termKeys(unit.text));
+    return content.size > 0 && [...content].every((w) => asked.has(w)) && asked.size - content.size <= MAX_UNNAMED;
+  });
 }

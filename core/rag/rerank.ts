@@ -1,6 +1,6 @@
 import type { ChunkHit } from '../ports/vector-index.js';
 import { DOCUMENT_PRIOR } from './document-prior.js';
-import { echoedHeading } from './question-headings.js';
+import { echoedHeading, namesTopicHeading } from './question-headings.js';
 import { fileNameTerms, splitSentences, termKeys } from './text.js';
 
 /** Lexical hits re-ranked per question: BM25 finds the paragraph in its top 50 far more often than in its top 5. */
@@ -32,7 +32,7 @@ export const RERANK_WEIGHTS: readonly number[] = [5.33, 0.48, 0.70, 2.27, 2.47, 
  * The hits re-ordered by the weighted features (best first); scores are left as the index gave them. A document
  * prior (core/rag/document-prior.ts), when the session has several documents, adds its weighted value to each hit of
  * the document (0 for a document it does not name). Hits under a heading the question repeats
- * (core/rag/question-headings.ts) come before the others.
+ * (core/rag/question-headings.ts) come before the others, then hits whose own heading names the question's topic.
  */
 export function rerank(query: string, hits: ChunkHit[], weights: readonly number[] = RERANK_WEIGHTS, documentPrior?: ReadonlyMap<string, number>): ChunkHit[] {
   const features = rerankFeatures(query, hits);
@@ -40,11 +40,11 @@ export function rerank(query: string, hits: ChunkHit[], weights: readonly number
   const scored = hits.map((hit, i) => ({
     hit, i,
     // A section whose question-shaped heading the question repeats ("Who Must Apply") comes first: the words that tell
-    // it apart are stopwords, which no feature sees.
-    echoed: echoedHeading(query, hit.chunk.text) ? 1 : 0,
+    // it apart are stopwords, which no feature sees. Then one headed by the question's topic ("Employees").
+    heading: echoedHeading(query, hit.chunk.text) ? 2 : namesTopicHeading(query, hit.chunk.text, hit.chunk.filename) ? 1 : 0,
     s: features[i].reduce((sum, v, k) => sum + v * weights[k], 0) + prior(hit),
   }));
-  return scored.sort((a, b) => b.echoed - a.echoed || b.s - a.s || a.i - b.i).map(({ hit }) => hit);
+  return scored.sort((a, b) => b.heading - a.heading || b.s - a.s || a.i - b.i).map(({ hit }) => hit);
 }
 
 /** The feature vector of every hit (same order), for ranking and for fitting the weights. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { echoedHeading, echoesHeading } from '../../../core/rag/question-headings.js';
+import { echoedHeading, echoesHeading, namesTopicHeading } from '../../../core/rag/question-headings.js';
 
 describe('echoesHeading (a question that repeats a question-shaped heading)', () => {
   it('holds when the question has every word of a heading with a wh-word, stemmed, articles and auxiliaries aside', () => {
@@ -24,3 +24,18 @@ describe('echoedHeading', () => {
     expect(echoedHeading('Who must apply for a pass?', 'Passes are free. See Who Must Apply on page 4.')).to.equal(undefined);
   });
 });
+
+describe('namesTopicHeading', () => {
+  it('holds for a heading line of a few words that says all the question asks but one word, the file name’s aside', () => {
+    const section = 'Patents\nEmployees\nAs of May 31, 2018, we had approximately 73,100 employees worldwide.';
+    expect(namesTopicHeading('How many employees does Nike have?', section, 'NIKE_2018_10K.pdf')).to.equal(true);
+    expect(namesTopicHeading('Does Nike own patents?', section, 'NIKE_2018_10K.pdf')).to.equal(true);
+    expect(namesTopicHeading('How many employees does Nike have?', section, 'employees-2018.pdf'), 'the file name’s word').to.equal(false);
+    expect(namesTopicHeading('What was the employee stock compensation?', section, 'NIKE_2018_10K.pdf'), 'asks more').to.equal(false);
+    expect(namesTopicHeading('How many people work there?', 'We had 73,100 employees.', 'NIKE_2018_10K.pdf'), 'no heading').to.equal(false);
+    // An 8-K's exhibit title names four of the question's words and leaves five out (PepsiCo, FinanceBench tune part).
+    const exhibit = 'FIVE YEAR CREDIT AGREEMENT\nDated as of May 26, 2023, among PepsiCo, Inc. and the lenders.';
+    expect(namesTopicHeading('By how much did Pepsico increase its unsecured five year revolving credit agreement on May 26, 2023?', exhibit, 'PEPSICO_2023_8K.pdf')).to.equal(false);
+  });
+});
+

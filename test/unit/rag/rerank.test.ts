@@ -77,3 +77,23 @@ describe('rerank with a question-shaped heading', () => {
     expect(rerank('How do I apply for a ferry pass?', hits)[0].chunk.id, 'no heading repeated').to.equal('a');
   });
 });
+
+describe('rerank with a topic heading', () => {
+  // NIKE_2018_10K.pdf: the section "Employees" (page 7) against the exhibits' employment agreements.
+  const hits = [
+    hit('exhibit', 'If EMPLOYEE terminates employment, NIKE shall pay EMPLOYEE fifty percent of EMPLOYEE’s salary.', 9, 'NIKE_2018_10K.pdf'),
+    hit('section', 'Patents\nWe protect our trademarks.\nEmployees\nAs of May 31, 2018, we had approximately 73,100 employees worldwide.', 4, 'NIKE_2018_10K.pdf'),
+  ];
+
+  it('puts first the chunk whose own heading names the question’s topic', () => {
+    expect(rerank('How many employees does Nike have?', hits).map((h) => h.chunk.id)).to.deep.equal(['section', 'exhibit']);
+  });
+
+  it('leaves a heading of words the question does not ask, or of the file name’s, to the features', () => {
+    expect(rerank('What does Nike pay under the agreement?', hits)[0].chunk.id, 'not asked').to.equal('exhibit');
+    expect(rerank('What does Nike pay a former employee under the agreement?', hits)[0].chunk.id, 'the question’s topic is more').to.equal('exhibit');
+    const titled = [hits[0], hit('title', 'Nike\nNike makes shoes and its employees design them.', 4, 'NIKE_2018_10K.pdf')];
+    expect(rerank('What does Nike pay employees?', titled)[0].chunk.id, 'the document’s own name').to.equal('exhibit');
+  });
+});
+
