@@ -33,8 +33,8 @@ const MAX_UNNAMED = 1;
 
 /**
  * Whether a chunk's own section heading names the question's topic: a heading line of at most MAX_TOPIC_WORDS words
- * whose content words are all the question's and at least half of them, its file name's words aside (a document's
- * title heads its first page and names every question about it). "How many employees does Nike have?" of a 10-K: the
+ * whose content words are all the question's, leaving out at most MAX_UNNAMED of them, its file name's words aside (a
+ * document's title heads its first page and names every question about it). "How many employees does Nike have?" of a report: the
  * section "Employees" (page 7), not the exhibits' employment agreements, which write EMPLOYEE and NIKE on every line;
  * "What was Nike's employee stock compensation?" asks more than "Employees" says.
  */
