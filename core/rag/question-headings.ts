@@ -34,14 +34,15 @@ const MAX_UNNAMED = 1;
 /**
  * Whether a chunk's own section heading names the question's topic: a heading line of at most MAX_TOPIC_WORDS words
  * whose content words are all the question's, leaving out at most MAX_UNNAMED of them, its file name's words aside (a
- * document's title heads its first page and names every question about it). "How many employees does Nike have?" of a report: the
- * section "Employees" (page 7), not the exhibits' employment agreements, which write EMPLOYEE and NIKE on every line;
- * "What was Nike's employee stock compensation?" asks more than "Employees" says.
+ * document's title heads its first page and names every question about it). "How many employees does Nike have?" of
+ * a report: the section "Employees" (page 7), not the exhibits' employment agreements, which write EMPLOYEE and NIKE
+ * on every line; "What was Nike's employee stock compensation?" asks more than "Employees" says.
  */
 export function namesTopicHeading(question: string, text: string, filename: string): boolean {
   const named = new Set(fileNameTerms(filename));
   const asked = new Set(termKeys(question).filter((w) => !named.has(w)));
-  if (asked.size === 0) return false;
+  // A heading of MAX_TOPIC_WORDS words cannot name a longer question's topic: its chunk need not be split.
+  if (asked.size === 0 || asked.size > MAX_TOPIC_WORDS + MAX_UNNAMED) return false;
   return splitUnits(text).some((unit) => {
     if (unit.kind !== 'heading' || wordTokens(unit.text).length > MAX_TOPIC_WORDS) return false;
     const content = new Set(termKeys(unit.text));
