@@ -400,7 +400,7 @@ function render(chosen: Candidate[], leading?: Candidate): Required<Pick<Answer,
     // In reading order; a table row that answers leads its page's quote, so the 80 words never cut it off.
     group.sort((a, b) => Number(b === leading) - Number(a === leading) || a.rank - b.rank || a.position - b.position);
     // A quote that ends on a colon stops where its list starts (in another passage): say that it goes on.
-    const quote = limitWords(group.map((c) => c.text).join(' '), budget).replace(/:$/, ': …');
+    const quote = limitWords(joinLines(group), budget).replace(/:$/, ': …');
     budget -= countWords(quote);
     const n = sources.length + 1;
     quotes.push(`“${quote}” [${n}]`);
@@ -412,6 +412,12 @@ function render(chosen: Candidate[], leading?: Candidate): Required<Pick<Answer,
     }
   }
   return { text: `${quotes.join(' ')}\n\nSources: ${sources.join('; ')}`, markers, quotes: quoted };
+}
+
+/** Units of one quote in order; a table's rows kept apart from each other and from the text around them by " | ". */
+function joinLines(units: Candidate[]): string {
+  const tableLine = (c: Candidate) => c.kind === 'row' || c.kind === 'columns';
+  return units.map((c, i) => (i === 0 ? '' : tableLine(c) || tableLine(units[i - 1]) ? ' | ' : ' ') + c.text).join('');
 }
 
 /**

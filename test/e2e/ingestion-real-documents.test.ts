@@ -143,7 +143,7 @@ describeWithCorpus('ingestion of the real documents over HTTP (embedded defaults
     const res = await api.ask(sessionId, 'What are the estimated costs?');
     expect(res.status).to.equal(200);
     expect(res.body.data).to.include('the following costs to comply with this proposed AD:');
-    expect(res.body.data).to.match(/FCC OPS installation and verification 1 work-hour × \$85 per hour = \$85 \$0 \$85 \$6,205/);
+    expect(res.body.data).to.match(/operators \| FCC OPS installation and verification 1 work-hour × \$85 per hour = \$85 \$0 \$85 \$6,205 \| AFM/);
   });
 
   it('answers what was paid at a shop with its photographed receipt’s total line, cited', async () => {

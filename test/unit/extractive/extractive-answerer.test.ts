@@ -348,7 +348,7 @@ describe('ExtractiveAnswerer', () => {
     ].join('\n');
     const answer = await answerer.answer({ question: 'What are the estimated costs?', contexts: [passage('1', text, 'notice.pdf', 5)], history: [] });
     expect(quotes(answer.text)[0]).to.include('the following costs to comply with this proposed AD: ESTIMATED COSTS Action Labor cost')
-      .and.include('FCC OPS installation and verification 1 work-hour × $85 per hour = $85 $0 $85 $6,205 AFM revisions 1 work-hour');
+      .and.include('Cost on U.S. operators | FCC OPS installation and verification 1 work-hour × $85 per hour = $85 $0 $85 $6,205 | AFM revisions 1 work-hour');
     // The table in another passage: the quote says it goes on, as before.
     const [lead, ...table] = text.split('\n');
     const apart = [passage('1', lead, 'notice.pdf', 5), passage('2', table.join('\n'), 'notice.pdf', 6)];
