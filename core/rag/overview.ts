@@ -91,7 +91,7 @@ export function isOverviewQuestion(question: string): boolean {
 export function documentsNamed<D extends { filename: string }>(naming: readonly string[], documents: readonly D[], question?: string): D[] {
   return documents.filter((document) => {
     const words = new Set(wordTokens(documentCodes(document.filename)).map(termKey));
-    if (question) for (const word of runTogetherInFileName(question, document.filename)) words.add(termKey(withoutPossessive(word)));
+    if (question) for (const word of runTogetherInFileName(question, document.filename)) words.add(termKey(word));
     return naming.every((word) => words.has(word));
   });
 }

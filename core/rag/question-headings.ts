@@ -19,11 +19,19 @@ export function echoesHeading(question: string, heading: string): boolean {
   return words.every((w) => asked.has(termKey(w)));
 }
 
-/** The first heading of `text` (a chunk's, as core/rag/layout.ts splits it) that the question echoes. */
-export function echoedHeading(question: string, text: string): string | undefined {
+/** The heading lines of `text` (a chunk's, as core/rag/layout.ts splits it), in order. */
+export function headingLines(text: string): string[] {
+  return splitUnits(text).flatMap((unit) => (unit.kind === 'heading' ? [unit.text] : []));
+}
+
+/**
+ * The first heading of `text` that the question echoes. `headings` gives its heading lines, split on first use (a
+ * caller asking both this and namesTopicHeading of a chunk splits it once).
+ */
+export function echoedHeading(question: string, text: string, headings = () => headingLines(text)): string | undefined {
   // A question without a wh-word echoes no heading: its hits need not be split.
   if (!wordTokens(question).some((w) => WH_WORDS.has(withoutPossessive(w)))) return undefined;
-  return splitUnits(text).find((unit) => unit.kind === 'heading' && echoesHeading(question, unit.text))?.text;
+  return headings().find((heading) => echoesHeading(question, heading));
 }
 
 /** A topic heading names what its section is about in a few words ("Employees", "Legal Proceedings"). */
@@ -38,14 +46,14 @@ const MAX_UNNAMED = 1;
  * a report: the section "Employees" (page 7), not the exhibits' employment agreements, which write EMPLOYEE and NIKE
  * on every line; "What was Nike's employee stock compensation?" asks more than "Employees" says.
  */
-export function namesTopicHeading(question: string, text: string, filename: string): boolean {
+export function namesTopicHeading(question: string, text: string, filename: string, headings = () => headingLines(text)): boolean {
   const named = new Set(fileNameTerms(filename));
   const asked = new Set(termKeys(question).filter((w) => !named.has(w)));
   // A heading of MAX_TOPIC_WORDS words cannot name a longer question's topic: its chunk need not be split.
   if (asked.size === 0 || asked.size > MAX_TOPIC_WORDS + MAX_UNNAMED) return false;
-  return splitUnits(text).some((unit) => {
-    if (unit.kind !== 'heading' || wordTokens(unit.text).length > MAX_TOPIC_WORDS) return false;
-    const content = new Set(termKeys(unit.text));
+  return headings().some((heading) => {
+    if (wordTokens(heading).length > MAX_TOPIC_WORDS) return false;
+    const content = new Set(termKeys(heading));
     return content.size > 0 && [...content].every((w) => asked.has(w)) && asked.size - content.size <= MAX_UNNAMED;
   });
 }

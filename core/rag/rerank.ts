@@ -1,6 +1,6 @@
 import type { ChunkHit } from '../ports/vector-index.js';
 import { DOCUMENT_PRIOR } from './document-prior.js';
-import { echoedHeading, namesTopicHeading } from './question-headings.js';
+import { echoedHeading, headingLines, namesTopicHeading } from './question-headings.js';
 import { fileNameTerms, splitSentences, termKeys } from './text.js';
 
 /** Lexical hits re-ranked per question: BM25 finds the paragraph in its top 50 far more often than in its top 5. */
@@ -41,10 +41,17 @@ export function rerank(query: string, hits: ChunkHit[], weights: readonly number
     hit, i,
     // A section whose question-shaped heading the question repeats ("Who Must Apply") comes first: the words that tell
     // it apart are stopwords, which no feature sees. Then one headed by the question's topic ("Employees").
-    heading: echoedHeading(query, hit.chunk.text) ? 2 : namesTopicHeading(query, hit.chunk.text, hit.chunk.filename) ? 1 : 0,
+    heading: headingRank(query, hit),
     s: features[i].reduce((sum, v, k) => sum + v * weights[k], 0) + prior(hit),
   }));
   return scored.sort((a, b) => b.heading - a.heading || b.s - a.s || a.i - b.i).map(({ hit }) => hit);
+}
+
+/** 2 under a heading the question repeats, 1 under one naming its topic, else 0; the chunk split into lines once. */
+function headingRank(query: string, hit: ChunkHit): number {
+  let lines: string[] | undefined;
+  const headings = () => (lines ??= headingLines(hit.chunk.text));
+  return echoedHeading(query, hit.chunk.text, headings) ? 2 : namesTopicHeading(query, hit.chunk.text, hit.chunk.filename, headings) ? 1 : 0;
 }
 
 /** The feature vector of every hit (same order), for ranking and for fitting the weights. */
