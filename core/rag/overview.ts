@@ -64,10 +64,22 @@ export function overviewSubject(question: string): string[] | undefined {
   for (const [i, word] of words.entries()) {
     // "What about Krakow?" follows a question up; "What is the Krakow guide about?" asks for a gist.
     if (ASKING.has(word) && !(word === 'about' && /^(?:what|how)$/.test(words[i - 1] ?? ''))) asks = true;
+    if (asksWhatHappens(words, i)) {
+      asks = true;
+      continue;
+    }
     if (ALLOWED.has(word) || FUNCTION_WORDS.has(word) || termKeys(word).length === 0) continue;
     naming.push(termKey(withoutPossessive(word)));
   }
   return (asks || asksWhatDocuments(words)) && naming.length <= MAX_NAMING_WORDS ? [...new Set(naming)] : undefined;
+}
+
+/**
+ * "What happens in the Huck Finn page?", "What happened in the report?": a story's or a record's gist. Only as "what
+ * happens in/on …": "What happens if I file late?" has a subject of its own.
+ */
+function asksWhatHappens(words: string[], i: number): boolean {
+  return /^happen(?:s|ed)$/.test(words[i]) && words[i - 1] === 'what' && /^(?:in|on)$/.test(words[i + 1] ?? '');
 }
 
 /** "What documents do I have?", "Which files did I upload?", "What is in this file?": what the documents are. */

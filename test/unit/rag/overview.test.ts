@@ -16,7 +16,10 @@ describe('overview questions (core/rag/overview.ts)', () => {
       'What is the report’s revenue in 2022?', 'Summarize the risk factors', 'What is the main cause of glacier retreat?',
       'What does the document say about wire transfer fees?', 'Who wrote the report?', 'What is this?', 'Hello',
       'When was the document signed?', '', 'What are the key points of the merger agreement?',
+      'What happens if I file the form late?', 'What happened to the report?', 'What happens when the contract ends?',
     ]) expect(isOverviewQuestion(q), q).to.equal(false);
+    expect(isOverviewQuestion('What happened in the report?'), 'what happens in a document: its gist').to.equal(true);
+    expect(overviewSubject('What happened in 1992 in a UK-wide process?'), 'a subject of its own').to.equal(undefined);
   });
 
   it('takes asking what the documents are for an overview, and not a question about a page or an earlier answer', () => {
@@ -49,6 +52,7 @@ describe('overview questions (core/rag/overview.ts)', () => {
     expect(named('Summarize the Huck Finn page')).to.deep.equal([documents[0]]);
     expect(named('What is the General Mills report about?')).to.deep.equal([documents[1]]);
     expect(named('What is the Huck report about?'), 'one word of the run is not its name').to.deep.equal([]);
+    expect(named('What happens in the Huck Finn page?'), 'a story’s gist').to.deep.equal([documents[0]]);
     expect(documentsNamed(overviewSubject('Summarize the Huck Finn page')!, documents), 'without the question').to.deep.equal([]);
   });
 
