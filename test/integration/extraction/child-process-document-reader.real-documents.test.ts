@@ -156,6 +156,12 @@ describeWithCorpus('ChildProcessDocumentReader (real photos)', function () {
       });
     }
 
+    it('leaves out what OCR reads a stamp and a smudge as, and keeps the page’s print', async () => {
+      const pages = await reader.read({ document: readData('images/congress_1871.jpg'), contentType: JPEG });
+      expect(pages[0].text).not.to.include('1 L Te TA ma F'); // read at confidence 2 of 100
+      for (const phrase of ['MESSAGE', 'PRESIDENT OF THE UNITED STATES', 'regulations for the consular courts']) expect(pages[0].text).to.include(phrase);
+    });
+
     // File names end in the receipt total in cents: ..._02423.jpg -> 24,23 (German receipts use a decimal comma).
     for (const file of listData('images', /^receipt_.*\.jpg$/)) {
       const cents = /_(\d+)\.jpg$/.exec(file)![1];

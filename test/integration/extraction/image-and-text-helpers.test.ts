@@ -6,7 +6,7 @@ import { decodeJpeg, toOcrImage } from '../../../adapters/extraction/raster.js';
 import { markParagraphBreaks, normalizeExtractedText } from '../../../adapters/extraction/normalize-text.js';
 import { removeRunningHeaders, RunningHeaderRemover } from '../../../adapters/extraction/running-headers.js';
 import { resolveDocumentKind } from '../../../adapters/extraction/content-type.js';
-import { englishLanguagePath } from '../../../adapters/extraction/ocr-engine.js';
+import { confidentText, englishLanguagePath, OcrEngine } from '../../../adapters/extraction/ocr-engine.js';
 import { describeWithCorpus } from '../../support/corpus.js';
 import { readData, withExifOrientation, withoutApp1Segments } from '../../support/extraction-fixtures.js';
 import { pagedTextPdf, sidewaysTextJpeg, textJpeg } from '../../support/generated-documents.js';
@@ -132,6 +132,33 @@ describe('extraction helpers', () => {
 
   it('uses the OCR model installed with @tesseract.js-data/eng (never a CDN)', () => {
     expect(englishLanguagePath()).to.match(/@tesseract\.js-data\/eng\/4\.0\.0_best_int$/);
+  });
+});
+
+describe('OCR lines kept (confidentText)', () => {
+  it('leaves out lines OCR doubts and keeps the paragraph break one of them ended', () => {
+    const lines = [
+      { text: '1 L Te TA ma F\n', confidence: 2 },
+      { text: 'MESSAGE OF THE\n', confidence: 96 },
+      { text: 'PRESIDENT\n\n', confidence: 95 },
+      { text: 'A copy of regulations\n', confidence: 92 },
+      { text: 'Mad) / 4 & £\n\n', confidence: 8 },
+      { text: 'THEY TIP-TOED ALONG.\n', confidence: 30 },
+    ];
+    expect(confidentText(lines)).to.equal('MESSAGE OF THE\nPRESIDENT\n\nA copy of regulations\n\nTHEY TIP-TOED ALONG.\n');
+    expect(confidentText(lines.map((line) => ({ ...line, confidence: 90 }))), 'every line kept: OCR’s own text').to.equal(lines.map((l) => l.text).join(''));
+  });
+
+  it('reads a clear page whole, as tesseract.js’s own text', async () => {
+    const engine = new OcrEngine();
+    try {
+      const { pgm } = toOcrImage(decodeJpeg(PAGE_JPEG), 1, 4_000_000);
+      const lines = await engine.readLines(pgm, 'block');
+      expect(lines.map((line) => line.confidence).every((c) => c >= 30), 'printed text is read with confidence').to.equal(true);
+      expect(await engine.recognize(pgm, 'block')).to.equal(lines.map((line) => line.text).join('')).and.to.include('of file format.');
+    } finally {
+      await engine.terminate();
+    }
   });
 });
 
