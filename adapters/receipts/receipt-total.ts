@@ -26,7 +26,7 @@ export const TOTAL_QUERY = 'zu zahlen summe total gesamt gesamtbetrag endbetrag 
 
 /**
  * A question about what was paid: "How much did I pay at Aldi?", "How much was the Ikea receipt?", "What is the total
- * on the receipt?", "Was habe ich bezahlt?". Not a part of the total ("How much VAT is on the receipt?").
+ * on the receipt?", "What was paid at Ikea?", "Was habe ich bezahlt?". Not a part of the total ("How much VAT is on the receipt?").
  */
 export function asksWhatWasPaid(question: string): boolean {
   const q = question.toLowerCase();
@@ -35,6 +35,7 @@ export function asksWhatWasPaid(question: string): boolean {
     || /\b(total|amount|sum|bill)\b.*\b(receipt|bill|purchase|shopping|till|paid|pay)\b/.test(q)
     || /\b(receipt|bill|purchase)\b.*\b(total|amount|sum)\b/.test(q)
     || /\bwhat did (i|we) (pay|spend)\b/.test(q)
+    || /\bwhat (was|were) (paid|spent)\b|\bwhat did (it|they) cost\b/.test(q)
     || /\b(wie ?viel|was)\b.*\b(bezahlt|gezahlt|ausgegeben|gekostet|kostete)\b/.test(q)
     || /\b(summe|gesamtbetrag|endbetrag)\b/.test(q);
 }

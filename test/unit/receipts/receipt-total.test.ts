@@ -13,7 +13,7 @@ const RECEIPT = [
 
 describe('the total of a till receipt', () => {
   it('tells questions about what was paid from others', () => {
-    for (const q of ['How much did I pay at Aldi?', 'How much did I spend there?', 'What is the total on the receipt?', 'What did I pay?', 'Wie viel habe ich bei Lidl bezahlt?', 'How much was the Ikea receipt?', 'How much is my Lidl shopping?']) {
+    for (const q of ['How much did I pay at Aldi?', 'How much did I spend there?', 'What is the total on the receipt?', 'What did I pay?', 'Wie viel habe ich bei Lidl bezahlt?', 'How much was the Ikea receipt?', 'How much is my Lidl shopping?', 'What was paid at IKEA?', 'What did it cost at Hornbach?']) {
       expect(asksWhatWasPaid(q), q).to.equal(true);
     }
     for (const q of ['What did I buy at Aldi?', 'Where is the shop?', 'What is the total revenue in 2021?', 'Who paid the bill of rights?', 'How much VAT is on the receipt?', 'How much of the bill was tax?']) {
