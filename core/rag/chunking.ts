@@ -69,7 +69,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
     };
     for (const [index, paragraph] of paragraphs.entries()) {
       for (const unit of paragraph) {
-        if (unit === title?.opening) Object.assign(section, { title: title.text, heading: undefined, columns: undefined });
+        if (unit === title?.opening) Object.assign(section, { title: title.text || undefined, heading: undefined, columns: undefined });
         if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
         if (isTableLine(unit)) {
           if (unit.kind === 'row' && !section.columns) section.columns = inferredColumns(sinceTable, unit.text) ?? namedColumns(sinceTable, unit.text);
@@ -115,6 +115,9 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
 /** The start of a list's item: "1." or "2)", "(a)", or a bullet. */
 const LIST_ITEM = /^(?:\(?\d{1,2}[.)]|\([a-z]\)|[•●▪◦·∙‣⁃*–-])\s/;
 
+/** What a table of contents is titled, in the languages of the corpus and their neighbours. */
+const CONTENTS_TITLE = /^(?:(?:table of )?contents|inhalt|inhaltsverzeichnis|table des matières|sommaire|índice|indice)$/i;
+
 /** A page without a table takes at most this many headings, its first run of them, as its title. */
 const MAX_TITLE_HEADINGS = 4;
 /**
@@ -140,6 +143,8 @@ function pageTitle(units: TextUnit[]): { text: string; opening: TextUnit } | und
     headings = start < 0 ? [] : units.slice(start, end < 0 ? units.length : end).filter((u) => !isItemLine(u.text)).slice(0, MAX_TITLE_HEADINGS);
   }
   if (headings.length === 0) return undefined;
+  // A table of contents titles only itself: atop the pages after it, "Contents" would be every chunk's first word.
+  if (CONTENTS_TITLE.test(headings[0].text)) return { text: '', opening: headings[0] };
   // Joined, they must still read as a heading: a longer line would read as the opening words of the chunk's first
   // sentence ("… Boeing Special Attention Service Costs of Compliance The FAA estimates …"). Then one per line.
   const joined = headings.map((u) => u.text).join(' ');

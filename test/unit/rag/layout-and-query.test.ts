@@ -115,6 +115,21 @@ describe('chunkPages with structure', () => {
     for (const chunk of chunks.slice(1)) expect(chunk.text.split('\n')[0]).to.equal('The Sequencer Track Recorder');
   });
 
+  it('does not carry a table of contents’ title to the chunks after it, on its page or the next', () => {
+    // A LaTeX article's contents page and first section (shared/data/pdfs/pdflatex-outline.pdf), and a printed wiki
+    // page whose contents box stands between its lead and its first section (scanned-epson-wikipedia-ocr.pdf).
+    const prose = (topic: string) => Array.from({ length: 12 }, (_, i) => `The ${topic} text says thing ${i} about the look of a page.`).join(' ');
+    const outline = chunkPages([
+      { page: 1, method: 'text', text: 'Contents\n1 Foo 2\n2 Bar 2\n3 Baz 3' },
+      { page: 2, method: 'text', text: `1 Foo\n${prose('first')}\n\n2 Bar\n${prose('second')}` },
+    ]);
+    expect(outline[0].text.split('\n')[0]).to.equal('Contents');
+    for (const chunk of outline.slice(1)) expect(chunk.text, `chunk ${chunk.ordinal}`).not.to.include('Contents');
+    const wiki = chunkPages([{ page: 1, method: 'ocr', text: `${prose('lead')}\n\nTable of Contents\n1 History\n2 Applications\n\nHistory\n${prose('history')}` }]);
+    expect(wiki.filter((chunk) => chunk.text.includes('Table of Contents'))).to.have.length(1);
+    expect(wiki.at(-1)!.text).to.include('history text says');
+  });
+
   it('puts a title too long for one heading on lines of its own, not before the first sentence of each chunk', () => {
     // A page of prose in columns (shared/data/pdfs/federal-register-2020-17221.pdf): section headings, then a table.
     const prose = (topic: string) => Array.from({ length: 8 }, (_, i) => `The ${topic} part says thing ${i} about the rule.`).join(' ');
