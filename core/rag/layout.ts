@@ -65,13 +65,27 @@ export function withoutLeaders(line: string): string {
 }
 
 /**
- * An entry of a table of contents or an index: dot leaders, and no figure but page numbers ("6 Late payment . . . . 31
+ * An entry of a table of contents or an index: dot leaders, and no figure but page numbers (or, without leaders, a run
+ * of numbered section titles: listsSections) ("6 Late payment . . . . 31
  * Alternative minimum . . . . 19"; "12, 29", "9-15"). It tells where a topic is, not what it says. A price list's
  * leaders lead to amounts ("Installation .... $85"), which make it no index.
  */
 export function isIndexEntry(text: string): boolean {
-  if (!LEADERS.test(text)) return false;
+  if (!LEADERS.test(text)) return listsSections(text);
   return (text.match(/\S*\d\S*/g) ?? []).every((figure) => /^\d{1,4}(?:[-–]\d{1,4})?,?$/.test(figure));
+}
+
+/** A section's number and the first word of its title: "4.5 OCR Tools", "1 Foo", after a bullet OCR read as "=" or "»". */
+const SECTION_ENTRY = /(?:^|[\s|=»•*])\d{1,2}(?:\.\d{1,2}){0,3} \p{Lu}/gu;
+
+/**
+ * A table of contents without leaders, its lines run together: three numbered section titles or more, which make up
+ * most of it ("= 4.5 OCR Tools | = 5 Workarounds | » 5.1 Forcing better input", "1 Foo 2 2 Bar 2 3 Baz 2"). A
+ * sentence that happens to hold a few such numbers ("won 24 Carolina 10 …") has many more words around them.
+ */
+function listsSections(text: string): boolean {
+  const entries = text.match(SECTION_ENTRY)?.length ?? 0;
+  return entries >= 3 && text.split(' ').length <= 6 * entries;
 }
 
 /** Where a line's run of cells starts (its length when it ends in none); a "%" before any figure is the label's ("Margin %"). */

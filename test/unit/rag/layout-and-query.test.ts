@@ -58,6 +58,18 @@ describe('layout of extracted lines', () => {
     }
   });
 
+  it('tells a table of contents without leaders by its run of numbered section titles', () => {
+    // OCR of a printed wiki page's contents box (shared/data/pdfs/scanned-epson-wikipedia-ocr.pdf), a LaTeX outline's.
+    for (const entry of ['= 4.5 OCR Tools | = 5 Workarounds | » 5.1 Forcing better input | = 5.2 Crowdsourcing s 6 Accuracy = 7 Unicode', '1 Foo 2 2 Bar 2 3 Baz 2 4 Foo 2']) {
+      expect(isIndexEntry(entry), entry).to.equal(true);
+    }
+    for (const line of [
+      'The Broncos won 24 Carolina 10 in the final game, and 3 Denver players were named to the team of the season after it.',
+      '1. Transitory communications; 2. System caching; 3. Storage of information on systems or networks at direction of users.',
+      'Part 2 Methods describes the survey.',
+    ]) expect(isIndexEntry(line), line).to.equal(false);
+  });
+
   it('keeps each row as one unit and splits the prose between them into sentences', () => {
     const units = splitUnits(`${STATEMENT}\nThe table shows cash flows. Amounts are in millions.`);
     expect(units.map((u) => u.kind)).to.deep.equal([
