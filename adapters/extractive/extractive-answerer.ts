@@ -67,7 +67,7 @@ export class ExtractiveAnswerer implements Llm {
     // "What is this document about?": the documents' lead and central sentences, not a search for those words.
     if (asked.overview) return overviewAnswer(asked.contexts, (passages) => this.skills.reduce<Answer | undefined>((found, skill) => found ?? skill.documentOverview?.(passages), undefined));
     const all = this.scoredCandidates(request, this.weights);
-    const ranked = rankedOf(all);
+    const ranked = rankedOf(all, asksForContents(request.question));
     // A figure question is answered by the table row naming it, quoted under its column header.
     const figure = this.skills.map((skill) => skill.tableFigure(request.question)).find((f) => f !== undefined);
     const matched = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
@@ -115,7 +115,7 @@ export class ExtractiveAnswerer implements Llm {
 
   /** The passages' sentences that match the question (or follow one that does), most likely answer first. */
   rankSentences(request: AnswerRequest, weights: readonly number[] = this.weights): Candidate[] {
-    return rankedOf(this.scoredCandidates(request, weights));
+    return rankedOf(this.scoredCandidates(request, weights), asksForContents(request.question));
   }
 
   /** Every sentence, row and heading of the passages, with its features and score. */
@@ -163,13 +163,21 @@ function echoedSection(question: string, candidates: Candidate[]): Candidate[] |
 
 /**
  * The candidates that match the question (or follow one that does), best first; an index's or a table of contents'
- * entries ("6 Late filing . . . . 31") only when nothing else matches: they hold a question's words, not its answer.
+ * entries ("6 Late filing . . . . 31") only when nothing else matches, or when the question asks for them ("What
+ * chapters does the book have?"): they hold a question's words, not its answer.
  */
-function rankedOf(candidates: Candidate[]): Candidate[] {
+function rankedOf(candidates: Candidate[], entriesAsked = false): Candidate[] {
   const matching = candidates.filter((c) => c.coverage > 0 || c.features[1] > 0);
-  const content = matching.filter((c) => !isIndexEntry(c.text));
+  const content = entriesAsked ? matching : matching.filter((c) => !isIndexEntry(c.text));
   // Equal scores: the shorter sentence, which says the same with less noise.
   return (content.some((c) => c.coverage > 0) ? content : matching).sort((a, b) => b.score - a.score || a.words - b.words);
+}
+
+/** What a document's parts are called when a question asks which it has ("the table of contents", "its chapters"). */
+const CONTENTS_WORDS = /\b(?:contents|chapters|sections|headings|outline)\b/i;
+
+function asksForContents(question: string): boolean {
+  return CONTENTS_WORDS.test(question);
 }
 
 function notFound(): Answer {

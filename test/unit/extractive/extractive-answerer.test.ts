@@ -290,6 +290,16 @@ describe('ExtractiveAnswerer', () => {
     expect(quotes(cost.text).join(' ')).to.include('$6,205');
   });
 
+  it('quotes a table of contents without leaders only when nothing else matches, or when the question asks for it', async () => {
+    // A printed wiki page's contents box, as OCR reads it (shared/data/pdfs/scanned-epson-wikipedia-ocr.pdf).
+    const contents = passage('1', 'Contents\n= 1 History | = 2 Applications | = 3 Types | = 4 Techniques | = 4.5 OCR Tools | s 6 Accuracy = 7 Unicode', 'wiki.pdf', 1, 2);
+    const text = passage('2', 'Advanced OCR systems capable of producing a high degree of recognition accuracy for most fonts are now common.', 'wiki.pdf', 1, 1);
+    const accuracy = await answerer.answer({ question: 'What is the OCR accuracy?', contexts: [contents, text], history: [] });
+    expect(quotes(accuracy.text).join(' ')).to.include('a high degree of recognition accuracy').and.not.include('Techniques');
+    const asked = await answerer.answer({ question: 'What sections does the OCR page have?', contexts: [contents, text], history: [] });
+    expect(quotes(asked.text).join(' ')).to.include('= 2 Applications');
+  });
+
   it('takes a question’s word that a passage’s file name holds for held: no "may not answer" for it', async () => {
     const contexts = [passage('1', 'Two-Column Document with Lorem Ipsum\nYour Name\nThis is a sample document with two columns.', 'latex-multicolumn.pdf')];
     const answer = await answerer.answer({ question: 'Who wrote the latex document?', contexts, history: [] });
