@@ -26,7 +26,8 @@ export const TOTAL_QUERY = 'zu zahlen summe total gesamt gesamtbetrag endbetrag 
 
 /**
  * A question about what was paid: "How much did I pay at Aldi?", "How much was the Ikea receipt?", "What is the total
- * on the receipt?", "What was paid at Ikea?", "Was habe ich bezahlt?". Not a part of the total ("How much VAT is on the receipt?").
+ * on the receipt?", "What was paid at Ikea?", "Was habe ich bezahlt?". Not a part of the total ("How much VAT is on
+ * the receipt?").
  */
 export function asksWhatWasPaid(question: string): boolean {
   const q = question.toLowerCase();

@@ -65,10 +65,10 @@ export function withoutLeaders(line: string): string {
 }
 
 /**
- * An entry of a table of contents or an index: dot leaders, and no figure but page numbers (or, without leaders, a run
- * of numbered section titles: listsSections) ("6 Late payment . . . . 31
- * Alternative minimum . . . . 19"; "12, 29", "9-15"). It tells where a topic is, not what it says. A price list's
- * leaders lead to amounts ("Installation .... $85"), which make it no index.
+ * An entry of a table of contents or an index: dot leaders, and no figure but page numbers ("6 Late payment . . . . 31
+ * Alternative minimum . . . . 19"; "12, 29", "9-15"), or without leaders a run of numbered section titles
+ * (listsSections). It tells where a topic is, not what it says. A price list's leaders lead to amounts ("Installation
+ * .... $85"), which make it no index.
  */
 export function isIndexEntry(text: string): boolean {
   if (!LEADERS.test(text)) return listsSections(text);
