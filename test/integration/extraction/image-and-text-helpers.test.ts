@@ -71,14 +71,15 @@ describe('extraction helpers', () => {
 
     it('decodes damaged JPEGs without native code: throws or decodes what is there', () => {
       // Inputs like these make @napi-rs/canvas's native decoder kill the process; here they may only throw.
-      const full = PAGE_JPEG;
+      // Copies: a Buffer's slice() is a view, and the bytes flipped below would damage the suite's picture too.
+      const full = new Uint8Array(PAGE_JPEG);
       expect(() => decodeJpeg(full.subarray(0, 11))).to.throw();
       const half = decodeJpeg(full.subarray(0, full.length / 2));
       expect([half.width, half.height]).to.deep.equal([640, 480]);
       let seed = 42;
       const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       for (let i = 0; i < 40; i++) {
-        const damaged = full.slice(0, 2 + Math.floor(random() * full.length));
+        const damaged = new Uint8Array(full.subarray(0, 2 + Math.floor(random() * full.length)));
         for (let flips = 0; flips < 8; flips++) damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);
         try {
           const canvas = decodeJpeg(damaged);
