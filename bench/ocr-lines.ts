@@ -12,13 +12,13 @@ import { DEFAULT_EXTRACTION_SETTINGS } from '../adapters/extraction/child-proces
 import { readJpegHeader } from '../adapters/extraction/jpeg-header.js';
 import { MIN_LINE_CONFIDENCE, OcrEngine, type Layout } from '../adapters/extraction/ocr-engine.js';
 import { openPdfPageSource } from '../adapters/extraction/open-pdf-page-source.js';
+import { words, wordOverlap } from '../test/support/extraction-fixtures.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 
 exitUnlessCorpus('bench/ocr-lines.ts');
 const THRESHOLDS = [0, 20, MIN_LINE_CONFIDENCE, 40, 50, 60];
 const { decodeJpeg, toOcrImage } = await import('../adapters/extraction/raster.js');
 const settings = DEFAULT_EXTRACTION_SETTINGS;
-const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
 
 /** Each input's OCR image and layout as the extractor uses them, and its reference text if it has one. */
 async function* inputs(): AsyncGenerator<{ name: string; pgm: Uint8Array; layout: Layout; reference?: string }> {
@@ -46,15 +46,11 @@ try {
   for await (const { name, pgm, layout, reference } of inputs()) {
     const lines = await engine.readLines(pgm, layout);
     const cells = THRESHOLDS.map((threshold, i) => {
-      const read = words(lines.filter((line) => line.confidence >= threshold).map((line) => line.text).join(' '));
-      if (reference === undefined) return `${read.length} words`;
-      const left = new Map<string, number>();
-      for (const word of words(reference)) left.set(word, (left.get(word) ?? 0) + 1);
-      let found = 0;
-      for (const word of read) if ((left.get(word) ?? 0) > 0) (found += 1), left.set(word, left.get(word)! - 1);
-      const all = words(reference).length;
-      Object.assign(totals[i], { found: totals[i].found + found, reference: totals[i].reference + all, noise: totals[i].noise + read.length - found });
-      return `${(found / all).toFixed(3)} / ${read.length - found}`;
+      const kept = lines.filter((line) => line.confidence >= threshold).map((line) => line.text).join(' ');
+      if (reference === undefined) return `${words(kept).length} words`;
+      const { found, wanted, read } = wordOverlap(reference, kept);
+      Object.assign(totals[i], { found: totals[i].found + found, reference: totals[i].reference + wanted, noise: totals[i].noise + read - found });
+      return `${(found / wanted).toFixed(3)} / ${read - found}`;
     });
     console.log(`${name}${reference === undefined ? ' (no reference)' : ''}: ${cells.map((cell, i) => `≥${THRESHOLDS[i]} ${cell}`).join(' · ')}`);
     for (const line of lines.filter((l) => l.confidence < MIN_LINE_CONFIDENCE)) console.log(`    dropped (${line.confidence.toFixed(0)}): ${line.text.trim()}`);

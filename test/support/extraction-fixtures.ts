@@ -35,8 +35,15 @@ export function words(text: string): string[] {
 
 /** Share of the reference's words (with multiplicity) found in the candidate. */
 export function wordRecall(reference: string, candidate: string): number {
+  const { found, wanted } = wordOverlap(reference, candidate);
+  return wanted === 0 ? 1 : found / wanted;
+}
+
+/** The reference's words (with multiplicity) found in the candidate, of how many it has; and the candidate's count. */
+export function wordOverlap(reference: string, candidate: string): { found: number; wanted: number; read: number } {
+  const read = words(candidate);
   const available = new Map<string, number>();
-  for (const word of words(candidate)) available.set(word, (available.get(word) ?? 0) + 1);
+  for (const word of read) available.set(word, (available.get(word) ?? 0) + 1);
   const wanted = words(reference);
   let found = 0;
   for (const word of wanted) {
@@ -46,7 +53,7 @@ export function wordRecall(reference: string, candidate: string): number {
       available.set(word, left - 1);
     }
   }
-  return wanted.length === 0 ? 1 : found / wanted.length;
+  return { found, wanted: wanted.length, read: read.length };
 }
 
 /** A copy of a JPEG without its APP1 (EXIF/XMP) segments: decoders then see the pixels as stored. */
