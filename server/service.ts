@@ -177,7 +177,7 @@ function webAppOptions(config: Config, logger: Logger) {
     return undefined;
   }
   const connectOrigins: string[] = [];
-  if (config.blobs.kind === 'minio') connectOrigins.push(new URL(config.blobs.publicUrl ?? config.blobs.endpoint).origin);
+  if (config.blobs.kind === 's3') connectOrigins.push(new URL(config.blobs.publicUrl ?? config.blobs.endpoint).origin);
   if (config.auth.kind === 'supabase') connectOrigins.push(new URL(config.auth.url).origin);
   return { dir, connectOrigins };
 }

@@ -4,7 +4,7 @@
  * start-up inits them in registration order, shutdown closes them in reverse, readiness probes every one with a probe.
  */
 export interface Lifecycle {
-  /** The name readiness and logs use, e.g. "database" or "object storage (MinIO)". */
+  /** The name readiness and logs use, e.g. "database" or "object storage (S3)". */
   readonly name: string;
   /** Prepares the dependency (a bucket, a collection, a queue's workers); a failure stops the start. */
   init?(): Promise<void>;

@@ -232,13 +232,13 @@ describe('HTTP hardening', function () {
   describe('public readiness', () => {
     const fx = coreFixture();
     const logger = new RecordingLogger();
-    const DETAIL = 'connect ECONNREFUSED 10.20.30.40:9000 (http://minio.internal:9000)';
+    const DETAIL = 'connect ECONNREFUSED 10.20.30.40:8333 (http://seaweedfs.internal:8333)';
     let server: Server;
     let anonymous: ApiClient;
     before(async () => {
       const probes: DependencyProbe[] = [
         { name: 'database', check: async () => {} },
-        { name: 'object storage (MinIO)', check: async () => Promise.reject(new Error(DETAIL)) },
+        { name: 'object storage (S3)', check: async () => Promise.reject(new Error(DETAIL)) },
       ];
       const app = createHttpApp({ docChat: fx.docChat, identity: { verify: async () => ({ userId: 'x' }) }, probes, corsOrigins: '*', logger });
       server = app.listen(0, '127.0.0.1');
@@ -252,14 +252,14 @@ describe('HTTP hardening', function () {
       expect(res.status).to.equal(503);
       expect(res.body).to.deep.equal({
         status: 'unavailable',
-        unavailable: ['object storage (MinIO)'],
-        dependencies: [{ name: 'database', ok: true }, { name: 'object storage (MinIO)', ok: false }],
+        unavailable: ['object storage (S3)'],
+        dependencies: [{ name: 'database', ok: true }, { name: 'object storage (S3)', ok: false }],
       });
-      expect(res.text).to.not.include('10.20.30.40').and.not.include('ECONNREFUSED').and.not.include('minio.internal');
+      expect(res.text).to.not.include('10.20.30.40').and.not.include('ECONNREFUSED').and.not.include('seaweedfs.internal');
       const logged = logger.lines.filter((l) => l.message === 'readiness probe failed');
       expect(logged).to.have.length(1);
       expect(logged[0].level).to.equal('warn');
-      expect(logged[0].fields).to.deep.include({ dependency: 'object storage (MinIO)' });
+      expect(logged[0].fields).to.deep.include({ dependency: 'object storage (S3)' });
       expect(String(logged[0].fields?.error)).to.include(DETAIL);
     });
   });

@@ -8,7 +8,7 @@ import type { TestService } from '../support/test-service.js';
 
 /**
  * GET /metrics on the running service: after real requests, an ingestion and questions, each series family carries
- * what happened — on the embedded stack and on the scaled one (PostgreSQL, MinIO, Chroma, Ollama), where a `serve`
+ * what happened — on the embedded stack and on the scaled one (PostgreSQL, S3, Chroma, Ollama), where a `serve`
  * instance and a `worker` share the work and a stopped Chroma is counted as a dependency error.
  */
 
@@ -124,7 +124,7 @@ describe('GET /metrics (Prometheus)', function () {
     });
   });
 
-  describeWithPostgres('scaled stack (PostgreSQL, MinIO, Chroma, Ollama)', () => {
+  describeWithPostgres('scaled stack (PostgreSQL, S3, Chroma, Ollama)', () => {
     const stack = scaledStack();
     after(() => stack.close());
 

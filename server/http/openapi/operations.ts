@@ -297,7 +297,7 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'put', path: '/uploads/{key}', operationId: 'localUpload', public: true,
-    summary: 'Upload target of the embedded file store’s signed URLs (only when MinIO is not configured)',
+    summary: 'Upload target of the embedded file store’s signed URLs (only when no S3 server is configured)',
     description:
       'The `signedUrl` of POST /api/v1/ingest/upload/url points here when files are kept on local disk; use it as ' +
       'given. The query string (expires, type, size, sig) is the authorisation; `key` keeps its slashes.',
