@@ -14,6 +14,8 @@ const UNREACHABLE_CODES = new Set([
   'ENETUNREACH',
   'ENETDOWN',
   'EPIPE',
+  // A response body cut off half-way (a stream read from the server).
+  'ERR_STREAM_PREMATURE_CLOSE',
 ]);
 
 /** The unreachable-server code of `error` (or of one of an AggregateError's errors, or of its causes), if any. */
