@@ -83,6 +83,18 @@ describeWithPostgres(TITLE, () => describe(TITLE, function () {
     return res;
   }
 
+  /** The question asked for server-sent events: 200, deltas then sources and done, stored as streamed. */
+  async function askStreamed(api: ApiClient): Promise<{ pieces: string[]; text: string }> {
+    const res = await api.askStream({ sessionId: earlier.sessionId, message: QUESTION });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.events.map((e) => e.event).slice(-2)).to.deep.equal(['sources', 'done']);
+    const pieces = res.events.filter((e) => e.event === 'delta').map((e) => JSON.parse(e.data).text as string);
+    answered++;
+    const history = await alice.get(`/api/v1/chat/history/${earlier.sessionId}`);
+    expect(history.body.data.at(-1).content).to.equal(pieces.join(''));
+    return { pieces, text: pieces.join('') };
+  }
+
   /** Everything from before is there and answers the same; the history holds every answered exchange, in order. */
   async function expectNothingLost(): Promise<void> {
     const sessions = await alice.get('/api/v1/session/');
@@ -221,6 +233,12 @@ describeWithPostgres(TITLE, () => describe(TITLE, function () {
       expect(history.body.data.at(-1).content).to.equal(res.body.data);
     });
 
+    it('streamed: the same answer in pieces, the note last', async () => {
+      const streamed = await askStreamed(alice);
+      expect(streamed.pieces.at(-1)).to.equal(`\n\n${SEMANTIC_SEARCH_UNAVAILABLE_NOTE}`);
+      expect(streamed.text).to.include('45');
+    });
+
     it('started again: ready, semantic search again (no note), nothing lost', async () => {
       await stack.restartDependency('chroma');
       await untilReady();
@@ -244,6 +262,8 @@ describeWithPostgres(TITLE, () => describe(TITLE, function () {
       expect(res.body.data).to.include('International wire transfers at Acme Bank cost 45 dollars each');
       expect(res.body.data).to.include(LANGUAGE_MODEL_UNAVAILABLE_NOTE).and.include(SEMANTIC_SEARCH_UNAVAILABLE_NOTE);
       expect(res.body.sources[0]).to.include({ filename: 'acme-fees.pdf', page: 2, ingestId: earlier.jobId });
+      const streamed = await askStreamed(aliceOnFallback);
+      expect(streamed.text).to.include('cost 45 dollars each').and.include(LANGUAGE_MODEL_UNAVAILABLE_NOTE);
       const { status, body } = await readiness(fallback);
       expect(status, JSON.stringify(body)).to.equal(200);
       expect(body.status).to.equal('degraded');
