@@ -6,6 +6,7 @@ import { NotFoundError, UpstreamUnavailableError } from '../../core/domain/error
 import type { BlobInfo, BlobStore, UploadUrl, UploadUrlRequest } from '../../core/ports/blob-store.js';
 import type { Clock } from '../../core/ports/clock-and-ids.js';
 import { errorCode } from '../blob-shared/error-code.js';
+import { unreachableCode } from '../system/network-errors.js';
 import { checkMaxBytes, checkUploadUrlRequest } from '../blob-shared/upload-request.js';
 
 const DEPENDENCY = 'object storage';
@@ -233,20 +234,6 @@ function timedTransport(base: typeof http | typeof https, timeoutMs: number): Pi
   return { request: request as typeof http.request };
 }
 
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EPIPE',
-  'ERR_STREAM_PREMATURE_CLOSE',
-]);
 const UNAVAILABLE_S3_CODES = new Set([
   'ServiceUnavailable',
   'SlowDown',
@@ -258,8 +245,9 @@ const UNAVAILABLE_S3_CODES = new Set([
 ]);
 
 function unavailableReason(error: unknown): string | undefined {
+  const network = unreachableCode(error);
+  if (network) return network;
   const code = errorCode(error);
-  if (code && NETWORK_CODES.has(code)) return code;
   if (code && UNAVAILABLE_S3_CODES.has(code)) return code;
   if (error instanceof AggregateError) {
     for (const inner of error.errors) {

@@ -56,6 +56,19 @@ export class UpstreamUnavailableError extends DomainError {
   }
 }
 
+/** The dependency RecordsUnavailableError names (the API's `unavailable`, readiness' "database"). */
+export const RECORDS_DEPENDENCY = 'database';
+
+/**
+ * The service's own records (sessions, messages, jobs) could not be read or written: their database did not answer.
+ * An ingest job that meets it is retried like an internal error (it could not even record a failure), not failed.
+ */
+export class RecordsUnavailableError extends UpstreamUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(RECORDS_DEPENDENCY, message, options);
+  }
+}
+
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('CONFLICT', message);

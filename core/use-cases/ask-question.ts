@@ -14,7 +14,7 @@ import type { SessionRepo } from '../ports/session-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
 import type { PackedContext } from '../rag/context.js';
-import { stillReadingNote } from '../rag/answer-notes.js';
+import { joinNotes, stillReadingNote } from '../rag/answer-notes.js';
 import { documentsNamed, moreDocumentsNote, overviewSubject } from '../rag/overview.js';
 import { OVERVIEW_DOCUMENTS, overviewContext } from './overview-context.js';
 import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
@@ -152,13 +152,17 @@ export class AskQuestion {
       const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, documents: overviewed.map(ownIds), contextChars: this.settings.contextChars });
       // With more documents than it covers, the answer says how many there are.
       const more = overviewed.length > OVERVIEW_DOCUMENTS ? moreDocumentsNote(OVERVIEW_DOCUMENTS, overviewed.length) : undefined;
-      const note = [more, readingNote].filter(Boolean).join('\n\n') || undefined;
+      const note = joinNotes(more, readingNote);
       if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question, note };
     }
     const filenames = Object.fromEntries(citable.flatMap((job) => ownIds(job).map((id) => [id, job.filename])));
     const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames };
-    if (this.deps.grounded) return { request: { question, contexts: [], history }, answered: await this.deps.grounded.answer(grounded, signal), note: readingNote };
-    return { ...(await this.retrieval.retrieve(grounded, signal)), note: readingNote };
+    if (this.deps.grounded) {
+      const answered = await this.deps.grounded.answer(grounded, signal);
+      return { request: { question, contexts: [], history }, answered, note: joinNotes(answered.note, readingNote) };
+    }
+    const retrieved = await this.retrieval.retrieve(grounded, signal);
+    return { ...retrieved, note: joinNotes(retrieved.note, readingNote) };
   }
 
   private sourcesOf(prepared: Prepared, answer: Answer): Source[] {

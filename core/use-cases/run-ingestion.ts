@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, JobStoppedError, NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
+import { DomainError, JobStoppedError, NotFoundError, RecordsUnavailableError, UnprocessableDocumentError } from '../domain/errors.js';
 import type { ExtractedPage, IngestJob, IngestStage } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -96,7 +96,8 @@ export class RunIngestion {
         return 'done';
       }
       await this.dropChunks(job.id);
-      const internal = !(error instanceof DomainError);
+      // The records' database down is no fault of the document: retried like an internal error, never failed at once.
+      const internal = !(error instanceof DomainError) || error instanceof RecordsUnavailableError;
       if (internal && attempt < this.retry.maxAttempts) {
         logger.warn('ingest attempt failed; retrying', { jobId: job.id, attempt, error: describe(error) });
         return 'retry';

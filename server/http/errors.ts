@@ -73,6 +73,12 @@ const STATUS: Record<ErrorCode, number> = {
 
 export const UNAUTHORIZED_BODY = { error: 'Unauthorized Access' };
 
+/**
+ * Retry-After (seconds) of a 503 for a dependency that did not answer: a restarted database or store is usually back
+ * within seconds, and the service reconnects by itself, so a client may simply ask again after this long.
+ */
+export const UPSTREAM_RETRY_AFTER_SECONDS = 5;
+
 export function errorMiddleware(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const requestId = randomUUID();
@@ -101,6 +107,7 @@ export function errorMiddleware(logger: Logger) {
         logger.info('request refused', { requestId, method: ctx.method, path: ctx.path, status, error: refusalReason(error) });
       }
       if (error instanceof TooManyRequestsError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      if (error instanceof UpstreamUnavailableError) ctx.set('Retry-After', String(UPSTREAM_RETRY_AFTER_SECONDS));
       ctx.status = status;
       ctx.body = body;
     }

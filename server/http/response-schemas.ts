@@ -111,10 +111,19 @@ export const DocumentNotFound = v.strictObject({ error: v.literal('Document not 
 /** Public readiness names a dependency and whether it answered; what it answered goes to the log only. */
 export const DependencyCheck = v.strictObject({ name: v.string(), ok: v.boolean() });
 
-export const Ready = v.strictObject({ status: v.literal('ready'), dependencies: v.array(DependencyCheck) });
+const DEGRADED = v.pipe(
+  v.array(v.string()),
+  v.minLength(1),
+  v.description('Names of the dependencies that do not answer but that the service answers without (with less: e.g. no semantic search)'),
+);
+export const Ready = v.union([
+  v.strictObject({ status: v.literal('ready'), dependencies: v.array(DependencyCheck) }),
+  v.strictObject({ status: v.literal('degraded'), degraded: DEGRADED, dependencies: v.array(DependencyCheck) }),
+]);
 export const NotReady = v.strictObject({
   status: v.literal('unavailable'),
   unavailable: v.pipe(v.array(v.string()), v.minLength(1), v.description('Names of the dependencies that do not answer')),
+  degraded: v.optional(DEGRADED),
   dependencies: v.array(DependencyCheck),
 });
 

@@ -10,6 +10,8 @@ export interface Lifecycle {
   init?(): Promise<void>;
   /** Answers when the dependency works; throws when it does not (the message goes to the log only). */
   probe?(): Promise<void>;
+  /** Readiness when the probe fails: 'unavailable' (default, 503) or 'degraded' (200: the service still answers). */
+  readonly whenDown?: 'unavailable' | 'degraded';
   /** Releases what it holds; run at shutdown, after everything registered later has closed. */
   close?(): Promise<void>;
 }

@@ -235,10 +235,13 @@ describe('HTTP hardening', function () {
     const DETAIL = 'connect ECONNREFUSED 10.20.30.40:8333 (http://seaweedfs.internal:8333)';
     let server: Server;
     let anonymous: ApiClient;
+    const down = { store: true, index: false };
     before(async () => {
       const probes: DependencyProbe[] = [
         { name: 'database', check: async () => {} },
-        { name: 'object storage (S3)', check: async () => Promise.reject(new Error(DETAIL)) },
+        { name: 'object storage (S3)', check: async () => (down.store ? Promise.reject(new Error(DETAIL)) : undefined) },
+        // Questions are answered without it (from the lexical index): down, it makes the service degraded, not unready.
+        { name: 'vector index (Chroma)', check: async () => (down.index ? Promise.reject(new Error('fetch failed')) : undefined), whenDown: 'degraded' },
       ];
       const app = createHttpApp({ docChat: fx.docChat, identity: { verify: async () => ({ userId: 'x' }) }, probes, corsOrigins: '*', logger });
       server = app.listen(0, '127.0.0.1');
@@ -253,7 +256,7 @@ describe('HTTP hardening', function () {
       expect(res.body).to.deep.equal({
         status: 'unavailable',
         unavailable: ['object storage (S3)'],
-        dependencies: [{ name: 'database', ok: true }, { name: 'object storage (S3)', ok: false }],
+        dependencies: [{ name: 'database', ok: true }, { name: 'object storage (S3)', ok: false }, { name: 'vector index (Chroma)', ok: true }],
       });
       expect(res.text).to.not.include('10.20.30.40').and.not.include('ECONNREFUSED').and.not.include('seaweedfs.internal');
       const logged = logger.lines.filter((l) => l.message === 'readiness probe failed');
@@ -261,6 +264,29 @@ describe('HTTP hardening', function () {
       expect(logged[0].level).to.equal('warn');
       expect(logged[0].fields).to.deep.include({ dependency: 'object storage (S3)' });
       expect(String(logged[0].fields?.error)).to.include(DETAIL);
+    });
+
+    it('a dependency the service answers without: 200 "degraded" naming it; with another down too, 503 naming each', async () => {
+      try {
+        down.index = true;
+        const both = await anonymous.get('/api/v1/health/ready');
+        expect(both.status).to.equal(503);
+        expect(both.body).to.deep.include({ status: 'unavailable', unavailable: ['object storage (S3)'], degraded: ['vector index (Chroma)'] });
+        down.store = false;
+        const degraded = await anonymous.get('/api/v1/health/ready');
+        expect(degraded.status).to.equal(200);
+        expect(degraded.body).to.deep.equal({
+          status: 'degraded',
+          degraded: ['vector index (Chroma)'],
+          dependencies: [{ name: 'database', ok: true }, { name: 'object storage (S3)', ok: true }, { name: 'vector index (Chroma)', ok: false }],
+        });
+        down.index = false;
+        const ready = await anonymous.get('/api/v1/health/ready');
+        expect(ready.status).to.equal(200);
+        expect(ready.body).to.include({ status: 'ready' }).and.not.have.property('degraded');
+      } finally {
+        Object.assign(down, { store: true, index: false });
+      }
     });
   });
 });

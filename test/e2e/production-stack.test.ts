@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
+import { SEMANTIC_SEARCH_UNAVAILABLE_NOTE } from '../../core/rag/answer-notes.js';
+import { UPSTREAM_RETRY_AFTER_SECONDS } from '../../server/http/errors.js';
 import { TOKENS } from '../../server/tokens.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
@@ -326,6 +328,7 @@ describe('production stack over HTTP: S3 (s3rver) + Chroma (real server) + Ollam
       const res = await alice.ask(earlier.sessionId, QUESTION);
       expect(res.status, res.text).to.equal(503);
       expect(res.body).to.deep.equal(SERVICE_UNAVAILABLE_CHAT);
+      expect(res.headers.get('retry-after')).to.equal(String(UPSTREAM_RETRY_AFTER_SECONDS));
       expect(res.headers.get('x-request-id')).to.be.a('string');
       expect((await alice.get(`/api/v1/chat/history/${earlier.sessionId}`)).body.data.length).to.equal(before);
     }
@@ -506,12 +509,20 @@ describe('production stack over HTTP: S3 (s3rver) + Chroma (real server) + Ollam
       describe('while it is down', () => {
         before(() => stack.stopDependency('chroma'));
 
-        it('readiness is 503 naming it; /health stays up', async () => {
-          await expectReadinessNames('chroma');
+        it('readiness is 200 "degraded" naming it (questions are still answered); /health stays up', async () => {
+          const { status, body } = await readiness();
+          expect(status, JSON.stringify(body)).to.equal(200);
+          expect(body).to.deep.include({ status: 'degraded', degraded: READINESS_NAMES.chroma });
+          await expectLive();
         });
 
-        it('chat: 503 { success: false, error: "Service Unavailable" }, nothing recorded', async () => {
-          await expectChatUnavailable();
+        it('chat: answered from the BM25 index, with a note that semantic search is unavailable, and recorded', async () => {
+          const res = await alice.ask(earlier.sessionId, QUESTION);
+          expect(res.status, res.text).to.equal(200);
+          expect(res.body.data).to.include('45 dollars').and.include(SEMANTIC_SEARCH_UNAVAILABLE_NOTE);
+          expect(res.body.sources[0]).to.include({ filename: 'acme-fees.pdf', page: 2, ingestId: earlier.jobId });
+          const history = await alice.get(`/api/v1/chat/history/${earlier.sessionId}`);
+          expect(history.body.data.at(-1).content).to.equal(res.body.data);
         });
 
         it('upload URL: still issued (it needs no index)', async () => {

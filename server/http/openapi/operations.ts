@@ -79,7 +79,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     method: 'get', path: '/api/v1/health/ready', operationId: 'readiness', public: true,
     summary: 'Readiness: whether every configured dependency answers',
     responses: {
-      200: json('Every dependency answered', r.Ready),
+      200: json('Every dependency answered (`ready`), or only ones the service answers without did not (`degraded`, named)', r.Ready),
       503: json('At least one dependency did not answer; `unavailable` names them', r.NotReady),
     },
   },
