@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { signLocalToken } from '../../adapters/local-jwt/local-jwt-verifier.js';
 import { OVERFLOW_PER_ADDRESS } from '../../server/http/connection-cap.js';
+import { checkResponse } from '../support/openapi-check.js';
 import { parseResponses, RawConnection, type RawResponse } from '../support/raw-http.js';
 import { startTestService, TEST_JWT_SECRET, type TestService } from '../support/test-service.js';
 
@@ -36,8 +37,10 @@ describe('fault: connections', function () {
     return conn.responses[0];
   }
 
-  function expectOverCap(res: RawResponse | undefined, error: string, closes: boolean): void {
+  /** A 503 over a cap, as the OpenAPI document declares it for the route `path` (GET). */
+  function expectOverCap(res: RawResponse | undefined, path: string, error: string, closes: boolean): void {
     expect(res?.status, JSON.stringify(res)).to.equal(503);
+    checkResponse({ method: 'GET', path, status: res!.status, headers: new Headers(res!.headers), text: res!.body });
     expect(res!.headers['retry-after']).to.equal(RETRY_AFTER);
     expect(res!.headers['content-type']).to.match(/^application\/json/);
     expect(JSON.parse(res!.body)).to.deep.equal({ error });
@@ -57,7 +60,7 @@ describe('fault: connections', function () {
       const extra = await Promise.all(Array.from({ length: 16 }, () => connect()));
       for (const conn of extra) conn.write(get('/api/v1/session/', `Authorization: Bearer ${token}\r\n`));
       for (const conn of extra) {
-        expectOverCap(await firstResponse(conn), OVER_CAP, true);
+        expectOverCap(await firstResponse(conn), '/api/v1/session/', OVER_CAP, true);
         expect(await conn.closedWithin(WAIT_MS), 'closed after its 503').to.equal(true);
       }
       // The held connections are untouched: a second request on each is served.
@@ -74,8 +77,8 @@ describe('fault: connections', function () {
       const tokens = await Promise.all(users.map((user) => signLocalToken(TEST_JWT_SECRET, user)));
       const sessions = await Promise.all(users.map(async (user) => (await t!.as(user)).createSession(`${user}'s session`)));
       // Half read their session list, half their session's history, all on connections of their own, held open.
-      const requests = users.flatMap((_, u) => Array.from({ length: 16 }, (_unused, i) =>
-        get(i % 2 ? `/api/v1/session/` : `/api/v1/chat/history/${sessions[u]}`, `Authorization: Bearer ${tokens[u]}\r\n`)));
+      const paths = users.flatMap((_, u) => Array.from({ length: 16 }, (_unused, i) => (i % 2 ? '/api/v1/session/' : `/api/v1/chat/history/${sessions[u]}`)));
+      const requests = paths.map((path, i) => get(path, `Authorization: Bearer ${tokens[Math.floor(i / 16)]}\r\n`));
       const conns = await Promise.all(requests.map(() => connect()));
       conns.forEach((conn, i) => conn.write(requests[i]!));
       const answers = await Promise.all(conns.map((conn) => firstResponse(conn)));
@@ -85,7 +88,7 @@ describe('fault: connections', function () {
       expect(answers.filter((res) => res!.status === 200).length).to.be.at.most(64);
       expect(refused.length).to.be.at.least(requests.length - 64);
       expect(answers.filter((res) => res!.status !== 200 && res!.status !== 503), 'neither served nor refused').to.have.length(0);
-      for (const i of refused) expectOverCap(answers[i], OVER_CAP, true);
+      for (const i of refused) expectOverCap(answers[i], paths[i]!, OVER_CAP, true);
       // The client retries after Retry-After; by then it has let go of the connections it had finished with.
       for (const conn of conns) conn.destroy();
       await new Promise((resolve) => setTimeout(resolve, Number(RETRY_AFTER) * 1000));
@@ -109,7 +112,7 @@ describe('fault: connections', function () {
       // ...and the next connection past the cap is answered again.
       const next = await connect();
       next.write(get('/api/v1/health'));
-      expectOverCap(await firstResponse(next), 'Too many connections from this address (at most 2 at once); try again shortly', true);
+      expectOverCap(await firstResponse(next), '/api/v1/health', 'Too many connections from this address (at most 2 at once); try again shortly', true);
     });
   });
 
@@ -147,7 +150,7 @@ describe('fault: connections', function () {
       // A third request of A's is refused, on a proxy socket that stays open and serves client B next.
       const proxy = await connect();
       proxy.write(from('203.0.113.7'));
-      expectOverCap(await firstResponse(proxy), 'Too many requests in progress from this address (at most 2 at once); try again shortly', false);
+      expectOverCap(await firstResponse(proxy), '/api/v1/health', 'Too many requests in progress from this address (at most 2 at once); try again shortly', false);
       proxy.write(from('203.0.113.8'));
       await waitFor(() => proxy.responses.length === 2);
       expect(proxy.responses[1]!.status).to.equal(200);
@@ -166,7 +169,7 @@ describe('fault: connections', function () {
       for (const conn of held) expect((await firstResponse(conn))?.status).to.equal(200);
       const extra = await connect();
       extra.write(from('198.51.100.2'));
-      expectOverCap(await firstResponse(extra), 'Too many connections to this server; try again shortly', true);
+      expectOverCap(await firstResponse(extra), '/api/v1/health', 'Too many connections to this server; try again shortly', true);
       expect(await extra.closedWithin(WAIT_MS)).to.equal(true);
     });
   });
