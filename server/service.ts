@@ -157,8 +157,8 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
         ? { mode: 'supabase', supabaseUrl: config.auth.url, supabaseAnonKey: config.auth.anonKey }
         : { mode: 'local' },
   });
-  const server = createServer(httpServerOptions(config.http), app.callback());
-  limitClients(server, config.http, {
+  const server = createServer(httpServerOptions(config.http));
+  limitClients(server, app.callback(), config.http, {
     logger,
     isLongBody: (req) => parts.some((part) => part.isLongBody?.(req) ?? false),
   });

@@ -59,6 +59,19 @@ export class TooManyRequestsError extends Error {
   }
 }
 
+/**
+ * A cap on connections (per address or in all) or, behind a trusted proxy, on one address's requests in progress:
+ * 503 with Retry-After, the plain `{ error }` body on every route (client-limits.ts decides, before any route).
+ */
+export class OverCapacityError extends Error {
+  readonly retryAfterSeconds = 1;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'OverCapacityError';
+  }
+}
+
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION: 400,
   UNAUTHENTICATED: 401,
@@ -96,7 +109,8 @@ export function errorMiddleware(logger: Logger) {
       // Not the client's doing: an outage (5xx) or any error that is neither a domain error nor a refused request,
       // including the ones answered 400 "Session deletion failed". A client's mistake (4xx) is info: anyone can
       // send those, and they must not flood the error log.
-      const expected = error instanceof DomainError || error instanceof RequestBodyError || error instanceof TooManyRequestsError;
+      const expected = error instanceof DomainError || error instanceof RequestBodyError || error instanceof TooManyRequestsError
+        || error instanceof OverCapacityError;
       if (status >= 500 || !expected) {
         logger.error('request failed', {
           requestId, method: ctx.method, path: ctx.path, status,
@@ -106,7 +120,7 @@ export function errorMiddleware(logger: Logger) {
         // (Already answered, e.g. by the body timeout's 408, which logs its own line: nothing to add.)
         logger.info('request refused', { requestId, method: ctx.method, path: ctx.path, status, error: refusalReason(error) });
       }
-      if (error instanceof TooManyRequestsError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      if (error instanceof TooManyRequestsError || error instanceof OverCapacityError) ctx.set('Retry-After', String(error.retryAfterSeconds));
       if (error instanceof UpstreamUnavailableError) ctx.set('Retry-After', String(UPSTREAM_RETRY_AFTER_SECONDS));
       ctx.status = status;
       ctx.body = body;
@@ -131,6 +145,7 @@ export function errorResponse(error: unknown, shape: ErrorShape): { status: numb
     return { status: error.status === 413 ? 413 : 400, body: { error: message } };
   }
   if (error instanceof TooManyRequestsError) return { status: 429, body: shaped(shape, error.message, 'RATE_LIMITED') };
+  if (error instanceof OverCapacityError) return { status: 503, body: { error: error.message } };
   if (shape === 'clear-chat') return { status: 400, body: { error: 'Session deletion failed' } };
   return { status: 500, body: shaped(shape, 'Internal Server Error', 'INTERNAL') };
 }

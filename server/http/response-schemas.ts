@@ -198,6 +198,14 @@ export const AuthRateLimited = v.union([
   v.strictObject({ success: v.literal(false), error: RATE_LIMITED_TEXT, code: v.literal('RATE_LIMITED') }),
 ]);
 export const BodyTimeout = v.strictObject({ error: v.literal('Request body not received in time') });
+/** 503 on any route: a connection or a forwarded address over a cap of server/http/client-limits.ts. */
+export const OverCapacity = v.strictObject({
+  error: v.pipe(
+    v.string(),
+    v.regex(/^Too many (connections|requests in progress) .*; try again shortly$/),
+    v.description('Which cap: connections from this address, connections to this server, or requests in progress from this address'),
+  ),
+});
 
 /** 409 on ingest: a job for the key is already queued or processing (its id in `data`), or the file changed. */
 export const IngestConflict = v.union([

@@ -21,7 +21,8 @@ const HTTP_HEADERS_TIMEOUT_MS = setting('HTTP_HEADERS_TIMEOUT_MS', positiveInt(6
 const HTTP_BODY_TIMEOUT_MS = setting('HTTP_BODY_TIMEOUT_MS', positiveInt(3_600_000), 30_000, 'Longest wait for an API request\'s body');
 const UPLOAD_BODY_TIMEOUT_MS = setting('UPLOAD_BODY_TIMEOUT_MS', positiveInt(24 * 3_600_000), 15 * 60_000, 'Longest wait for a local upload\'s body (slow links)');
 const HTTP_IDLE_TIMEOUT_MS = setting('HTTP_IDLE_TIMEOUT_MS', positiveInt(3_600_000), 5_000, 'How long an idle keep-alive connection stays open');
-const MAX_CONNECTIONS_PER_CLIENT = setting('MAX_CONNECTIONS_PER_CLIENT', positiveInt(100_000), 64, 'Open connections one client address may hold; more are closed at once');
+const MAX_CONNECTIONS_PER_CLIENT = setting('MAX_CONNECTIONS_PER_CLIENT', positiveInt(100_000), 64, 'Open connections one client address may hold (behind TRUST_PROXY: requests in progress per forwarded address); one more is answered 503 with Retry-After');
+const MAX_CONNECTIONS = setting('MAX_CONNECTIONS', positiveInt(1_000_000), 1000, 'Open connections from all clients together; one more is answered 503 with Retry-After (keep it under the open-file limit, ulimit -n)');
 const AUTH_FAILURES_PER_MINUTE = setting('AUTH_FAILURES_PER_MINUTE', positiveInt(1_000_000), 30, 'Refused authentications per client address and minute before it gets 429');
 const TRUST_PROXY = setting('TRUST_PROXY', flag, false, 'A reverse proxy in front: the client address is the last X-Forwarded-For entry, the address it reached X-Forwarded-Host and -Proto');
 
@@ -34,8 +35,13 @@ export interface HttpLimits {
   uploadBodyTimeoutMs: number;
   /** How long an idle keep-alive connection stays open between requests. */
   idleTimeoutMs: number;
-  /** Open connections one socket address may hold; more are closed at once. */
+  /**
+   * Open connections one socket address may hold, or behind a trusted proxy requests in progress per forwarded address;
+   * one more is answered 503 with Retry-After.
+   */
   maxConnectionsPerClient: number;
+  /** Open connections from all clients together; one more is answered 503 with Retry-After. */
+  maxConnections: number;
   /** Refused authentications one client address may make per minute before it gets 429 for the rest of it. */
   authFailuresPerMinute: number;
   /** A reverse proxy in front: the client address is the last X-Forwarded-For entry, the address reached X-Forwarded-Host. */
@@ -64,7 +70,7 @@ export interface ServiceSection {
 export const serviceModule: ServiceModule<ServiceSection> = {
   family: 'service',
   variables: [PORT, HOST, DATA_DIR, PUBLIC_URL, CORS_ORIGINS, LOG_LEVEL, HTTP_HEADERS_TIMEOUT_MS, HTTP_BODY_TIMEOUT_MS,
-    UPLOAD_BODY_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS, MAX_CONNECTIONS_PER_CLIENT, AUTH_FAILURES_PER_MINUTE, TRUST_PROXY],
+    UPLOAD_BODY_TIMEOUT_MS, HTTP_IDLE_TIMEOUT_MS, MAX_CONNECTIONS_PER_CLIENT, MAX_CONNECTIONS, AUTH_FAILURES_PER_MINUTE, TRUST_PROXY],
   configure(env): ServiceSection {
     const port = env.read(PORT);
     const corsRaw = env.read(CORS_ORIGINS);
@@ -88,6 +94,7 @@ export const serviceModule: ServiceModule<ServiceSection> = {
         uploadBodyTimeoutMs: env.read(UPLOAD_BODY_TIMEOUT_MS),
         idleTimeoutMs: env.read(HTTP_IDLE_TIMEOUT_MS),
         maxConnectionsPerClient: env.read(MAX_CONNECTIONS_PER_CLIENT),
+        maxConnections: env.read(MAX_CONNECTIONS),
         authFailuresPerMinute: env.read(AUTH_FAILURES_PER_MINUTE),
         trustProxy: env.read(TRUST_PROXY),
       },

@@ -53,6 +53,15 @@ export const AUTHENTICATED: Record<number, ApiResponseSpec> = {
   429: json('Too many refused tokens from this address (AUTH_FAILURES_PER_MINUTE); see Retry-After. In the route’s error shape', r.AuthRateLimited),
 };
 
+/**
+ * What every route may answer before it runs: a connection past MAX_CONNECTIONS_PER_CLIENT or MAX_CONNECTIONS, or behind
+ * TRUST_PROXY a forwarded address with that many requests in progress (server/http/client-limits.ts).
+ */
+export const OVER_CAPACITY = json(
+  'Over a connection cap (MAX_CONNECTIONS_PER_CLIENT per address, MAX_CONNECTIONS in all; behind TRUST_PROXY requests in progress per forwarded address); see Retry-After',
+  r.OverCapacity,
+);
+
 const BAD_REQUEST = json('A missing or mistyped field or malformed JSON; `error` names the field and what is wrong', r.ErrorMessage);
 const BODY_TOO_LARGE = json('The JSON body is over 1 MB', r.BodyTooLarge);
 const SESSION_NOT_FOUND = json('The session does not exist or belongs to another user (indistinguishable)', r.SessionNotFound);

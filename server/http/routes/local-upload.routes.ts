@@ -37,7 +37,8 @@ function parseContentLength(header: string): number | undefined {
 /**
  * After a refusal the client may still be sending. Read and drop the rest, as Node does for bodies
  * nobody reads, so the client can finish its request and see our answer instead of a reset
- * connection; but stop the connection once more than `limit` further bytes arrive.
+ * connection (the answer says Connection: close: server/http/unread-body.ts); but stop the
+ * connection once more than `limit` further bytes arrive.
  */
 function discardRest(req: IncomingMessage, limit: number): void {
   if (req.complete || req.destroyed) return;

@@ -93,19 +93,19 @@ describe('configuration', () => {
   it('has short API timeouts, a long upload one and per-client limits by default, each settable', () => {
     expect(loadConfig({}).http).to.deep.equal({
       headersTimeoutMs: 10_000, bodyTimeoutMs: 30_000, uploadBodyTimeoutMs: 900_000, idleTimeoutMs: 5_000,
-      maxConnectionsPerClient: 64, authFailuresPerMinute: 30, trustProxy: false,
+      maxConnectionsPerClient: 64, maxConnections: 1000, authFailuresPerMinute: 30, trustProxy: false,
     });
     const config = loadConfig({
       HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_BODY_TIMEOUT_MS: '3000', UPLOAD_BODY_TIMEOUT_MS: '60000', HTTP_IDLE_TIMEOUT_MS: '1000',
-      MAX_CONNECTIONS_PER_CLIENT: '8', AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: 'true',
+      MAX_CONNECTIONS_PER_CLIENT: '8', MAX_CONNECTIONS: '500', AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: 'true',
       SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_ANON_KEY: 'anon', SUPABASE_REFUSAL_CACHE_MS: '5000',
     });
     expect(config.http).to.deep.equal({
       headersTimeoutMs: 2000, bodyTimeoutMs: 3000, uploadBodyTimeoutMs: 60_000, idleTimeoutMs: 1000,
-      maxConnectionsPerClient: 8, authFailuresPerMinute: 5, trustProxy: true,
+      maxConnectionsPerClient: 8, maxConnections: 500, authFailuresPerMinute: 5, trustProxy: true,
     });
     expect(config.auth).to.deep.include({ refusalCacheMs: 5000 });
-    for (const name of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS', 'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE']) {
+    for (const name of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS', 'MAX_CONNECTIONS_PER_CLIENT', 'MAX_CONNECTIONS', 'AUTH_FAILURES_PER_MINUTE']) {
       expect(configError({ [name]: '0' }).variable).to.equal(name);
       expect(configError({ [name]: '1.5s' }).variable).to.equal(name);
     }
