@@ -66,17 +66,19 @@ export function tableUnitOf(lines: readonly string[]): TableUnit | undefined {
   const text = lines.join(' ');
   const scale = SCALES.find((s) => s.pattern.test(text));
   const currency = CURRENCY.exec(text)?.[0] ?? (/\bdollars?\b/i.test(text) ? '$' : /\beuros?\b/i.test(text) ? '€' : undefined);
-  const percent = /(?:^|\s)%(?:\s|$)|\bin\s+percent\b|\bpercentages?\b/i.test(text) && !scale;
+  // Percent only when that is all the lines say of their unit ("(in percent)", "%" alone): a header with a "% Change"
+  // column beside amounts is no table of percentages.
+  const percent = /^\s*\(?(?:%|in percent(?:ages)?)\)?\s*$/i.test(text) || (/\bin percent(?:ages)?\b/i.test(text) && !scale && !CURRENCY.test(text));
   if (!scale && !currency && !percent) return undefined;
   return { multiplier: scale?.multiplier ?? 1, ...(scale ? { scale: scale.scale } : {}), ...(currency ? { currency } : {}), ...(percent ? { percent } : {}) };
 }
 
 /** A number as an answer prints it: thousands grouped, at most `decimals` places, trailing zeros dropped. */
-export function formatNumber(value: number, decimals = 2): string {
+export function formatNumber(value: number, decimals = 2, keepDecimals = false): string {
   const rounded = roundTo(value, decimals);
   const [whole, fraction] = Math.abs(rounded).toFixed(decimals).split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const trimmed = fraction?.replace(/0+$/, '');
+  const trimmed = keepDecimals ? fraction : fraction?.replace(/0+$/, '');
   return `${rounded < 0 ? '−' : ''}${grouped}${trimmed ? `.${trimmed}` : ''}`;
 }
 
@@ -87,8 +89,8 @@ export function roundTo(value: number, decimals: number): number {
 }
 
 /** A figure with its unit as an answer line states it: "$8,985 million", "30.8%", "1,234 thousand". */
-export function withUnit(value: number, unit: TableUnit | undefined, options: { decimals?: number; percent?: boolean } = {}): string {
-  const number = formatNumber(value, options.decimals ?? 2);
+export function withUnit(value: number, unit: TableUnit | undefined, options: { decimals?: number; percent?: boolean; keepDecimals?: boolean } = {}): string {
+  const number = formatNumber(value, options.decimals ?? 2, options.keepDecimals);
   if (options.percent ?? unit?.percent) return `${number}%`;
   const currency = unit?.currency && unit.currency.length === 1 ? unit.currency : '';
   const code = unit?.currency && unit.currency.length > 1 ? ` ${unit.currency}` : '';

@@ -42,7 +42,7 @@ const ADJACENCY_WEIGHT = 0.1;
 export function answerFromTables(question: string, grids: readonly TableGrid[], intents: readonly TableIntent[] = TABLE_INTENTS): TableAnswer | undefined {
   if (grids.length === 0) return undefined;
   const operation = operationAsked(question, intents);
-  const years = [...new Set((question.match(YEAR) ?? []).map(Number))];
+  const years = yearsAsked(question);
   const weigh = labelWeights(grids);
   const twoRows = operation === 'difference' || operation === 'ratio' || operation === 'share';
   const phrases = twoRows ? twoPhrases(question, operation) : undefined;
@@ -56,6 +56,16 @@ export function answerFromTables(question: string, grids: readonly TableGrid[], 
   if (!match) return undefined;
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
   return periodAnswer(single, match, years);
+}
+
+/** The years a question names, in its order; a range ("2015 to 2019", "2017-2019", "between 2017 and 2019") with each year in it. */
+function yearsAsked(question: string): number[] {
+  const ranged = question.replace(/\b((?:19|20)\d\d)\s*(?:-|–|to|through)\s*((?:19|20)\d\d)\b/g, (whole, from: string, to: string) => {
+    const [a, b] = [Number(from), Number(to)];
+    if (b <= a || b - a > 10 || !/\b(?:average|mean|sum|total|combined)\b/i.test(question)) return whole;
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i).join(' ');
+  });
+  return [...new Set((ranged.match(YEAR) ?? []).map(Number))];
 }
 
 interface RowMatch {
@@ -131,7 +141,7 @@ function twoPhrases(question: string, operation: TableOperation): [string, strin
     if (ofWhole) return [ofWhole[2], ofWhole[1]];
     const asShare = /(.+?)\s+as\s+an?\s+(?:percentage|proportion|share|fraction|%)\s+of\s+(.+)/i.exec(q);
     if (asShare) return [asShare[1], asShare[2]];
-    const within = /(?:proportion|share|percentage)\s+of\s+(.+?)\s+(?:in|to|of|within)\s+(?:the\s+)?(?:total\s+)?(.+)/i.exec(q);
+    const within = /(?:proportion|share|percentage|percent|fraction)\s+of\s+(?:the\s+)?(.+?)\s+(?:in|to|of|within|out of|from)\s+(?:the\s+)?(.+)/i.exec(q);
     return within ? [within[1], within[2]] : undefined;
   }
   const pair = operation === 'ratio' ? /(?:ratio\s+(?:of|between)\s+)?(.+?)\s+(?:to|and|divided by|over)\s+(.+)/i : /(?:between|of)\s+(.+?)\s+and\s+(.+)/i;
@@ -189,16 +199,23 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
   const cells = columns.map((c) => cell(match, c));
   if (cells.length === 0 || cells.some((c) => c === undefined)) return undefined;
   const used = cells as TableCell[];
-  const computed = compute(operation, used.map((c) => c.value), Math.max(...used.map((c) => match.row.figures[match.grid.columns.indexOf(c.column)]?.decimals ?? 0)));
-  if (!computed) return undefined;
   const label = rowName(match.row);
   const unit = unitOf(match);
+  const decimalsOf = (c: TableCell) => match.row.figures[match.grid.columns.indexOf(c.column)]?.decimals ?? 0;
+  if (operation === 'lookup') {
+    // Several periods asked of one row ("in 2019 and 2018 respectively"): each, in the order asked.
+    const asked = years.map((y) => columnOf(match.grid, y)).filter((i) => i >= 0).map((c) => cell(match, c));
+    const shown = asked.length >= 2 && asked.every((c) => c !== undefined) ? (asked as TableCell[]) : used;
+    // As printed: "$1,095.0 million" keeps its decimal.
+    const figures = shown.map((c) => `${c.column.label ? `${c.column.label}: ` : ''}${withUnit(c.value, unit, { decimals: decimalsOf(c), keepDecimals: true })}`);
+    return { line: `${label}${figures.length === 1 && !figures[0].includes(': ') ? ': ' : ', '}${figures.join('; ')}`, operation, cells: shown, confidence: match.confidence };
+  }
+  const computed = compute(operation, used.map((c) => c.value), Math.max(...used.map(decimalsOf)));
+  if (!computed) return undefined;
   const periods = used.map((c) => c.column.label || '');
   const value = withUnit(computed.value, unit, { percent: computed.percent || unit?.percent });
-  const line = operation === 'lookup'
-    ? `${label}${periods[0] ? `, ${periods[0]}` : ''}: ${withUnit(computed.value, unit, { decimals: Math.max(2, match.row.figures[match.grid.columns.indexOf(used[0].column)]?.decimals ?? 0) })}`
-    : `${OPERATION_NAMES[operation]} ${label}${periodsText(operation, periods)}: ${value} (${computed.trace})`;
-  return { line, operation, cells: used, computed: operation === 'lookup' ? undefined : computed, confidence: match.confidence };
+  const line = `${OPERATION_NAMES[operation]} ${label}${periodsText(operation, periods)}: ${value} (${computed.trace})`;
+  return { line, operation, cells: used, computed, confidence: match.confidence };
 }
 
 /** A difference, ratio or share of two rows in one period (the one asked, else the latest). */
@@ -241,10 +258,18 @@ function rowName(row: GridRow): string {
   return row.section && row.label ? `${label} (${sentenceCase(row.section)})` : label;
 }
 
+/**
+ * The unit of the row's figures: percent when it prints them so; the table's currency but not its scale when the
+ * label says the figure is per something, a rate, a ratio or a count ("Dividends per share" in a table "in thousands").
+ */
 function unitOf(match: RowMatch): TableUnit | undefined {
   const rowPercent = match.row.figures.some((f) => f?.percent);
-  return rowPercent ? { multiplier: 1, percent: true } : match.grid.unit;
+  if (rowPercent) return { multiplier: 1, percent: true };
+  const unit = match.grid.unit;
+  if (unit && UNSCALED.test(match.row.label)) return unit.currency && /\bper\b/i.test(match.row.label) ? { multiplier: 1, currency: unit.currency } : undefined;
+  return unit;
 }
+const UNSCALED = /\bper\b|\brate\b|\bratio\b|\bmargin\b|%|\bpercent|\bdays\b|\bnumber of\b|\bheadcount\b|\bemployees\b/i;
 
 function sentenceCase(text: string): string {
   return text === text.toUpperCase() ? text.charAt(0) + text.slice(1).toLowerCase() : text;

@@ -42,7 +42,8 @@ export function compute(operation: TableOperation, values: readonly number[], de
     case 'ratio':
       return values.length === 2 && b !== 0 ? result(a / b, false, `${show(a)} / ${show(b)}`) : undefined;
     case 'share':
-      return values.length === 2 && b !== 0 ? result((a / b) * 100, true, `${show(a)} / ${show(b)}`) : undefined;
+      // The ratio too: a share is asked as a fraction as often as a percentage.
+      return values.length === 2 && b !== 0 ? result((a / b) * 100, true, `${show(a)} / ${show(b)} = ${formatNumber(a / b, 4)}`) : undefined;
     case 'sum':
       return values.length >= 2 ? result(values.reduce((s, v) => s + v, 0), false, values.map(show).join(' + ')) : undefined;
     case 'average':

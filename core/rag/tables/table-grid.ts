@@ -42,7 +42,7 @@ const MAX_SECTION_WORDS = 8;
 /** The tables among a passage's units, in order. A table needs two rows with figures at least. */
 export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
   const grids: TableGrid[] = [];
-  let current: (TableGrid & { lines: string[] }) | undefined;
+  let current: Draft | undefined;
   let section: string | undefined;
   const close = () => {
     if (current && current.rows.length >= 2) grids.push(finish(current));
@@ -51,28 +51,62 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
   };
   for (let i = 0; i < units.length; i++) {
     const unit = units[i];
-    if (unit.kind === 'columns') {
+    if (unit.kind === 'columns' || namesPeriods(unit)) {
       close();
-      current = { ...titleAbove(units, i), header: unit.text, columns: columnsOf(unit.text), rows: [], lines: [] };
+      current = { ...titleAbove(units, i), header: unit.text, columns: columnsOf(unit.text), rows: [] };
       continue;
     }
-    if (unit.kind === 'row' && isTableLine(unit)) {
-      if (!current) current = { ...titleAbove(units, i), columns: [], rows: [], lines: [] };
-      const { label, cells } = splitRow(unit.text);
-      current.rows.push({ label: label.replace(/:$/, ''), ...(section ? { section } : {}), figures: cells.map(parseFigure), text: unit.text });
+    const row = rowOf(unit, current);
+    if (row) {
+      current ??= { ...titleAbove(units, i), columns: [], rows: [] };
+      current.rows.push({ ...row, ...(section ? { section } : {}) });
       continue;
     }
     if (!current) continue;
+    // Between the header and the first row: the unit's line ("(in millions)"), and perhaps the first section's title.
+    if (current.rows.length === 0) current.unitLines.push(unit.text);
     // A heading (or a short line ending in ':') within a table names the section of the rows below it; one followed by
     // a column header is the next table's title.
     const short = unit.kind === 'heading' || (unit.kind === 'sentence' && unit.text.split(' ').length <= MAX_SECTION_WORDS && /:$/.test(unit.text));
-    if (short && units[i + 1]?.kind !== 'columns') section = unit.text.replace(/:$/, '');
-    else if (unit.kind === 'row') continue; // a one-figure line inside a table ("Total 12") is left out, not an end
-    else close();
+    if (short && units[i + 1]?.kind !== 'columns') section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
+    else if (current.rows.length > 0 || unit.kind !== 'sentence' || unit.text.split(' ').length > MAX_SECTION_WORDS) close();
   }
   close();
   return grids;
 }
+
+type Draft = TableGrid & { unitLines: string[] };
+
+/**
+ * A line of two years or more and no amount that the line layout did not take for a column header (it printed "$" or
+ * more words: "OPERATING REVENUES Q4 2019 Q4 2018 $ CHANGE % CHANGE").
+ */
+function namesPeriods(unit: TextUnit): boolean {
+  if (unit.kind === 'row' && isTableLine(unit)) return false;
+  const years = unit.text.match(YEAR)?.length ?? 0;
+  return years >= 2 && unit.text.split(' ').length <= 20 && !/\d{1,3},\d{3}|\d\.\d|[.!?]$/.test(unit.text);
+}
+
+/**
+ * The unit as a table row: a row line with two figures or more; within a table also a line of one figure and a nil
+ * ("Other items(1) 17 —"), or a figure alone, that the line layout could not tell from prose.
+ */
+function rowOf(unit: TextUnit, table: Draft | undefined): Omit<GridRow, 'section'> | undefined {
+  if (unit.kind === 'columns' || unit.kind === 'heading') return undefined;
+  if (unit.kind === 'sentence' && (!table || unit.text.split(' ').length > MAX_ROW_WORDS || /[.!?]$/.test(unit.text))) return undefined;
+  if (unit.kind === 'row' && !table && !isTableLine(unit)) return undefined;
+  const split = splitRow(unit.text);
+  let { label, cells } = split;
+  // A footnote mark after the label ("Working capital (1) $207,599 …") is no figure: one cell more than the columns.
+  const columns = table?.columns.length ?? 0;
+  if (columns > 0 && cells.length === columns + 1 && /^\(\d\)$/.test(cells[0])) [label, cells] = [`${label} ${cells[0]}`, cells.slice(1)];
+  const figures = cells.map(parseFigure);
+  if (figures.length === 0 || figures.some((f) => f === undefined)) return undefined;
+  if (columns > 0 && figures.length > columns + 2) return undefined;
+  return { label: label.replace(/:$/, ''), figures, text: unit.text };
+}
+/** A line within a table with more words than this is prose, not a row whose figures the layout missed. */
+const MAX_ROW_WORDS = 20;
 
 /** The heading just above a table (at most two units up, before any row) and the unit its lines name. */
 function titleAbove(units: readonly TextUnit[], at: number): { title?: string; unitLines: string[] } {
@@ -102,13 +136,13 @@ function columnsOf(header: string): GridColumn[] {
 }
 const UNIT_WORDS = /(?:[$€£¥]\s?(?:m|mm|mn|bn|k|000|'000)?|\b(?:m|mm|mn|bn|USD|EUR|GBP|RMB)\b|\(000s?\)|\bin (?:thousands|millions|billions)\b)/gi;
 
-function finish(table: TableGrid & { lines: string[]; unitLines?: string[] }): TableGrid {
-  const { lines: _lines, unitLines, ...grid } = table;
+function finish(table: Draft): TableGrid {
+  const { unitLines, ...grid } = table;
   const width = Math.max(...grid.rows.map((r) => r.figures.length));
   // No header, or one naming fewer columns than the rows print: columns by position.
   const columns = grid.columns.length >= width ? grid.columns : Array.from({ length: width }, (_, i) => grid.columns[i] ?? { label: '' });
   // A currency sign the rows print counts as the table's when its title and header name none.
-  const unit = tableUnitOf([...(unitLines ?? []), ...grid.rows.slice(0, 3).map((r) => (/[$€£¥]/.exec(r.text)?.[0] ?? ''))]);
+  const unit = tableUnitOf([...unitLines, ...grid.rows.slice(0, 3).map((r) => (/[$€£¥]/.exec(r.text)?.[0] ?? ''))]);
   const percentRows = grid.rows.every((r) => r.figures.every((f) => !f || f.percent || f.value === undefined));
   return { ...grid, columns, ...(unit ? { unit } : percentRows ? { unit: { multiplier: 1, percent: true } } : {}) };
 }

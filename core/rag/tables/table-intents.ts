@@ -16,7 +16,7 @@ const MOVE = String.raw`(?:change|increase|decrease|growth|decline|rise|drop|fal
 
 export const TABLE_INTENTS: readonly TableIntent[] = [
   { operation: 'percent-change', language: 'en', trigger: new RegExp(String.raw`\b(?:percentage|percent|%)\s*(?:point\s+)?${MOVE}|\b${MOVE}\s+(?:in\s+)?(?:percentage|percent)\b|\bgrowth rate\b|\bby what (?:percentage|percent)\b|\b(?:percentage|percent|%)\s*${MOVE}`, 'i') },
-  { operation: 'share', language: 'en', trigger: /\b(?:what|which)\s+(?:percentage|proportion|share|fraction|percent|%)\s+of\b|\bas an?\s+(?:percentage|proportion|share|fraction|%)\s+of\b|\b(?:proportion|share)\s+of\b/i },
+  { operation: 'share', language: 'en', trigger: /\b(?:percentage|proportion|share|fraction|percent|%)\s+of\b/i },
   { operation: 'average', language: 'en', trigger: /\baverage\b|\bmean\b/i },
   { operation: 'ratio', language: 'en', trigger: /\bratio\b|\bdivided by\b/i },
   { operation: 'difference', language: 'en', trigger: /\bdifference\b/i },
