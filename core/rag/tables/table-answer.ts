@@ -161,22 +161,31 @@ function columnOf(grid: TableGrid, year: number): number {
 function yearColumns(grid: TableGrid, row: GridRow): number[] {
   return grid.columns
     .map((c, i) => ({ c, i }))
-    .filter(({ c, i }) => c.year !== undefined && row.figures[i]?.value !== undefined)
+    .filter(({ c, i }) => c.year !== undefined && cell({ grid, row, confidence: 0 }, i) !== undefined)
     .sort((a, b) => b.c.year! - a.c.year! || a.i - b.i)
     .map(({ i }) => i);
 }
 
 function cell(match: RowMatch, column: number): TableCell | undefined {
-  const value = match.row.figures[column]?.value;
+  const at = figureIndex(match, column);
+  const value = at === undefined ? undefined : match.row.figures[at]?.value;
   const col = match.grid.columns[column];
-  if (value === undefined || !col || !aligned(match)) return undefined;
+  if (value === undefined || !col) return undefined;
   return { grid: match.grid, row: match.row, column: col, value };
 }
 
-/** A row's figures line up with the header's columns only when there are as many (a missing cell shifts the rest). */
-function aligned(match: RowMatch): boolean {
+/**
+ * Where the column's figure stands in the row: at the column's place when the row prints a figure for each column the
+ * header names; after a note number when it prints one more, a small whole number ("Receivables 17 11,880 8,039");
+ * undefined when they do not line up (a missing cell would shift the rest).
+ */
+function figureIndex(match: RowMatch, column: number): number | undefined {
   const named = match.grid.columns.filter((c) => c.label !== '').length;
-  return named === 0 || match.row.figures.length === match.grid.columns.length;
+  const figures = match.row.figures;
+  if (named === 0 || figures.length === named || figures.length === match.grid.columns.length) return column;
+  const note = figures[0];
+  if (figures.length === named + 1 && note?.value !== undefined && Number.isInteger(note.value) && note.value > 0 && note.value < 100 && !note.text.includes(',')) return column + 1;
+  return undefined;
 }
 
 /** A lookup, change, percent change, sum or average of one row over periods. */
@@ -201,7 +210,7 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
   const used = cells as TableCell[];
   const label = rowName(match.row);
   const unit = unitOf(match);
-  const decimalsOf = (c: TableCell) => match.row.figures[match.grid.columns.indexOf(c.column)]?.decimals ?? 0;
+  const decimalsOf = (c: TableCell) => match.row.figures[figureIndex(match, match.grid.columns.indexOf(c.column)) ?? 0]?.decimals ?? 0;
   if (operation === 'lookup') {
     // Several periods asked of one row ("in 2019 and 2018 respectively"): each, in the order asked.
     const asked = years.map((y) => columnOf(match.grid, y)).filter((i) => i >= 0).map((c) => cell(match, c));

@@ -67,7 +67,8 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
     if (current.rows.length === 0) current.unitLines.push(unit.text);
     // A heading (or a short line ending in ':') within a table names the section of the rows below it; one followed by
     // a column header is the next table's title.
-    const short = unit.kind === 'heading' || (unit.kind === 'sentence' && unit.text.split(' ').length <= MAX_SECTION_WORDS && /:$/.test(unit.text));
+    const words = unit.text.split(' ').length;
+    const short = unit.kind === 'heading' || (unit.kind === 'sentence' && ((words <= MAX_SECTION_WORDS && /:$/.test(unit.text)) || (words <= 4 && !/[.!?]$/.test(unit.text))));
     if (short && units[i + 1]?.kind !== 'columns') section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
     else if (current.rows.length > 0 || unit.kind !== 'sentence' || unit.text.split(' ').length > MAX_SECTION_WORDS) close();
   }
@@ -123,18 +124,24 @@ function titleAbove(units: readonly TextUnit[], at: number): { title?: string; u
 }
 
 /**
- * A column header's columns: one per year it names ("2019 €m" → 2019), then the words after the last year when they
- * name a column of their own ("2019 2018 % Change": a third column, "% Change"); unit words are no column.
+ * A column header's columns, left to right: one per year it names ("2019 €m" → 2019), and one per run of words
+ * between or after the years that names a column of its own ("2019 Change 2018", "2019 2018 % Change"). Words before
+ * the first year head the labels; dates, periods and unit words belong to their year.
  */
 function columnsOf(header: string): GridColumn[] {
   const years = [...header.matchAll(YEAR)];
-  const columns: GridColumn[] = years.map((match) => ({ label: match[0], year: Number(match[0]) }));
-  const last = years.at(-1);
-  const after = last ? header.slice(last.index + last[0].length).replace(UNIT_WORDS, ' ').replace(/[\s,;()]+/g, ' ').trim() : '';
-  if (/\p{L}{3}|%/u.test(after)) columns.push({ label: after });
+  const columns: GridColumn[] = [];
+  years.forEach((match, i) => {
+    columns.push({ label: match[0], year: Number(match[0]) });
+    const run = header.slice(match.index + match[0].length, years[i + 1]?.index ?? header.length);
+    const words = run.replace(UNIT_WORDS, ' ').replace(/[\s,;()]+/g, ' ').trim();
+    if (words.split(' ').some((w) => (/\p{L}{3}/u.test(w) && !DATE_WORDS.test(w)) || w === '%')) columns.push({ label: words });
+  });
   return columns;
 }
-const UNIT_WORDS = /(?:[$€£¥]\s?(?:m|mm|mn|bn|k|000|'000)?|\b(?:m|mm|mn|bn|USD|EUR|GBP|RMB)\b|\(000s?\)|\bin (?:thousands|millions|billions)\b)/gi;
+const UNIT_WORDS = /(?:[$€£¥]\s?(?:m|mm|mn|bn|k|000|['’]000)?|\b(?:m|mm|mn|bn|USD|EUR|GBP|RMB)\b|\(000s?\)|\bin (?:thousands|millions|billions)\b)/gi;
+/** Words of a date or period that belong to the year beside them ("30 June 2019", "December 31,", "Fiscal 2018"). */
+const DATE_WORDS = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|fiscal|year|years|ended|ending|as|of|at|restated\d*|unaudited|audited|actual|reported|note|notes|fy|q[1-4])$/i;
 
 function finish(table: Draft): TableGrid {
   const { unitLines, ...grid } = table;
