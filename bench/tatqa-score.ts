@@ -3,7 +3,8 @@
  * - span and multi-span: every gold span is in the answer, both normalised as SQuAD does (metrics.normalizeAnswer:
  *   case, punctuation, articles, spacing); a span that is a single number ("$1,496.5", "(12.6)", "12.5%") may also be
  *   carried by value;
- * - arithmetic and count: some number in the answer equals the gold by value (carriesValue).
+ * - arithmetic and count: some number in the answer equals the gold by value (carriesValue); for a count, a number
+ *   the answer says itself (a digit or a word), not one inside a quote.
  * Numbers are read as values, so printing does not matter: thousands separators, currency signs, parentheses or a
  * minus for negatives (the sign is ignored: "a decrease of 12.6" answers a change of -12.6), a trailing %, and a scale
  * word ("$1.50 billion" for a gold of 1,496.5 in millions). Years in the answer (1900-2099 as printed, no separator or
@@ -106,9 +107,11 @@ export function carriesGold(text: string, gold: TatqaGold): boolean {
       return spans.length > 0 && spans.every((span) => carriesSpan(body, span, gold.scale));
     }
     case 'count': {
+      // Said in the answer's own words, not inside a quote: a quoted table is full of small numbers ("Other (1)").
+      const own = body.replace(/“[^”]*”?/g, ' ');
       const count = Number(Array.isArray(gold.answer) ? gold.answer[0] : gold.answer);
       const word = WORDS[count];
-      return carriesValue(body, count) || (word !== undefined && new RegExp(`\\b${word}\\b`, 'i').test(body));
+      return carriesValue(own, count) || (word !== undefined && new RegExp(`\\b${word}\\b`, 'i').test(own));
     }
     case 'arithmetic': {
       const value = Number(Array.isArray(gold.answer) ? gold.answer[0] : gold.answer);

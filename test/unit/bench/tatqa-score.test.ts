@@ -71,6 +71,11 @@ describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
       expect(carriesGold('The change was -12.6 million.', { answer: -12.6, answer_type: 'arithmetic', scale: 'million' })).to.equal(true);
       expect(carriesGold('Four assumptions are used.', { answer: '4', answer_type: 'count', scale: '' })).to.equal(true);
       expect(carriesGold('Three assumptions are used.', { answer: '4', answer_type: 'count', scale: '' })).to.equal(false);
+      expect(carriesGold('2 years: “Total services 5,753 5,268 4,781” [1]', { answer: '2', answer_type: 'count', scale: '' })).to.equal(true);
+    });
+
+    it('does not take a count from inside a quote (a footnote mark, a table cell)', () => {
+      expect(carriesGold('“Stock-based compensation 5,589 1,765 | Other(1) 1,342” [1]', { answer: '1', answer_type: 'count', scale: '' })).to.equal(false);
     });
 
     it('does not count the source list or the [n] markers as the answer', () => {
