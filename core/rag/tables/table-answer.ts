@@ -41,6 +41,7 @@ const ADJACENCY_WEIGHT = 0.1;
  */
 export function answerFromTables(question: string, grids: readonly TableGrid[], intents: readonly TableIntent[] = TABLE_INTENTS): TableAnswer | undefined {
   if (grids.length === 0) return undefined;
+  const shared = labelsShared(grids);
   const operation = operationAsked(question, intents);
   const years = yearsAsked(question);
   const weigh = labelWeights(grids);
@@ -49,13 +50,13 @@ export function answerFromTables(question: string, grids: readonly TableGrid[], 
   if (phrases) {
     const first = bestRow(phrases[0], grids, weigh);
     const second = first && bestRow(phrases[1], [first.grid], weigh, first.row);
-    if (first && second) return twoRowAnswer(operation, first, second, years);
+    if (first && second) return twoRowAnswer(operation, first, second, years, shared);
   }
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
   const match = bestRow(question, grids, weigh);
   if (!match) return undefined;
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
-  return periodAnswer(single, match, years);
+  return periodAnswer(single, match, years, shared);
 }
 
 /** The years a question names, in its order; a range ("2015 to 2019", "2017-2019", "between 2017 and 2019") with each year in it. */
@@ -189,7 +190,7 @@ function figureIndex(match: RowMatch, column: number): number | undefined {
 }
 
 /** A lookup, change, percent change, sum or average of one row over periods. */
-function periodAnswer(operation: TableOperation, match: RowMatch, years: number[]): TableAnswer | undefined {
+function periodAnswer(operation: TableOperation, match: RowMatch, years: number[], shared: Set<string>): TableAnswer | undefined {
   const byYear = yearColumns(match.grid, match.row);
   let columns: number[];
   if (operation === 'lookup') {
@@ -208,7 +209,7 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
   const cells = columns.map((c) => cell(match, c));
   if (cells.length === 0 || cells.some((c) => c === undefined)) return undefined;
   const used = cells as TableCell[];
-  const label = rowName(match.row);
+  const label = rowName(match.row, shared);
   const unit = unitOf(match);
   const decimalsOf = (c: TableCell) => match.row.figures[figureIndex(match, match.grid.columns.indexOf(c.column)) ?? 0]?.decimals ?? 0;
   if (operation === 'lookup') {
@@ -228,7 +229,7 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
 }
 
 /** A difference, ratio or share of two rows in one period (the one asked, else the latest). */
-function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMatch, years: number[]): TableAnswer | undefined {
+function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMatch, years: number[], shared: Set<string>): TableAnswer | undefined {
   const grid = first.grid;
   const column = years.length > 0 ? columnOf(grid, years[0]) : yearColumns(grid, first.row)[0] ?? 0;
   const a = column >= 0 ? cell(first, column) : undefined;
@@ -238,7 +239,7 @@ function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMat
   if (!computed) return undefined;
   const unit = operation === 'difference' ? unitOf(first) : undefined;
   const period = a.column.label ? `, ${a.column.label}` : '';
-  const what = operation === 'share' ? `${rowName(first.row)} as a share of ${(rowName(second.row))}` : `${OPERATION_NAMES[operation]} ${(rowName(first.row))} and ${(rowName(second.row))}`;
+  const what = operation === 'share' ? `${rowName(first.row, shared)} as a share of ${(rowName(second.row, shared))}` : `${OPERATION_NAMES[operation]} ${(rowName(first.row, shared))} and ${(rowName(second.row, shared))}`;
   const value = withUnit(computed.value, unit, { percent: computed.percent });
   return { line: `${what}${period}: ${value} (${computed.trace})`, operation, cells: [a, b], computed, confidence: Math.min(first.confidence, second.confidence) };
 }
@@ -262,9 +263,19 @@ function periodsText(operation: TableOperation, periods: string[]): string {
 }
 
 /** The row's name as an answer states it: its label, with its section where one stands above it ("North America (Revenues)"). */
-function rowName(row: GridRow): string {
+/** Labels that more than one row of the tables prints need their section to be told apart. */
+function rowName(row: GridRow, shared: Set<string>): string {
   const label = sentenceCase(row.label.replace(/\s*\(\d+\)$/, '').trim()) || (row.section ? sentenceCase(row.section) : 'Row');
-  return row.section && row.label ? `${label} (${sentenceCase(row.section)})` : label;
+  return row.section && row.label && shared.has(labelText(row)) ? `${label} (${sentenceCase(row.section)})` : label;
+}
+
+const labelText = (row: GridRow) => row.label.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+function labelsShared(grids: readonly TableGrid[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const row of grids.flatMap((g) => g.rows)) (seen.has(labelText(row)) ? shared : seen).add(labelText(row));
+  return shared;
 }
 
 /**

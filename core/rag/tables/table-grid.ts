@@ -63,13 +63,22 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
       continue;
     }
     if (!current) continue;
+    // A label the layout set on a line of its own above its figures ("Diluted weighted average common shares
+    // outstanding" / "3,732 4,238 …").
+    const next = units[i + 1] && rowOf(units[i + 1], current);
+    if (next && next.label === '' && unit.text.split(' ').length <= MAX_ROW_WORDS && !/[.!?]$/.test(unit.text)) {
+      current.rows.push({ ...next, label: unit.text.replace(/:$/, ''), text: `${unit.text} ${next.text}`, ...(section ? { section } : {}) });
+      i++;
+      continue;
+    }
     // Between the header and the first row: the unit's line ("(in millions)"), and perhaps the first section's title.
     if (current.rows.length === 0) current.unitLines.push(unit.text);
     // A heading (or a short line ending in ':') within a table names the section of the rows below it; one followed by
     // a column header is the next table's title.
     const words = unit.text.split(' ').length;
     const short = unit.kind === 'heading' || (unit.kind === 'sentence' && ((words <= MAX_SECTION_WORDS && /:$/.test(unit.text)) || (words <= 4 && !/[.!?]$/.test(unit.text))));
-    if (short && units[i + 1]?.kind !== 'columns') section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
+    // A header's second line in brackets ("(Decrease)") titles no section.
+    if (short && units[i + 1]?.kind !== 'columns' && !unit.text.startsWith('(')) section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
     else if (current.rows.length > 0 || unit.kind !== 'sentence' || unit.text.split(' ').length > MAX_SECTION_WORDS) close();
   }
   close();
@@ -83,8 +92,9 @@ type Draft = TableGrid & { unitLines: string[] };
  * more words: "OPERATING REVENUES Q4 2019 Q4 2018 $ CHANGE % CHANGE").
  */
 function namesPeriods(unit: TextUnit): boolean {
-  if (unit.kind === 'row' && isTableLine(unit)) return false;
   const years = unit.text.match(YEAR)?.length ?? 0;
+  // A "row" whose figures are years and footnote marks is a header ("(in millions) 2019 2018 (4) 2017 (4)").
+  if (unit.kind === 'row' && isTableLine(unit)) return years >= 2 && splitRow(unit.text).cells.every((c) => /^(?:(?:19|20)\d\d|\(\d\))$/.test(c));
   return years >= 2 && unit.text.split(' ').length <= 20 && !/\d{1,3},\d{3}|\d\.\d|[.!?]$/.test(unit.text);
 }
 
