@@ -5,7 +5,7 @@
  * line states the figure with its label, period and unit; the rows it used are its quotes.
  */
 import { termKey, wordTokens } from '../text.js';
-import { withUnit, type TableUnit } from './figures.js';
+import { formatNumber, withUnit, type TableUnit } from './figures.js';
 import { compute, type Computed, type TableOperation } from './table-arithmetic.js';
 import type { GridColumn, GridRow, TableGrid } from './table-grid.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
@@ -155,6 +155,10 @@ function twoPhrases(question: string, operation: TableOperation): [string, strin
 
 /** A column by year: the first whose header names it. */
 function columnOf(grid: TableGrid, year: number): number {
+  // Every column of one year (quarters, dates within it) does not tell which: none. Two groups of the same years
+  // ("2019 2018 2019 2018": revenues, then income) read the first.
+  const years = grid.columns.flatMap((c) => (c.year !== undefined ? [c.year] : []));
+  if (years.length >= 2 && new Set(years).size === 1) return -1;
   return grid.columns.findIndex((c) => c.year === year);
 }
 
@@ -183,10 +187,18 @@ function cell(match: RowMatch, column: number): TableCell | undefined {
 function figureIndex(match: RowMatch, column: number): number | undefined {
   const named = match.grid.columns.filter((c) => c.label !== '').length;
   const figures = match.row.figures;
-  if (named === 0 || figures.length === named || figures.length === match.grid.columns.length) return column;
+  if (named === 0 || figures.length === named) return column;
   const note = figures[0];
   if (figures.length === named + 1 && note?.value !== undefined && Number.isInteger(note.value) && note.value > 0 && note.value < 100 && !note.text.includes(',')) return column + 1;
-  return undefined;
+  // More figures than the header names: percentages beside the amounts ("$11,510 4% 6% $11,065" under "2019 Actual
+  // Constant 2018"). The years' columns take the amounts, in order, when there are as many.
+  // Else, years heading the header ("2019 2018 Change") head the row's first figures.
+  const years = match.grid.columns.flatMap((c, i) => (c.year !== undefined ? [i] : []));
+  const amounts = figures.flatMap((f, i) => (f && !f.percent ? [i] : []));
+  const k = years.indexOf(column);
+  if (figures.length <= named || k < 0) return undefined;
+  if (amounts.length === years.length) return amounts[k];
+  return years.every((at, i) => at === i) ? column : undefined;
 }
 
 /** A lookup, change, percent change, sum or average of one row over periods. */
@@ -224,7 +236,10 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
   if (!computed) return undefined;
   const periods = used.map((c) => c.column.label || '');
   const value = withUnit(computed.value, unit, { percent: computed.percent || unit?.percent });
-  const line = `${OPERATION_NAMES[operation]} ${label}${periodsText(operation, periods)}: ${value} (${computed.trace})`;
+  let line = `${OPERATION_NAMES[operation]} ${label}${periodsText(operation, periods)}: ${value} (${computed.trace})`;
+  // A change of a percentage is asked in points as often as relative to the earlier: both, points first.
+  const points = unit?.percent && operation === 'percent-change' ? compute('change', used.map((c) => c.value), Math.max(...used.map(decimalsOf))) : undefined;
+  if (points) line = `Change in ${label}${periodsText(operation, periods)}: ${formatNumber(points.value)} percentage points (${points.trace}), a relative change of ${formatNumber(computed.value)}% (${computed.trace})`;
   return { line, operation, cells: used, computed, confidence: match.confidence };
 }
 

@@ -108,9 +108,9 @@ function rowOf(unit: TextUnit, table: Draft | undefined): Omit<GridRow, 'section
   if (unit.kind === 'row' && !table && !isTableLine(unit)) return undefined;
   const split = splitRow(unit.text);
   let { label, cells } = split;
-  // A footnote mark after the label ("Working capital (1) $207,599 …") is no figure: one cell more than the columns.
+  // A footnote mark after the label ("Working capital (1) $207,599 …") is no figure: more cells than the columns.
   const columns = table?.columns.length ?? 0;
-  if (columns > 0 && cells.length === columns + 1 && /^\(\d\)$/.test(cells[0])) [label, cells] = [`${label} ${cells[0]}`, cells.slice(1)];
+  if (columns > 0 && cells.length > columns && /^\(\d\)$/.test(cells[0])) [label, cells] = [`${label} ${cells[0]}`, cells.slice(1)];
   const figures = cells.map(parseFigure);
   if (figures.length === 0 || figures.some((f) => f === undefined)) return undefined;
   if (columns > 0 && figures.length > columns + 2) return undefined;
