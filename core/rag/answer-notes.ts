@@ -16,3 +16,13 @@ export function stillReadingNote(filenames: readonly string[]): string | undefin
   return `(Still reading ${filenames.slice(0, NAMED).join(', ')}${more}: this answer does not draw on ${one ? 'it' : 'them'} ` +
     `yet. Ask again once ${one ? 'it is' : 'they are'} done.)`;
 }
+
+/**
+ * Said under an answer whose question and answer could not be stored in the chat history: the answer is given all
+ * the same, but will not be in the history (nor recalled by a follow-up question).
+ */
+export function notSavedNote(outOfDiskSpace: boolean): string {
+  return outOfDiskSpace
+    ? '(This answer was not saved in the chat history: the server is out of disk space.)'
+    : '(This answer could not be saved in the chat history.)';
+}

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../domain/errors.js';
-import type { IngestJob } from '../domain/model.js';
+import type { IngestJob, Session } from '../domain/model.js';
 import type { DeleteSessionDeps } from './delete-session.js';
+import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
 import { SWEEP_GRACE_MS } from './sweep-uploads.js';
 
 export const DOCUMENT_NOT_FOUND = 'Document not found';
@@ -11,9 +12,10 @@ export type DeleteDocumentDeps = DeleteSessionDeps;
 /**
  * Removes one document of a session: its ingest job, its chunks in every index, and its stored file when no other
  * session (and no other document of this one) holds that file. Done in the order DeleteSession uses, for the same
- * reasons: the job is cancelled first (a running extraction stops and drops what it wrote), the indexes are emptied,
- * then the records go in one transaction, and the indexes are emptied once more for chunks a run finished writing
- * meanwhile. Any step that fails leaves the record, so the call can be repeated.
+ * reasons: the job is cancelled first (a running extraction stops and drops what it wrote), its file goes (the space
+ * a full disk needs for the rest), the indexes are emptied, then the records go in one transaction, and the indexes
+ * are emptied once more for chunks a run finished writing meanwhile. Any step that fails leaves the record, so the
+ * call can be repeated; a full disk releases the space held back for deletions and repeats it once.
  *
  * The jobs of this session that reuse the document's chunks (same content ingested again, `reusedFrom`) go with it:
  * without those chunks they would list a document that answers nothing. Other sessions hold their own chunks and
@@ -23,15 +25,19 @@ export class DeleteDocument {
   constructor(private readonly deps: DeleteDocumentDeps) {}
 
   async execute(input: { userId: string; sessionId: string; ingestId: string }): Promise<void> {
-    const { sessions, jobs, eraser, indexes, blobs, queue } = this.deps;
+    const { sessions, jobs } = this.deps;
     const session = await sessions.findById(input.sessionId);
     const job = await jobs.findById(input.ingestId);
     // Unknown, another session's or another user's: all the same 404.
     if (!session || session.userId !== input.userId || !job || job.sessionId !== session.id) throw new NotFoundError(DOCUMENT_NOT_FOUND);
+    await withReleasedReserve(this.deps.space ?? UNWATCHED_SPACE, () => this.erase(session, job));
+  }
+
+  private async erase(session: Session, job: IngestJob): Promise<void> {
+    const { jobs, eraser, indexes, blobs, queue } = this.deps;
     const doomed = [job, ...(await jobs.listBySession(session.id)).filter((j) => j.reusedFrom === job.id)];
     const ids = doomed.map((j) => j.id);
     for (const id of ids) queue.cancel(id);
-    for (const index of indexes) for (const id of ids) await index.deleteByJob(id);
     const uploads = { remove: [] as string[], release: [] as string[] };
     for (const key of new Set(doomed.map((j) => j.key))) {
       if (!(await this.onlyTheseHold(key, new Set(ids), session.userId))) continue;
@@ -39,6 +45,7 @@ export class DeleteDocument {
       if (await this.urlMayStillWork(key)) uploads.release.push(key);
       else uploads.remove.push(key);
     }
+    for (const index of indexes) for (const id of ids) await index.deleteByJob(id);
     await eraser.eraseDocuments(session.id, ids, uploads);
     for (const index of indexes) for (const id of ids) await index.deleteByJob(id);
   }

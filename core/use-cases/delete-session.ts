@@ -6,8 +6,10 @@ import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { SessionEraser } from '../ports/session-eraser.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { SessionRepo } from '../ports/session-repo.js';
+import type { StorageSpace } from '../ports/storage-space.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
+import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
 import { SWEEP_GRACE_MS } from './sweep-uploads.js';
 
 export interface DeleteSessionDeps {
@@ -19,27 +21,33 @@ export interface DeleteSessionDeps {
   blobs: BlobStore;
   clock: Clock;
   queue: JobQueue;
+  /** Held-back space released when the disk is full, so that the deletion can still be written (default: none). */
+  space?: StorageSpace;
 }
 
 /**
  * Removes a session and everything that hangs off it: messages, ingest jobs, indexed chunks, stored files.
- * The external stores (indexes, files) are emptied first, each step idempotent; then the records go in one
- * transaction. If any step fails the session is still there (whole), so the caller can simply try again. Its ingest
- * jobs are cancelled first (a running extraction stops; a cancelled run drops its chunks), so nothing is indexed for
- * the session while it is being deleted. Once the rows are gone, the indexes are emptied once more for chunks an
- * ingestion finished writing meanwhile; an ingestion still running after that notices its job is gone and drops its
- * chunks.
+ * Its ingest jobs are cancelled first (a running extraction stops; a cancelled run drops its chunks), so nothing is
+ * indexed for the session while it is being deleted. Then its files go: on a full disk the space they free is what
+ * the database needs to write the deletions that follow (and when that is not enough, the space held back for
+ * deletions is released and the deletion runs again). Then the indexes are emptied, each step idempotent, and the
+ * records go in one transaction. If a step fails the session is still listed, so the caller can simply try again
+ * (its files may already be gone). Once the rows are gone, the indexes are emptied once more for chunks an ingestion
+ * finished writing meanwhile; an ingestion still running after that notices its job is gone and drops its chunks.
  */
 export class DeleteSession {
   constructor(private readonly deps: DeleteSessionDeps) {}
 
   async execute(input: { userId: string; sessionId: string }): Promise<void> {
-    const { sessions, jobs, eraser, indexes, blobs, queue } = this.deps;
-    const session = await loadOwnedSession(sessions, input.sessionId, input.userId);
-    const sessionJobs = await jobs.listBySession(input.sessionId);
+    const session = await loadOwnedSession(this.deps.sessions, input.sessionId, input.userId);
+    await withReleasedReserve(this.deps.space ?? UNWATCHED_SPACE, () => this.erase(session));
+  }
+
+  private async erase(session: Session): Promise<void> {
+    const { jobs, eraser, indexes, blobs, queue } = this.deps;
+    const sessionJobs = await jobs.listBySession(session.id);
     // Should a step below fail, a cancelled job left unfinished is run again once its lease expires (ResumeIngestion).
     for (const job of sessionJobs) queue.cancel(job.id);
-    for (const index of indexes) await index.deleteBySession(input.sessionId);
     const uploads = { remove: [] as string[], release: [] as string[] };
     for (const key of new Set(sessionJobs.map((j) => j.key))) {
       if (!(await this.onlyThisSessionHolds(key, session))) continue;
@@ -47,8 +55,9 @@ export class DeleteSession {
       if (await this.urlMayStillWork(key)) uploads.release.push(key);
       else uploads.remove.push(key);
     }
-    await eraser.erase(input.sessionId, uploads);
-    for (const index of indexes) await index.deleteBySession(input.sessionId);
+    for (const index of indexes) await index.deleteBySession(session.id);
+    await eraser.erase(session.id, uploads);
+    for (const index of indexes) await index.deleteBySession(session.id);
   }
 
   /**
