@@ -3,7 +3,7 @@ import { loadOwnedSession } from '../domain/ownership.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
-import type { SessionEraser } from '../ports/session-eraser.js';
+import type { ErasedUploads, SessionEraser } from '../ports/session-eraser.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { SessionRepo } from '../ports/session-repo.js';
 import type { StorageSpace } from '../ports/storage-space.js';
@@ -27,37 +27,44 @@ export interface DeleteSessionDeps {
 
 /**
  * Removes a session and everything that hangs off it: messages, ingest jobs, indexed chunks, stored files.
- * Its ingest jobs are cancelled first (a running extraction stops; a cancelled run drops its chunks), so nothing is
- * indexed for the session while it is being deleted. Then its files go: on a full disk the space they free is what
- * the database needs to write the deletions that follow (and when that is not enough, the space held back for
- * deletions is released and the deletion runs again). Then the indexes are emptied, each step idempotent, and the
- * records go in one transaction. If a step fails the session is still listed, so the caller can simply try again
- * (its files may already be gone). Once the rows are gone, the indexes are emptied once more for chunks an ingestion
- * finished writing meanwhile; an ingestion still running after that notices its job is gone and drops its chunks.
+ * The external stores (indexes, files) are emptied first, each step idempotent; then the records go in one
+ * transaction. If any step fails the session is still there (whole), so the caller can simply try again. Its ingest
+ * jobs are cancelled first (a running extraction stops; a cancelled run drops its chunks), so nothing is indexed for
+ * the session while it is being deleted. Once the rows are gone, the indexes are emptied once more for chunks an
+ * ingestion finished writing meanwhile; an ingestion still running after that notices its job is gone and drops its
+ * chunks. On a full disk (the database cannot write the deletion) it runs again with the files removed first, as the
+ * space they free is what the database needs, and with the space held back for deletions released as needed.
  */
 export class DeleteSession {
   constructor(private readonly deps: DeleteSessionDeps) {}
 
   async execute(input: { userId: string; sessionId: string }): Promise<void> {
     const session = await loadOwnedSession(this.deps.sessions, input.sessionId, input.userId);
-    await withReleasedReserve(this.deps.space ?? UNWATCHED_SPACE, () => this.erase(session));
+    await withReleasedReserve(this.deps.space ?? UNWATCHED_SPACE, (diskFull) => this.erase(session, diskFull));
   }
 
-  private async erase(session: Session): Promise<void> {
-    const { jobs, eraser, indexes, blobs, queue } = this.deps;
+  private async erase(session: Session, filesFirst: boolean): Promise<void> {
+    const { jobs, eraser, indexes, queue } = this.deps;
     const sessionJobs = await jobs.listBySession(session.id);
     // Should a step below fail, a cancelled job left unfinished is run again once its lease expires (ResumeIngestion).
     for (const job of sessionJobs) queue.cancel(job.id);
+    const keys = new Set(sessionJobs.map((j) => j.key));
+    const uploads = filesFirst ? await this.removeFiles(keys, session) : undefined;
+    for (const index of indexes) await index.deleteBySession(session.id);
+    await eraser.erase(session.id, uploads ?? (await this.removeFiles(keys, session)));
+    for (const index of indexes) await index.deleteBySession(session.id);
+  }
+
+  /** Removes the files only this session holds; says what becomes of their upload records. */
+  private async removeFiles(keys: Set<string>, session: Session): Promise<ErasedUploads> {
     const uploads = { remove: [] as string[], release: [] as string[] };
-    for (const key of new Set(sessionJobs.map((j) => j.key))) {
+    for (const key of keys) {
       if (!(await this.onlyThisSessionHolds(key, session))) continue;
-      await blobs.remove(key);
+      await this.deps.blobs.remove(key);
       if (await this.urlMayStillWork(key)) uploads.release.push(key);
       else uploads.remove.push(key);
     }
-    for (const index of indexes) await index.deleteBySession(session.id);
-    await eraser.erase(session.id, uploads);
-    for (const index of indexes) await index.deleteBySession(session.id);
+    return uploads;
   }
 
   /**

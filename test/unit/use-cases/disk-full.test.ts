@@ -113,24 +113,51 @@ describe('a full disk (issue 48, point 3)', () => {
     expect(f.chats.rows).to.have.length(2);
   });
 
-  it('deletes a session’s files before its records, and releases held space step by step while the database is full', async () => {
+  it('deletes a session whose deletion the full disk refused again with its files removed first, holding on to held space', async () => {
+    const space = new FakeStorageSpace();
+    space.steps = 8;
+    const f = coreFixture({ space });
+    const { session, key } = await f.sessionWithUpload('u1', TEXT);
+    await f.drain();
+    // The database can write the deletion of the chunks only once the file has made room.
+    const deleteBySession = f.index.deleteBySession.bind(f.index);
+    f.index.deleteBySession = async (sessionId) => {
+      if ((await f.blobs.stat(key)) !== null) throw diskFullError();
+      return deleteBySession(sessionId);
+    };
+    await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: session.id });
+    expect(await f.sessions.findById(session.id)).to.equal(null);
+    expect(await f.index.count({ sessionId: session.id })).to.equal(0);
+    expect(space.released).to.equal(0);
+  });
+
+  it('releases held space step by step while the database stays full, and deletes', async () => {
     const space = new FakeStorageSpace();
     space.steps = 8;
     const f = coreFixture({ space });
     const { session, key } = await f.sessionWithUpload('u1', TEXT);
     await f.drain();
     const erase = f.eraser.erase.bind(f.eraser);
-    let filesWhenErased: boolean | undefined;
     f.eraser.erase = async (sessionId, uploads) => {
-      filesWhenErased = (await f.blobs.stat(key)) !== null;
       if (space.released < 3) throw diskFullError();
       return erase(sessionId, uploads);
     };
     await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: session.id });
-    expect(filesWhenErased).to.equal(false);
     expect(space.released).to.equal(3);
     expect(await f.sessions.findById(session.id)).to.equal(null);
-    expect(await f.index.count({ sessionId: session.id })).to.equal(0);
+    expect(await f.blobs.stat(key)).to.equal(null);
+  });
+
+  it('keeps the files while the disk has room: an index that fails leaves the session whole', async () => {
+    const f = coreFixture({ space: new FakeStorageSpace() });
+    const { session, key } = await f.sessionWithUpload('u1', TEXT);
+    await f.drain();
+    f.index.deleteBySession = async () => {
+      throw new Error('the index is down');
+    };
+    await rejection(f.docChat.deleteSession.execute({ userId: 'u1', sessionId: session.id }));
+    expect(await f.blobs.stat(key)).to.not.equal(null);
+    expect(await f.sessions.findById(session.id)).to.not.equal(null);
   });
 
   it('gives up when nothing more is held: the session stays listed, to be deleted again once there is space', async () => {
