@@ -124,7 +124,7 @@ export class DiskSpace implements StorageSpace {
     return free;
   }
 
-  /** Writes the held file anew when some of it was released and holding it leaves the reserve intact; one write at a time. */
+  /** Writes the held file anew when some of it was released and holding it leaves the reserve intact; one at a time. */
   private hold(free: number): Promise<void> {
     if (this.held >= this.heldBytes || this.heldBytes === 0 || this.arming || free < this.options.reserveBytes) return this.arming ?? Promise.resolve();
     this.arming = this.writeHeldFile().finally(() => (this.arming = undefined));

@@ -109,10 +109,10 @@ export class AskQuestion {
   /**
    * The same question, answered as events: the answer's text in pieces as the answerer produces them, then the
    * sources, then (once both messages are stored) their ids. Messages that could not be stored (a full disk) lose
-   * nothing of the answer: one more delta says they were not saved, and `done` carries `saved: false`. Everything that can be refused (validation, the session,
-   * retrieval) is checked before the first event, and so is the answerer's first piece: a caller that waits for the
-   * first event before committing to a stream can still answer a failure as a plain error. Aborting `signal` (the
-   * client left) cancels the answerer's call and stores nothing.
+   * nothing of the answer: one more delta says they were not saved, and `done` carries `saved: false`. Everything
+   * that can be refused (validation, the session, retrieval) is checked before the first event, and so is the
+   * answerer's first piece: a caller that waits for the first event before committing to a stream can still answer a
+   * failure as a plain error. Aborting `signal` (the client left) cancels the answerer's call and stores nothing.
    */
   async *stream(input: AskQuestionInput, signal: AbortSignal): AsyncGenerator<AskQuestionEvent, void, undefined> {
     const prepared = await this.prepare(input, signal);

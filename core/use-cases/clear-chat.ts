@@ -4,7 +4,10 @@ import type { SessionRepo } from '../ports/session-repo.js';
 import type { StorageSpace } from '../ports/storage-space.js';
 import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
 
-/** Deletes every chat message of a session; the session and its documents stay. On a full disk it uses the space held back for deletions. */
+/**
+ * Deletes every chat message of a session; the session and its documents stay. On a full disk it uses the space held
+ * back for deletions.
+ */
 export class ClearChat {
   constructor(
     private readonly sessions: SessionRepo,

@@ -28,7 +28,10 @@ export interface CreateUploadUrlDeps {
   space?: StorageSpace;
 }
 
-/** Issues an upload URL for a fresh key and records to whom it was issued (within the user's limits and the server's free space). */
+/**
+ * Issues an upload URL for a fresh key and records to whom it was issued (within the user's limits and the server's
+ * free space).
+ */
 export class CreateUploadUrl {
   private readonly limits: UploadLimits;
 

@@ -32,7 +32,10 @@ export function localUploadRouter(store: LocalBlobStore, space?: StorageSpace): 
   return router;
 }
 
-/** A 507 while DATA_DIR is below its free-space reserve: the body is not read (the store answers 507 too if the disk fills while it is). */
+/**
+ * A 507 while DATA_DIR is below its free-space reserve: the body is not read (the store answers 507 too if the disk
+ * fills while it is).
+ */
 async function roomRefusal(space: StorageSpace | undefined): Promise<{ status: number; error: string } | undefined> {
   try {
     await space?.ensureRoom();
