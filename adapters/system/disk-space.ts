@@ -74,6 +74,8 @@ export class DiskSpace implements StorageSpace {
   /** Makes the directory, counts a held file an earlier run left, and holds the reserve's part if free space allows. */
   async init(): Promise<void> {
     ensurePrivateDir(this.options.directory);
+    // Nothing to hold (a reserve of 0): a file an earlier run held is given back.
+    if (this.heldBytes === 0) await fs.rm(this.file, { force: true });
     this.held = await fs.stat(this.file).then((s) => s.size, () => 0);
     await this.hold(await this.free());
   }
