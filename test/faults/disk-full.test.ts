@@ -154,6 +154,25 @@ describe('fault: DATA_DIR’s disk fills up (embedded stack, a small tmpfs)', fu
     expect(documents.body.data.map((d: { filename: string }) => d.filename)).to.not.include('fair.pdf');
   });
 
+  it('refuses with 507 an upload that fills the disk while it is written, keeping nothing of it', async () => {
+    // Room again above the reserve, but less than the file about to come.
+    const ballast = path.join(disk!.dir, 'ballast');
+    fs.truncateSync(ballast, fs.statSync(ballast).size - 12 * 2 ** 20);
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the free space the service saw is a second old at most
+    const big = new Uint8Array(20 * 2 ** 20);
+    const url = await client.post('/api/v1/ingest/upload/url', { filename: 'big.pdf', contentType: 'application/pdf', contentSize: big.length });
+    expect(url.status).to.equal(200);
+    const freeBefore = disk!.freeBytes();
+    const refusals = () => app.logger.lines.filter((l) => l.message.startsWith('out of disk space')).length;
+    const refusalsBefore = refusals();
+    const put = await client.putToSignedUrl(url.body.uploadData.signedUrl, big, 'application/pdf');
+    expect(put.status).to.equal(507);
+    expect(refusals(), 'refused while written, not by the watcher before').to.equal(refusalsBefore);
+    expect(put.body.error).to.match(OUT_OF_SPACE);
+    expect(disk!.freeBytes()).to.be.at.least(freeBefore - 2 ** 20);
+    expect(fs.readdirSync(path.join(dataDir, 'blobs', 'tmp'))).to.deep.equal([]);
+  });
+
   it('takes uploads and ingests again once space is freed, with nothing lost and the database intact', async () => {
     fs.rmSync(path.join(disk!.dir, 'ballast'));
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // the free space the service saw is a second old at most
