@@ -8,7 +8,8 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'UNPROCESSABLE'
   | 'QUOTA_EXCEEDED'
-  | 'LIMIT_REACHED';
+  | 'LIMIT_REACHED'
+  | 'INSUFFICIENT_STORAGE';
 
 export class DomainError extends Error {
   constructor(
@@ -93,6 +94,17 @@ export class QuotaExceededError extends DomainError {
 export class LimitReachedError extends DomainError {
   constructor(message: string) {
     super('LIMIT_REACHED', message);
+  }
+}
+
+/** What a refused upload or ingest says (507) while the server's data directory is below its free-space reserve. */
+export const OUT_OF_DISK_SPACE =
+  'The server is out of disk space: new uploads and ingests are refused until space is freed (delete sessions or documents you no longer need)';
+
+/** The server's storage is (nearly) full: new work that would store more is refused; reads and deletes go on. */
+export class InsufficientStorageError extends DomainError {
+  constructor(message = OUT_OF_DISK_SPACE, options?: { cause?: unknown }) {
+    super('INSUFFICIENT_STORAGE', message, options);
   }
 }
 

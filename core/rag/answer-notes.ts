@@ -32,3 +32,13 @@ export const LANGUAGE_MODEL_UNAVAILABLE_NOTE =
 export function joinNotes(...notes: (string | undefined)[]): string | undefined {
   return notes.filter(Boolean).join('\n\n') || undefined;
 }
+
+/**
+ * Said under an answer whose question and answer could not be stored in the chat history: the answer is given all
+ * the same, but will not be in the history (nor recalled by a follow-up question).
+ */
+export function notSavedNote(outOfDiskSpace: boolean): string {
+  return outOfDiskSpace
+    ? '(This answer was not saved in the chat history: the server is out of disk space.)'
+    : '(This answer could not be saved in the chat history.)';
+}

@@ -8,11 +8,14 @@ import type { DocumentReader } from '../ports/document-reader.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobPatch, IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Logger } from '../ports/logger.js';
+import type { StorageSpace } from '../ports/storage-space.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
 import { PageIndexer } from './page-indexer.js';
-import { describe, internalFailure, noReadableText, userFacingReason } from './ingest-failure-reasons.js';
+import { describe, internalFailure, noReadableText, OUT_OF_DISK_SPACE_REASON, userFacingReason } from './ingest-failure-reasons.js';
+import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
+import { scanStored, storedPieces } from './stored-file.js';
 
 export interface RunIngestionDeps {
   jobs: IngestJobRepo;
@@ -25,6 +28,8 @@ export interface RunIngestionDeps {
   logger: Logger;
   chunking?: ChunkingOptions;
   retry?: Partial<IngestRetrySettings>;
+  /** Tells a full disk from other failures, and holds back the space that records a job's failure (default: none). */
+  space?: StorageSpace;
 }
 
 /** How hard a job is tried before it is failed, and how a running one shows it is alive. */
@@ -55,9 +60,11 @@ const PROGRESS_INTERVAL_MS = 400;
  */
 export class RunIngestion {
   private readonly retry: IngestRetrySettings;
+  private readonly space: StorageSpace;
 
   constructor(private readonly deps: RunIngestionDeps) {
     this.retry = { ...DEFAULT_INGEST_RETRY, ...deps.retry };
+    this.space = deps.space ?? UNWATCHED_SPACE;
   }
 
   /**
@@ -93,6 +100,14 @@ export class RunIngestion {
     } catch (error) {
       if (signal.aborted) {
         await this.stopped(job.id, attempt, signal.reason);
+        return 'done';
+      }
+      if (this.space.isExhausted(error)) {
+        // Trying again cannot help until space is freed. The failure is recorded first (with the space held back for
+        // it if need be), then the chunks go: deleting them needs space too.
+        logger.error('ingest job failed: out of disk space', { jobId: job.id, attempt, error: describe(error) });
+        await this.markFailed(job.id, OUT_OF_DISK_SPACE_REASON);
+        await this.dropChunks(job.id);
         return 'done';
       }
       await this.dropChunks(job.id);
@@ -244,11 +259,16 @@ export class RunIngestion {
     );
   }
 
-  /** Writes `failed`, retrying with backoff: a job must not stay `processing` because one write failed. */
+  /**
+   * Writes `failed`, retrying with backoff: a job must not stay `processing` because one write failed. On a full disk
+   * the space held back for such records is released for it.
+   */
   private async markFailed(jobId: string, reason: string): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
-        await this.deps.jobs.update(jobId, { status: 'failed', stage: undefined, error: reason, updatedAt: this.now() });
+        await withReleasedReserve(this.space, () =>
+          this.deps.jobs.update(jobId, { status: 'failed', stage: undefined, error: reason, updatedAt: this.now() }),
+        );
         return;
       } catch (error) {
         if (tries >= FAILED_WRITE_TRIES) {
@@ -304,30 +324,4 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
-}
-
-/** First bytes kept by scanStored: enough to tell a PDF from a JPEG (sniffContentType). */
-const HEAD_BYTES = 8;
-
-/** The stored file a piece at a time; one no longer there (its session deleted, a sweep) is the user's to upload again. */
-async function* storedPieces(blobs: BlobStore, key: string): AsyncIterable<Uint8Array> {
-  try {
-    yield* blobs.stream(key);
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new UnprocessableDocumentError('The uploaded file is no longer in storage: upload it again');
-    throw error;
-  }
-}
-
-/** The stored file's sha256, size and first bytes. Each piece is hashed in one go: pieces of ~1 MB hash in ~2 ms. */
-async function scanStored(blobs: BlobStore, key: string): Promise<{ sha256: string; size: number; head: Uint8Array }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  let head = new Uint8Array(0);
-  for await (const piece of storedPieces(blobs, key)) {
-    hash.update(piece);
-    if (head.length < HEAD_BYTES) head = Uint8Array.from([...head, ...piece.subarray(0, HEAD_BYTES - head.length)]);
-    size += piece.length;
-  }
-  return { sha256: hash.digest('hex'), size, head };
 }

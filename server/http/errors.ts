@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { DomainError, UpstreamUnavailableError, type ErrorCode } from '../../core/domain/errors.js';
+import { DomainError, InsufficientStorageError, UpstreamUnavailableError, type ErrorCode } from '../../core/domain/errors.js';
 import type { Logger } from '../../core/ports/logger.js';
 
 /**
@@ -82,6 +82,7 @@ const STATUS: Record<ErrorCode, number> = {
   QUOTA_EXCEEDED: 413,
   LIMIT_REACHED: 429,
   UPSTREAM_UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 };
 
 export const UNAUTHORIZED_BODY = { error: 'Unauthorized Access' };
@@ -111,7 +112,9 @@ export function errorMiddleware(logger: Logger) {
       // send those, and they must not flood the error log.
       const expected = error instanceof DomainError || error instanceof RequestBodyError || error instanceof TooManyRequestsError
         || error instanceof OverCapacityError;
-      if (status >= 500 || !expected) {
+      // A full disk refuses every upload with 507: the watcher logs the condition once (DiskSpace), not each refusal.
+      const outage = status >= 500 && !(error instanceof InsufficientStorageError);
+      if (outage || !expected) {
         logger.error('request failed', {
           requestId, method: ctx.method, path: ctx.path, status,
           error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),

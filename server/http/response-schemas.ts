@@ -40,6 +40,9 @@ export const ChatAnswer = v.strictObject({
   success: v.literal(true),
   data: text('The generated answer'),
   sources: v.pipe(v.array(Source), v.description('The passages the answer is grounded in, best first; [] when none')),
+  saved: v.optional(v.pipe(v.literal(false), v.description(
+    'Present when the question and answer could not be stored in the chat history (e.g. the server is out of disk space); the answer ends with a note saying so',
+  ))),
 });
 
 /** The data of each server-sent event of a streamed answer (Accept: text/event-stream), by event name. */
@@ -47,10 +50,15 @@ export const AnswerDeltaEvent = v.strictObject({ text: text('The next piece of t
 export const AnswerSourcesEvent = v.strictObject({
   sources: v.pipe(v.array(Source), v.description('The passages the answer is grounded in, best first; [] when none')),
 });
-export const AnswerDoneEvent = v.strictObject({
-  userMessageId: text('The stored question'),
-  assistantMessageId: text('The stored answer'),
-});
+export const AnswerDoneEvent = v.union([
+  v.strictObject({
+    userMessageId: text('The stored question'),
+    assistantMessageId: text('The stored answer'),
+  }),
+  v.strictObject({
+    saved: v.pipe(v.literal(false), v.description('The question and answer could not be stored (the last delta says so); nothing was stored')),
+  }),
+]);
 export const AnswerErrorEvent = v.pipe(
   v.union([
     v.strictObject({ success: v.literal(false), error: v.literal('Service Unavailable') }),

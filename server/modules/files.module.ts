@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import * as v from 'valibot';
 import type { BlobStore } from '../../core/ports/blob-store.js';
+import type { StorageSpace } from '../../core/ports/storage-space.js';
 import { LocalBlobStore } from '../../adapters/local-blob/local-blob-store.js';
 import { countDependencyErrors, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { loadOrCreateSecret } from '../../adapters/system/secret-file.js';
@@ -89,7 +90,7 @@ export const filesModule: ServiceModule<FilesSection> = {
   http: (container, config) => {
     if (config.blobs.kind !== 'local') return undefined;
     return {
-      routers: [localUploadRouter(container.get<LocalBlobStore>(LOCAL_STORE))],
+      routers: [localUploadRouter(container.get<LocalBlobStore>(LOCAL_STORE), container.get<StorageSpace>(TOKENS.StorageSpace))],
       isLongBody: (req) => req.method === 'PUT' && (req.url ?? '').toLowerCase().startsWith(UPLOAD_PATH_PREFIX),
     };
   },

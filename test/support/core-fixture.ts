@@ -15,6 +15,7 @@ import type { DocumentReader } from '../../core/ports/document-reader.js';
 import type { Embedder } from '../../core/ports/embedder.js';
 import { JobStoppedError } from '../../core/domain/errors.js';
 import type { JobQueue, QueuedJob } from '../../core/ports/job-queue.js';
+import type { StorageSpace } from '../../core/ports/storage-space.js';
 
 /**
  * A JobQueue the test drains by hand: enqueued ids wait in `queued`; cancel drops a waiting one or aborts the
@@ -62,6 +63,7 @@ export function coreFixture(
     planners?: QueryPlanner[];
     /** Another reader instead of the FakeDocumentReader (`reader` in the result stays the unused fake). */
     reader?: DocumentReader;
+    space?: StorageSpace;
   } = {},
 ) {
   const clock = new ManualClock();
@@ -84,6 +86,7 @@ export function coreFixture(
     reranker: options.reranker,
     embedder: options.embedder,
     planners: options.planners,
+    space: options.space,
     queue,
     ids: new SequentialIds('id'),
     clock,
