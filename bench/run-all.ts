@@ -5,12 +5,13 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let failed = false;
+// history-under-load.ts: issue 48's history latency under chat load and throughput against a minimal server.
 // chat-under-load.ts twice: the embedded stack, then PostgreSQL (issue 19 asks for both). pdf-reader-speed.ts: both PDF
 // readers (PDF_READER) on the long real PDF, one process each.
 const benches: [string, Record<string, string>][] = [
   ['idle-memory.ts', {}], ['performance.ts', {}], ['ingestion-limits.ts', {}], ['long-documents.ts', {}], ['pdf-reader-speed.ts', {}],
   ['quality.ts', {}], ['search-scaling.ts', {}],
-  ['http-throughput.ts', {}], ['chat-under-load.ts', {}], ['chat-under-load.ts', { BENCH_STACK: 'postgres' }],
+  ['http-throughput.ts', {}], ['history-under-load.ts', {}], ['chat-under-load.ts', {}], ['chat-under-load.ts', { BENCH_STACK: 'postgres' }],
   ['overview.ts', {}], ['page-images.ts', {}], ['passage-marks.ts', {}], ['web-app.ts', {}],
 ];
 for (const [bench, env] of benches) {
