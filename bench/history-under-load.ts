@@ -1,15 +1,17 @@
 /**
  * Issue 48, point 7: cheap requests stay cheap under load. The compiled service (embedded stack, its defaults, the
  * per-address connection cap raised so the load is not refused) holds five users, each with a session holding three
- * real PDFs and 20 answered questions. A load client in a process of its own (bench/load-client.ts), all from
- * 127.0.0.1, then runs for BENCH_SECONDS (default 20):
- *   - mixed: each user 5 askers (JSON answers, questions about the PDFs, in a loop) and 5 history readers (page 0 of
- *     the user's session): history p50/p99 and req/s, chat req/s and p50/p95, over all users' responses;
- *   - throughput: history readers only (BENCH_CONNECTIONS, default 20, one user's page 0) against the service and
+ * real PDFs and 20 answered questions (one service ingests; each measured one starts on that data, its histories reset
+ * to the 20 questions). A load client in a process of its own (bench/load-client.ts), all from 127.0.0.1, then runs:
+ *   - mixed, BENCH_SECONDS (default 20): each user 5 askers (JSON answers, questions about the PDFs, in a loop) and 5
+ *     history readers (page 0 of the user's session): history p50/p99 and req/s, chat req/s and p50/p95, over all
+ *     users' responses; the request thread's share of time waiting runnable for a CPU; the event loop's p99 delay;
+ *   - throughput: history readers only (BENCH_CONNECTIONS, default 20) against the service and
  *     against the least a Koa + jose + better-sqlite3 server does for the same page (bench/minimal-history-server.ts,
  *     reading the service's database file), BENCH_ROUNDS (default 3) rounds of BENCH_THROUGHPUT_SECONDS (default 8)
- *     alternating the two; the medians' ratio.
- * Targets: history p99 ≤ 50 ms under the mixed load; history req/s ≥ 0.8 of the minimal server's.
+ *     alternating the two; the medians' ratio, on two pages: one user's page 0 (20 answered questions with their
+ *     sources, ~35 KB) and 20 short messages written straight into the database (bench/http-throughput.ts's, ~6 KB).
+ * Targets: history p99 ≤ 50 ms under the mixed load; history req/s ≥ 0.8 of the minimal server's on both pages.
  * BENCH_PART=mixed|throughput: only that part. BENCH_SERVICE_ENV="NAME=value …": settings added to every service's
  * environment. BENCH_VARIANTS="NAME=value …;NAME=value …": the mixed load once per variant (a service started with
  * those settings on the same data), BENCH_REPEAT times alternating (default 1): an A/B run back to back.
