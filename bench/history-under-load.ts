@@ -38,6 +38,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const USERS = 5;
 const CLIENTS_PER_USER = 5;
+/**
+ * BENCH_HISTORY_RATE: the mixed load's history readers send this many requests/s in all (open loop) instead of asking
+ * again when answered: closed-loop readers answered faster ask more and take CPU from the answers, so chat req/s of two
+ * variants compare under different loads; at a fixed rate they compare at the same one.
+ */
+const HISTORY_RATE = Number(process.env.BENCH_HISTORY_RATE ?? 0);
 /** BENCH_VARIANTS' mixed runs, each this many times (alternating). */
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 1);
 /** mixed, throughput or both (default). */
@@ -90,7 +96,7 @@ async function mixedLoad(service: Service, users: User[]) {
     baseUrl: service.url, seconds: SECONDS,
     loads: users.flatMap((user) => [
       { label: `chat ${user.id}`, connections: CLIENTS_PER_USER, requests: chatRequests(user) },
-      { label: `history ${user.id}`, connections: CLIENTS_PER_USER, requests: [historyRequest(user)] },
+      { label: `history ${user.id}`, connections: CLIENTS_PER_USER, requests: [historyRequest(user)], ...(HISTORY_RATE ? { rate: HISTORY_RATE / users.length } : {}) },
     ]),
   });
   const sched = schedBetween(service.process.pid!, schedBefore, schedSample(service.process.pid!));
@@ -222,7 +228,7 @@ async function main(): Promise<void> {
     const checks: [string, boolean][] = [];
     if (PART !== 'throughput') {
       const variants = (process.env.BENCH_VARIANTS ?? '').split(';').map((v) => v.trim());
-      console.log(`mixed, ${USERS} users × (${CLIENTS_PER_USER} askers + ${CLIENTS_PER_USER} history readers), ${SECONDS} s`);
+      console.log(`mixed, ${USERS} users × (${CLIENTS_PER_USER} askers + ${CLIENTS_PER_USER} history readers${HISTORY_RATE ? `, ${HISTORY_RATE} history req/s in all` : ''}), ${SECONDS} s`);
       for (let round = 1; round <= REPEAT; round++) {
         for (const variant of variants) {
           const service = await start(settings(variant), `mixed-${round}-${variant.replace(/[^A-Za-z0-9=_-]+/g, '_') || 'default'}`);

@@ -17,7 +17,8 @@ export interface LoadRequest {
 export interface LoadPlan {
   baseUrl: string;
   seconds: number;
-  loads: { label: string; connections: number; requests: LoadRequest[] }[];
+  /** `rate`: requests/s over the load's connections (open loop); none: closed loop. */
+  loads: { label: string; connections: number; requests: LoadRequest[]; rate?: number }[];
 }
 
 export interface LoadOutcome {
@@ -44,6 +45,7 @@ function run(baseUrl: string, seconds: number, load: LoadPlan['loads'][number]):
     const instance = autocannon({
       url: baseUrl, connections: load.connections, duration: seconds,
       requests: load.requests,
+      ...(load.rate ? { overallRate: load.rate } : {}),
     }, (error, result) => {
       if (error) return reject(error);
       resolve({
