@@ -52,3 +52,46 @@ export async function handOffWait(service: Service): Promise<number | undefined>
   const line = text.split('\n').find((l) => l.startsWith('doc_chat_pool_handoff_wait_seconds{') && l.includes('pool="answer"'));
   return line ? Number(line.split(' ')[1]) : undefined;
 }
+
+/** How long a thread ran and waited, runnable, for a CPU (Linux /proc/…/schedstat), in ms, and its times on a CPU. */
+export interface SchedTimes { runMs: number; waitMs: number; slices: number }
+
+/** Scheduler times of each of a process's threads now, by thread id (Linux schedstat); empty where unreadable. */
+export function schedSample(pid: number): Map<string, SchedTimes> {
+  const sample = new Map<string, SchedTimes>();
+  let tids: string[];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return sample;
+  }
+  for (const tid of tids) {
+    try {
+      const [run, wait, slices] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+      sample.set(tid, { runMs: run / 1e6, waitMs: wait / 1e6, slices });
+    } catch { /* the thread ended meanwhile */ }
+  }
+  return sample;
+}
+
+/**
+ * Between two samples of `pid`: its main thread's times (the request thread; its id is the process id) and its other
+ * threads' together, of the threads alive at both (threads that started or ended meanwhile are left out). Waiting
+ * runnable is time a thread was ready while others had the CPUs: what answer threads at the request thread's priority
+ * cost a history request on a machine with fewer cores than busy threads. Undefined where /proc is not readable.
+ */
+export function schedBetween(pid: number, before: Map<string, SchedTimes>, after: Map<string, SchedTimes>): { main: SchedTimes; others: SchedTimes } | undefined {
+  const main = String(pid);
+  const delta = (tid: string): SchedTimes => {
+    const [a, b] = [before.get(tid)!, after.get(tid)!];
+    return { runMs: b.runMs - a.runMs, waitMs: b.waitMs - a.waitMs, slices: b.slices - a.slices };
+  };
+  if (!before.has(main) || !after.has(main)) return undefined;
+  const others: SchedTimes = { runMs: 0, waitMs: 0, slices: 0 };
+  for (const tid of after.keys()) {
+    if (tid === main || !before.has(tid)) continue;
+    const d = delta(tid);
+    others.runMs += d.runMs; others.waitMs += d.waitMs; others.slices += d.slices;
+  }
+  return { main: delta(main), others };
+}

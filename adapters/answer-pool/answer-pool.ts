@@ -129,16 +129,23 @@ export class AnswerPool {
  */
 export const DEFAULT_THREAD_TASKS = 2;
 
-/** See AnswerPoolOptions.nice. */
-export const DEFAULT_THREAD_NICE = 0;
+/**
+ * How much lower the answer threads' priority is on the embedded stack (see AnswerPoolOptions.nice). Busy answering,
+ * two threads on 2 cores beside the request thread and a client left the request thread waiting for a CPU: at the same
+ * priority (0) a history request waited its turn behind a thread's time slice, again and again (issue 48).
+ * bench/history-under-load.ts, 5 users × (5 askers + 5 history readers), the load client in its own process, 2 cores
+ * shared with other work (A/B back to back, three rounds each): at 0 the request thread waited runnable 79-85 % of
+ * the time, history p99 295-518 ms; at 5, 53-74 %, p99 74-240 ms, chat req/s as at 0 (5.0-13.1 against 6.6-11.7);
+ * at 10, p99 138-208 ms but chat 4.1-4.7 req/s (the threads then lose the CPU to every other process too).
+ */
+export const DEFAULT_THREAD_NICE = 5;
 
 /**
  * The niceness where the records are in PostgreSQL. There a history page is a round trip to the database, whose
  * backends compete for the same cores as the answer threads. bench/chat-under-load.ts, PostgreSQL, 25 chat + 25
  * history clients on 2 cores: at 10, history p99 37 ms (one user) / 37 ms (five users); bench/pg-history-cost.ts at
  * the same priority: 86-190 ms. The closed-loop history clients then take the CPU the answers leave (chat 61.5 → 37-40
- * req/s in that bench); with history held at 100 req/s chat rose (58.3 → 87-100 req/s). On the embedded stack a
- * history read stays in the service and 0 already keeps it under 50 ms while chat keeps its throughput.
+ * req/s in that bench); with history held at 100 req/s chat rose (58.3 → 87-100 req/s).
  */
 export const SHARED_DATABASE_THREAD_NICE = 10;
 

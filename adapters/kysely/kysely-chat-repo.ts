@@ -9,7 +9,7 @@ export class KyselyChatRepo implements ChatRepo {
   /** The history page and the recent turns, read on every history request and question: compiled once per limit. */
   private readonly pages = new Map<number, (sessionId: string, offset: number) => CompiledQuery<ChatMessageRow>>();
   private readonly ownedPages = new Map<number, (sessionId: string, userId: string, offset: number) => CompiledQuery<OwnedPageRow>>();
-  private readonly ownedPageIds = new Map<number, (sessionId: string, userId: string, offset: number) => CompiledQuery<OwnedPageIdRow>>();
+  private readonly ownedPageIdQueries = new Map<number, (sessionId: string, userId: string, offset: number) => CompiledQuery<OwnedPageIdRow>>();
   /**
    * Turns read before, by id (see `ownedPage`): ≈ 1.5 KB each with their sources, a few MB. Every reader gets the same
    * object, so readers treat it as read-only (as they treat any ChatMessage).
@@ -55,21 +55,29 @@ export class KyselyChatRepo implements ChatRepo {
    * request was most of its cost in the database and in the service. No row: the session is missing or foreign.
    */
   async ownedPage(sessionId: string, userId: string, offset: number, limit: number): Promise<{ messages: ChatMessage[]; total: number } | null> {
-    const { rows } = await this.reads.executeQuery(this.ownedPageIdsQuery(limit)(sessionId, userId, offset));
-    if (rows.length === 0) return null;
-    const total = Number(rows[0].total);
-    if (rows[0].id === null) return { messages: [], total };
+    const page = await this.ownedPageIds(sessionId, userId, offset, limit);
+    if (!page) return null;
     const messages: ChatMessage[] = [];
-    for (const row of rows) {
-      const turn = this.turns.get(row.id!);
+    for (const id of page.ids) {
+      const turn = this.turns.get(id);
       if (!turn) return this.readOwnedPage(sessionId, userId, offset, limit);
       messages.push(turn);
     }
-    return { messages, total };
+    return { messages, total: page.total };
+  }
+
+  /**
+   * The page's message ids (in order) and the session's count, or null when the session is missing or not the user's:
+   * one small statement. A dialect's repository may read them its own cheaper way (adapters/sqlite/sqlite-chat-repo.ts).
+   */
+  protected async ownedPageIds(sessionId: string, userId: string, offset: number, limit: number): Promise<{ ids: string[]; total: number } | null> {
+    const { rows } = await this.reads.executeQuery(this.ownedPageIdsQuery(limit)(sessionId, userId, offset));
+    if (rows.length === 0) return null;
+    return { total: Number(rows[0].total), ids: rows[0].id === null ? [] : rows.map((row) => row.id!) };
   }
 
   private ownedPageIdsQuery(limit: number) {
-    let query = this.ownedPageIds.get(limit);
+    let query = this.ownedPageIdQueries.get(limit);
     if (!query) {
       const literal = literalLimit(limit);
       query = preparedQuery(3, (session: string, user: string, skip: number) =>
@@ -82,7 +90,7 @@ export class KyselyChatRepo implements ChatRepo {
           .where('sessions.id', '=', session).where('sessions.user_id', '=', user)
           .orderBy('m.seq'),
       );
-      this.ownedPageIds.set(limit, query);
+      this.ownedPageIdQueries.set(limit, query);
     }
     return query;
   }

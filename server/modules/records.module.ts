@@ -41,7 +41,8 @@ export const sqliteDatabaseOf = (ctx: ResolutionContext) => ctx.get<SqliteDataba
 /**
  * Records (sessions, messages, ingest jobs, upload records) and the lexical index, which live in the same database:
  * SQLite in DATA_DIR by default, PostgreSQL with DATABASE_URL (shared by every instance). The session, chat and job
- * repositories are the kysely ones on either; the rest is the dialect's own.
+ * repositories are the kysely ones on either (SQLite's chat repository reads history pages its own way); the rest is
+ * the dialect's own.
  */
 export const recordsModule: ServiceModule<RecordsSection> = {
   family: 'records',
@@ -68,7 +69,7 @@ export const recordsModule: ServiceModule<RecordsSection> = {
       const { bind } = options;
       const { db, reads } = dialect.bind(options);
       bind<SessionRepo>(TOKENS.SessionRepo).toDynamicValue((ctx) => new kysely.KyselySessionRepo(db(ctx), reads(ctx)));
-      bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => new kysely.KyselyChatRepo(db(ctx), reads(ctx)));
+      bind<ChatRepo>(TOKENS.ChatRepo).toDynamicValue((ctx) => dialect.chats?.(ctx) ?? new kysely.KyselyChatRepo(db(ctx), reads(ctx)));
       bind<IngestJobRepo>(TOKENS.IngestJobRepo).toDynamicValue((ctx) => new kysely.KyselyIngestJobRepo(db(ctx)));
     });
   },
@@ -86,6 +87,8 @@ type BindOptions = Parameters<ConstructorParameters<typeof ContainerModule>[0]>[
  */
 interface Dialect {
   bind(options: BindOptions): { db: (ctx: ResolutionContext) => Db; reads: (ctx: ResolutionContext) => Db };
+  /** The dialect's own chat repository, where it has one (else kysely's on `db` and `reads`). */
+  chats?: (ctx: ResolutionContext) => ChatRepo;
 }
 
 const lexical = (ctx: ResolutionContext, index: VectorIndex, dependency: string) =>
@@ -108,6 +111,7 @@ async function sqliteDialect(file: string): Promise<Dialect> {
       const db = (ctx: ResolutionContext) => sqliteDatabaseOf(ctx).db;
       return { db, reads: db };
     },
+    chats: (ctx) => new sqlite.SqliteChatRepo(sqliteDatabaseOf(ctx)),
   };
 }
 

@@ -8,6 +8,7 @@ import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js'
 import { openSqliteDatabase, sql } from '../../adapters/sqlite/database.js';
 import { SqliteSessionEraser } from '../../adapters/sqlite/sqlite-session-eraser.js';
 import { SqliteUploadRepo } from '../../adapters/sqlite/sqlite-upload-repo.js';
+import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
 import { repoContract } from './repos.contract.js';
 
 repoContract('SQLite on a temp file', async () => {
@@ -15,7 +16,8 @@ repoContract('SQLite on a temp file', async () => {
   const database = openSqliteDatabase(path.join(dir, 'test.sqlite'));
   return {
     sessions: new KyselySessionRepo(database.db),
-    chats: new KyselyChatRepo(database.db),
+    // The service's chat repository on SQLite: kysely's, history pages read on the connection directly.
+    chats: new SqliteChatRepo(database),
     jobs: new KyselyIngestJobRepo(database.db),
     uploads: new SqliteUploadRepo(database),
     eraser: new SqliteSessionEraser(database),

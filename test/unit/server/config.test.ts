@@ -212,7 +212,7 @@ describe('configuration', () => {
 
   it('reads the answering settings (issue 19): pool threads (0 = on the request thread), tasks per thread, their priority, queue bound, per-user cap', () => {
     expect(loadConfig({}).answering).to.deep.equal({
-      poolThreads: Math.max(2, os.availableParallelism() - 1), threadTasks: 2, threadNice: 0, queueLimit: 64, perUserInFlight: 8,
+      poolThreads: Math.max(2, os.availableParallelism() - 1), threadTasks: 2, threadNice: 5, queueLimit: 64, perUserInFlight: 8,
     });
     // Where the records are in PostgreSQL, the answer threads yield to the request thread and the database by default.
     expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).answering.threadNice).to.equal(10);
