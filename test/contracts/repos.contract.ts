@@ -209,6 +209,20 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.jobs.findById('j2')).to.include({ attempts: 3 });
       });
 
+      it('keeps a job’s checkpoint and the pages its runs were on, and clears them', async () => {
+        await s.jobs.create(job('j1', 's1'));
+        expect(await s.jobs.findById('j1')).to.not.have.any.keys('checkpoint', 'readingPage', 'diedOnPage');
+        const checkpoint = { pages: 251, chunks: 1004, ocrSkippedPages: 2, section: { title: 'Annual report 2024', columns: '2024 2023' }, run: 2 };
+        await s.jobs.update('j1', { status: 'processing', readingPage: 1, diedOnPage: 1 });
+        const updated = await s.jobs.update('j1', { checkpoint, readingPage: 252 });
+        expect(updated).to.deep.include({ checkpoint, readingPage: 252, diedOnPage: 1 });
+        expect(await s.jobs.findById('j1')).to.deep.include({ checkpoint, readingPage: 252, diedOnPage: 1 });
+        await s.jobs.update('j1', { checkpoint: undefined, readingPage: undefined, diedOnPage: undefined });
+        expect(await s.jobs.findById('j1')).to.not.have.any.keys('checkpoint', 'readingPage', 'diedOnPage');
+        await s.jobs.create(job('j2', 's1', { key: 'u1/other.pdf', status: 'processing', checkpoint, readingPage: 252 }));
+        expect(await s.jobs.findById('j2')).to.deep.include({ checkpoint, readingPage: 252 });
+      });
+
       it('finds the user’s queued or processing job for a key, and refuses a second one, also created concurrently', async () => {
         const key = 'u1/shared.pdf';
         await s.jobs.create(job('j1', 's1', { key, status: 'completed' }));

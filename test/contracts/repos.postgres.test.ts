@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { openPostgresDatabase } from '../../adapters/postgres/database.js';
 import { PostgresSessionEraser } from '../../adapters/postgres/postgres-session-eraser.js';
 import { KyselyChatRepo } from '../../adapters/kysely/kysely-chat-repo.js';
+import { KyselyIngestJobRepo } from '../../adapters/kysely/kysely-ingest-job-repo.js';
 import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { postgresRepoSubject } from '../support/postgres-repo-subject.js';
@@ -62,6 +63,7 @@ describeWithPostgres('Repos on PostgreSQL', () => {
       try {
         // Roll the schema back to before migration 003 and store messages as an older version did.
         let database = await openPostgresDatabase(url);
+        await database.pool.query(ROLL_BACK_004);
         await database.pool.query(`
           DROP TRIGGER chat_messages_count_added ON chat_messages; DROP TRIGGER chat_messages_count_removed ON chat_messages;
           DROP FUNCTION chat_messages_count_added(); DROP FUNCTION chat_messages_count_removed();
@@ -86,5 +88,31 @@ describeWithPostgres('Repos on PostgreSQL', () => {
         await cluster.dropDatabase(url);
       }
     });
+
+    it('migration 004 adds checkpoints to the jobs an older version stored, which then keep one', async () => {
+      const cluster = sharedPostgresCluster();
+      const url = await cluster.createDatabase('ingest_checkpoints');
+      try {
+        let database = await openPostgresDatabase(url);
+        await database.pool.query(ROLL_BACK_004);
+        await database.pool.query(`INSERT INTO ingest_jobs (id, user_id, session_id, blob_key, filename, content_type, tags_json,
+          status, attempts, created_at, updated_at) VALUES ('old', 'u1', 's1', 'u1/a.pdf', 'f.pdf', 'application/pdf', '{}',
+          'processing', 1, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z')`);
+        await database.close();
+        database = await openPostgresDatabase(url);
+        const jobs = new KyselyIngestJobRepo(database.db);
+        expect(await jobs.findById('old')).to.include({ status: 'processing', attempts: 1 }).and.not.have.any.keys('checkpoint', 'readingPage');
+        const checkpoint = { pages: 3, chunks: 9, ocrSkippedPages: 0, section: {}, run: 1 };
+        expect(await jobs.update('old', { checkpoint, readingPage: 4 })).to.deep.include({ checkpoint, readingPage: 4 });
+        await database.close();
+      } finally {
+        await cluster.dropDatabase(url);
+      }
+    });
   });
 });
+
+/** The schema as it was before migration 004 (a later migration must be rolled back before an earlier one). */
+const ROLL_BACK_004 = `
+  ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json, DROP COLUMN reading_page, DROP COLUMN died_on_page;
+  DELETE FROM kysely_migration WHERE name = '004-ingest-checkpoints';`;

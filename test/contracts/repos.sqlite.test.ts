@@ -137,6 +137,32 @@ describe('SQLite database', () => {
     }
   });
 
+  it('migration 009 adds checkpoints to the jobs an older version stored, which then keep one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
+    const file = path.join(dir, 'x.sqlite');
+    try {
+      let database = openSqliteDatabase(file);
+      database.raw.exec(`
+        ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json;
+        ALTER TABLE ingest_jobs DROP COLUMN reading_page;
+        ALTER TABLE ingest_jobs DROP COLUMN died_on_page;
+        DELETE FROM schema_migrations WHERE id = '009-ingest-checkpoints';
+      `);
+      database.raw.prepare(`INSERT INTO ingest_jobs (id, user_id, session_id, blob_key, filename, content_type, tags_json,
+        status, attempts, created_at, updated_at) VALUES ('old', 'u1', 's1', 'u1/a.pdf', 'f.pdf', 'application/pdf', '{}',
+        'processing', 1, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z')`).run();
+      await database.close();
+      database = openSqliteDatabase(file);
+      const jobs = new KyselyIngestJobRepo(database.db);
+      expect(await jobs.findById('old')).to.include({ status: 'processing', attempts: 1 }).and.not.have.any.keys('checkpoint', 'readingPage');
+      const checkpoint = { pages: 3, chunks: 9, ocrSkippedPages: 0, section: {}, run: 1 };
+      expect(await jobs.update('old', { checkpoint, readingPage: 4 })).to.deep.include({ checkpoint, readingPage: 4 });
+      await database.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('migration 006 counts the messages an older version stored, then triggers keep the count', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
     const file = path.join(dir, 'x.sqlite');

@@ -201,7 +201,8 @@ describe('Jobs never stuck (bounded retries)', () => {
       process.off('unhandledRejection', record);
     }
     expect(unhandled).to.deep.equal([]);
-    expect(jobs.patches.some((p) => p.stage === 'extracting' && p.progress === 0.9), 'the refused write was tried').to.equal(true);
+    // Which progress it is depends on the throttle (the latest state is written once its interval is over).
+    expect(jobs.patches.some((p) => p.stage === 'extracting' && (p.progress ?? 0) > 0.05), 'the refused write was tried').to.equal(true);
     expect(await f.jobs.findById(job.id)).to.include({ status: 'completed', attempts: 1, chunks: 2 });
     expect(f.logger.lines.some((l) => l.level === 'warn' && l.message === 'could not record ingest progress' && l.fields?.jobId === job.id)).to.equal(true);
   });
