@@ -40,7 +40,8 @@ export class PageIndexer {
   private failure: { error: unknown } | undefined;
   private pending: IndexedChunk[] = [];
   private lastTurn = performance.now();
-  private lastCheckpoint = performance.now();
+  /** None yet: the first page indexed is recorded at once (a long document's first pages come after a long read). */
+  private lastCheckpoint = -Infinity;
   /** The last page chunked (its chunks pending or written). */
   private lastPage: number;
   /** Pages handed over so far (in this run). */
