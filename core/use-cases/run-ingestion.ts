@@ -11,9 +11,12 @@ import type { UploadRepo } from '../ports/upload-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
 import { progressWriter } from './ingest-progress.js';
-import { CHECKPOINT_MS, PageIndexer, type PageCheckpoint } from './page-indexer.js';
+import { DEFAULT_INGEST_RETRY, sleep, stalledRuns, type IngestRetrySettings } from './ingest-retry.js';
+import { PageIndexer, type PageCheckpoint } from './page-indexer.js';
 import { scanStored, storedPieces } from './stored-document.js';
 import { cutShort, describe, diedOnPage, internalFailure, noReadableText, userFacingReason } from './ingest-failure-reasons.js';
+
+export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './ingest-retry.js';
 
 export interface RunIngestionDeps {
   jobs: IngestJobRepo;
@@ -28,26 +31,6 @@ export interface RunIngestionDeps {
   retry?: Partial<IngestRetrySettings>;
 }
 
-/** How hard a job is tried before it is failed, and how a running one shows it is alive. */
-export interface IngestRetrySettings {
-  /**
-   * Runs in a row that index no further page (a crash of the service mid-run counts as one) before the job is failed.
-   * A run that records a checkpoint is not counted: a long document killed again and again still finishes.
-   */
-  maxAttempts: number;
-  /** Wait before retrying within the process, doubled each time; also the first wait between writes of `failed`. */
-  backoffMs: number;
-  /** While a job runs, its updatedAt is refreshed at least this often, even when no page is done meanwhile. */
-  heartbeatMs: number;
-  /** An unfinished job whose updatedAt is older than this is no longer run by anyone: ResumeIngestion enqueues it. */
-  leaseMs: number;
-  /** While pages are indexed, a checkpoint is recorded at least this often: what a run cut short loses at most. */
-  checkpointMs: number;
-}
-
-export const DEFAULT_INGEST_RETRY: IngestRetrySettings = {
-  maxAttempts: 3, backoffMs: 1000, heartbeatMs: 15_000, leaseMs: 60_000, checkpointMs: CHECKPOINT_MS,
-};
 /** Writes of a job's `failed` status tried before giving up (the lease then has the job run again). */
 const FAILED_WRITE_TRIES = 5;
 
@@ -337,25 +320,7 @@ export class RunIngestion {
   }
 }
 
-/** Runs since the last one that recorded a checkpoint (all of them without one): how long the job has been stuck. */
-function stalledRuns(job: IngestJob): number {
-  return (job.attempts ?? 0) - (job.checkpoint?.run ?? 0);
-}
-
 function sameTags(a: Record<string, string>, b: Record<string, string>): boolean {
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
-}
-
-/** Waits `ms`, or less when `signal` aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

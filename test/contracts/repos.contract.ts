@@ -45,6 +45,18 @@ const job = (id: string, sessionId: string, overrides: Partial<IngestJob> = {}):
 });
 
 /** Behaviour every SessionRepo, ChatRepo and IngestJobRepo implementation must have. */
+/** A job as a version before checkpoints stored it (the same SQL for SQLite and PostgreSQL), for migration tests. */
+export const JOB_BEFORE_CHECKPOINTS = `INSERT INTO ingest_jobs (id, user_id, session_id, blob_key, filename, content_type,
+  tags_json, status, attempts, created_at, updated_at) VALUES ('old', 'u1', 's1', 'u1/a.pdf', 'f.pdf', 'application/pdf',
+  '{}', 'processing', 1, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z')`;
+
+/** That job, once migrated, reads as it was stored and then keeps a checkpoint. */
+export async function expectJobBeforeCheckpointsTakesOne(jobs: IngestJobRepo): Promise<void> {
+  expect(await jobs.findById('old')).to.include({ status: 'processing', attempts: 1 }).and.not.have.any.keys('checkpoint', 'readingPage');
+  const checkpoint = { pages: 3, chunks: 9, ocrSkippedPages: 0, section: {}, run: 1 };
+  expect(await jobs.update('old', { checkpoint, readingPage: 4 })).to.deep.include({ checkpoint, readingPage: 4 });
+}
+
 export function repoContract(name: string, makeSubject: () => Promise<RepoSubject>): void {
   describe(`repository contract: ${name}`, () => {
     let s: RepoSubject;

@@ -6,7 +6,7 @@ import { KyselyIngestJobRepo } from '../../adapters/kysely/kysely-ingest-job-rep
 import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { postgresRepoSubject } from '../support/postgres-repo-subject.js';
-import { repoContract } from './repos.contract.js';
+import { expectJobBeforeCheckpointsTakesOne, JOB_BEFORE_CHECKPOINTS, repoContract } from './repos.contract.js';
 
 describeWithPostgres('Repos on PostgreSQL', () => {
   repoContract('PostgreSQL (real server)', async () => {
@@ -95,15 +95,10 @@ describeWithPostgres('Repos on PostgreSQL', () => {
       try {
         let database = await openPostgresDatabase(url);
         await database.pool.query(ROLL_BACK_004);
-        await database.pool.query(`INSERT INTO ingest_jobs (id, user_id, session_id, blob_key, filename, content_type, tags_json,
-          status, attempts, created_at, updated_at) VALUES ('old', 'u1', 's1', 'u1/a.pdf', 'f.pdf', 'application/pdf', '{}',
-          'processing', 1, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z')`);
+        await database.pool.query(JOB_BEFORE_CHECKPOINTS);
         await database.close();
         database = await openPostgresDatabase(url);
-        const jobs = new KyselyIngestJobRepo(database.db);
-        expect(await jobs.findById('old')).to.include({ status: 'processing', attempts: 1 }).and.not.have.any.keys('checkpoint', 'readingPage');
-        const checkpoint = { pages: 3, chunks: 9, ocrSkippedPages: 0, section: {}, run: 1 };
-        expect(await jobs.update('old', { checkpoint, readingPage: 4 })).to.deep.include({ checkpoint, readingPage: 4 });
+        await expectJobBeforeCheckpointsTakesOne(new KyselyIngestJobRepo(database.db));
         await database.close();
       } finally {
         await cluster.dropDatabase(url);

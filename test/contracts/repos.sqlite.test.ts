@@ -8,7 +8,7 @@ import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js'
 import { openSqliteDatabase, sql } from '../../adapters/sqlite/database.js';
 import { SqliteSessionEraser } from '../../adapters/sqlite/sqlite-session-eraser.js';
 import { SqliteUploadRepo } from '../../adapters/sqlite/sqlite-upload-repo.js';
-import { repoContract } from './repos.contract.js';
+import { expectJobBeforeCheckpointsTakesOne, JOB_BEFORE_CHECKPOINTS, repoContract } from './repos.contract.js';
 
 repoContract('SQLite on a temp file', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repos-'));
@@ -148,15 +148,10 @@ describe('SQLite database', () => {
         ALTER TABLE ingest_jobs DROP COLUMN died_on_page;
         DELETE FROM schema_migrations WHERE id = '009-ingest-checkpoints';
       `);
-      database.raw.prepare(`INSERT INTO ingest_jobs (id, user_id, session_id, blob_key, filename, content_type, tags_json,
-        status, attempts, created_at, updated_at) VALUES ('old', 'u1', 's1', 'u1/a.pdf', 'f.pdf', 'application/pdf', '{}',
-        'processing', 1, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z')`).run();
+      database.raw.prepare(JOB_BEFORE_CHECKPOINTS).run();
       await database.close();
       database = openSqliteDatabase(file);
-      const jobs = new KyselyIngestJobRepo(database.db);
-      expect(await jobs.findById('old')).to.include({ status: 'processing', attempts: 1 }).and.not.have.any.keys('checkpoint', 'readingPage');
-      const checkpoint = { pages: 3, chunks: 9, ocrSkippedPages: 0, section: {}, run: 1 };
-      expect(await jobs.update('old', { checkpoint, readingPage: 4 })).to.deep.include({ checkpoint, readingPage: 4 });
+      await expectJobBeforeCheckpointsTakesOne(new KyselyIngestJobRepo(database.db));
       await database.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { signLocalToken } from '../../adapters/local-jwt/local-jwt-verifier.js';
 import type { IngestCheckpoint } from '../../core/domain/model.js';
 import { ApiClient } from '../support/api-client.js';
 import { childProcesses } from '../support/child-processes.js';
+import { eventually } from '../support/extraction-processes.js';
 import { freePort } from '../support/free-port.js';
 import { pagedTextPdf } from '../support/generated-documents.js';
 import { EXTRACTION_CHILD, isLiveExtractionChild, startServiceProcess, type ServiceProcess } from '../support/service-processes.js';
@@ -32,19 +33,6 @@ interface JobRow {
   error: string | null;
   checkpoint: IngestCheckpoint | null;
   readingPage: number | null;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` every 50 ms until it returns a value, failing with `what` after `timeoutMs`. */
-async function until<T>(check: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) expect.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 /**
@@ -104,7 +92,7 @@ describe('faults: a service process killed in the middle of a long ingestion', f
   after(async () => {
     records?.close();
     if (service?.running) await kill();
-    await until(() => ([...extractionPids].some(isLiveExtractionChild) ? undefined : true), 'the orphaned extraction processes to exit', 30_000);
+    await eventually(() => ![...extractionPids].some(isLiveExtractionChild), 'the orphaned extraction processes exited', 30_000);
     for (const dir of [dataDir, tempDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -118,10 +106,10 @@ describe('faults: a service process killed in the middle of a long ingestion', f
       // Killed once the run indexed further pages than the last one got, while it reads another page than that one
       // died on (so it is no page that kills its reader).
       const indexed = killedAfter.at(-1) ?? 0;
-      await until(() => {
+      await eventually(() => {
         const row = jobRow(jobId);
-        return (row.checkpoint?.pages ?? 0) > indexed && row.readingPage !== null && row.readingPage !== diedOn ? true : undefined;
-      }, `a checkpoint past page ${indexed}`);
+        return (row.checkpoint?.pages ?? 0) > indexed && row.readingPage !== null && row.readingPage !== diedOn;
+      }, `a checkpoint past page ${indexed}`, 60_000);
       await kill();
       const left = jobRow(jobId);
       expect(left).to.include({ status: 'processing', attempts: kills + 1 });
@@ -154,10 +142,10 @@ describe('faults: a service process killed in the middle of a long ingestion', f
     const { jobId } = await api.uploadAndIngest(sessionId, 'ledger.pdf', pdf, 'application/pdf');
     // The process dies while it reads the slow page (as one that needs more memory than the process may have).
     for (let run = 1; run <= 2; run++) {
-      await until(() => {
+      await eventually(() => {
         const row = jobRow(jobId);
-        return row.attempts === run && row.readingPage === SLOW_PAGE ? true : undefined;
-      }, `run ${run} to be reading page ${SLOW_PAGE}`);
+        return row.attempts === run && row.readingPage === SLOW_PAGE;
+      }, `run ${run} reading page ${SLOW_PAGE}`, 60_000);
       await kill();
       await start();
     }
