@@ -152,10 +152,12 @@ export class RunIngestion {
     if (size === 0) throw new UnprocessableDocumentError('The uploaded file is empty');
     const twin = await this.deps.jobs.findCompletedBySha256(job.sessionId, sha256);
     if (twin && twin.id !== job.id && sameTags(twin.tags, job.tags)) {
-      // Same bytes, same tags, same session: the chunks already there answer for this upload too.
+      // Same bytes, same tags, same session: the chunks already there answer for this upload too (and what an earlier
+      // run of this job indexed goes: they would be cited twice).
+      if (job.checkpoint) await this.dropChunks(job.id);
       await this.deps.jobs.update(job.id, {
-        status: 'completed', stage: undefined, progress: 1, sha256, reusedFrom: twin.id,
-        pages: twin.pages, chunks: twin.chunks, updatedAt: this.now(),
+        status: 'completed', stage: undefined, progress: 1, sha256, reusedFrom: twin.id, pages: twin.pages, chunks: twin.chunks,
+        checkpoint: undefined, readingPage: undefined, diedOnPage: undefined, updatedAt: this.now(),
       });
       return;
     }

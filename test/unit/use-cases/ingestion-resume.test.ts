@@ -139,6 +139,22 @@ describe('RunIngestion going on from a checkpoint', () => {
     expectEveryPageOnce(f.index.all(), expected);
   });
 
+  it('a resumed job whose content was meanwhile ingested into the session reuses that, dropping what it had indexed', async () => {
+    const f = coreFixture();
+    const { job, session } = await f.sessionWithUpload('u1', DOC);
+    await diedAfter(f, job, 5, { attempts: 1, readingPage: 6 });
+    // The same file uploaded again into the session, and completed while the first job waited to be resumed.
+    const upload = await f.docChat.createUploadUrl.execute({ userId: 'u1', filename: 'copy.pdf', contentType: 'application/pdf', contentSize: DOC.length });
+    f.blobs.put(upload.key, DOC, 'application/pdf');
+    const copy = await f.docChat.startIngestion.execute({ userId: 'u1', sessionId: session.id, key: upload.key, filename: 'copy.pdf', tags: {} });
+    await f.docChat.runIngestion.execute(copy.id);
+    await f.drain();
+    const done = await f.jobs.findById(job.id);
+    expect(done).to.include({ status: 'completed', reusedFrom: copy.id });
+    expect(done).to.not.have.any.keys('checkpoint', 'readingPage');
+    expect(await f.index.count({ jobId: job.id })).to.equal(0);
+  });
+
   it('records the page it reads before reading, and the checkpoint with the next page as it indexes', async () => {
     const f = coreFixture({ ingestRetry: { checkpointMs: 0 } });
     const { job } = await f.sessionWithUpload('u1', DOC);
