@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   if (!['per-filing', 'shared', 'both'].includes(FINANCE_SESSIONS)) throw new Error('BENCH_FINANCEBENCH_SESSIONS must be per-filing, shared or both');
   const financeParts: FinancePart[] = FINANCE_PART === 'both' ? ['tune', 'heldout'] : FINANCE_PART === 'none' ? [] : [FINANCE_PART as FinancePart];
   const financeModes: FinanceSessions[] = FINANCE_SESSIONS === 'both' ? ['per-filing', 'shared'] : [FINANCE_SESSIONS as FinanceSessions];
-  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MINIO|CHROMA|OLLAMA)_|^(ANSWER_PLUGINS|PDF_READER)$/.test(k))) as Record<string, string>;
+  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(S3|MINIO|CHROMA|OLLAMA)_|^(ANSWER_PLUGINS|PDF_READER)$/.test(k))) as Record<string, string>;
   const configuration = Object.keys(passthrough).length ? Object.keys(passthrough).join(',') : 'embedded defaults';
   const test = await startTestService(passthrough);
   let met = true;

@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 let failed = false;
 // chat-under-load.ts twice: the embedded stack, then PostgreSQL (issue 19 asks for both). pdf-reader-speed.ts: both PDF
-// readers (PDF_READER) on the long real PDF, one process each.
+// readers (PDF_READER) on the long real PDF, one process each. tatqa.ts twice: its dev part, then its validation part
+// (figures only); about two minutes each.
 const benches: [string, Record<string, string>][] = [
   ['idle-memory.ts', {}], ['performance.ts', {}], ['ingestion-limits.ts', {}], ['long-documents.ts', {}], ['pdf-reader-speed.ts', {}],
-  ['quality.ts', {}], ['search-scaling.ts', {}],
+  ['quality.ts', {}], ['tatqa.ts', { TATQA_PART: 'dev' }], ['tatqa.ts', { TATQA_PART: 'validation' }], ['search-scaling.ts', {}],
   ['http-throughput.ts', {}], ['chat-under-load.ts', {}], ['chat-under-load.ts', { BENCH_STACK: 'postgres' }],
   ['overview.ts', {}], ['page-images.ts', {}], ['passage-marks.ts', {}], ['web-app.ts', {}],
 ];

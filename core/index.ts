@@ -17,6 +17,7 @@ import type { PageRenderer } from './ports/page-renderer.js';
 import type { Logger } from './ports/logger.js';
 import type { SessionEraser } from './ports/session-eraser.js';
 import type { SessionRepo } from './ports/session-repo.js';
+import type { StorageSpace } from './ports/storage-space.js';
 import type { UploadLimits, UploadRepo } from './ports/upload-repo.js';
 import type { VectorIndex } from './ports/vector-index.js';
 import type { ChunkingOptions } from './rag/chunking.js';
@@ -70,6 +71,11 @@ export interface DocChatPorts {
   chunking?: ChunkingOptions;
   /** Retries, heartbeat and lease of ingest jobs (defaults: DEFAULT_INGEST_RETRY). */
   ingestRetry?: Partial<IngestRetrySettings>;
+  /**
+   * The free space of the storage written to: below its reserve new uploads and ingests are refused (507), and a full
+   * disk is told apart (job failures, unsaved answers, deletions that use the space held back). Default: not watched.
+   */
+  space?: StorageSpace;
 }
 
 export interface DocChat {
@@ -93,28 +99,31 @@ export interface DocChat {
 }
 
 export function createDocChat(ports: DocChatPorts): DocChat {
-  const { sessions, chats, jobs, blobs, uploads, eraser, indexes, reader, llm, embedder, queue, ids, clock, logger } = ports;
+  const { sessions, chats, jobs, blobs, uploads, eraser, indexes, reader, llm, embedder, queue, ids, clock, logger, space } = ports;
   // Without a renderer no document has pages to show: every page is "Page not found".
   const renderer: PageRenderer = ports.renderer ?? { render: async () => null, findText: async () => null };
   return {
     createSession: new CreateSession(sessions, ids, clock),
     listSessions: new ListSessions(sessions),
     renameSession: new RenameSession(sessions),
-    deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue }),
+    deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue, space }),
     getChatHistory: new GetChatHistory(chats),
-    clearChat: new ClearChat(sessions, chats),
-    createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits }),
-    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock }),
+    clearChat: new ClearChat(sessions, chats, space),
+    createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits, space }),
+    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock, space }),
     runIngestion: new RunIngestion({
-      jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry,
+      jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry, space,
     }),
     resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
     listDocuments: new ListDocuments(sessions, jobs),
-    deleteDocument: new DeleteDocument({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue }),
+    deleteDocument: new DeleteDocument({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue, space }),
     getPageImage: new GetPageImage({ jobs, blobs, renderer }),
     findPassageOnPage: new FindPassageOnPage({ jobs, blobs, renderer }),
-        askQuestion: new AskQuestion({ sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, grounded: ports.grounded, ids, clock, retrieval: ports.retrieval, planners: ports.planners }),
+    askQuestion: new AskQuestion({
+      sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, grounded: ports.grounded, ids, clock,
+      retrieval: ports.retrieval, planners: ports.planners, logger, space,
+    }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
   };
 }
@@ -129,6 +138,8 @@ export { MAX_PAGE_IMAGE_SIDE, PAGE_NOT_FOUND } from './use-cases/get-page-image.
 export { DOCUMENT_NOT_FOUND } from './use-cases/delete-document.js';
 export { ListSessions, RenameSession, ResumeIngestion, RunIngestion, StartIngestion, SweepUploads };
 export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-ingestion.js';
+export { OUT_OF_DISK_SPACE_REASON } from './use-cases/ingest-failure-reasons.js';
+export { UNWATCHED_SPACE } from './use-cases/space-reserve.js';
 export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';
 
 // The defaults and building blocks an outside adapter or embedder needs, so that no one imports from core/'s files.
@@ -144,6 +155,11 @@ export * from './rag/layout.js';
 export type { TagFilter, TagFilterInput } from './domain/tags.js';
 export * from './rag/prompt.js';
 export * from './rag/text.js';
+export * from './rag/tables/figures.js';
+export * from './rag/tables/table-arithmetic.js';
+export * from './rag/tables/table-answer.js';
+export * from './rag/tables/table-grid.js';
+export * from './rag/tables/table-intents.js';
 export { rerank, RERANK_POOL } from './rag/rerank.js';
 export { RetrieveAndAnswer, type RetrievalDeps } from './use-cases/retrieve-and-answer.js';
 export { answerInSentences } from './rag/answer-stream.js';

@@ -19,8 +19,8 @@ export const CONFIG_TABLE: readonly (Variable & { family: string })[] = MODULES.
   module.variables.map((variable) => ({ ...variable, family: module.family })),
 );
 
-/** The variables the service reads; the compose file and .env.example may set only these. */
-export const CONFIG_VARIABLES: readonly string[] = CONFIG_TABLE.map((variable) => variable.name);
+/** The variables the service reads, old names (aliases) included; the compose file and .env.example may set only these. */
+export const CONFIG_VARIABLES: readonly string[] = CONFIG_TABLE.flatMap((variable) => [variable.name, ...(variable.aliases ?? [])]);
 
 /** The default of each variable that has a plain one, by name. */
 export const DEFAULTS: Readonly<Record<string, unknown>> = Object.fromEntries(

@@ -31,6 +31,6 @@ export function lifecyclesOf(container: Container): Lifecycle[] {
 export function readinessProbes(container: Container): DependencyProbe[] {
   return lifecyclesOf(container).flatMap((lifecycle) => {
     const probe = lifecycle.probe?.bind(lifecycle);
-    return probe ? [{ name: lifecycle.name, check: probe }] : [];
+    return probe ? [{ name: lifecycle.name, check: probe, whenDown: lifecycle.whenDown ?? 'unavailable' }] : [];
   });
 }

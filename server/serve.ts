@@ -46,7 +46,7 @@ function startedLine(config: Config, service: RunningService): { message: string
   const fields = {
     ...(service.url ? { port: portOf(service.url) } : {}),
     ...(service.metricsUrl ? { metricsPort: portOf(service.metricsUrl) } : {}),
-    // Each family says what it runs on (records: sqlite, blobs: minio, ...).
+    // Each family says what it runs on (records: sqlite, blobs: s3, ...).
     ...Object.assign({}, ...MODULES.map((module) => module.started?.(config) ?? {})),
   };
   return { message: config.role === 'worker' ? 'doc-chat worker started' : 'doc-chat listening', fields };

@@ -157,8 +157,8 @@ async function listen(container: Container, config: Config, logger: Logger): Pro
         ? { mode: 'supabase', supabaseUrl: config.auth.url, supabaseAnonKey: config.auth.anonKey }
         : { mode: 'local' },
   });
-  const server = createServer(httpServerOptions(config.http), app.callback());
-  limitClients(server, config.http, {
+  const server = createServer(httpServerOptions(config.http));
+  limitClients(server, app.callback(), config.http, {
     logger,
     isLongBody: (req) => parts.some((part) => part.isLongBody?.(req) ?? false),
   });
@@ -177,7 +177,7 @@ function webAppOptions(config: Config, logger: Logger) {
     return undefined;
   }
   const connectOrigins: string[] = [];
-  if (config.blobs.kind === 'minio') connectOrigins.push(new URL(config.blobs.publicUrl ?? config.blobs.endpoint).origin);
+  if (config.blobs.kind === 's3') connectOrigins.push(new URL(config.blobs.publicUrl ?? config.blobs.endpoint).origin);
   if (config.auth.kind === 'supabase') connectOrigins.push(new URL(config.auth.url).origin);
   return { dir, connectOrigins };
 }

@@ -16,6 +16,8 @@ export const TOKENS = {
   UploadRepo: Symbol.for('UploadRepo'),
   SessionEraser: Symbol.for('SessionEraser'),
   BlobStore: Symbol.for('BlobStore'),
+  /** DATA_DIR's free space and the space held back for deletions (adapters/system/disk-space.ts). */
+  StorageSpace: Symbol.for('StorageSpace'),
   LexicalIndex: Symbol.for('LexicalIndex'),
   DenseIndex: Symbol.for('DenseIndex'),
   DocumentReader: Symbol.for('DocumentReader'),

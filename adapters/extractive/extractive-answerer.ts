@@ -5,6 +5,7 @@ import {
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
 import { asWrittenInPassages } from './passage-wording.js';
+import { tableAnswer, withAlsoFound } from './table-answer.js';
 import { bestRow, cellForYear, columnHeaderOf, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -66,6 +67,15 @@ export class ExtractiveAnswerer implements Llm {
     }
     // "What is this document about?": the documents' lead and central sentences, not a search for those words.
     if (asked.overview) return overviewAnswer(asked.contexts, (passages) => this.skills.reduce<Answer | undefined>((found, skill) => found ?? skill.documentOverview?.(passages), undefined));
+    // A figure the passages' tables print, or one computed from their cells, with the rows it came from; what the
+    // sentences say of it follows, as also found (the prose may qualify a figure the table prints).
+    const fromTable = tableAnswer(request);
+    const quoted = this.quoteAnswer(request);
+    return fromTable ? withAlsoFound(fromTable, quoted) : quoted;
+  }
+
+  /** The sentences (or a table row a skill names) that most likely answer, quoted with their sources. */
+  private quoteAnswer(request: AnswerRequest): Answer {
     const all = this.scoredCandidates(request, this.weights);
     const ranked = rankedOf(all, asksForContents(request.question));
     // A figure question is answered by the table row naming it, quoted under its column header.

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { constants as fsConstants, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { NotFoundError } from '../../core/domain/errors.js';
+import { NotFoundError, OUT_OF_DISK_SPACE } from '../../core/domain/errors.js';
 import type { BlobInfo, BlobStore, UploadUrl, UploadUrlRequest } from '../../core/ports/blob-store.js';
 import type { Clock } from '../../core/ports/clock-and-ids.js';
 import { errorCode } from '../blob-shared/error-code.js';
 import { checkMaxBytes, checkUploadUrlRequest } from '../blob-shared/upload-request.js';
+import { isStorageExhausted } from '../system/disk-space.js';
 import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../system/private-files.js';
 import { receiveBody, type UploadBody } from './body-receiver.js';
 import { encodeKeyForPath, ObjectPaths } from './object-keys.js';
@@ -49,9 +50,9 @@ export interface AcceptUploadRequest {
 export interface AcceptUploadResult {
   /**
    * 200 stored; 400 bad key / short or interrupted body; 403 bad signature or expired; 409 URL already used;
-   * 413 too large; 415 wrong Content-Type.
+   * 413 too large; 415 wrong Content-Type; 507 the disk filled up while it was written (nothing is kept).
    */
-  status: 200 | 400 | 403 | 409 | 413 | 415;
+  status: 200 | 400 | 403 | 409 | 413 | 415 | 507;
   error?: string;
 }
 
@@ -221,6 +222,10 @@ export class LocalBlobStore implements BlobStore {
       }
       await fs.rename(tmpMeta, metaTarget);
       return { status: 200 };
+    } catch (error) {
+      // The disk filled up while the file was written: its partial copy goes (below), and the client is told why.
+      if (isStorageExhausted(error)) return { status: 507, error: OUT_OF_DISK_SPACE };
+      throw error;
     } finally {
       await fs.rm(tmpData, { force: true });
       await fs.rm(tmpMeta, { force: true });

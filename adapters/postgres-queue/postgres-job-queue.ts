@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { JobStoppedError } from '../../core/domain/errors.js';
+import { JobStoppedError, UpstreamUnavailableError } from '../../core/domain/errors.js';
 import { countedAgainstLimit, type JobHandler, type JobQueue, type QueuedJob } from '../../core/ports/job-queue.js';
 import type { Logger } from '../../core/ports/logger.js';
 import { QueueTable, type RetryPolicy, type TakenJob } from './queue-table.js';
@@ -235,7 +235,9 @@ export class PostgresJobQueue implements JobQueue {
       if (!entry.controller.signal.aborted) await this.handler(entry.jobId, entry.controller.signal, () => this.markFinishing(entry));
     } catch (error) {
       failure = error;
-      this.logger.error('ingest job crashed', { jobId: entry.jobId, error: String(error) });
+      // The database (or another dependency) going away is an outage, not a defect of the job: it runs again later.
+      if (error instanceof UpstreamUnavailableError) this.logger.warn('ingest job interrupted by an outage; it runs again', { jobId: entry.jobId, error: String(error) });
+      else this.logger.error('ingest job crashed', { jobId: entry.jobId, error: String(error) });
     }
     try {
       const reason = entry.controller.signal.reason as unknown;

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseSchema } from '../kysely/schema.js';
+import { classifyingPool } from './unavailable.js';
 
 /**
  * Which of a process's pools a connection came from: records (short reads and writes), search (questions' lexical
@@ -23,7 +24,8 @@ export function openConnectionPool(
   size: number,
   waited: (pool: PoolName, seconds: number) => void,
 ): ConnectionPool {
-  const pool = new pg.Pool({ connectionString: url, max: size });
+  // Failures to reach the server leave as UpstreamUnavailableError('database'): 503 with Retry-After, not 500.
+  const pool = classifyingPool(new pg.Pool({ connectionString: url, max: size }));
   // An idle client that loses its connection (server restart) emits 'error' on the pool; without a listener it would
   // crash the process. The next query gets a fresh connection.
   pool.on('error', () => {});

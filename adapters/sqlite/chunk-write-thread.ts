@@ -32,7 +32,7 @@ parentPort.on('message', (message) => {
   try {
     parentPort.postMessage({ id: message.id, written: write.immediate(message.rows, message.cancelled) });
   } catch (error) {
-    parentPort.postMessage({ id: message.id, error: String(error && error.message || error) });
+    parentPort.postMessage({ id: message.id, error: String(error && error.message || error), code: error && error.code });
   }
 });
 `;
@@ -117,11 +117,12 @@ export class ChunkWriteThread {
     });
     this.started++;
     const writer: Writer = { worker, waiting: new Map(), exited: new Promise((resolve) => worker.once('exit', resolve)) };
-    worker.on('message', (reply: { id: number; written?: boolean; error?: string }) => {
+    worker.on('message', (reply: { id: number; written?: boolean; error?: string; code?: string }) => {
       const waiter = writer.waiting.get(reply.id);
       writer.waiting.delete(reply.id);
       if (writer.waiting.size === 0) this.idle(writer);
-      if (reply.error !== undefined) waiter?.reject(new Error(`Writing chunks failed: ${reply.error}`));
+      // The driver's code (e.g. SQLITE_FULL) goes with the message: what failed decides what the job's failure says.
+      if (reply.error !== undefined) waiter?.reject(Object.assign(new Error(`Writing chunks failed: ${reply.error}`), reply.code ? { code: reply.code } : {}));
       else waiter?.resolve(reply.written === true);
     });
     worker.on('error', (error) => this.fail(writer, new Error(`The chunk writer thread stopped: ${error.message}`, { cause: error })));

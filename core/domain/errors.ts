@@ -8,7 +8,8 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'UNPROCESSABLE'
   | 'QUOTA_EXCEEDED'
-  | 'LIMIT_REACHED';
+  | 'LIMIT_REACHED'
+  | 'INSUFFICIENT_STORAGE';
 
 export class DomainError extends Error {
   constructor(
@@ -56,6 +57,19 @@ export class UpstreamUnavailableError extends DomainError {
   }
 }
 
+/** The dependency RecordsUnavailableError names (the API's `unavailable`, readiness' "database"). */
+export const RECORDS_DEPENDENCY = 'database';
+
+/**
+ * The service's own records (sessions, messages, jobs) could not be read or written: their database did not answer.
+ * An ingest job that meets it is retried like an internal error (it could not even record a failure), not failed.
+ */
+export class RecordsUnavailableError extends UpstreamUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(RECORDS_DEPENDENCY, message, options);
+  }
+}
+
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('CONFLICT', message);
@@ -80,6 +94,17 @@ export class QuotaExceededError extends DomainError {
 export class LimitReachedError extends DomainError {
   constructor(message: string) {
     super('LIMIT_REACHED', message);
+  }
+}
+
+/** What a refused upload or ingest says (507) while the server's data directory is below its free-space reserve. */
+export const OUT_OF_DISK_SPACE =
+  'The server is out of disk space: new uploads and ingests are refused until space is freed (delete sessions or documents you no longer need)';
+
+/** The server's storage is (nearly) full: new work that would store more is refused; reads and deletes go on. */
+export class InsufficientStorageError extends DomainError {
+  constructor(message = OUT_OF_DISK_SPACE, options?: { cause?: unknown }) {
+    super('INSUFFICIENT_STORAGE', message, options);
   }
 }
 

@@ -23,6 +23,8 @@ export interface GroundedAnswer {
   answer: Answer;
   /** The sources shown with the answer (core/rag/context.ts toSources: excerpts of the passages it was given). */
   sources: Source[];
+  /** A line for under the answer on what retrieval had to do without (e.g. the semantic search), if anything. */
+  note?: string;
 }
 
 /**

@@ -18,3 +18,4 @@ export type * from './query-planner.js';
 export type * from './answer-skill.js';
 export type * from './page-renderer.js';
 export type * from './grounded-answerer.js';
+export type * from './storage-space.js';

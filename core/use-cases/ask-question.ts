@@ -8,13 +8,15 @@ import type { Embedder } from '../ports/embedder.js';
 import type { GroundedAnswerer } from '../ports/grounded-answerer.js';
 import type { HitReranker } from '../ports/hit-reranker.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
+import type { Logger } from '../ports/logger.js';
+import type { StorageSpace } from '../ports/storage-space.js';
 import type { Answer, AnswerRequest, HistoryTurn, Llm } from '../ports/llm.js';
 import type { QueryPlanner } from '../ports/query-planner.js';
 import type { SessionRepo } from '../ports/session-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
 import type { PackedContext } from '../rag/context.js';
-import { stillReadingNote } from '../rag/answer-notes.js';
+import { joinNotes, notSavedNote, stillReadingNote } from '../rag/answer-notes.js';
 import { documentsNamed, moreDocumentsNote, overviewSubject } from '../rag/overview.js';
 import { OVERVIEW_DOCUMENTS, overviewContext } from './overview-context.js';
 import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
@@ -41,6 +43,10 @@ export interface AskQuestionDeps {
   retrieval?: Partial<RetrievalSettings>;
   /** Knowledge of kinds of documents, asked in order (core/ports/query-planner.ts); none by default. */
   planners?: QueryPlanner[];
+  /** Where a question and answer that could not be stored are reported (the answer is given all the same). */
+  logger?: Logger;
+  /** Tells a full disk from other failures to store, for the note under the answer (default: not told). */
+  space?: StorageSpace;
 }
 
 export const MAX_QUESTION_CHARS = 4000;
@@ -57,16 +63,25 @@ export interface AskQuestionInput {
   documents?: readonly string[];
 }
 
-/** What AskQuestion.stream yields, in this order: deltas, one `sources`, one `done`. */
+/**
+ * What AskQuestion.stream yields, in this order: deltas, one `sources`, one `done` (with the stored messages' ids, or
+ * `saved: false` when they could not be stored: the last delta then says so).
+ */
 export type AskQuestionEvent =
   | { type: 'delta'; text: string }
   | { type: 'sources'; sources: Source[] }
-  | { type: 'done'; userMessageId: string; assistantMessageId: string };
+  | { type: 'done'; userMessageId: string; assistantMessageId: string }
+  | { type: 'done'; saved: false };
 
 export interface AskQuestionResult {
   answer: string;
   sources: Source[];
+  /** False when the exchange could not be stored (the answer ends with a note saying so). */
+  saved: boolean;
 }
+
+/** The stored messages' ids, or why the exchange could not be stored. */
+type Stored = { saved: true; userMessageId: string; assistantMessageId: string } | { saved: false; note: string };
 
 /** A question ready for the answerer, or (answered elsewhere with its retrieval: `grounded`) already answered. */
 type Prepared = (
@@ -87,16 +102,17 @@ export class AskQuestion {
     const prepared = await this.prepare(input);
     const answer = withNote(prepared.answered?.answer ?? await this.deps.llm.answer(prepared.request), prepared.note);
     const sources = this.sourcesOf(prepared, answer);
-    await this.store(input.sessionId, prepared.request.question, answer.text, sources);
-    return { answer: answer.text, sources };
+    const stored = await this.store(input.sessionId, prepared.request.question, answer.text, sources);
+    return { answer: stored.saved ? answer.text : `${answer.text}\n\n${stored.note}`, sources, saved: stored.saved };
   }
 
   /**
    * The same question, answered as events: the answer's text in pieces as the answerer produces them, then the
-   * sources, then (once both messages are stored) their ids. Everything that can be refused (validation, the session,
-   * retrieval) is checked before the first event, and so is the answerer's first piece: a caller that waits for the
-   * first event before committing to a stream can still answer a failure as a plain error. Aborting `signal` (the
-   * client left) cancels the answerer's call and stores nothing.
+   * sources, then (once both messages are stored) their ids. Messages that could not be stored (a full disk) lose
+   * nothing of the answer: one more delta says they were not saved, and `done` carries `saved: false`. Everything
+   * that can be refused (validation, the session, retrieval) is checked before the first event, and so is the
+   * answerer's first piece: a caller that waits for the first event before committing to a stream can still answer a
+   * failure as a plain error. Aborting `signal` (the client left) cancels the answerer's call and stores nothing.
    */
   async *stream(input: AskQuestionInput, signal: AbortSignal): AsyncGenerator<AskQuestionEvent, void, undefined> {
     const prepared = await this.prepare(input, signal);
@@ -118,10 +134,12 @@ export class AskQuestion {
       await pieces.return(undefined as never).catch(() => undefined);
     }
     const sources = this.sourcesOf(prepared, answer);
-    yield { type: 'sources', sources };
     signal.throwIfAborted();
-    const ids = await this.store(input.sessionId, prepared.request.question, answer.text, sources);
-    yield { type: 'done', ...ids };
+    const stored = await this.store(input.sessionId, prepared.request.question, answer.text, sources);
+    if (!stored.saved) yield { type: 'delta', text: `\n\n${stored.note}` };
+    yield { type: 'sources', sources };
+    if (stored.saved) yield { type: 'done', userMessageId: stored.userMessageId, assistantMessageId: stored.assistantMessageId };
+    else yield { type: 'done', saved: false };
   }
 
   /**
@@ -152,21 +170,28 @@ export class AskQuestion {
       const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, documents: overviewed.map(ownIds), contextChars: this.settings.contextChars });
       // With more documents than it covers, the answer says how many there are.
       const more = overviewed.length > OVERVIEW_DOCUMENTS ? moreDocumentsNote(OVERVIEW_DOCUMENTS, overviewed.length) : undefined;
-      const note = [more, readingNote].filter(Boolean).join('\n\n') || undefined;
+      const note = joinNotes(more, readingNote);
       if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question, note };
     }
     const filenames = Object.fromEntries(citable.flatMap((job) => ownIds(job).map((id) => [id, job.filename])));
     const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames };
-    if (this.deps.grounded) return { request: { question, contexts: [], history }, answered: await this.deps.grounded.answer(grounded, signal), note: readingNote };
-    return { ...(await this.retrieval.retrieve(grounded, signal)), note: readingNote };
+    if (this.deps.grounded) {
+      const answered = await this.deps.grounded.answer(grounded, signal);
+      return { request: { question, contexts: [], history }, answered, note: joinNotes(answered.note, readingNote) };
+    }
+    const retrieved = await this.retrieval.retrieve(grounded, signal);
+    return { ...retrieved, note: joinNotes(retrieved.note, readingNote) };
   }
 
   private sourcesOf(prepared: Prepared, answer: Answer): Source[] {
     return prepared.answered ? prepared.answered.sources : this.retrieval.sourcesOf(prepared, answer);
   }
 
-  /** Appends the question and its answer to the history; returns their ids. */
-  private async store(sessionId: string, question: string, answer: string, sources: Source[]) {
+  /**
+   * Appends the question and its answer to the history; returns their ids. A failure to store them is logged and
+   * said in a note instead of failing the question: the answer was produced, losing it too would help no one.
+   */
+  private async store(sessionId: string, question: string, answer: string, sources: Source[]): Promise<Stored> {
     const { chats, ids, clock } = this.deps;
     const askedAt = clock.now();
     // The answer gets a later timestamp than the question even within one millisecond.
@@ -177,8 +202,16 @@ export class AskQuestion {
     const assistantMessage: ChatMessage = {
       id: ids.newId(), sessionId, role: 'assistant', content: answer, createdAt: answeredAt.toISOString(), sources,
     };
-    await chats.appendExchange(userMessage, assistantMessage);
-    return { userMessageId: userMessage.id, assistantMessageId: assistantMessage.id };
+    try {
+      await chats.appendExchange(userMessage, assistantMessage);
+    } catch (error) {
+      const outOfSpace = this.deps.space?.isExhausted(error) ?? false;
+      this.deps.logger?.error('could not store a question and its answer; answered without saving them', {
+        sessionId, outOfDiskSpace: outOfSpace, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
+      return { saved: false, note: notSavedNote(outOfSpace) };
+    }
+    return { saved: true, userMessageId: userMessage.id, assistantMessageId: assistantMessage.id };
   }
 
   /**

@@ -3,7 +3,9 @@ import { MAX_FILE_SIZE, UPLOAD_URL_TTL_SECONDS } from '../domain/model.js';
 import { isAllowedContentType, safeFileName, SIZE_ERROR, TYPE_ERROR, userKeyPrefix } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
+import type { StorageSpace } from '../ports/storage-space.js';
 import type { UploadLimits, UploadRepo } from '../ports/upload-repo.js';
+import { UNWATCHED_SPACE } from './space-reserve.js';
 
 export { SIZE_ERROR, TYPE_ERROR };
 
@@ -22,9 +24,14 @@ export interface CreateUploadUrlDeps {
   ids: IdGenerator;
   clock: Clock;
   limits?: UploadLimits;
+  /** Below its free-space reserve no upload URL is issued (default: not watched). */
+  space?: StorageSpace;
 }
 
-/** Issues an upload URL for a fresh key and records to whom it was issued (within the user's limits). */
+/**
+ * Issues an upload URL for a fresh key and records to whom it was issued (within the user's limits and the server's
+ * free space).
+ */
 export class CreateUploadUrl {
   private readonly limits: UploadLimits;
 
@@ -40,6 +47,7 @@ export class CreateUploadUrl {
     }
     if (!isAllowedContentType(input.contentType)) throw new ValidationError(TYPE_ERROR);
     if (input.filename.trim().length === 0) throw new ValidationError('filename must not be empty');
+    await (this.deps.space ?? UNWATCHED_SPACE).ensureRoom();
     const key = `${userKeyPrefix(input.userId)}/${this.deps.ids.newId()}-${safeFileName(input.filename)}`;
     const issuedAt = this.deps.clock.now().toISOString();
     const url = await this.deps.blobs.createUploadUrl({

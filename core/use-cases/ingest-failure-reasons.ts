@@ -12,6 +12,10 @@ export function userFacingReason(error: unknown): string {
   return 'Ingestion failed because of an internal error; try again, and report it if it persists';
 }
 
+/** A job that ran out of disk space (a full disk, a database that could not grow): not retried until space is freed. */
+export const OUT_OF_DISK_SPACE_REASON =
+  'Ingestion failed because the server is out of disk space; the file is kept: ingest it again once space has been freed';
+
 /** An internal error that every allowed attempt ran into (runs that indexed further pages are not counted). */
 export function internalFailure(attempts: number): string {
   return `Ingestion failed ${attempts} times because of an internal error; try again later, and report it if it persists`;

@@ -9,6 +9,8 @@ import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { documentPrior, fileNameWords, focusDocuments, referredPrior, withFileNameColumns } from '../rag/document-prior.js';
 import { followUpQuestion, referredDocuments } from '../rag/follow-up.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
+import { SEMANTIC_SEARCH_UNAVAILABLE_NOTE } from '../rag/answer-notes.js';
+import { UpstreamUnavailableError } from '../domain/errors.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
 
 export interface RetrievalSettings {
@@ -57,6 +59,8 @@ export interface Retrieved {
   request: AnswerRequest;
   packed: PackedContext;
   query: string;
+  /** A line for under the answer on what retrieval had to do without (the semantic search), if anything. */
+  note?: string;
 }
 
 /**
@@ -77,7 +81,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     const retrieved = await this.retrieve(question, signal);
     signal?.throwIfAborted();
     const answer = await this.deps.llm.answer(retrieved.request);
-    return { answer, sources: this.sourcesOf(retrieved, answer) };
+    return { answer, sources: this.sourcesOf(retrieved, answer), ...(retrieved.note && { note: retrieved.note }) };
   }
 
   /** The sources shown with `answer`: none when it used no passage. */
@@ -90,8 +94,18 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     const { question, history, filters, sessionId } = input;
     const visible = new Set(input.visibleJobIds);
     // A follow-up ("And in 2018?") searched as the question it stands for: a model's rewrite, else core's rules.
-    const query = history.length === 0 ? question : llm.rewriteQuestion ? await llm.rewriteQuestion(question, history) : followUpQuestion(question, history);
-    const embedding = embedder ? await embedder.embedQuery(query) : undefined;
+    // A model that does not answer rewrites nothing: core's rules do (and the answer itself tells if it is still down).
+    const rewritten = history.length > 0 && llm.rewriteQuestion ? await whenAvailable(llm.rewriteQuestion(question, history)) : undefined;
+    const query = history.length === 0 ? question : rewritten ?? followUpQuestion(question, history);
+    // The semantic search is the dense index and the model that embeds the question: without either, the lexical
+    // index answers alone and the answer says so; the lexical index itself has no stand-in.
+    let semanticDown = false;
+    const semantic = <T>(work: Promise<T>, instead: T): Promise<T> => whenAvailable(work).then((value) => {
+      if (value !== undefined) return value;
+      semanticDown = true;
+      return instead;
+    });
+    const embedding = embedder ? await semantic(embedder.embedQuery(query), undefined) : undefined;
     const planners = this.deps.planners ?? [];
     // Lexical indexes match words: planners may give them the question in the documents' wording.
     const lexicalText = planners.reduce((text, planner) => planner.lexicalQuery(text), query);
@@ -106,7 +120,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
         .filter((index) => index.kind === 'lexical' || embedding)
         .map(async (index) => {
           const search = { sessionId, text: index.kind === 'lexical' ? lexicalText : query, embedding, filters };
-          if (index.kind !== 'lexical') return this.searchVisible(index, { ...search, limit: this.settings.candidates }, visible);
+          if (index.kind !== 'lexical') return semantic(this.searchVisible(index, { ...search, limit: this.settings.candidates }, visible), []);
           const limit = Math.max(RERANK_POOL, this.settings.candidates);
           const [all, { prior, focus }] = await Promise.all([this.searchVisible(index, { ...search, limit }, visible), focusing]);
           const focused = focus ? await this.searchVisible(index, { ...search, jobIds: focus, limit }, visible) : [];
@@ -134,7 +148,8 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     const wholes = whole > 0 && focus ? await this.openingChunks(focus, whole, { sessionId, filters }, visible) : [];
     const fused = withPinned([...pinnedHits.flat(), ...openings, ...wholes], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
-    return { request: { question, contexts: packed.passages, history }, packed, query };
+    const note = semanticDown ? SEMANTIC_SEARCH_UNAVAILABLE_NOTE : undefined;
+    return { request: { question, contexts: packed.passages, history }, packed, query, ...(note && { note }) };
   }
 
   /**
@@ -201,6 +216,16 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
       const kept = hits.filter((hit) => visible.has(hit.chunk.jobId));
       if (kept.length >= query.limit || hits.length < limit || limit >= MAX_CANDIDATES) return kept.slice(0, query.limit);
     }
+  }
+}
+
+/** What `work` resolves to, or undefined when it failed because a dependency did not answer; other failures stand. */
+async function whenAvailable<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof UpstreamUnavailableError) return undefined;
+    throw error;
   }
 }
 

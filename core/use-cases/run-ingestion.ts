@@ -1,4 +1,4 @@
-import { DomainError, JobStoppedError, UnprocessableDocumentError } from '../domain/errors.js';
+import { DomainError, JobStoppedError, RecordsUnavailableError, UnprocessableDocumentError } from '../domain/errors.js';
 import type { IngestCheckpoint, IngestJob } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -7,14 +7,16 @@ import type { DocumentReader } from '../ports/document-reader.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Logger } from '../ports/logger.js';
+import type { StorageSpace } from '../ports/storage-space.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
 import { progressWriter } from './ingest-progress.js';
 import { DEFAULT_INGEST_RETRY, sleep, stalledRuns, type IngestRetrySettings } from './ingest-retry.js';
 import { PageIndexer, type PageCheckpoint } from './page-indexer.js';
-import { scanStored, storedPieces } from './stored-document.js';
-import { cutShort, describe, diedOnPage, internalFailure, noReadableText, userFacingReason } from './ingest-failure-reasons.js';
+import { cutShort, describe, diedOnPage, internalFailure, noReadableText, OUT_OF_DISK_SPACE_REASON, userFacingReason } from './ingest-failure-reasons.js';
+import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
+import { scanStored, storedPieces } from './stored-file.js';
 
 export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './ingest-retry.js';
 
@@ -29,6 +31,8 @@ export interface RunIngestionDeps {
   logger: Logger;
   chunking?: ChunkingOptions;
   retry?: Partial<IngestRetrySettings>;
+  /** Tells a full disk from other failures, and holds back the space that records a job's failure (default: none). */
+  space?: StorageSpace;
 }
 
 /** Writes of a job's `failed` status tried before giving up (the lease then has the job run again). */
@@ -45,9 +49,11 @@ const NEVER_ABORTED = new AbortController().signal;
  */
 export class RunIngestion {
   private readonly retry: IngestRetrySettings;
+  private readonly space: StorageSpace;
 
   constructor(private readonly deps: RunIngestionDeps) {
     this.retry = { ...DEFAULT_INGEST_RETRY, ...deps.retry };
+    this.space = deps.space ?? UNWATCHED_SPACE;
   }
 
   /**
@@ -98,8 +104,17 @@ export class RunIngestion {
         await this.stopped(job.id, attempt, signal.reason);
         return 'done';
       }
-      const internal = !(error instanceof DomainError);
-      const stalled = internal ? await this.settleRetry(job.id) : undefined;
+      if (this.space.isExhausted(error)) {
+        // Trying again cannot help until space is freed. The failure is recorded first (with the space held back for
+        // it if need be), then the chunks go: deleting them needs space too.
+        logger.error('ingest job failed: out of disk space', { jobId: job.id, attempt, error: describe(error) });
+        await this.markFailed(job.id, OUT_OF_DISK_SPACE_REASON);
+        await this.dropChunks(job.id);
+        return 'done';
+      }
+      // The records' database down is no fault of the document: retried like an internal error, never failed at once.
+      const internal = !(error instanceof DomainError) || error instanceof RecordsUnavailableError;
+      const stalled = internal ? await this.settleRetry(job, attempt) : undefined;
       if (stalled !== undefined && stalled < this.retry.maxAttempts) {
         // Its chunks up to the checkpoint stay: the next run goes on from there.
         logger.warn('ingest attempt failed; retrying', { jobId: job.id, attempt, stalled, error: describe(error) });
@@ -118,15 +133,16 @@ export class RunIngestion {
 
   /**
    * A run that failed with an internal error ended (it did not die): it is no page's death. Returns the runs in a row
-   * without progress, this one included; undefined when the job could not be read (the run is not retried then).
+   * without progress, this one included; undefined when the job is gone.
    */
-  private async settleRetry(jobId: string): Promise<number | undefined> {
+  private async settleRetry(job: IngestJob, attempt: number): Promise<number | undefined> {
     try {
-      const job = await this.deps.jobs.update(jobId, { readingPage: undefined });
-      return job ? stalledRuns(job) : undefined;
+      const now = await this.deps.jobs.update(job.id, { readingPage: undefined });
+      return now ? stalledRuns(now) : undefined;
     } catch (error) {
-      this.deps.logger.warn('could not read an ingest job to retry it', { jobId, error: String(error) });
-      return undefined;
+      // The records unreachable: counted as if this run got no further than where it started.
+      this.deps.logger.warn('could not read an ingest job to retry it', { jobId: job.id, error: String(error) });
+      return stalledRuns({ ...job, attempts: attempt });
     }
   }
 
@@ -277,12 +293,17 @@ export class RunIngestion {
     );
   }
 
-  /** Writes `failed`, retrying with backoff: a job must not stay `processing` because one write failed. */
+  /**
+   * Writes `failed`, retrying with backoff: a job must not stay `processing` because one write failed. On a full disk
+   * the space held back for such records is released for it.
+   */
   private async markFailed(jobId: string, reason: string): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
         // Its chunks were dropped: no checkpoint stands for them any more.
-        await this.deps.jobs.update(jobId, { status: 'failed', stage: undefined, error: reason, checkpoint: undefined, readingPage: undefined, updatedAt: this.now() });
+        await withReleasedReserve(this.space, () =>
+          this.deps.jobs.update(jobId, { status: 'failed', stage: undefined, error: reason, checkpoint: undefined, readingPage: undefined, updatedAt: this.now() }),
+        );
         return;
       } catch (error) {
         if (tries >= FAILED_WRITE_TRIES) {

@@ -8,7 +8,9 @@ import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { SessionRepo } from '../ports/session-repo.js';
+import type { StorageSpace } from '../ports/storage-space.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
+import { UNWATCHED_SPACE } from './space-reserve.js';
 
 export interface StartIngestionDeps {
   sessions: SessionRepo;
@@ -18,6 +20,8 @@ export interface StartIngestionDeps {
   queue: JobQueue;
   ids: IdGenerator;
   clock: Clock;
+  /** Below its free-space reserve no ingestion starts (default: not watched). */
+  space?: StorageSpace;
 }
 
 const MAX_TAGS = 50;
@@ -25,7 +29,8 @@ const MAX_TAGS = 50;
 /**
  * Records an ingest job for an uploaded file and hands it to the background queue; returns at once. A key whose job
  * is still queued or processing is not started again (IngestAlreadyActiveError, with that job's id); a finished one
- * is (its content is then reused by hash when it completed).
+ * is (its content is then reused by hash when it completed). Below the server's free-space reserve nothing starts
+ * (InsufficientStorageError).
  */
 export class StartIngestion {
   constructor(private readonly deps: StartIngestionDeps) {}
@@ -57,6 +62,8 @@ export class StartIngestion {
     }
     const active = await jobs.findActiveByKey(input.userId, input.key);
     if (active) throw new IngestAlreadyActiveError(active.id);
+    // After every check of the request itself, before anything is written: a full disk is no fault of the request.
+    await (this.deps.space ?? UNWATCHED_SPACE).ensureRoom();
     const declared = info.contentType && isAllowedContentType(info.contentType) ? info.contentType : null;
     const now = clock.now().toISOString();
     // The first ingest fixes the object's version; compared after marking, so two racing first ingests agree too.

@@ -12,10 +12,15 @@ function defaultOf(variable: (typeof CONFIG_TABLE)[number]): string {
   return `\`${String(variable.default)}\``;
 }
 
+function aliasesOf(variable: (typeof CONFIG_TABLE)[number]): string {
+  const aliases = variable.aliases ?? [];
+  return aliases.length === 0 ? '' : ` (old name ${aliases.map((alias) => `\`${alias}\``).join(', ')}: still read)`;
+}
+
 /** The configuration table, derived from the families' variable declarations (server/modules/*.module.ts). */
 export function configurationTable(): string {
   const rows = CONFIG_TABLE.map((variable) =>
-    `| \`${variable.name}\` | ${cell(defaultOf(variable))} | ${variable.family} | ${cell(variable.meaning)}${variable.secret ? ' (secret: never repeated in errors)' : ''} |`,
+    `| \`${variable.name}\` | ${cell(defaultOf(variable))} | ${variable.family} | ${cell(variable.meaning)}${aliasesOf(variable)}${variable.secret ? ' (secret: never repeated in errors)' : ''} |`,
   );
   return ['| Variable | Default | Family | Meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }

@@ -7,7 +7,8 @@ import type { DependencyProbe } from '../../core/ports/health-check.js';
 import type { IdentityVerifier } from '../../core/ports/identity-verifier.js';
 import { AuthFailureLimit } from './auth-failure-limit.js';
 import { bearerAuth } from './auth.js';
-import { errorMiddleware, rejectRequestBody } from './errors.js';
+import { requestRefusal } from './client-limits.js';
+import { errorMiddleware, OverCapacityError, rejectRequestBody } from './errors.js';
 import { chatRoutes } from './routes/chat.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { requestLog, type RequestLogger } from './request-log.js';
@@ -83,6 +84,7 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
       maxAge: 600,
     }),
   );
+  app.use(refuseOverCapacity);
   for (const router of deps.extraRouters ?? []) app.use(router.routes());
   if (deps.webApp) app.use(webApp(deps.webApp));
   if (deps.metrics && deps.metricsOnApp !== false) app.use(metricsRouter(deps.metrics, deps.metricsToken).routes());
@@ -117,6 +119,14 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
   api.prefix(API_PREFIX);
   app.use(api.routes());
   return app;
+}
+
+/** A request the client limits refused (server/http/client-limits.ts): 503 before any route, with CORS headers. */
+async function refuseOverCapacity(ctx: Context, next: Next): Promise<void> {
+  const refusal = requestRefusal(ctx.req);
+  if (!refusal) return next();
+  if (refusal.closeConnection) ctx.set('Connection', 'close');
+  throw new OverCapacityError(refusal.message);
 }
 
 function corsOrigin(origins: '*' | string[]) {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { isIPv6 } from 'node:net';
 
 /**
@@ -18,4 +19,15 @@ export function clientKey(address: string): string {
   const prefix = groups.slice(0, 3).map((g) => parseInt(g, 16).toString(16));
   const fourth = ((parseInt(groups[3], 16) >> 8) << 8).toString(16);
   return `${[...prefix, fourth].join(':')}::/56`;
+}
+
+/**
+ * The client's address as Koa's `ctx.ip` gives it with `app.proxy = trustProxy` and `app.maxIpsCount = 1` (server/http/
+ * app.ts), for the limits applied before Koa sees the request: behind a trusted proxy the last X-Forwarded-For entry
+ * (the one that proxy appended), else, or without one, the socket's peer.
+ */
+export function requestClientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').at(-1)?.trim();
+  return last || (req.socket.remoteAddress ?? '');
 }

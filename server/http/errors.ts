@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { DomainError, UpstreamUnavailableError, type ErrorCode } from '../../core/domain/errors.js';
+import { DomainError, InsufficientStorageError, UpstreamUnavailableError, type ErrorCode } from '../../core/domain/errors.js';
 import type { Logger } from '../../core/ports/logger.js';
 
 /**
@@ -59,6 +59,19 @@ export class TooManyRequestsError extends Error {
   }
 }
 
+/**
+ * A cap on connections (per address or in all) or, behind a trusted proxy, on one address's requests in progress:
+ * 503 with Retry-After, the plain `{ error }` body on every route (client-limits.ts decides, before any route).
+ */
+export class OverCapacityError extends Error {
+  readonly retryAfterSeconds = 1;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'OverCapacityError';
+  }
+}
+
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION: 400,
   UNAUTHENTICATED: 401,
@@ -69,9 +82,16 @@ const STATUS: Record<ErrorCode, number> = {
   QUOTA_EXCEEDED: 413,
   LIMIT_REACHED: 429,
   UPSTREAM_UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 };
 
 export const UNAUTHORIZED_BODY = { error: 'Unauthorized Access' };
+
+/**
+ * Retry-After (seconds) of a 503 for a dependency that did not answer: a restarted database or store is usually back
+ * within seconds, and the service reconnects by itself, so a client may simply ask again after this long.
+ */
+export const UPSTREAM_RETRY_AFTER_SECONDS = 5;
 
 export function errorMiddleware(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -90,8 +110,11 @@ export function errorMiddleware(logger: Logger) {
       // Not the client's doing: an outage (5xx) or any error that is neither a domain error nor a refused request,
       // including the ones answered 400 "Session deletion failed". A client's mistake (4xx) is info: anyone can
       // send those, and they must not flood the error log.
-      const expected = error instanceof DomainError || error instanceof RequestBodyError || error instanceof TooManyRequestsError;
-      if (status >= 500 || !expected) {
+      const expected = error instanceof DomainError || error instanceof RequestBodyError || error instanceof TooManyRequestsError
+        || error instanceof OverCapacityError;
+      // A full disk refuses every upload with 507: the watcher logs the condition once (DiskSpace), not each refusal.
+      const outage = status >= 500 && !(error instanceof InsufficientStorageError);
+      if (outage || !expected) {
         logger.error('request failed', {
           requestId, method: ctx.method, path: ctx.path, status,
           error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
@@ -100,7 +123,8 @@ export function errorMiddleware(logger: Logger) {
         // (Already answered, e.g. by the body timeout's 408, which logs its own line: nothing to add.)
         logger.info('request refused', { requestId, method: ctx.method, path: ctx.path, status, error: refusalReason(error) });
       }
-      if (error instanceof TooManyRequestsError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      if (error instanceof TooManyRequestsError || error instanceof OverCapacityError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+      if (error instanceof UpstreamUnavailableError) ctx.set('Retry-After', String(UPSTREAM_RETRY_AFTER_SECONDS));
       ctx.status = status;
       ctx.body = body;
     }
@@ -124,6 +148,7 @@ export function errorResponse(error: unknown, shape: ErrorShape): { status: numb
     return { status: error.status === 413 ? 413 : 400, body: { error: message } };
   }
   if (error instanceof TooManyRequestsError) return { status: 429, body: shaped(shape, error.message, 'RATE_LIMITED') };
+  if (error instanceof OverCapacityError) return { status: 503, body: { error: error.message } };
   if (shape === 'clear-chat') return { status: 400, body: { error: 'Session deletion failed' } };
   return { status: 500, body: shaped(shape, 'Internal Server Error', 'INTERNAL') };
 }

@@ -40,6 +40,9 @@ export const ChatAnswer = v.strictObject({
   success: v.literal(true),
   data: text('The generated answer'),
   sources: v.pipe(v.array(Source), v.description('The passages the answer is grounded in, best first; [] when none')),
+  saved: v.optional(v.pipe(v.literal(false), v.description(
+    'Present when the question and answer could not be stored in the chat history (e.g. the server is out of disk space); the answer ends with a note saying so',
+  ))),
 });
 
 /** The data of each server-sent event of a streamed answer (Accept: text/event-stream), by event name. */
@@ -47,10 +50,15 @@ export const AnswerDeltaEvent = v.strictObject({ text: text('The next piece of t
 export const AnswerSourcesEvent = v.strictObject({
   sources: v.pipe(v.array(Source), v.description('The passages the answer is grounded in, best first; [] when none')),
 });
-export const AnswerDoneEvent = v.strictObject({
-  userMessageId: text('The stored question'),
-  assistantMessageId: text('The stored answer'),
-});
+export const AnswerDoneEvent = v.union([
+  v.strictObject({
+    userMessageId: text('The stored question'),
+    assistantMessageId: text('The stored answer'),
+  }),
+  v.strictObject({
+    saved: v.pipe(v.literal(false), v.description('The question and answer could not be stored (the last delta says so); nothing was stored')),
+  }),
+]);
 export const AnswerErrorEvent = v.pipe(
   v.union([
     v.strictObject({ success: v.literal(false), error: v.literal('Service Unavailable') }),
@@ -111,10 +119,19 @@ export const DocumentNotFound = v.strictObject({ error: v.literal('Document not 
 /** Public readiness names a dependency and whether it answered; what it answered goes to the log only. */
 export const DependencyCheck = v.strictObject({ name: v.string(), ok: v.boolean() });
 
-export const Ready = v.strictObject({ status: v.literal('ready'), dependencies: v.array(DependencyCheck) });
+const DEGRADED = v.pipe(
+  v.array(v.string()),
+  v.minLength(1),
+  v.description('Names of the dependencies that do not answer but that the service answers without (with less: e.g. no semantic search)'),
+);
+export const Ready = v.union([
+  v.strictObject({ status: v.literal('ready'), dependencies: v.array(DependencyCheck) }),
+  v.strictObject({ status: v.literal('degraded'), degraded: DEGRADED, dependencies: v.array(DependencyCheck) }),
+]);
 export const NotReady = v.strictObject({
   status: v.literal('unavailable'),
   unavailable: v.pipe(v.array(v.string()), v.minLength(1), v.description('Names of the dependencies that do not answer')),
+  degraded: v.optional(DEGRADED),
   dependencies: v.array(DependencyCheck),
 });
 
@@ -189,6 +206,14 @@ export const AuthRateLimited = v.union([
   v.strictObject({ success: v.literal(false), error: RATE_LIMITED_TEXT, code: v.literal('RATE_LIMITED') }),
 ]);
 export const BodyTimeout = v.strictObject({ error: v.literal('Request body not received in time') });
+/** 503 on any route: a connection or a forwarded address over a cap of server/http/client-limits.ts. */
+export const OverCapacity = v.strictObject({
+  error: v.pipe(
+    v.string(),
+    v.regex(/^Too many (connections|requests in progress) .*; try again shortly$/),
+    v.description('Which cap: connections from this address, connections to this server, or requests in progress from this address'),
+  ),
+});
 
 /** 409 on ingest: a job for the key is already queued or processing (its id in `data`), or the file changed. */
 export const IngestConflict = v.union([

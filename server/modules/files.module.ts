@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import * as v from 'valibot';
 import type { BlobStore } from '../../core/ports/blob-store.js';
+import type { StorageSpace } from '../../core/ports/storage-space.js';
 import { LocalBlobStore } from '../../adapters/local-blob/local-blob-store.js';
 import { countDependencyErrors, type ServiceMetrics } from '../../adapters/prometheus/index.js';
 import { loadOrCreateSecret } from '../../adapters/system/secret-file.js';
@@ -12,18 +13,19 @@ import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { ServiceModule } from './module.js';
 
-export const MINIO_ENDPOINT = optional('MINIO_ENDPOINT', httpUrl, 'MinIO/S3 endpoint for uploaded files (unset: local disk in DATA_DIR); needs the two keys', { defaultText: '(local disk)' });
-const MINIO_ACCESS_KEY = optional('MINIO_ACCESS_KEY', text, 'Access key for MINIO_ENDPOINT');
-const MINIO_SECRET_KEY = optional('MINIO_SECRET_KEY', text, 'Secret key for MINIO_ENDPOINT', { secret: true });
-const MINIO_BUCKET = setting('MINIO_BUCKET', v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case letters, digits, . -)')), 'documents', 'Bucket of uploaded files (made at start if missing)');
-const MINIO_PUBLIC_URL = optional('MINIO_PUBLIC_URL', httpUrl, 'Where clients reach MinIO, when another name than MINIO_ENDPOINT (presigned URLs)', { defaultText: 'MINIO_ENDPOINT' });
+// Named for what the service speaks (plain S3, to any S3-compatible server); the MINIO_* names they had are still read.
+export const S3_ENDPOINT = optional('S3_ENDPOINT', httpUrl, 'S3-compatible server for uploaded files (unset: local disk in DATA_DIR); needs the two keys', { defaultText: '(local disk)', aliases: ['MINIO_ENDPOINT'] });
+const S3_ACCESS_KEY = optional('S3_ACCESS_KEY', text, 'Access key for S3_ENDPOINT', { aliases: ['MINIO_ACCESS_KEY'] });
+const S3_SECRET_KEY = optional('S3_SECRET_KEY', text, 'Secret key for S3_ENDPOINT', { secret: true, aliases: ['MINIO_SECRET_KEY'] });
+const S3_BUCKET = setting('S3_BUCKET', v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case letters, digits, . -)')), 'documents', 'Bucket of uploaded files (made at start if missing)', { aliases: ['MINIO_BUCKET'] });
+const S3_PUBLIC_URL = optional('S3_PUBLIC_URL', httpUrl, 'Where clients reach the S3 server, when another name than S3_ENDPOINT (presigned URLs)', { defaultText: 'S3_ENDPOINT', aliases: ['MINIO_PUBLIC_URL'] });
 const USER_STORAGE_QUOTA_BYTES = setting('USER_STORAGE_QUOTA_BYTES', positiveInt(Number.MAX_SAFE_INTEGER), 1_073_741_824, 'Bytes of uploaded files one user may hold');
 const MAX_PENDING_UPLOADS = setting('MAX_PENDING_UPLOADS', positiveInt(100_000), 20, 'Upload URLs one user may hold that were not yet ingested');
 // At most a day, so a sweep cannot be configured away by accident.
 const UPLOAD_SWEEP_INTERVAL_MS = setting('UPLOAD_SWEEP_INTERVAL_MS', positiveInt(86_400_000), 600_000, 'How often uploads never ingested are removed once their URL expired');
 
 export interface FilesSection {
-  blobs: { kind: 'local' } | { kind: 'minio'; endpoint: string; accessKey: string; secretKey: string; bucket: string; publicUrl?: string };
+  blobs: { kind: 'local' } | { kind: 's3'; endpoint: string; accessKey: string; secretKey: string; bucket: string; publicUrl?: string };
   /** Per-user limits on uploads (USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS). */
   uploadLimits: { storageQuotaBytes: number; maxPendingUploads: number };
   /** How often uploads never ingested are swept (UPLOAD_SWEEP_INTERVAL_MS). */
@@ -33,42 +35,42 @@ export interface FilesSection {
 /** The raw local store, for its upload receiver (TOKENS.BlobStore holds it wrapped for metrics). */
 const LOCAL_STORE = Symbol('LocalBlobStore');
 
-/** Uploaded files: on local disk behind signed URLs the app serves itself, or in MinIO/S3 with presigned URLs. */
+/** Uploaded files: on local disk behind signed URLs the app serves itself, or on an S3 server with presigned URLs. */
 export const filesModule: ServiceModule<FilesSection> = {
   family: 'files',
-  variables: [MINIO_ENDPOINT, MINIO_ACCESS_KEY, MINIO_SECRET_KEY, MINIO_BUCKET, MINIO_PUBLIC_URL, USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS, UPLOAD_SWEEP_INTERVAL_MS],
+  variables: [S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET, S3_PUBLIC_URL, USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS, UPLOAD_SWEEP_INTERVAL_MS],
   configure(env): FilesSection {
     const limits = {
       uploadLimits: { storageQuotaBytes: env.read(USER_STORAGE_QUOTA_BYTES), maxPendingUploads: env.read(MAX_PENDING_UPLOADS) },
       uploadSweepIntervalMs: env.read(UPLOAD_SWEEP_INTERVAL_MS),
     };
-    if (!env.together([MINIO_ENDPOINT, MINIO_ACCESS_KEY, MINIO_SECRET_KEY])) {
-      env.forbidWithout([MINIO_BUCKET, MINIO_PUBLIC_URL], MINIO_ENDPOINT);
+    if (!env.together([S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY])) {
+      env.forbidWithout([S3_BUCKET, S3_PUBLIC_URL], S3_ENDPOINT);
       return { blobs: { kind: 'local' }, ...limits };
     }
     return {
       blobs: {
-        kind: 'minio',
-        endpoint: env.read(MINIO_ENDPOINT)!,
-        accessKey: env.read(MINIO_ACCESS_KEY)!,
-        secretKey: env.read(MINIO_SECRET_KEY)!,
-        bucket: env.read(MINIO_BUCKET),
-        publicUrl: env.read(MINIO_PUBLIC_URL),
+        kind: 's3',
+        endpoint: env.read(S3_ENDPOINT)!,
+        accessKey: env.read(S3_ACCESS_KEY)!,
+        secretKey: env.read(S3_SECRET_KEY)!,
+        bucket: env.read(S3_BUCKET),
+        publicUrl: env.read(S3_PUBLIC_URL),
       },
       ...limits,
     };
   },
   async bindings(config) {
     const blobs = config.blobs;
-    if (blobs.kind === 'minio') {
-      // Imported only when configured: the MinIO client alone costs ~40 MB of resident memory.
-      const { MinioBlobStore } = await import('../../adapters/minio/minio-blob-store.js');
-      const store = new MinioBlobStore({
+    if (blobs.kind === 's3') {
+      // Imported only when configured: the minio client alone costs ~40 MB of resident memory.
+      const { S3BlobStore } = await import('../../adapters/s3/s3-blob-store.js');
+      const store = new S3BlobStore({
         endpoint: blobs.endpoint, accessKey: blobs.accessKey, secretKey: blobs.secretKey, bucket: blobs.bucket, publicUrl: blobs.publicUrl,
       });
       return new ContainerModule(({ bind }) => {
-        bind<BlobStore>(TOKENS.BlobStore).toDynamicValue((ctx) => countDependencyErrors(store, ctx.get<ServiceMetrics>(TOKENS.Metrics), 'minio'));
-        bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'object storage (MinIO)', init: () => store.init(), probe: () => store.check() });
+        bind<BlobStore>(TOKENS.BlobStore).toDynamicValue((ctx) => countDependencyErrors(store, ctx.get<ServiceMetrics>(TOKENS.Metrics), 's3'));
+        bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'object storage (S3)', init: () => store.init(), probe: () => store.check() });
       });
     }
     return new ContainerModule(({ bind }) => {
@@ -84,11 +86,11 @@ export const filesModule: ServiceModule<FilesSection> = {
       bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({ name: 'file storage (local disk)', init: () => ctx.get<LocalBlobStore>(LOCAL_STORE).init() }));
     });
   },
-  // Local files arrive at this app (PUT /uploads/...), with the long upload timeout; MinIO receives its own.
+  // Local files arrive at this app (PUT /uploads/...), with the long upload timeout; an S3 server receives its own.
   http: (container, config) => {
     if (config.blobs.kind !== 'local') return undefined;
     return {
-      routers: [localUploadRouter(container.get<LocalBlobStore>(LOCAL_STORE))],
+      routers: [localUploadRouter(container.get<LocalBlobStore>(LOCAL_STORE), container.get<StorageSpace>(TOKENS.StorageSpace))],
       isLongBody: (req) => req.method === 'PUT' && (req.url ?? '').toLowerCase().startsWith(UPLOAD_PATH_PREFIX),
     };
   },

@@ -15,11 +15,11 @@ import { TOKENS } from '../tokens.js';
 import { CollectAfterJobs, exposedGc } from './collect-after-jobs.js';
 import type { Lifecycle, QueueRunner } from './lifecycle.js';
 import type { ServiceModule } from './module.js';
-import { MINIO_ENDPOINT } from './files.module.js';
+import { S3_ENDPOINT } from './files.module.js';
 import { DATABASE_URL } from './records.module.js';
 
 const ROLE = setting('ROLE', v.picklist(['all', 'serve', 'worker'], 'must be all, serve or worker'), 'all',
-  'What this process does: serve (HTTP, enqueues), worker (runs ingest jobs, no HTTP) or all; serve and worker need DATABASE_URL and MINIO_ENDPOINT');
+  'What this process does: serve (HTTP, enqueues), worker (runs ingest jobs, no HTTP) or all; serve and worker need DATABASE_URL and S3_ENDPOINT');
 export const INGEST_CONCURRENCY = setting('INGEST_CONCURRENCY', positiveInt(16), 2, 'Documents this process ingests at once (as many more may be finishing: their last pages read, then indexed)');
 const INGEST_PER_USER_CONCURRENCY = setting('INGEST_PER_USER_CONCURRENCY', positiveInt(16), 1, 'Documents of one user ingested at once (users take turns for the rest; as many more may be finishing)');
 const QUEUE_POLL_INTERVAL_MS = setting('QUEUE_POLL_INTERVAL_MS', positiveInt(60_000), 1000, 'How often a worker looks for jobs in the shared queue (PostgreSQL)');
@@ -55,8 +55,8 @@ export const ingestionModule: ServiceModule<IngestionSection> = {
     const role = env.read(ROLE);
     if (role !== 'all' && !shared) throw new ConfigError('ROLE', `"${role}" needs DATABASE_URL: the processes share their ingest queue in PostgreSQL`);
     // A worker reads the files a serve instance received: they must be in shared storage, not on one process's disk.
-    if (role !== 'all' && !env.isSet(MINIO_ENDPOINT)) {
-      throw new ConfigError('MINIO_ENDPOINT', `must be set with ROLE=${role}: workers read uploaded files from shared object storage`);
+    if (role !== 'all' && !env.isSet(S3_ENDPOINT)) {
+      throw new ConfigError('S3_ENDPOINT', `must be set with ROLE=${role}: workers read uploaded files from shared object storage`);
     }
     return {
       role,

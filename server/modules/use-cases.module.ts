@@ -40,6 +40,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           reranker: ctx.get<HitReranker>(TOKENS.Reranker, { optional: true }),
           grounded: ctx.get<GroundedAnswerer>(TOKENS.GroundedAnswerer, { optional: true }),
           planners: answerPlugins(config.answerPlugins).map((plugin) => plugin.planner),
+          space: ctx.get(TOKENS.StorageSpace),
         });
       });
     }),

@@ -50,7 +50,8 @@ export const vectorsModule: ServiceModule<VectorsSection> = {
       const chroma = new ChromaVectorIndex({ url: index.url, collection: index.collection });
       return new ContainerModule(({ bind }) => {
         bind<VectorIndex>(TOKENS.DenseIndex).toDynamicValue((ctx) => instrumentIndex(chroma, ctx.get<ServiceMetrics>(TOKENS.Metrics), 'chroma'));
-        bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'vector index (Chroma)', init: () => chroma.init(), probe: () => chroma.check() });
+        // Questions are answered from the lexical index while Chroma is down (core/use-cases/retrieve-and-answer.ts).
+        bind<Lifecycle>(TOKENS.Lifecycle).toConstantValue({ name: 'vector index (Chroma)', init: () => chroma.init(), probe: () => chroma.check(), whenDown: 'degraded' });
       });
     }
     const { SqliteDenseIndex } = await import('../../adapters/sqlite/index.js');

@@ -23,6 +23,8 @@ const NOT_SERVICE_VARIABLES = new Set([
   'DOC_CHAT_URL', 'DOC_CHAT_TOKEN', 'DOC_CHAT_CORPUS',
   'BENCH_FINANCEBENCH_PART', 'BENCH_SQUAD', 'BENCH_QUESTIONS',
   'POSTGRES_PASSWORD', 'MINIO_ROOT_USER', 'MINIO_ROOT_PASSWORD', 'NODE_OPTIONS',
+  // the object store container's (docker-compose.yml gives it S3_ACCESS_KEY and S3_SECRET_KEY under these names)
+  'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY',
   // glibc's, which npm start and the image set for the service (server/node-flags.ts)
   ...Object.keys(SERVICE_MALLOC_ENV),
 ]);

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { UnauthenticatedError, UpstreamUnavailableError } from '../../core/domain/errors.js';
+import { UPSTREAM_RETRY_AFTER_SECONDS } from '../../server/http/errors.js';
 import type { Identity, IdentityVerifier } from '../../core/ports/identity-verifier.js';
 import { createHttpApp } from '../../server/http/app.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
@@ -159,11 +160,12 @@ describe('HTTP error bodies per route (core on in-memory fakes)', () => {
       ['DELETE', '/api/v1/chat/some-session', undefined, unavailable({ code: 'UPSTREAM_UNAVAILABLE', unavailable: 'identity provider' })],
     ];
     for (const [method, path, body, expected] of upstreamCases) {
-      it(`identity provider unavailable, ${method} ${path}: 503 ${JSON.stringify(expected)}, logged`, async () => {
+      it(`identity provider unavailable, ${method} ${path}: 503 ${JSON.stringify(expected)}, Retry-After, logged`, async () => {
         identity.failure = outage();
         const res = await alice.request(method, path, body);
         expect(res.status, res.text).to.equal(503);
         expect(res.body).to.deep.equal(expected);
+        expect(res.headers.get('retry-after')).to.equal(String(UPSTREAM_RETRY_AFTER_SECONDS));
         loggedLine(res);
       });
     }

@@ -8,7 +8,7 @@ import { TEST_JWT_SECRET, type TestService } from '../support/test-service.js';
 const UNAUTHORIZED = { error: 'Unauthorized Access' };
 const NOT_FOUND = { error: 'Session not found' };
 
-// Every test runs twice: on the embedded defaults and on MinIO (s3rver) + Chroma + Ollama (fake server).
+// Every test runs twice: on the embedded defaults and on S3 (s3rver) + Chroma + Ollama (fake server).
 for (const makeStack of CONFORMANCE_STACKS) {
   const stack = makeStack();
 

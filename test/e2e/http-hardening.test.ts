@@ -131,45 +131,6 @@ describe('HTTP hardening', function () {
     });
   });
 
-  describe('connections per client address', () => {
-    const MAX = 3;
-    let t: TestService;
-    const open: RawConnection[] = [];
-    before(async () => {
-      t = await startTestService({ MAX_CONNECTIONS_PER_CLIENT: String(MAX) });
-    });
-    after(async () => {
-      for (const conn of open) conn.destroy();
-      await t.close();
-    });
-
-    it(`refuses connection ${MAX + 1} from one address while ${MAX} are open, and serves the others`, async () => {
-      for (let i = 0; i < MAX; i++) open.push(await RawConnection.open(t.baseUrl));
-      const extra = await RawConnection.open(t.baseUrl);
-      expect(await extra.closedWithin(WAIT_MS), 'extra connection closed').to.equal(true);
-      expect(extra.text).to.equal('');
-      for (const conn of open) {
-        conn.write('GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-        expect(await conn.receivedWithin(/\r\n\r\nup$/, WAIT_MS), conn.text).to.equal(true);
-      }
-      // Once one closes, a new connection is served.
-      const gone = open.shift()!;
-      gone.destroy();
-      await gone.closedWithin(WAIT_MS);
-      let next: RawConnection | undefined;
-      for (let attempt = 0; attempt < 50 && !next; attempt++) {
-        // The server counts the close when it sees it: retry briefly rather than race it.
-        const conn = await RawConnection.open(t.baseUrl);
-        if (await conn.closedWithin(100)) continue;
-        next = conn;
-      }
-      expect(next, 'a connection after one closed').to.not.equal(undefined);
-      open.push(next!);
-      next!.write('GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-      expect(await next!.receivedWithin(/\r\n\r\nup$/, WAIT_MS), next!.text).to.equal(true);
-    });
-  });
-
   describe('failed authentications behind a trusted proxy (TRUST_PROXY)', () => {
     let t: TestService;
     before(async () => {
@@ -232,13 +193,16 @@ describe('HTTP hardening', function () {
   describe('public readiness', () => {
     const fx = coreFixture();
     const logger = new RecordingLogger();
-    const DETAIL = 'connect ECONNREFUSED 10.20.30.40:9000 (http://minio.internal:9000)';
+    const DETAIL = 'connect ECONNREFUSED 10.20.30.40:8333 (http://seaweedfs.internal:8333)';
     let server: Server;
     let anonymous: ApiClient;
+    const down = { store: true, index: false };
     before(async () => {
       const probes: DependencyProbe[] = [
         { name: 'database', check: async () => {} },
-        { name: 'object storage (MinIO)', check: async () => Promise.reject(new Error(DETAIL)) },
+        { name: 'object storage (S3)', check: async () => (down.store ? Promise.reject(new Error(DETAIL)) : undefined) },
+        // Questions are answered without it (from the lexical index): down, it makes the service degraded, not unready.
+        { name: 'vector index (Chroma)', check: async () => (down.index ? Promise.reject(new Error('fetch failed')) : undefined), whenDown: 'degraded' },
       ];
       const app = createHttpApp({ docChat: fx.docChat, identity: { verify: async () => ({ userId: 'x' }) }, probes, corsOrigins: '*', logger });
       server = app.listen(0, '127.0.0.1');
@@ -252,15 +216,38 @@ describe('HTTP hardening', function () {
       expect(res.status).to.equal(503);
       expect(res.body).to.deep.equal({
         status: 'unavailable',
-        unavailable: ['object storage (MinIO)'],
-        dependencies: [{ name: 'database', ok: true }, { name: 'object storage (MinIO)', ok: false }],
+        unavailable: ['object storage (S3)'],
+        dependencies: [{ name: 'database', ok: true }, { name: 'object storage (S3)', ok: false }, { name: 'vector index (Chroma)', ok: true }],
       });
-      expect(res.text).to.not.include('10.20.30.40').and.not.include('ECONNREFUSED').and.not.include('minio.internal');
+      expect(res.text).to.not.include('10.20.30.40').and.not.include('ECONNREFUSED').and.not.include('seaweedfs.internal');
       const logged = logger.lines.filter((l) => l.message === 'readiness probe failed');
       expect(logged).to.have.length(1);
       expect(logged[0].level).to.equal('warn');
-      expect(logged[0].fields).to.deep.include({ dependency: 'object storage (MinIO)' });
+      expect(logged[0].fields).to.deep.include({ dependency: 'object storage (S3)' });
       expect(String(logged[0].fields?.error)).to.include(DETAIL);
+    });
+
+    it('a dependency the service answers without: 200 "degraded" naming it; with another down too, 503 naming each', async () => {
+      try {
+        down.index = true;
+        const both = await anonymous.get('/api/v1/health/ready');
+        expect(both.status).to.equal(503);
+        expect(both.body).to.deep.include({ status: 'unavailable', unavailable: ['object storage (S3)'], degraded: ['vector index (Chroma)'] });
+        down.store = false;
+        const degraded = await anonymous.get('/api/v1/health/ready');
+        expect(degraded.status).to.equal(200);
+        expect(degraded.body).to.deep.equal({
+          status: 'degraded',
+          degraded: ['vector index (Chroma)'],
+          dependencies: [{ name: 'database', ok: true }, { name: 'object storage (S3)', ok: true }, { name: 'vector index (Chroma)', ok: false }],
+        });
+        down.index = false;
+        const ready = await anonymous.get('/api/v1/health/ready');
+        expect(ready.status).to.equal(200);
+        expect(ready.body).to.include({ status: 'ready' }).and.not.have.property('degraded');
+      } finally {
+        Object.assign(down, { store: true, index: false });
+      }
     });
   });
 });

@@ -11,7 +11,7 @@ const rows = queryRecords;
 
 const NOT_FOUND_ANSWER = 'I could not find this in your documents.';
 
-// Every test runs on the embedded defaults and on MinIO (s3rver) + Chroma + Ollama (fake server), with the same
+// Every test runs on the embedded defaults and on S3 (s3rver) + Chroma + Ollama (fake server), with the same
 // assertions except where the two differ by design (the answer's wording, the upload endpoint's own checks).
 for (const makeStack of CONFORMANCE_STACKS) {
   const stack = makeStack();
@@ -75,8 +75,8 @@ for (const makeStack of CONFORMANCE_STACKS) {
       const put = (url: string, body: Uint8Array | string, type = 'application/pdf') => alice.putToSignedUrl(url, body, type);
 
       // The app's own /uploads endpoint (embedded) checks the signed size, Content-Type and signature. A presigned S3
-      // PUT binds only key, host and expiry (MinIO does not enforce a declared size or type: the service checks the
-      // stored object's size at ingest instead), and s3rver does not verify signatures at all (real MinIO does: see the
+      // PUT binds only key, host and expiry (S3 does not enforce a declared size or type: the service checks the
+      // stored object's size at ingest instead), and s3rver does not verify signatures at all (a real S3 server does: see the
       // Testcontainers suite) — so these three apply to the embedded stack only.
       if (stack.name === 'embedded') {
         it('refuses a body bigger than declared (413)', async () => {

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import type { SqliteDatabase } from '../../adapters/sqlite/database.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
+import { SEMANTIC_SEARCH_UNAVAILABLE_NOTE } from '../../core/rag/answer-notes.js';
+import { UPSTREAM_RETRY_AFTER_SECONDS } from '../../server/http/errors.js';
 import { TOKENS } from '../../server/tokens.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ACME, GLOBEX } from '../support/bank-fee-pdfs.js';
@@ -14,7 +16,7 @@ import { productionStack, READINESS_NAMES, type DependencyName } from '../suppor
 import type { TestService } from '../support/test-service.js';
 
 /**
- * The self-hosted configuration end to end, over HTTP, against real servers: MinIO's API (s3rver, in process), a
+ * The self-hosted configuration end to end, over HTTP, against real servers: an S3 API (s3rver, in process), a
  * real Chroma server (the chromadb package's), and an HTTP server answering as Ollama's API. Never skipped: all three
  * run on this machine without containers. Each dependency is also stopped and started again on the same port with
  * the same data, to see what the API answers meanwhile and that nothing stored is lost.
@@ -39,7 +41,7 @@ const HOOLI = await textPdf({
   paragraphs: ['Hooli employees may book economy class flights for trips shorter than six hours.'],
 });
 
-/** A second document ahead of the one the storage outage catches (see the MinIO outage tests). */
+/** A second document ahead of the one the storage outage catches (see the object storage outage tests). */
 const INITECH = await textPdf({
   title: 'Initech expense policy',
   paragraphs: ['Initech reimburses hotel stays of up to 180 dollars a night on business trips.'],
@@ -47,7 +49,7 @@ const INITECH = await textPdf({
 
 const SERVICE_UNAVAILABLE_CHAT = { success: false, error: 'Service Unavailable' };
 
-describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ollama (fake server)', function () {
+describe('production stack over HTTP: S3 (s3rver) + Chroma (real server) + Ollama (fake server)', function () {
   this.timeout(60_000);
   const stack = productionStack();
   let t: TestService;
@@ -58,7 +60,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
     t.service.container.get<SqliteDatabase>(TOKENS.SqliteDatabase).raw.prepare(sql).all(...params);
 
   before(async () => {
-    // One ingestion at a time: the MinIO outage test holds a job in the queue behind a running one.
+    // One ingestion at a time: the object storage outage test holds a job in the queue behind a running one.
     t = await stack.start({ INGEST_CONCURRENCY: '1' });
     alice = await t.as('alice');
     bob = await t.as('bob');
@@ -95,16 +97,16 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
   }
 
   describe('from upload URL to answer', () => {
-    /** Upload URL signed for MINIO_PUBLIC_URL, PUT, ingest, status, answer with sources: for a PDF about the DMCA. */
+    /** Upload URL signed for S3_PUBLIC_URL, PUT, ingest, status, answer with sources: for a PDF about the DMCA. */
     async function copyrightDocumentEndToEnd(pdf: Uint8Array, pageCount: number): Promise<void> {
       const sessionId = await alice.createSession('copyright');
       const res = await alice.post('/api/v1/ingest/upload/url', { filename: 'dmca.pdf', contentType: PDF, contentSize: pdf.length });
       expect(res.status).to.equal(200);
       const { signedUrl, key } = res.body.uploadData;
       expect(key).to.match(/^alice\/[0-9a-f-]{36}-dmca\.pdf$/);
-      // Points at the S3 server by the public name (MINIO_PUBLIC_URL = localhost, MINIO_ENDPOINT = 127.0.0.1) …
+      // Points at the S3 server by the public name (S3_PUBLIC_URL = localhost, S3_ENDPOINT = 127.0.0.1) …
       const url = new URL(signedUrl);
-      expect(url.origin).to.equal(stack.minioPublicUrl);
+      expect(url.origin).to.equal(stack.s3PublicUrl);
       expect(url.pathname).to.equal(`/${stack.bucket}/${key}`);
       expect(url.searchParams.get('X-Amz-Expires')).to.equal('3600');
       // … and is signed for that host: the signature checks out for it and not for the internal endpoint's.
@@ -151,12 +153,12 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       }
     }
 
-    it('a generated PDF about the DMCA: URL signed for MINIO_PUBLIC_URL, PUT, ingest, status, answer with sources', async () => {
+    it('a generated PDF about the DMCA: URL signed for S3_PUBLIC_URL, PUT, ingest, status, answer with sources', async () => {
       await copyrightDocumentEndToEnd(COPYRIGHT, 6);
     });
 
     describeWithCorpus('the real document', () => {
-      it('dmca-summary-1998.pdf: URL signed for MINIO_PUBLIC_URL, PUT, ingest, status, answer with sources', async () => {
+      it('dmca-summary-1998.pdf: URL signed for S3_PUBLIC_URL, PUT, ingest, status, answer with sources', async () => {
         await copyrightDocumentEndToEnd(fs.readFileSync(corpusPath('pdfs/dmca-summary-1998.pdf')), 18);
       });
     });
@@ -279,7 +281,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       expect(status).to.equal(200);
       expect(body.status).to.equal('ready');
       expect(body.dependencies.map((d: { name: string }) => d.name)).to.have.members([
-        'database', ...READINESS_NAMES.minio, ...READINESS_NAMES.chroma, ...READINESS_NAMES.ollama,
+        'database', ...READINESS_NAMES.s3, ...READINESS_NAMES.chroma, ...READINESS_NAMES.ollama,
       ]);
       await expectLive();
     });
@@ -326,6 +328,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       const res = await alice.ask(earlier.sessionId, QUESTION);
       expect(res.status, res.text).to.equal(503);
       expect(res.body).to.deep.equal(SERVICE_UNAVAILABLE_CHAT);
+      expect(res.headers.get('retry-after')).to.equal(String(UPSTREAM_RETRY_AFTER_SECONDS));
       expect(res.headers.get('x-request-id')).to.be.a('string');
       expect((await alice.get(`/api/v1/chat/history/${earlier.sessionId}`)).body.data.length).to.equal(before);
     }
@@ -388,15 +391,15 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       expect(rows('SELECT id FROM chunks WHERE job_id = ?', job.id)).to.have.length(job.chunks);
     }
 
-    describe('MinIO (object storage)', () => {
+    describe('S3 (object storage)', () => {
       let sessionId: string;
       let queuedKey: string;
       let pendingKey: string;
       let doomed: { sessionId: string; key: string };
 
       before(async () => {
-        sessionId = await alice.createSession('minio outage');
-        doomed = await sessionToDelete('deleted during the MinIO outage');
+        sessionId = await alice.createSession('object storage outage');
+        doomed = await sessionToDelete('deleted during the object storage outage');
       });
 
       it('a job accepted just before storage went away fails naming it, without crashing anything', async () => {
@@ -428,7 +431,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
           expect(accepted.status).to.equal(201);
           queuedJob = accepted.body.data;
           expect((await alice.get(`/api/v1/ingest/${queuedJob}`)).body.data.status).to.equal('queued');
-          await stack.stopDependency('minio');
+          await stack.stopDependency('s3');
           a = await alice.waitForJob(jobA, 20_000);
           a2 = await alice.waitForJob(jobA2, 20_000);
         } finally {
@@ -441,13 +444,13 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       });
 
       describe('while it is down', () => {
-        before(() => stack.stopDependency('minio'));
+        before(() => stack.stopDependency('s3'));
 
         it('readiness is 503 naming it; /health stays up', async () => {
-          await expectReadinessNames('minio');
+          await expectReadinessNames('s3');
         });
 
-        it('upload URL: still issued (presigning needs no call to MinIO); the PUT to it cannot connect', async () => {
+        it('upload URL: still issued (presigning needs no call to the S3 server); the PUT to it cannot connect', async () => {
           const { signedUrl } = await expectUploadUrlIssued();
           let error: unknown;
           await alice.putToSignedUrl(signedUrl, 'x', PDF).catch((e) => (error = e));
@@ -475,7 +478,7 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       });
 
       describe('once it is back (same port, same data)', () => {
-        before(() => stack.restartDependency('minio'));
+        before(() => stack.restartDependency('s3'));
 
         it('nothing stored is lost: readiness 200, sessions, history, earlier answers', async () => {
           await expectNothingLost();
@@ -506,12 +509,20 @@ describe('production stack over HTTP: MinIO (s3rver) + Chroma (real server) + Ol
       describe('while it is down', () => {
         before(() => stack.stopDependency('chroma'));
 
-        it('readiness is 503 naming it; /health stays up', async () => {
-          await expectReadinessNames('chroma');
+        it('readiness is 200 "degraded" naming it (questions are still answered); /health stays up', async () => {
+          const { status, body } = await readiness();
+          expect(status, JSON.stringify(body)).to.equal(200);
+          expect(body).to.deep.include({ status: 'degraded', degraded: READINESS_NAMES.chroma });
+          await expectLive();
         });
 
-        it('chat: 503 { success: false, error: "Service Unavailable" }, nothing recorded', async () => {
-          await expectChatUnavailable();
+        it('chat: answered from the BM25 index, with a note that semantic search is unavailable, and recorded', async () => {
+          const res = await alice.ask(earlier.sessionId, QUESTION);
+          expect(res.status, res.text).to.equal(200);
+          expect(res.body.data).to.include('45 dollars').and.include(SEMANTIC_SEARCH_UNAVAILABLE_NOTE);
+          expect(res.body.sources[0]).to.include({ filename: 'acme-fees.pdf', page: 2, ingestId: earlier.jobId });
+          const history = await alice.get(`/api/v1/chat/history/${earlier.sessionId}`);
+          expect(history.body.data.at(-1).content).to.equal(res.body.data);
         });
 
         it('upload URL: still issued (it needs no index)', async () => {

@@ -42,7 +42,7 @@ const SCAN_PAGES = Array.from({ length: 10 }, (_, i) => [
 ]);
 
 /**
- * Scale-out: two `serve` instances (in this process) and two `worker` processes on one PostgreSQL, with MinIO (s3rver),
+ * Scale-out: two `serve` instances (in this process) and two `worker` processes on one PostgreSQL, with S3 (s3rver),
  * Chroma and the Ollama-shaped server, as `docker compose up --scale worker=2` runs them. What one instance writes the
  * other reads, jobs run in the workers only, and a worker killed mid-extraction loses nothing: the other finishes it.
  */

@@ -30,8 +30,8 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-// Listing and removing a session's documents, on every stack: SQLite FTS5 + local files, SQLite + Chroma + MinIO
-// (s3rver), and PostgreSQL's index + Chroma + MinIO where PostgreSQL runs.
+// Listing and removing a session's documents, on every stack: SQLite FTS5 + local files, SQLite + Chroma + S3
+// (s3rver), and PostgreSQL's index + Chroma + S3 where PostgreSQL runs.
 for (const makeStack of CONFORMANCE_STACKS) {
   const stack = makeStack();
 

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { CONFIG_VARIABLES } from '../../server/config.js';
 import { REPO_ROOT } from '../support/paths.js';
 
-/** process.env without anything the service reads, so a developer's shell (OLLAMA_URL, MINIO_*, ...) cannot change outcomes. */
+/** process.env without anything the service reads, so a developer's shell (OLLAMA_URL, S3_* or MINIO_*, ...) cannot change outcomes. */
 function envWithoutServiceVariables(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of CONFIG_VARIABLES) delete env[name];
@@ -19,8 +19,8 @@ describe('server start with a bad configuration', function () {
   let dataDir: string;
   // A developer's shell with a full stack configured: each of these would complete a partial setting below.
   const shell: Record<string, string> = {
-    OLLAMA_URL: 'http://127.0.0.1:9', CHROMA_URL: 'http://127.0.0.1:9', MINIO_ENDPOINT: 'http://127.0.0.1:9',
-    MINIO_ACCESS_KEY: 'a', MINIO_SECRET_KEY: 'b', SUPABASE_URL: 'http://127.0.0.1:9', SUPABASE_ANON_KEY: 'anon',
+    OLLAMA_URL: 'http://127.0.0.1:9', CHROMA_URL: 'http://127.0.0.1:9', S3_ENDPOINT: 'http://127.0.0.1:9',
+    S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', MINIO_ENDPOINT: 'http://127.0.0.1:9', MINIO_ACCESS_KEY: 'a', MINIO_SECRET_KEY: 'b', SUPABASE_URL: 'http://127.0.0.1:9', SUPABASE_ANON_KEY: 'anon',
     AUTH_JWT_SECRET: 'a-developer-secret-0123456789abcdef',
   };
   const saved: Record<string, string | undefined> = {};
@@ -49,7 +49,10 @@ describe('server start with a bad configuration', function () {
 
   for (const [env, variable] of [
     [{ PORT: 'eighty' }, 'PORT'],
-    [{ MINIO_ENDPOINT: 'http://127.0.0.1:9', MINIO_ACCESS_KEY: 'a' }, 'MINIO_SECRET_KEY'],
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9', S3_ACCESS_KEY: 'a' }, 'S3_SECRET_KEY'],
+    // The old names still count, so a half-renamed configuration is caught too.
+    [{ MINIO_ENDPOINT: 'http://127.0.0.1:9', MINIO_ACCESS_KEY: 'a' }, 'S3_SECRET_KEY'],
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9', MINIO_ENDPOINT: 'http://127.0.0.1:10', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' }, 'S3_ENDPOINT'],
     [{ CHROMA_URL: 'http://127.0.0.1:8000' }, 'CHROMA_URL'],
     [{ SUPABASE_ANON_KEY: 'key-without-url' }, 'SUPABASE_URL'],
   ] as [Record<string, string>, string][]) {

@@ -20,11 +20,11 @@ describeWithPostgres('a worker process (ROLE=worker)', () => describe('a worker 
       databaseUrl = await cluster.createDatabase('worker_start');
       worker = await startServiceProcess('worker', {
         ROLE: 'worker', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, HOST: '127.0.0.1', METRICS_PORT: '0',
-        MINIO_ENDPOINT: s3.url, MINIO_ACCESS_KEY: s3.accessKey, MINIO_SECRET_KEY: s3.secretKey, MINIO_BUCKET: 'worker-start',
+        S3_ENDPOINT: s3.url, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: 'worker-start',
       });
       const lines = worker.output().trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
       const started = lines.find((line) => line.msg === 'doc-chat worker started');
-      expect(started, worker.output()).to.include({ level: 30, role: 'worker', records: 'postgres', blobs: 'minio' });
+      expect(started, worker.output()).to.include({ level: 30, role: 'worker', records: 'postgres', blobs: 's3' });
       expect(started).to.not.have.property('port');
       expect(started).to.not.have.property('auth');
       expect(started!.metricsPort).to.be.a('number').above(0);

@@ -44,7 +44,7 @@ export class ApiClient {
 
   /**
    * PUT a file to a signed upload URL. The service's own upload route (embedded file store) is checked against the
-   * document like the API; an object store's URL (MinIO) is another server's API and is not.
+   * document like the API; an object store's URL (S3) is another server's API and is not.
    */
   async putToSignedUrl(url: string, body: Uint8Array | string, contentType: string): Promise<ApiResponse> {
     const res = await fetch(url, { method: 'PUT', body, headers: { 'Content-Type': contentType } });

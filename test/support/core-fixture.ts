@@ -16,6 +16,7 @@ import type { DocumentReader } from '../../core/ports/document-reader.js';
 import type { Embedder } from '../../core/ports/embedder.js';
 import { JobStoppedError } from '../../core/domain/errors.js';
 import type { JobQueue, QueuedJob } from '../../core/ports/job-queue.js';
+import type { StorageSpace } from '../../core/ports/storage-space.js';
 
 /**
  * A JobQueue the test drains by hand: enqueued ids wait in `queued`; cancel drops a waiting one or aborts the
@@ -65,6 +66,7 @@ export function coreFixture(
     reader?: DocumentReader;
     /** Added to the retry settings (backoff 1 ms). */
     ingestRetry?: Partial<IngestRetrySettings>;
+    space?: StorageSpace;
   } = {},
 ) {
   const clock = new ManualClock();
@@ -87,6 +89,7 @@ export function coreFixture(
     reranker: options.reranker,
     embedder: options.embedder,
     planners: options.planners,
+    space: options.space,
     queue,
     ids: new SequentialIds('id'),
     clock,

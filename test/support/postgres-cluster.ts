@@ -24,7 +24,21 @@ export function postgresUnavailableReason(): string | null {
   return 'PostgreSQL server binaries not found (initdb, pg_ctl): install Debian\'s postgresql package to run the PostgreSQL suites';
 }
 
-let shared: Promise<{ port: number }> | undefined;
+/** A cluster a test can stop and start again (same port, same data) to see what the service does meanwhile. */
+export interface StoppablePostgresCluster extends PostgresCluster {
+  /** Stops the server the fast way (connections are terminated, as at a restart); its data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  start(): Promise<void>;
+}
+
+interface Server {
+  port: number;
+  /** pg_ctl with these arguments, as the server's user. */
+  pgCtl(args: string[]): void;
+}
+
+let shared: Promise<Server> | undefined;
 let databases = 0;
 
 export function sharedPostgresCluster(): PostgresCluster {
@@ -40,7 +54,21 @@ export function privatePostgresCluster(settings: string[]): PostgresCluster {
   return clusterOn(start(settings));
 }
 
-function clusterOn(server: Promise<{ port: number }>): PostgresCluster {
+/** A cluster of its own that the test may stop and start; stopped when the process exits, like the shared one. */
+export function stoppablePostgresCluster(): StoppablePostgresCluster {
+  const server = start();
+  return {
+    ...clusterOn(server),
+    async stop() {
+      (await server).pgCtl(['-m', 'fast', '-w', 'stop']);
+    },
+    async start() {
+      (await server).pgCtl(['-w', '-t', '60', 'start']);
+    },
+  };
+}
+
+function clusterOn(server: Promise<Server>): PostgresCluster {
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
     const { port } = await server;
     const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
@@ -76,7 +104,7 @@ function binDir(): string | null {
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) ?? null;
 }
 
-async function start(settings: string[] = []): Promise<{ port: number }> {
+async function start(settings: string[] = []): Promise<Server> {
   const bin = binDir();
   if (!bin) throw new Error(postgresUnavailableReason()!);
   const asRoot = process.getuid?.() === 0;
@@ -94,7 +122,8 @@ async function start(settings: string[] = []): Promise<{ port: number }> {
   run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200${settings.map((setting) => ` -c ${setting}`).join('')}`;
-  run('pg_ctl', ['-D', dataDir, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const pgCtl = (args: string[]) => run('pg_ctl', ['-D', dataDir, '-o', options, '-l', path.join(dir, 'server.log'), ...args]);
+  pgCtl(['-w', '-t', '60', 'start']);
   process.once('exit', () => {
     try {
       run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
@@ -103,7 +132,7 @@ async function start(settings: string[] = []): Promise<{ port: number }> {
     }
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  return { port };
+  return { port, pgCtl };
 }
 
 /** A suite that needs PostgreSQL: runs `body` when the server binaries are here, else one skipped test saying why. */

@@ -1,9 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
 
 /**
- * Checks an S3 presigned URL (AWS Signature V4, query-string auth, UNSIGNED-PAYLOAD) as S3/MinIO would: recomputes
+ * Checks an S3 presigned URL (AWS Signature V4, query-string auth, UNSIGNED-PAYLOAD) as an S3 server would: recomputes
  * the signature from the URL itself — its method, path, query and Host — with `secretKey`. s3rver does not check
- * signatures, so the end-to-end tests use this to know that a URL is signed for the host it names (MINIO_PUBLIC_URL),
+ * signatures, so the end-to-end tests use this to know that a URL is signed for the host it names (S3_PUBLIC_URL),
  * independently of the minio client that made it.
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html
  */

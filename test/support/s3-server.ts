@@ -44,7 +44,7 @@ export interface S3ServerOptions {
 
 /**
  * An in-process s3rver on 127.0.0.1 with a random port and a fresh temp directory. Keys S3RVER/S3RVER.
- * s3rver checks expiry but not V4 signatures: signature tests need real MinIO.
+ * s3rver checks expiry but not V4 signatures: signature tests need a real S3 server (the SeaweedFS Testcontainers suite).
  */
 export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Server> {
   const ownsDirectory = options.directory === undefined;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client as MinioClient } from 'minio';
+import { Client as S3Client } from 'minio';
 import { ChromaVectorIndex } from '../../adapters/chroma/chroma-vector-index.js';
 import { startChromaServer, type ChromaServer } from './chroma-server.js';
 import { FakeOllamaServer } from './fake-ollama-server.js';
@@ -13,7 +13,7 @@ import { startTestService, type TestService } from './test-service.js';
  * One configuration of the service for the end-to-end suites, with what a test needs to look behind the API:
  * - `embedded`: the defaults (SQLite, files under DATA_DIR/blobs behind the app's own signed /uploads URLs, BM25,
  *   the extractive answerer);
- * - `production`: MinIO (an in-process s3rver), Chroma (the chromadb package's real server) and Ollama (an HTTP
+ * - `production`: an S3 server (an in-process s3rver), Chroma (the chromadb package's real server) and Ollama (an HTTP
  *   server answering as Ollama's API) — hybrid retrieval and a generative answerer — as the compose file runs them.
  *
  * A suite creates its stack, calls `start()` in before() (dependencies start once, on the first call) and `close()`
@@ -29,7 +29,7 @@ export interface Stack {
    * database unless `env` names one in DATABASE_URL).
    */
   start(env?: Record<string, string>): Promise<TestService>;
-  /** What every upload URL of `service` starts with: the app's /uploads route, or the bucket at MINIO_PUBLIC_URL. */
+  /** What every upload URL of `service` starts with: the app's /uploads route, or the bucket at S3_PUBLIC_URL. */
   uploadUrlPrefix(service: TestService): string;
   /** The same upload URL, made expired (the store checks the expiry: it must refuse it with 403). */
   expiredUploadUrl(signedUrl: string): string;
@@ -46,7 +46,7 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export type DependencyName = 'minio' | 'chroma' | 'ollama';
+export type DependencyName = 's3' | 'chroma' | 'ollama';
 
 /** The part of the production stack's state a test may read (the fake model's received requests). */
 export interface ProductionStack extends Stack {
@@ -57,8 +57,8 @@ export interface ProductionStack extends Stack {
   readonly chroma: ChromaServer;
   readonly bucket: string;
   readonly collection: string;
-  /** Where clients reach MinIO (MINIO_PUBLIC_URL): another host name for the same server than MINIO_ENDPOINT. */
-  readonly minioPublicUrl: string;
+  /** Where clients reach the S3 server (S3_PUBLIC_URL): another host name for the same server than S3_ENDPOINT. */
+  readonly s3PublicUrl: string;
   stopDependency(name: DependencyName): Promise<void>;
   restartDependency(name: DependencyName, options?: { withoutData?: boolean }): Promise<void>;
 }
@@ -67,7 +67,7 @@ export type StackFactory = () => Stack;
 
 /** Readiness names of the production dependencies (server/container.ts readinessProbes). */
 export const READINESS_NAMES: Record<DependencyName, string[]> = {
-  minio: ['object storage (MinIO)'],
+  s3: ['object storage (S3)'],
   chroma: ['vector index (Chroma)'],
   ollama: ['embedding model (Ollama)', 'chat model (Ollama)'],
 };
@@ -137,12 +137,12 @@ export function productionStack(options: { postgres?: boolean } = {}): Productio
     databases.push(url);
     return url;
   };
-  const minioPublicUrl = () => `http://localhost:${need(s3, 'MinIO').port}`;
+  const s3PublicUrl = () => `http://localhost:${need(s3, 'S3 server').port}`;
 
   const startDependencies = async () => {
     s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-s3-'));
     chromaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-chroma-'));
-    // No bucket: the service creates it at start, as it does on a fresh MinIO.
+    // No bucket: the service creates it at start, as it does on a fresh object store.
     [s3, chroma, ollama] = await Promise.all([
       startS3Server({ directory: s3Dir }),
       startChromaServer({ dataDir: chromaDir }),
@@ -153,32 +153,32 @@ export function productionStack(options: { postgres?: boolean } = {}): Productio
   const stack: ProductionStack = {
     name: options.postgres ? 'scaled' : 'production',
     answerer: 'generative',
-    dependencies: ['minio', 'chroma', 'ollama'],
+    dependencies: ['s3', 'chroma', 'ollama'],
     bucket,
     collection,
     get ollama() {
       return need(ollama, 'Ollama');
     },
     get s3() {
-      return need(s3, 'MinIO');
+      return need(s3, 'S3 server');
     },
     get chroma() {
       return need(chroma, 'Chroma');
     },
-    get minioPublicUrl() {
-      return minioPublicUrl();
+    get s3PublicUrl() {
+      return s3PublicUrl();
     },
 
     async start(env = {}) {
       starting ??= startDependencies();
       await starting;
       const service = await startTestService({
-        MINIO_ENDPOINT: need(s3, 'MinIO').url,
+        S3_ENDPOINT: need(s3, 'S3 server').url,
         // Another name for the same server: upload URLs must be signed for the address clients use.
-        MINIO_PUBLIC_URL: minioPublicUrl(),
-        MINIO_ACCESS_KEY: need(s3, 'MinIO').accessKey,
-        MINIO_SECRET_KEY: need(s3, 'MinIO').secretKey,
-        MINIO_BUCKET: bucket,
+        S3_PUBLIC_URL: s3PublicUrl(),
+        S3_ACCESS_KEY: need(s3, 'S3 server').accessKey,
+        S3_SECRET_KEY: need(s3, 'S3 server').secretKey,
+        S3_BUCKET: bucket,
         CHROMA_URL: need(chroma, 'Chroma').url,
         CHROMA_COLLECTION: collection,
         OLLAMA_URL: need(ollama, 'Ollama').url,
@@ -193,10 +193,10 @@ export function productionStack(options: { postgres?: boolean } = {}): Productio
       return service;
     },
 
-    uploadUrlPrefix: () => `${minioPublicUrl()}/${bucket}/`,
+    uploadUrlPrefix: () => `${s3PublicUrl()}/${bucket}/`,
 
     expiredUploadUrl(signedUrl) {
-      // Signed two hours ago for one hour. (s3rver checks the expiry but not the signature; MinIO would refuse both.)
+      // Signed two hours ago for one hour. (s3rver checks the expiry but not the signature; a real S3 server refuses both.)
       const url = new URL(signedUrl);
       const then = new Date(Date.now() - 2 * 3600_000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
       url.searchParams.set('X-Amz-Date', then);
@@ -205,8 +205,8 @@ export function productionStack(options: { postgres?: boolean } = {}): Productio
     },
 
     async storedObjectKeys() {
-      const server = need(s3, 'MinIO');
-      const client = new MinioClient({
+      const server = need(s3, 'S3 server');
+      const client = new S3Client({
         endPoint: '127.0.0.1',
         port: server.port,
         useSSL: false,
@@ -231,7 +231,7 @@ export function productionStack(options: { postgres?: boolean } = {}): Productio
     async stopDependency(name) {
       if (down.has(name)) return;
       down.add(name);
-      if (name === 'minio') await need(s3, 'MinIO').stop();
+      if (name === 's3') await need(s3, 'S3 server').stop();
       else if (name === 'chroma') await need(chroma, 'Chroma').stop();
       else await need(ollama, 'Ollama').close();
     },
@@ -243,7 +243,7 @@ export function productionStack(options: { postgres?: boolean } = {}): Productio
         fs.rmSync(chromaDir!, { recursive: true, force: true });
         fs.mkdirSync(chromaDir!);
       }
-      if (name === 'minio') s3 = await startS3Server({ port: need(s3, 'MinIO').port, directory: s3Dir });
+      if (name === 's3') s3 = await startS3Server({ port: need(s3, 'S3 server').port, directory: s3Dir });
       else if (name === 'chroma') chroma = await startChromaServer({ port: need(chroma, 'Chroma').port, dataDir: chromaDir });
       else {
         const previous = need(ollama, 'Ollama');
@@ -257,7 +257,7 @@ export function productionStack(options: { postgres?: boolean } = {}): Productio
       await Promise.allSettled(databases.splice(0).map((url) => sharedPostgresCluster().dropDatabase(url)));
       if (starting) await starting.catch(() => {});
       const stops: Promise<void>[] = [];
-      if (s3 && !down.has('minio')) stops.push(s3.stop());
+      if (s3 && !down.has('s3')) stops.push(s3.stop());
       if (chroma && !down.has('chroma')) stops.push(chroma.stop());
       if (ollama && !down.has('ollama')) stops.push(ollama.close());
       await Promise.allSettled(stops);

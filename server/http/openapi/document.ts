@@ -1,8 +1,8 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import { chatBody, ingestBody, labelBody, uploadUrlBody } from '../schemas.js';
 import * as responseSchemas from '../response-schemas.js';
-import { API_OPERATIONS, AUTHENTICATED, type ApiOperation, type ApiResponseSpec } from './operations.js';
+import { API_OPERATIONS, AUTHENTICATED, OVER_CAPACITY, type ApiOperation, type ApiResponseSpec } from './operations.js';
 
 /**
  * The OpenAPI 3.1 document of the HTTP API, generated from the operations table (operations.ts) and the valibot
@@ -66,9 +66,14 @@ function responseObject(spec: ApiResponseSpec): Json {
   return response;
 }
 
-/** The statuses a route answers: the ones every token route shares, then its own. */
+/** The statuses a route answers: the ones every token route shares, then its own, and every route's 503 over a cap. */
 function responsesOf(operation: ApiOperation): Record<number, ApiResponseSpec> {
-  return { ...(operation.public ? {} : AUTHENTICATED), ...operation.responses };
+  const responses = { ...(operation.public ? {} : AUTHENTICATED), ...operation.responses };
+  const own = responses[503];
+  responses[503] = own?.json
+    ? { description: `${own.description}; or: ${OVER_CAPACITY.description}`, json: v.union([own.json, OVER_CAPACITY.json!]) }
+    : OVER_CAPACITY;
+  return responses;
 }
 
 /** Path parameters belong to the path item: every operation on it (CORS preflight included) shares them. */

@@ -53,11 +53,25 @@ export const AUTHENTICATED: Record<number, ApiResponseSpec> = {
   429: json('Too many refused tokens from this address (AUTH_FAILURES_PER_MINUTE); see Retry-After. In the route’s error shape', r.AuthRateLimited),
 };
 
+/**
+ * What every route may answer before it runs: a connection past MAX_CONNECTIONS_PER_CLIENT or MAX_CONNECTIONS, or behind
+ * TRUST_PROXY a forwarded address with that many requests in progress (server/http/client-limits.ts).
+ */
+export const OVER_CAPACITY = json(
+  'Over a connection cap (MAX_CONNECTIONS_PER_CLIENT per address, MAX_CONNECTIONS in all; behind TRUST_PROXY requests in progress per forwarded address); see Retry-After',
+  r.OverCapacity,
+);
+
 const BAD_REQUEST = json('A missing or mistyped field or malformed JSON; `error` names the field and what is wrong', r.ErrorMessage);
 const BODY_TOO_LARGE = json('The JSON body is over 1 MB', r.BodyTooLarge);
 const SESSION_NOT_FOUND = json('The session does not exist or belongs to another user (indistinguishable)', r.SessionNotFound);
 const FAILED = json('An unexpected failure, logged under the X-Request-Id header', r.InternalError);
 const UNAVAILABLE = json('A dependency (identity provider, object storage, vector index, Ollama) did not answer', r.ServiceUnavailable);
+const OUT_OF_SPACE = json(
+  'DATA_DIR’s free space is below DISK_RESERVE_BYTES: new uploads and ingests are refused until space is freed (reads, ' +
+    'questions and deletions go on); `error` says the server is out of disk space',
+  r.ErrorMessage,
+);
 const DELETED = (what: string): ApiResponseSpec => ({ description: `${what}; empty body` });
 
 const signature = (description: string) => v.pipe(v.string(), v.description(description));
@@ -79,7 +93,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     method: 'get', path: '/api/v1/health/ready', operationId: 'readiness', public: true,
     summary: 'Readiness: whether every configured dependency answers',
     responses: {
-      200: json('Every dependency answered', r.Ready),
+      200: json('Every dependency answered (`ready`), or only ones the service answers without did not (`degraded`, named)', r.Ready),
       503: json('At least one dependency did not answer; `unavailable` names them', r.NotReady),
     },
   },
@@ -168,7 +182,7 @@ export const API_OPERATIONS: ApiOperation[] = [
           description:
             'With `Accept: text/event-stream`: server-sent events, each with a JSON `data` line — `delta` events (the ' +
             'answer’s text in pieces, as the answerer produces it), then one `sources`, then `done` with the ids of the ' +
-            'stored question and answer; or, when the answer fails after the stream started, one `error` event with ' +
+            'stored question and answer (or `saved: false` when they could not be stored, the last delta saying so); or, when the answer fails after the stream started, one `error` event with ' +
             'the chat route’s error body, and nothing stored. Failures before the first event answer with their status ' +
             'and JSON body as without the header. A client that disconnects cancels the answer; nothing is stored.',
           schemas: { delta: r.AnswerDeltaEvent, sources: r.AnswerSourcesEvent, done: r.AnswerDoneEvent, error: r.AnswerErrorEvent },
@@ -222,7 +236,7 @@ export const API_OPERATIONS: ApiOperation[] = [
         'The user has MAX_PENDING_UPLOADS upload URLs not yet ingested, or the address is over AUTH_FAILURES_PER_MINUTE',
         v.union([r.ErrorMessage, r.AuthRateLimited]),
       ),
-      500: FAILED, 503: UNAVAILABLE,
+      500: FAILED, 503: UNAVAILABLE, 507: OUT_OF_SPACE,
     },
   },
   {
@@ -240,7 +254,7 @@ export const API_OPERATIONS: ApiOperation[] = [
         'A job for `key` is already queued or processing (its id in `data`), or the file under `key` changed after it was first ingested',
         r.IngestConflict,
       ),
-      413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE,
+      413: BODY_TOO_LARGE, 500: FAILED, 503: UNAVAILABLE, 507: OUT_OF_SPACE,
     },
   },
   {
@@ -297,7 +311,7 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
   {
     method: 'put', path: '/uploads/{key}', operationId: 'localUpload', public: true,
-    summary: 'Upload target of the embedded file store’s signed URLs (only when MinIO is not configured)',
+    summary: 'Upload target of the embedded file store’s signed URLs (only when no S3 server is configured)',
     description:
       'The `signedUrl` of POST /api/v1/ingest/upload/url points here when files are kept on local disk; use it as ' +
       'given. The query string (expires, type, size, sig) is the authorisation; `key` keeps its slashes.',
@@ -311,6 +325,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       413: json('A body larger than declared, or than 50 MB', r.ErrorMessage),
       415: json('A Content-Type other than the one signed', r.ErrorMessage),
       500: FAILED,
+      507: json('DATA_DIR’s free space is below DISK_RESERVE_BYTES, or the disk filled up while the file was written (nothing is kept; the URL can be used again once space is freed)', r.ErrorMessage),
     },
   },
 ];

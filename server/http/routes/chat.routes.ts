@@ -65,10 +65,12 @@ async function answerWithJson(ctx: Context, start: (signal: AbortSignal) => Asyn
   ctx.res.once('close', abort);
   let text = '';
   let sources: Source[] = [];
+  let saved = true;
   try {
     for await (const event of start(controller.signal)) {
       if (event.type === 'delta') text += event.text;
       else if (event.type === 'sources') sources = event.sources;
+      else if ('saved' in event) saved = event.saved;
     }
   } catch (error) {
     if (controller.signal.aborted) {
@@ -79,7 +81,7 @@ async function answerWithJson(ctx: Context, start: (signal: AbortSignal) => Asyn
   } finally {
     ctx.res.off('close', abort);
   }
-  ctx.body = { success: true, data: text, sources };
+  ctx.body = { success: true, data: text, sources, ...(!saved && { saved: false }) };
 }
 
 /** The events, then `release` once they end however they end (done, failed, or abandoned by the consumer). */

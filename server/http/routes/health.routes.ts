@@ -7,6 +7,8 @@ const PROBE_TIMEOUT_MS = 3000;
 /**
  * Liveness (`up`, the spec's bare text) and readiness (every configured dependency answers). Neither needs a token,
  * so readiness names what is down and nothing more: a probe's error (hosts, addresses, paths) goes to the log only.
+ * A dependency the service can answer without (its probe's `whenDown` is 'degraded', e.g. the vector index) makes it
+ * "degraded" with 200, so a load balancer keeps the instance in rotation; any other one down makes it 503.
  */
 export function healthRoutes(probes: DependencyProbe[], logger: Logger): Router {
   const router = new Router();
@@ -21,18 +23,21 @@ export function healthRoutes(probes: DependencyProbe[], logger: Logger): Router 
       probes.map(async (probe) => {
         try {
           await withTimeout(probe.check(), PROBE_TIMEOUT_MS);
-          return { name: probe.name, ok: true as const };
+          return { name: probe.name, ok: true };
         } catch (error) {
           logger.warn('readiness probe failed', { dependency: probe.name, error: error instanceof Error ? error.message : String(error) });
-          return { name: probe.name, ok: false as const };
+          return { name: probe.name, ok: false };
         }
       }),
     );
-    const down = results.filter((r) => !r.ok);
-    ctx.status = down.length === 0 ? 200 : 503;
+    const down = probes.filter((_, i) => !results[i].ok);
+    const unavailable = down.filter((probe) => probe.whenDown !== 'degraded').map((probe) => probe.name);
+    const degraded = down.filter((probe) => probe.whenDown === 'degraded').map((probe) => probe.name);
+    ctx.status = unavailable.length === 0 ? 200 : 503;
     ctx.body = {
-      status: down.length === 0 ? 'ready' : 'unavailable',
-      ...(down.length > 0 && { unavailable: down.map((d) => d.name) }),
+      status: unavailable.length > 0 ? 'unavailable' : degraded.length > 0 ? 'degraded' : 'ready',
+      ...(unavailable.length > 0 && { unavailable }),
+      ...(degraded.length > 0 && { degraded }),
       dependencies: results,
     };
   });

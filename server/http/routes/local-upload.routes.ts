@@ -1,5 +1,7 @@
 import Router from '@koa/router';
 import type { IncomingMessage } from 'node:http';
+import { InsufficientStorageError } from '../../../core/domain/errors.js';
+import type { StorageSpace } from '../../../core/ports/storage-space.js';
 import type { LocalBlobStore } from '../../../adapters/local-blob/local-blob-store.js';
 
 /**
@@ -10,12 +12,12 @@ import type { LocalBlobStore } from '../../../adapters/local-blob/local-blob-sto
 /** Where the signed upload URLs point; these bodies get the long upload timeout (server/http/client-limits.ts). */
 export const UPLOAD_PATH_PREFIX = '/uploads/';
 
-export function localUploadRouter(store: LocalBlobStore): Router {
+export function localUploadRouter(store: LocalBlobStore, space?: StorageSpace): Router {
   const router = new Router();
 
   router.put(`${UPLOAD_PATH_PREFIX}*key`, async (ctx) => {
     const key = ctx.params.key;
-    const result = await store.acceptUpload({
+    const result = (await roomRefusal(space)) ?? await store.acceptUpload({
       key: typeof key === 'string' ? key : '',
       query: ctx.query,
       contentType: ctx.get('content-type') || undefined,
@@ -30,6 +32,20 @@ export function localUploadRouter(store: LocalBlobStore): Router {
   return router;
 }
 
+/**
+ * A 507 while DATA_DIR is below its free-space reserve: the body is not read (the store answers 507 too if the disk
+ * fills while it is).
+ */
+async function roomRefusal(space: StorageSpace | undefined): Promise<{ status: number; error: string } | undefined> {
+  try {
+    await space?.ensureRoom();
+    return undefined;
+  } catch (error) {
+    if (error instanceof InsufficientStorageError) return { status: 507, error: error.message };
+    throw error;
+  }
+}
+
 function parseContentLength(header: string): number | undefined {
   return /^\d+$/.test(header) ? Number(header) : undefined;
 }
@@ -37,7 +53,8 @@ function parseContentLength(header: string): number | undefined {
 /**
  * After a refusal the client may still be sending. Read and drop the rest, as Node does for bodies
  * nobody reads, so the client can finish its request and see our answer instead of a reset
- * connection; but stop the connection once more than `limit` further bytes arrive.
+ * connection (the answer says Connection: close: server/http/unread-body.ts); but stop the
+ * connection once more than `limit` further bytes arrive.
  */
 function discardRest(req: IncomingMessage, limit: number): void {
   if (req.complete || req.destroyed) return;

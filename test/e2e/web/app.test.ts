@@ -19,10 +19,10 @@ sayWhyBrowserSuitesSkip('web app in Chromium');
 const STACK_FACTORIES = postgresUnavailableReason() ? [embeddedStack] : [embeddedStack, scaledStack];
 if (postgresUnavailableReason()) describe('web app on the scaled stack', () => it(`skipped: ${postgresUnavailableReason()}`, function () { this.skip(); }));
 
-/** Object stores answer a browser's PUT only with CORS for the app's origin (MinIO allows every origin by default). */
+/** Object stores answer a browser's PUT only with CORS for the app's origin (SeaweedFS and MinIO allow every origin by default). */
 async function allowBrowserUploads(stack: ProductionStack): Promise<void> {
   const xml = '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedHeader>*</AllowedHeader></CORSRule></CORSConfiguration>';
-  const response = await fetch(`${stack.minioPublicUrl}/${stack.bucket}?cors`, { method: 'PUT', body: xml });
+  const response = await fetch(`${stack.s3PublicUrl}/${stack.bucket}?cors`, { method: 'PUT', body: xml });
   if (!response.ok) throw new Error(`could not set the bucket's CORS rules: ${response.status}`);
 }
 
@@ -49,7 +49,7 @@ for (const makeStack of STACK_FACTORIES) {
       if (stack.name === 'scaled') {
         await allowBrowserUploads(stack as ProductionStack);
         // The browser sends files straight to the object store (the signed URL): the one other origin it may reach.
-        allowedOrigins.push(new URL((stack as ProductionStack).minioPublicUrl).origin);
+        allowedOrigins.push(new URL((stack as ProductionStack).s3PublicUrl).origin);
       }
       token = await signLocalToken(TEST_JWT_SECRET, 'web-user');
       files = await fixtures();

@@ -90,20 +90,20 @@ describe('ServiceMetrics and instrumented ports', () => {
       calls: 0,
       async down(): Promise<void> {
         this.calls += 1;
-        throw new UpstreamUnavailableError('object storage', 'MinIO did not answer');
+        throw new UpstreamUnavailableError('object storage', 'the S3 server did not answer');
       },
       async refused(): Promise<void> {
         throw new UnprocessableDocumentError('not a PDF');
       },
       sync: () => 42,
     };
-    const wrapped = countDependencyErrors(adapter, metrics, 'object storage (MinIO)');
+    const wrapped = countDependencyErrors(adapter, metrics, 'object storage (S3)');
     await wrapped.down().catch(() => undefined);
     await wrapped.refused().catch(() => undefined);
     expect(wrapped.sync()).to.equal(42);
     expect(adapter.calls).to.equal(1); // `this` is the adapter itself
     const text = await metrics.scrape();
-    expect(valueOf(text, 'doc_chat_dependency_errors_total{dependency="object storage (MinIO)"}')).to.equal(1);
+    expect(valueOf(text, 'doc_chat_dependency_errors_total{dependency="object storage (S3)"}')).to.equal(1);
   });
 
   it('hands a streamed answer (an async generator) through untouched, and keeps an absent stream absent', async () => {

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { AuthFailureLimit } from '../../../server/http/auth-failure-limit.js';
-import { clientKey } from '../../../server/http/client-address.js';
+import type { IncomingMessage } from 'node:http';
+import { clientKey, requestClientAddress } from '../../../server/http/client-address.js';
+import { CountPerKey } from '../../../server/http/connection-cap.js';
+
+/** Just what requestClientAddress reads of a request: its headers and its socket's peer. */
+const request = (headers: Record<string, string | string[]>, remoteAddress = '10.0.0.1') =>
+  ({ headers, socket: { remoteAddress } }) as unknown as IncomingMessage;
 
 describe('per-client limits', () => {
   describe('clientKey', () => {
@@ -25,6 +31,33 @@ describe('per-client limits', () => {
 
     it('leaves anything else as it is', () => {
       expect(clientKey('not an address')).to.equal('not an address');
+    });
+  });
+
+  describe('requestClientAddress', () => {
+    it('behind a trusted proxy, takes the last X-Forwarded-For entry (the one the proxy appended), as Koa’s ctx.ip does', () => {
+      expect(requestClientAddress(request({ 'x-forwarded-for': '203.0.113.9, 198.51.100.1' }), true)).to.equal('198.51.100.1');
+      expect(requestClientAddress(request({ 'x-forwarded-for': ['203.0.113.9', ' 198.51.100.2 '] }), true)).to.equal('198.51.100.2');
+    });
+
+    it('takes the socket’s peer without a trusted proxy, or when the header is missing or ends empty', () => {
+      expect(requestClientAddress(request({ 'x-forwarded-for': '198.51.100.1' }), false)).to.equal('10.0.0.1');
+      expect(requestClientAddress(request({}), true)).to.equal('10.0.0.1');
+      expect(requestClientAddress(request({ 'x-forwarded-for': '198.51.100.1, ' }), true)).to.equal('10.0.0.1');
+    });
+  });
+
+  describe('CountPerKey', () => {
+    it('counts per key and forgets a key back at zero', () => {
+      const counts = new CountPerKey();
+      counts.add('a');
+      counts.add('a');
+      counts.add('b');
+      counts.remove('a');
+      expect([counts.get('a'), counts.get('b')]).to.deep.equal([1, 1]);
+      counts.remove('a');
+      counts.remove('b');
+      expect((counts as unknown as { counts: Map<string, number> }).counts.size).to.equal(0);
     });
   });
 

@@ -26,12 +26,12 @@ describe('configuration', () => {
   it('switches each adapter by its variables', () => {
     const config = loadConfig({
       SUPABASE_URL: 'https://abc.supabase.co/', SUPABASE_ANON_KEY: 'anon',
-      MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: 'a', MINIO_SECRET_KEY: 'b', MINIO_PUBLIC_URL: 'https://files.example.com',
+      S3_ENDPOINT: 'http://seaweedfs:8333', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_PUBLIC_URL: 'https://files.example.com',
       CHROMA_URL: 'http://chroma:8000', OLLAMA_URL: 'http://ollama:11434', OLLAMA_CHAT_MODEL: 'qwen2.5:7b',
       CORS_ORIGINS: 'https://a.example.com, https://b.example.com',
     });
     expect(config.auth).to.deep.equal({ kind: 'supabase', url: 'https://abc.supabase.co', anonKey: 'anon', refusalCacheMs: 30_000 });
-    expect(config.blobs).to.deep.include({ kind: 'minio', bucket: 'documents', publicUrl: 'https://files.example.com' });
+    expect(config.blobs).to.deep.include({ kind: 's3', bucket: 'documents', publicUrl: 'https://files.example.com' });
     expect(config.index).to.deep.equal({ kind: 'chroma', url: 'http://chroma:8000', collection: 'doc_chat_chunks' });
     expect(config.models).to.deep.include({ kind: 'ollama', chatModel: 'qwen2.5:7b', embedModel: 'nomic-embed-text' });
     expect(config.corsOrigins).to.deep.equal(['https://a.example.com', 'https://b.example.com']);
@@ -44,7 +44,7 @@ describe('configuration', () => {
     expect(configError({ AUTH_JWT_SECRET: 'short' }).variable).to.equal('AUTH_JWT_SECRET');
     expect(configError({ CORS_ORIGINS: 'example.com' }).variable).to.equal('CORS_ORIGINS');
     expect(configError({ OLLAMA_URL: 'ftp://x' }).variable).to.equal('OLLAMA_URL');
-    expect(configError({ MINIO_ENDPOINT: 'http://m:9000', MINIO_ACCESS_KEY: 'a', MINIO_SECRET_KEY: 'b', MINIO_BUCKET: 'Bad_Bucket' }).variable).to.equal('MINIO_BUCKET');
+    expect(configError({ S3_ENDPOINT: 'http://m:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_BUCKET: 'Bad_Bucket' }).variable).to.equal('S3_BUCKET');
   });
 
   it('schedules ingestion 2 at once, 1 per user, with as many extraction processes as documents in progress', () => {
@@ -57,29 +57,55 @@ describe('configuration', () => {
 
   it('refuses partial settings, naming what is missing or stray', () => {
     expect(configError({ SUPABASE_URL: 'https://abc.supabase.co' }).variable).to.equal('SUPABASE_ANON_KEY');
-    expect(configError({ MINIO_ENDPOINT: 'http://m:9000', MINIO_ACCESS_KEY: 'a' }).variable).to.equal('MINIO_SECRET_KEY');
-    expect(configError({ MINIO_BUCKET: 'docs' }).variable).to.equal('MINIO_BUCKET');
+    expect(configError({ S3_ENDPOINT: 'http://m:9000', S3_ACCESS_KEY: 'a' }).variable).to.equal('S3_SECRET_KEY');
+    expect(configError({ S3_BUCKET: 'docs' }).variable).to.equal('S3_BUCKET');
     expect(configError({ OLLAMA_CHAT_MODEL: 'llama3' }).variable).to.equal('OLLAMA_CHAT_MODEL');
     expect(configError({ CHROMA_URL: 'http://chroma:8000' }).message).to.match(/^CHROMA_URL: needs OLLAMA_URL/);
     expect(configError({ CHROMA_COLLECTION: 'abc' }).variable).to.equal('CHROMA_COLLECTION');
   });
 
+  it('still reads the object store settings under their old MINIO_* names', () => {
+    const old = {
+      MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: 'a', MINIO_SECRET_KEY: 'b', MINIO_BUCKET: 'files', MINIO_PUBLIC_URL: 'https://files.example.com',
+    };
+    expect(loadConfig(old).blobs).to.deep.equal({
+      kind: 's3', endpoint: 'http://minio:9000', accessKey: 'a', secretKey: 'b', bucket: 'files', publicUrl: 'https://files.example.com',
+    });
+    // Old and new names mixed, or both set to the same value, read as one setting.
+    expect(loadConfig({ ...old, S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'files' }).blobs).to.deep.include({ endpoint: 'http://minio:9000', bucket: 'files' });
+    expect(loadConfig({ S3_ENDPOINT: 'http://s3:8333', MINIO_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' }).blobs).to.deep.include({ kind: 's3', accessKey: 'a' });
+    // An error names the variable as it was set.
+    expect(configError({ ...old, MINIO_BUCKET: 'Bad_Bucket' }).variable).to.equal('MINIO_BUCKET');
+    expect(configError({ MINIO_ENDPOINT: 'http://m:9000', MINIO_ACCESS_KEY: 'a' }).message).to.equal('S3_SECRET_KEY: must be set together with MINIO_ENDPOINT, MINIO_ACCESS_KEY');
+    expect(configError({ MINIO_PUBLIC_URL: 'https://files.example.com' }).message).to.equal('MINIO_PUBLIC_URL: has no effect without S3_ENDPOINT; set S3_ENDPOINT or remove MINIO_PUBLIC_URL');
+  });
+
+  it('refuses a setting given under its new and its old name with different values, never showing a secret', () => {
+    const both = configError({ S3_ENDPOINT: 'http://new:8333', MINIO_ENDPOINT: 'http://old:9000', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' });
+    expect(both.message).to.equal('S3_ENDPOINT: is set twice, to different values: as S3_ENDPOINT and as MINIO_ENDPOINT (its old name); keep only S3_ENDPOINT');
+    const secrets = configError({ S3_ENDPOINT: 'http://s3:8333', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'new-s3cret', MINIO_SECRET_KEY: 'old-s3cret' });
+    expect(secrets.variable).to.equal('S3_SECRET_KEY');
+    expect(secrets.message).to.include('MINIO_SECRET_KEY').and.not.include('s3cret');
+    // Blank counts as unset (compose passes empty strings), so it never conflicts.
+    expect(loadConfig({ S3_ENDPOINT: 'http://s3:8333', MINIO_ENDPOINT: ' ', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b' }).blobs).to.deep.include({ endpoint: 'http://s3:8333' });
+  });
+
   it('has short API timeouts, a long upload one and per-client limits by default, each settable', () => {
     expect(loadConfig({}).http).to.deep.equal({
       headersTimeoutMs: 10_000, bodyTimeoutMs: 30_000, uploadBodyTimeoutMs: 900_000, idleTimeoutMs: 5_000,
-      maxConnectionsPerClient: 64, authFailuresPerMinute: 30, trustProxy: false,
+      maxConnectionsPerClient: 64, maxConnections: 1000, authFailuresPerMinute: 30, trustProxy: false,
     });
     const config = loadConfig({
       HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_BODY_TIMEOUT_MS: '3000', UPLOAD_BODY_TIMEOUT_MS: '60000', HTTP_IDLE_TIMEOUT_MS: '1000',
-      MAX_CONNECTIONS_PER_CLIENT: '8', AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: 'true',
+      MAX_CONNECTIONS_PER_CLIENT: '8', MAX_CONNECTIONS: '500', AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: 'true',
       SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_ANON_KEY: 'anon', SUPABASE_REFUSAL_CACHE_MS: '5000',
     });
     expect(config.http).to.deep.equal({
       headersTimeoutMs: 2000, bodyTimeoutMs: 3000, uploadBodyTimeoutMs: 60_000, idleTimeoutMs: 1000,
-      maxConnectionsPerClient: 8, authFailuresPerMinute: 5, trustProxy: true,
+      maxConnectionsPerClient: 8, maxConnections: 500, authFailuresPerMinute: 5, trustProxy: true,
     });
     expect(config.auth).to.deep.include({ refusalCacheMs: 5000 });
-    for (const name of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS', 'MAX_CONNECTIONS_PER_CLIENT', 'AUTH_FAILURES_PER_MINUTE']) {
+    for (const name of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_BODY_TIMEOUT_MS', 'UPLOAD_BODY_TIMEOUT_MS', 'HTTP_IDLE_TIMEOUT_MS', 'MAX_CONNECTIONS_PER_CLIENT', 'MAX_CONNECTIONS', 'AUTH_FAILURES_PER_MINUTE']) {
       expect(configError({ [name]: '0' }).variable).to.equal(name);
       expect(configError({ [name]: '1.5s' }).variable).to.equal(name);
     }
@@ -172,9 +198,12 @@ describe('configuration', () => {
 
   it('runs both roles by default; serve and worker alone need the shared database', () => {
     expect(loadConfig({}).role).to.equal('all');
-    const minio = { MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: 'k', MINIO_SECRET_KEY: 'secret-key' };
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker', ...minio }).role).to.equal('worker');
-    expect(configError({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker' }).message).to.match(/^MINIO_ENDPOINT: must be set with ROLE=worker/);
+    const s3 = { S3_ENDPOINT: 'http://seaweedfs:8333', S3_ACCESS_KEY: 'k', S3_SECRET_KEY: 'secret-key' };
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker', ...s3 }).role).to.equal('worker');
+    expect(configError({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker' }).message).to.match(/^S3_ENDPOINT: must be set with ROLE=worker/);
+    // The old name counts: a worker configured before the rename still starts.
+    const old = { MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: 'k', MINIO_SECRET_KEY: 'secret-key' };
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', ROLE: 'worker', ...old }).role).to.equal('worker');
     expect(configError({ ROLE: 'serve' }).message).to.match(/^ROLE: "serve" needs DATABASE_URL/);
     expect(configError({ DATABASE_URL: 'postgres://db/x', ROLE: 'both' }).variable).to.equal('ROLE');
     expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).queue).to.deep.equal({ pollIntervalMs: 1000, leaseSeconds: 60 });

@@ -53,7 +53,7 @@ describe('AskQuestion.stream', () => {
     expect(text).to.equal(TEXT);
     const sources = seen.find((e) => e.type === 'sources');
     expect(sources).to.have.nested.property('sources[0].ingestId', job.id);
-    const done = seen.at(-1) as Extract<AskQuestionEvent, { type: 'done' }>;
+    const done = seen.at(-1) as Extract<AskQuestionEvent, { userMessageId: string }>;
     expect(f.chats.rows.map((m) => [m.id, m.role, m.content])).to.deep.equal([
       [done.userMessageId, 'user', 'How tall is the Eiffel Tower?'],
       [done.assistantMessageId, 'assistant', TEXT],

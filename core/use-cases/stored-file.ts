@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { NotFoundError, UnprocessableDocumentError } from '../domain/errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 
+/** How an ingestion reads the stored file: a piece at a time, never whole. */
+
 /** First bytes kept by scanStored: enough to tell a PDF from a JPEG (sniffContentType). */
 const HEAD_BYTES = 8;
 

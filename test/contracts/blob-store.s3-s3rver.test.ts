@@ -1,11 +1,11 @@
-import { MinioBlobStore } from '../../adapters/minio/minio-blob-store.js';
+import { S3BlobStore } from '../../adapters/s3/s3-blob-store.js';
 import { startS3Server } from '../support/s3-server.js';
 import { blobStoreContract } from './blob-store.contract.js';
 
 // s3rver checks expiry but not V4 signatures: the signature checks live in the Testcontainers suite.
-blobStoreContract('MinioBlobStore against s3rver', async () => {
+blobStoreContract('S3BlobStore against s3rver', async () => {
   const s3 = await startS3Server();
-  const store = new MinioBlobStore({
+  const store = new S3BlobStore({
     endpoint: s3.url,
     accessKey: s3.accessKey,
     secretKey: s3.secretKey,

@@ -6,18 +6,19 @@ import { NotFoundError, UpstreamUnavailableError } from '../../core/domain/error
 import type { BlobInfo, BlobStore, UploadUrl, UploadUrlRequest } from '../../core/ports/blob-store.js';
 import type { Clock } from '../../core/ports/clock-and-ids.js';
 import { errorCode } from '../blob-shared/error-code.js';
+import { unreachableCode } from '../system/network-errors.js';
 import { checkMaxBytes, checkUploadUrlRequest } from '../blob-shared/upload-request.js';
 
 const DEPENDENCY = 'object storage';
 
-export interface MinioBlobStoreOptions {
-  /** Where this service reaches MinIO/S3, e.g. `http://minio:9000` (MINIO_URL). */
+export interface S3BlobStoreOptions {
+  /** Where this service reaches the S3 server, e.g. `http://seaweedfs:8333` (S3_ENDPOINT). */
   endpoint: string;
   accessKey: string;
   secretKey: string;
   bucket: string;
   /**
-   * Where clients reach the same server, e.g. `https://files.example.com` (MINIO_PUBLIC_URL).
+   * Where clients reach the same server, e.g. `https://files.example.com` (S3_PUBLIC_URL).
    * Upload URLs are signed for this host. A path prefix (`https://example.com/s3`) is kept in the
    * URL but not signed: the reverse proxy must strip it and pass the Host header through.
    * Default: the endpoint.
@@ -44,13 +45,16 @@ interface ParsedEndpoint {
 const systemClock: Clock = { now: () => new Date() };
 
 /**
- * BlobStore on MinIO (or any S3-compatible server) through the `minio` client.
+ * BlobStore on any S3-compatible server (SeaweedFS in the compose stack, AWS S3, MinIO, Garage, ...) through the
+ * `minio` client, which speaks plain S3 with path-style URLs. The S3 calls it makes: HeadBucket and CreateBucket
+ * (init), HeadBucket (check), HeadObject (stat), GetObject (read, stream), DeleteObject (remove), and PUT URLs it
+ * presigns offline with AWS Signature V4 (createUploadUrl).
  *
  * Note: presigned PUT URLs bind only the key, the Host and the expiry; the Content-Type and
- * the size the client sends are not enforced by S3/MinIO, and the URL can be used again (replacing
+ * the size the client sends are not enforced by S3, and the URL can be used again (replacing
  * the object) until it expires. Check `stat()` (size, etag) before trusting an upload.
  */
-export class MinioBlobStore implements BlobStore {
+export class S3BlobStore implements BlobStore {
   readonly name = DEPENDENCY;
   readonly bucket: string;
   private readonly client: Client;
@@ -61,18 +65,18 @@ export class MinioBlobStore implements BlobStore {
   private readonly maxBytes: number;
   private readonly clock: Clock;
 
-  constructor(options: MinioBlobStoreOptions) {
+  constructor(options: S3BlobStoreOptions) {
     const internal = parseEndpoint(options.endpoint, 'endpoint');
-    if (internal.prefix) throw new Error('MinioBlobStore: endpoint must not have a path');
+    if (internal.prefix) throw new Error('S3BlobStore: endpoint must not have a path');
     const external = options.publicUrl ? parseEndpoint(options.publicUrl, 'publicUrl') : internal;
-    if (!options.bucket) throw new Error('MinioBlobStore: bucket is required');
-    if (!options.accessKey || !options.secretKey) throw new Error('MinioBlobStore: accessKey and secretKey are required');
+    if (!options.bucket) throw new Error('S3BlobStore: bucket is required');
+    if (!options.accessKey || !options.secretKey) throw new Error('S3BlobStore: accessKey and secretKey are required');
 
     this.bucket = options.bucket;
     this.region = options.region ?? 'us-east-1';
     this.label = internal.label;
     this.publicPrefix = external.prefix;
-    this.maxBytes = checkMaxBytes('MinioBlobStore', options.maxBytes);
+    this.maxBytes = checkMaxBytes('S3BlobStore', options.maxBytes);
     this.clock = options.clock ?? systemClock;
     const timeoutMs = options.timeoutMs ?? 10_000;
 
@@ -200,11 +204,11 @@ function parseEndpoint(value: string, option: string): ParsedEndpoint {
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`MinioBlobStore: ${option} is not a URL: ${value}`);
+    throw new Error(`S3BlobStore: ${option} is not a URL: ${value}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`MinioBlobStore: ${option} must be http(s)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`S3BlobStore: ${option} must be http(s)`);
   if (url.username || url.password || url.search || url.hash) {
-    throw new Error(`MinioBlobStore: ${option} must not carry credentials, a query or a fragment`);
+    throw new Error(`S3BlobStore: ${option} must not carry credentials, a query or a fragment`);
   }
   const useSSL = url.protocol === 'https:';
   // IPv6 literals come back bracketed from URL; the minio client wants them bare.
@@ -230,20 +234,6 @@ function timedTransport(base: typeof http | typeof https, timeoutMs: number): Pi
   return { request: request as typeof http.request };
 }
 
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EPIPE',
-  'ERR_STREAM_PREMATURE_CLOSE',
-]);
 const UNAVAILABLE_S3_CODES = new Set([
   'ServiceUnavailable',
   'SlowDown',
@@ -255,8 +245,9 @@ const UNAVAILABLE_S3_CODES = new Set([
 ]);
 
 function unavailableReason(error: unknown): string | undefined {
+  const network = unreachableCode(error);
+  if (network) return network;
   const code = errorCode(error);
-  if (code && NETWORK_CODES.has(code)) return code;
   if (code && UNAVAILABLE_S3_CODES.has(code)) return code;
   if (error instanceof AggregateError) {
     for (const inner of error.errors) {

@@ -1,0 +1,165 @@
+/**
+ * Tables read as tables: the lines of a page or passage (core/rag/layout.ts splits them into headings, column
+ * headers, rows and sentences) as rows × columns, each row a label (with the section heading above it, "REVENUES" of
+ * "North America") and its figures, each column a header (a period when it names a year), and the unit the table
+ * prints its figures in. Domain-neutral: a financial statement, a price list or a lab table read the same way.
+ */
+import { isTableLine, splitRow, type TextUnit } from '../layout.js';
+import { parseFigure, tableUnitOf, type Figure, type TableUnit } from './figures.js';
+
+export interface GridColumn {
+  /** The header as printed for this column ("2019", "2019 €m", "Fiscal 2018"), or "" when the table names none. */
+  label: string;
+  /** The year the header names, when it names one. */
+  year?: number;
+}
+
+export interface GridRow {
+  /** The row's label ("Net income"). */
+  label: string;
+  /** The heading of the rows' section, when one stands above it within the table ("REVENUES"). */
+  section?: string;
+  /** One per column, left to right (undefined where the row prints no figure for a column). */
+  figures: Array<Figure | undefined>;
+  /** The line as printed. */
+  text: string;
+}
+
+export interface TableGrid {
+  /** The heading above the table, when there is one ("CONSOLIDATED STATEMENTS OF INCOME"). */
+  title?: string;
+  /** The line naming the columns, as printed ("(Dollars in millions) 2019 2018 2017"). */
+  header?: string;
+  unit?: TableUnit;
+  columns: GridColumn[];
+  rows: GridRow[];
+}
+
+const YEAR = /\b(?:19|20)\d\d\b/g;
+/** A sentence this long ends a table: prose has resumed. */
+const MAX_SECTION_WORDS = 8;
+
+/** The tables among a passage's units, in order. A table needs two rows with figures at least. */
+export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
+  const grids: TableGrid[] = [];
+  let current: Draft | undefined;
+  let section: string | undefined;
+  const close = () => {
+    if (current && current.rows.length >= 2) grids.push(finish(current));
+    current = undefined;
+    section = undefined;
+  };
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i];
+    if (unit.kind === 'columns' || namesPeriods(unit)) {
+      close();
+      current = { ...titleAbove(units, i), header: unit.text, columns: columnsOf(unit.text), rows: [] };
+      continue;
+    }
+    const row = rowOf(unit, current);
+    if (row) {
+      current ??= { ...titleAbove(units, i), columns: [], rows: [] };
+      current.rows.push({ ...row, ...(section ? { section } : {}) });
+      continue;
+    }
+    if (!current) continue;
+    // A label the layout set on a line of its own above its figures ("Diluted weighted average common shares
+    // outstanding" / "3,732 4,238 …").
+    const next = units[i + 1] && rowOf(units[i + 1], current);
+    if (next && next.label === '' && unit.text.split(' ').length <= MAX_ROW_WORDS && !/[.!?]$/.test(unit.text)) {
+      current.rows.push({ ...next, label: unit.text.replace(/:$/, ''), text: `${unit.text} ${next.text}`, ...(section ? { section } : {}) });
+      i++;
+      continue;
+    }
+    // Between the header and the first row: the unit's line ("(in millions)"), and perhaps the first section's title.
+    if (current.rows.length === 0) current.unitLines.push(unit.text);
+    // A heading (or a short line ending in ':') within a table names the section of the rows below it; one followed by
+    // a column header is the next table's title.
+    const words = unit.text.split(' ').length;
+    const short = unit.kind === 'heading' || (unit.kind === 'sentence' && ((words <= MAX_SECTION_WORDS && /:$/.test(unit.text)) || (words <= 4 && !/[.!?]$/.test(unit.text))));
+    // A header's second line in brackets ("(Decrease)") titles no section.
+    if (short && units[i + 1]?.kind !== 'columns' && !unit.text.startsWith('(')) section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
+    else if (current.rows.length > 0 || unit.kind !== 'sentence' || unit.text.split(' ').length > MAX_SECTION_WORDS) close();
+  }
+  close();
+  return grids;
+}
+
+type Draft = TableGrid & { unitLines: string[] };
+
+/**
+ * A line of two years or more and no amount that the line layout did not take for a column header (it printed "$" or
+ * more words: "OPERATING REVENUES Q4 2019 Q4 2018 $ CHANGE % CHANGE").
+ */
+function namesPeriods(unit: TextUnit): boolean {
+  const years = unit.text.match(YEAR)?.length ?? 0;
+  // A "row" whose figures are years and footnote marks is a header ("(in millions) 2019 2018 (4) 2017 (4)").
+  if (unit.kind === 'row' && isTableLine(unit)) return years >= 2 && splitRow(unit.text).cells.every((c) => /^(?:(?:19|20)\d\d|\(\d\))$/.test(c));
+  return years >= 2 && unit.text.split(' ').length <= 20 && !/\d{1,3},\d{3}|\d\.\d|[.!?]$/.test(unit.text);
+}
+
+/**
+ * The unit as a table row: a row line with two figures or more; within a table also a line of one figure and a nil
+ * ("Other items(1) 17 —"), or a figure alone, that the line layout could not tell from prose.
+ */
+function rowOf(unit: TextUnit, table: Draft | undefined): Omit<GridRow, 'section'> | undefined {
+  if (unit.kind === 'columns' || unit.kind === 'heading') return undefined;
+  if (unit.kind === 'sentence' && (!table || unit.text.split(' ').length > MAX_ROW_WORDS || /[.!?]$/.test(unit.text))) return undefined;
+  if (unit.kind === 'row' && !table && !isTableLine(unit)) return undefined;
+  const split = splitRow(unit.text);
+  let { label, cells } = split;
+  // A footnote mark after the label ("Working capital (1) $207,599 …") is no figure: more cells than the columns.
+  const columns = table?.columns.length ?? 0;
+  if (columns > 0 && cells.length > columns && /^\(\d\)$/.test(cells[0])) [label, cells] = [`${label} ${cells[0]}`, cells.slice(1)];
+  const figures = cells.map(parseFigure);
+  if (figures.length === 0 || figures.some((f) => f === undefined)) return undefined;
+  if (columns > 0 && figures.length > columns + 2) return undefined;
+  return { label: label.replace(/:$/, ''), figures, text: unit.text };
+}
+/** A line within a table with more words than this is prose, not a row whose figures the layout missed. */
+const MAX_ROW_WORDS = 20;
+
+/** The heading just above a table (at most two units up, before any row) and the unit its lines name. */
+function titleAbove(units: readonly TextUnit[], at: number): { title?: string; unitLines: string[] } {
+  const lines: string[] = [];
+  let title: string | undefined;
+  for (let i = at - 1; i >= Math.max(0, at - 2); i--) {
+    const unit = units[i];
+    if (unit.kind === 'row' || unit.kind === 'columns') break;
+    lines.unshift(unit.text);
+    if (unit.kind === 'heading' && !title) title = unit.text;
+  }
+  lines.push(units[at].text);
+  return { ...(title ? { title } : {}), unitLines: lines };
+}
+
+/**
+ * A column header's columns, left to right: one per year it names ("2019 €m" → 2019), and one per run of words
+ * between or after the years that names a column of its own ("2019 Change 2018", "2019 2018 % Change"). Words before
+ * the first year head the labels; dates, periods and unit words belong to their year.
+ */
+function columnsOf(header: string): GridColumn[] {
+  const years = [...header.matchAll(YEAR)];
+  const columns: GridColumn[] = [];
+  years.forEach((match, i) => {
+    columns.push({ label: match[0], year: Number(match[0]) });
+    const run = header.slice(match.index + match[0].length, years[i + 1]?.index ?? header.length);
+    const words = run.replace(UNIT_WORDS, ' ').replace(/[\s,;()]+/g, ' ').trim();
+    if (words.split(' ').some((w) => (/\p{L}{3}/u.test(w) && !DATE_WORDS.test(w)) || w === '%')) columns.push({ label: words });
+  });
+  return columns;
+}
+const UNIT_WORDS = /(?:[$€£¥]\s?(?:m|mm|mn|bn|k|000|['’]000)?|\b(?:m|mm|mn|bn|USD|EUR|GBP|RMB)\b|\(000s?\)|\bin (?:thousands|millions|billions)\b)/gi;
+/** Words of a date or period that belong to the year beside them ("30 June 2019", "December 31,", "Fiscal 2018"). */
+const DATE_WORDS = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|fiscal|year|years|ended|ending|as|of|at|restated\d*|unaudited|audited|actual|reported|note|notes|fy|q[1-4])$/i;
+
+function finish(table: Draft): TableGrid {
+  const { unitLines, ...grid } = table;
+  const width = Math.max(...grid.rows.map((r) => r.figures.length));
+  // No header, or one naming fewer columns than the rows print: columns by position.
+  const columns = grid.columns.length >= width ? grid.columns : Array.from({ length: width }, (_, i) => grid.columns[i] ?? { label: '' });
+  // A currency sign the rows print counts as the table's when its title and header name none.
+  const unit = tableUnitOf([...unitLines, ...grid.rows.slice(0, 3).map((r) => (/[$€£¥]/.exec(r.text)?.[0] ?? ''))]);
+  const percentRows = grid.rows.every((r) => r.figures.every((f) => !f || f.percent || f.value === undefined));
+  return { ...grid, columns, ...(unit ? { unit } : percentRows ? { unit: { multiplier: 1, percent: true } } : {}) };
+}

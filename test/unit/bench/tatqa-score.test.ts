@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import { answerLead, carriesGold, carriesValue, numbersIn, spanNumber } from '../../../bench/tatqa-score.js';
+
+describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
+  describe('numbers read by value', () => {
+    it('reads separators, decimals and scale words, and marks bare years', () => {
+      const [a, b, c, d] = numbersIn('$ 1,452.4 and (12.6) and $1.50 billion in 2019');
+      expect(a).to.include({ value: 1452.4, decimals: 1, significant: 5, unit: 1, isYear: false });
+      expect(b).to.include({ value: 12.6, decimals: 1 });
+      expect(c).to.include({ value: 1.5e9, decimals: 2, unit: 1e9 });
+      expect(d).to.include({ value: 2019, isYear: true });
+    });
+
+    it('skips digits inside a word ("Q4", "FY19")', () => {
+      expect(numbersIn('Q4 FY19 sales were 7').map((n) => n.value)).to.deep.equal([7]);
+    });
+
+    it('accepts thousands separators, currency and parentheses negatives (sign ignored)', () => {
+      expect(carriesValue('Other fell by $(12.6) million', -12.6, 'million')).to.equal(true);
+      expect(carriesValue('The change was 16,458', -16458, 'thousand')).to.equal(true);
+      expect(carriesValue('a decrease of 12.7', -12.6, 'million')).to.equal(false);
+    });
+
+    it('rounds at the gold decimals, at least 2: 22.2222 answers 22.22, 172.4 does not answer 172', () => {
+      expect(carriesValue('up 22.2222%', -22.22, 'percent')).to.equal(true);
+      expect(carriesValue('up 22.23%', -22.22, 'percent')).to.equal(false);
+      expect(carriesValue('an average of 172.4', 172, 'million')).to.equal(false);
+      expect(carriesValue('an average of 172', 172, 'million')).to.equal(true);
+      expect(carriesValue('an average of 172.00', 172, 'million')).to.equal(true);
+    });
+
+    it('accepts a less precise answer the gold rounds to, when it keeps enough digits', () => {
+      expect(carriesValue('up 22.2%', 22.22, 'percent')).to.equal(true);
+      expect(carriesValue('about 6.7%', 6.67, 'percent')).to.equal(true);
+      expect(carriesValue('1,497', 1496.5, 'million')).to.equal(true);
+      expect(carriesValue('about 7%', 6.67, 'percent')).to.equal(false);
+      expect(carriesValue('about 22%', 22.22, 'percent')).to.equal(false);
+    });
+
+    it('moves a number with a scale word into the gold scale', () => {
+      expect(carriesValue('total sales of $1.50 billion', 1496.5, 'million')).to.equal(true);
+      expect(carriesValue('total sales of $1,496.5 million', 1496.5, 'million')).to.equal(true);
+      expect(carriesValue('total sales of $1.5 billion', 1496.5, 'million')).to.equal(true); // two digits and a decimal
+      expect(carriesValue('total sales of $1 billion', 1496.5, 'million')).to.equal(false); // one digit: too coarse
+      expect(carriesValue('12 million', 12, 'thousand')).to.equal(false);
+    });
+
+    it('ignores years unless the gold is one', () => {
+      expect(carriesValue('in 2019 and 2018', 2019)).to.equal(true);
+      expect(carriesValue('in 2019', 2019.5)).to.equal(false);
+    });
+  });
+
+  describe('gold answers by kind', () => {
+    it('span: normalised containment, or the number by value', () => {
+      const gold = { answer: ['our allowable incurred costs plus a profit'], answer_type: 'span' as const, scale: '' };
+      expect(carriesGold('“On a cost-plus type contract, we are paid our allowable incurred costs plus a profit which…” [1]', gold)).to.equal(true);
+      expect(carriesGold('“we are paid our incurred costs” [1]', gold)).to.equal(false);
+      expect(carriesGold('Total sales were $ 1,496.5', { answer: ['$1,496.5'], answer_type: 'span', scale: 'million' })).to.equal(true);
+      expect(spanNumber('(12.6)')).to.equal(12.6);
+      expect(spanNumber('fixed-price type')).to.equal(undefined);
+    });
+
+    it('multi-span: every span must be there', () => {
+      const gold = { answer: ['fixed-price type', 'cost-plus type', 'time-and-material type'], answer_type: 'multi-span' as const, scale: '' };
+      expect(carriesGold('Fixed-price type, cost-plus type and time and material type contracts.', gold)).to.equal(true);
+      expect(carriesGold('Fixed-price type and cost-plus type contracts.', gold)).to.equal(false);
+    });
+
+    it('arithmetic and count: by value; a count also as a word', () => {
+      expect(carriesGold('The change was -12.6 million.', { answer: -12.6, answer_type: 'arithmetic', scale: 'million' })).to.equal(true);
+      expect(carriesGold('Four assumptions are used.', { answer: '4', answer_type: 'count', scale: '' })).to.equal(true);
+      expect(carriesGold('Three assumptions are used.', { answer: '4', answer_type: 'count', scale: '' })).to.equal(false);
+      expect(carriesGold('2 years: “Total services 5,753 5,268 4,781” [1]', { answer: '2', answer_type: 'count', scale: '' })).to.equal(true);
+    });
+
+    it('does not take a count from inside a quote (a footnote mark, a table cell)', () => {
+      expect(carriesGold('“Stock-based compensation 5,589 1,765 | Other(1) 1,342” [1]', { answer: '1', answer_type: 'count', scale: '' })).to.equal(false);
+    });
+
+    it('does not count the source list or the [n] markers as the answer', () => {
+      const gold = { answer: 2, answer_type: 'arithmetic' as const, scale: '' };
+      expect(carriesGold('“Nothing here.” [2]\n\nSources: [1] report-2.pdf, page 2', gold)).to.equal(false);
+    });
+  });
+
+  describe('the lead', () => {
+    it('is the first quote of a quoted answer', () => {
+      expect(answerLead('“Total sales were $1,496.5.” [1] “Other was 44.1.” [2]\n\nSources: [1] a.pdf, page 1')).to.equal('Total sales were $1,496.5.');
+    });
+
+    it('is the first sentence of a written answer, decimals kept', () => {
+      expect(answerLead('The change was 12.6 million. It fell from 56.7 to 44.1.\n\nSources: [1] a.pdf, page 1')).to.equal('The change was 12.6 million.');
+    });
+
+    it('is what stands before the first quote, when something does', () => {
+      expect(answerLead('2018: $533 — “Free Cash Flow $497 $533 $308” [1]\n\nSources: [1] a.pdf, page 1')).to.equal('2018: $533');
+    });
+
+    it('is the first table row of a quote that opens with a table', () => {
+      expect(answerLead('“2019 2018 … Revenue $3,037 $2,210 | Royalties 2,907 3,086” [1]')).to.equal('2019 2018 … Revenue $3,037 $2,210');
+    });
+
+    it('leaves out the "may not answer" note', () => {
+      const answer = 'None of the passages I found mentions Foo, so this may not answer your question:\n“Bar was 3.” [1]';
+      expect(answerLead(answer)).to.equal('Bar was 3.');
+    });
+  });
+});

@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
+import type { ContextPassage } from '../../../core/ports/llm.js';
+
+const passage = (ref: string, text: string, filename = 'report.pdf', page = 1): ContextPassage => ({ ref, filename, page, text, score: 1 });
+
+const STATEMENT = `CONSOLIDATED STATEMENTS OF INCOME
+(In millions except per share data) 2020 2019 2018
+Net Operating Revenues $ 33,014 $ 37,266 $ 34,300
+Other income (loss) — net 841 34 (1,674)
+Consolidated Net Income 7,768 8,985 6,476`;
+
+const PROSE = 'Net income in 2019 rose on the sale of the bottling operations in Africa, which added a gain of $1.1 billion.';
+
+describe('ExtractiveAnswerer with tables read as tables', () => {
+  const answerer = new ExtractiveAnswerer();
+
+  it('leads with the figure from the row the question names, quotes that row, and puts the sentences under "Also found"', async () => {
+    const answer = await answerer.answer({ question: 'What was the net income in 2019?', history: [], contexts: [passage('1', STATEMENT), passage('2', PROSE, 'letter.pdf', 3)] });
+    const [lead, quote, also, sources] = answer.text.split('\n\n');
+    expect(lead).to.equal('Consolidated Net Income, 2019: $8,985 million');
+    expect(quote).to.equal('“(In millions except per share data) 2020 2019 2018 | Consolidated Net Income 7,768 8,985 6,476” [1]');
+    expect(also).to.match(/^Also found: .*“Net income in 2019 rose/);
+    expect(sources).to.equal('Sources: [1] report.pdf, page 1; [2] letter.pdf, page 3');
+    expect(answer.markers).to.deep.include({ 1: 1, 2: 2 });
+    expect(answer.quotes?.['1']).to.include('Consolidated Net Income 7,768 8,985 6,476');
+  });
+
+  it('computes what the question asks and shows how', async () => {
+    const answer = await answerer.answer({ question: 'What was the percentage change in consolidated net income from 2018 to 2019?', history: [], contexts: [passage('1', STATEMENT)] });
+    expect(answer.text.split('\n')[0]).to.equal('Percentage change in Consolidated Net Income from 2018 to 2019: 38.74% ((8,985 − 6,476) / 6,476 = 38.74%)');
+  });
+
+  it('leaves to the sentences a question that asks why, or what a line item is', async () => {
+    for (const question of ['Why did net income rise in 2019?', 'What is Consolidated Net Income?']) {
+      const answer = await answerer.answer({ question, history: [], contexts: [passage('1', STATEMENT), passage('2', PROSE, 'letter.pdf', 3)] });
+      expect(answer.text, question).to.match(/^“/);
+    }
+  });
+});

@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { splitUnits } from '../../../core/rag/layout.js';
+import { formatNumber, parseFigure, tableUnitOf, withUnit } from '../../../core/rag/tables/figures.js';
+import { compute } from '../../../core/rag/tables/table-arithmetic.js';
+import { answerFromTables } from '../../../core/rag/tables/table-answer.js';
+import { readTableGrids } from '../../../core/rag/tables/table-grid.js';
+import { operationAsked } from '../../../core/rag/tables/table-intents.js';
+
+/** A page of NIKE's 2019 10-K (note 17) as the PDF reader lays it out. */
+const SEGMENTS = `YEAR ENDED MAY 31,
+(Dollars in millions) 2019 2018 2017
+REVENUES
+North America $ 15,902 $ 14,855 $ 15,216
+Europe, Middle East & Africa 9,812 9,242 7,970
+Greater China 6,208 5,134 4,237
+Total NIKE Brand 37,218 34,485 32,233
+Corporate (7) 26 75
+TOTAL NIKE, INC. REVENUES $ 39,117 $ 36,397 $ 34,350
+EARNINGS BEFORE INTEREST AND TAXES
+North America $ 3,925 $ 3,600 $ 3,875
+Greater China 2,376 1,807 1,507
+Global Brand Divisions (3,262) (2,658) (2,677)`;
+
+/** An income statement's lines where "net" and "income" head several rows (the Coca-Cola 10-K a user asked). */
+const INCOME = `CONSOLIDATED STATEMENTS OF INCOME
+(In millions except per share data) 2020 2019 2018
+Net Operating Revenues $ 33,014 $ 37,266 $ 34,300
+Other income (loss) — net 841 34 (1,674)
+Income Before Income Taxes 9,749 10,786 8,350
+Consolidated Net Income 7,768 8,985 6,476`;
+
+/** A TAT-QA table as a report prints it. */
+const SALES = `Years Ended September 30,
+2019 2018 2017
+Fixed Price $ 1,452.4 $ 1,146.2 $ 1,036.9
+Other 44.1 56.7 70.8
+Total sales $1,496.5 $1,202.9 $1,107.7`;
+
+const grids = (text: string) => readTableGrids(splitUnits(text));
+
+describe('table figures', () => {
+  it('reads a cell as printed: currency, brackets for negatives, percent, nil', () => {
+    expect(parseFigure('$1,452.4')).to.include({ value: 1452.4, percent: false, decimals: 1 });
+    expect(parseFigure('(1,674)')).to.include({ value: -1674 });
+    expect(parseFigure('$(12)')).to.include({ value: -12 });
+    expect(parseFigure('-3.25')).to.include({ value: -3.25, decimals: 2 });
+    expect(parseFigure('30.8%')).to.include({ value: 30.8, percent: true });
+    expect(parseFigure('—')).to.include({ value: undefined });
+    expect(parseFigure('1,45')).to.equal(undefined);
+    expect(parseFigure('Revenue')).to.equal(undefined);
+    expect(parseFigure('(12')).to.equal(undefined);
+  });
+
+  it('finds the unit a table prints its figures in', () => {
+    expect(tableUnitOf(['(Dollars in millions) 2019 2018 2017'])).to.deep.equal({ multiplier: 1e6, scale: 'million', currency: '$' });
+    expect(tableUnitOf(['2019 €m 2018 €m 2017 €m'])).to.deep.equal({ multiplier: 1e6, scale: 'million', currency: '€' });
+    expect(tableUnitOf(['(In thousands, except per share data)'])).to.include({ multiplier: 1e3, scale: 'thousand' });
+    expect(tableUnitOf(['Years Ended September 30,', '2019 2018 2017'])).to.equal(undefined);
+  });
+
+  it('prints numbers grouped, rounded half away from zero, with the unit', () => {
+    expect(formatNumber(1234567.891)).to.equal('1,234,567.89');
+    expect(formatNumber(1.005)).to.equal('1.01');
+    expect(formatNumber(-2509)).to.equal('−2,509');
+    expect(withUnit(8985, { multiplier: 1e6, scale: 'million', currency: '$' })).to.equal('$8,985 million');
+    expect(withUnit(-12.5, { multiplier: 1e6, scale: 'million', currency: '€' })).to.equal('−€12.5 million');
+    expect(withUnit(38.74, undefined, { percent: true })).to.equal('38.74%');
+  });
+});
+
+describe('table arithmetic', () => {
+  it('computes each operation and shows how', () => {
+    expect(compute('change', [6476, 8985])).to.deep.equal({ value: 2509, percent: false, trace: '8,985 − 6,476 = 2,509' });
+    expect(compute('percent-change', [6476, 8985])).to.deep.equal({ value: 38.74, percent: true, trace: '(8,985 − 6,476) / 6,476 = 38.74%' });
+    expect(compute('average', [166, 178])?.trace).to.equal('(166 + 178) / 2 = 172');
+    expect(compute('sum', [166, 178, 192])?.value).to.equal(536);
+    expect(compute('share', [1452.4, 1496.5], 1)?.value).to.equal(97.05);
+    expect(compute('ratio', [10, 4])?.value).to.equal(2.5);
+    expect(compute('difference', [57, 166])?.trace).to.equal('57 − 166 = −109');
+  });
+
+  it('refuses what cannot be computed', () => {
+    expect(compute('percent-change', [0, 5])).to.equal(undefined);
+    expect(compute('ratio', [5, 0])).to.equal(undefined);
+    expect(compute('average', [5])).to.equal(undefined);
+    expect(compute('change', [1, 2, 3])).to.equal(undefined);
+  });
+});
+
+describe('tables read as tables', () => {
+  it('reads rows × columns with sections, periods and unit', () => {
+    const [grid, ...rest] = grids(SEGMENTS);
+    expect(rest).to.have.length(0);
+    expect(grid.columns.map((c) => c.year)).to.deep.equal([2019, 2018, 2017]);
+    expect(grid.unit).to.deep.include({ scale: 'million', currency: '$' });
+    const china = grid.rows.filter((r) => r.label === 'Greater China');
+    expect(china.map((r) => r.section)).to.deep.equal(['REVENUES', 'EARNINGS BEFORE INTEREST AND TAXES']);
+    expect(china[0].figures.map((f) => f?.value)).to.deep.equal([6208, 5134, 4237]);
+    expect(grid.rows.find((r) => r.label === 'Corporate')?.figures[0]?.value).to.equal(-7);
+  });
+
+  it('keeps two tables apart and reads a header of years with unit words', () => {
+    const two = grids(`${INCOME}\nThe Company's results were discussed with the audit committee at length in the year.\n${SALES}`);
+    expect(two).to.have.length(2);
+    expect(two[0].title).to.equal('CONSOLIDATED STATEMENTS OF INCOME');
+    expect(two[1].rows.map((r) => r.label)).to.deep.equal(['Fixed Price', 'Other', 'Total sales']);
+  });
+});
+
+describe('answers from table cells', () => {
+  it('picks the row the question names, not one that shares a word ("net income" is not "Other income — net")', () => {
+    const answer = answerFromTables('What was the net income in 2019?', grids(INCOME));
+    expect(answer?.line).to.equal('Consolidated Net Income, 2019: $8,985 million');
+    expect(answer?.cells.map((c) => c.value)).to.deep.equal([8985]);
+  });
+
+  it('answers the latest period when none is asked', () => {
+    expect(answerFromTables('What were the net operating revenues?', grids(INCOME))?.line).to.equal('Net Operating Revenues, 2020: $33,014 million');
+  });
+
+  it('tells rows of the same label apart by their section', () => {
+    const answer = answerFromTables('What were the revenues of Greater China in 2018?', grids(SEGMENTS));
+    expect(answer?.line).to.equal('Greater China (Revenues), 2018: $5,134 million');
+  });
+
+  it('computes a change, a percentage change and an average from the cells', () => {
+    expect(answerFromTables('What was the change in Fixed Price from 2018 to 2019?', grids(SALES))?.line)
+      .to.equal('Change in Fixed Price from 2018 to 2019: $306.2 (1,452.4 − 1,146.2 = 306.2)');
+    expect(answerFromTables('What was the percentage change in consolidated net income between 2018 and 2019?', grids(INCOME))?.line)
+      .to.equal('Percentage change in Consolidated Net Income from 2018 to 2019: 38.74% ((8,985 − 6,476) / 6,476 = 38.74%)');
+    expect(answerFromTables('What was the average Other sales in 2018 and 2017?', grids(SALES))?.computed?.value).to.equal(63.75);
+  });
+
+  it('computes a share of a total between two rows', () => {
+    const answer = answerFromTables('What percentage of total sales was Fixed Price in 2019?', grids(SALES));
+    expect(answer?.operation).to.equal('share');
+    expect(answer?.computed?.value).to.equal(97.05);
+    expect(answer?.cells.map((c) => c.row.label)).to.deep.equal(['Fixed Price', 'Total sales']);
+  });
+
+  it('answers nothing when no row names what is asked', () => {
+    expect(answerFromTables('What is the capital of France?', grids(INCOME))).to.equal(undefined);
+    expect(answerFromTables('Who audited the statements?', grids(SALES))).to.equal(undefined);
+  });
+
+  it('reads the operation from the intents table', () => {
+    expect(operationAsked('What is the percentage change in revenue?')).to.equal('percent-change');
+    expect(operationAsked('By how much did revenue increase?')).to.equal('change');
+    expect(operationAsked('What is the average revenue?')).to.equal('average');
+    expect(operationAsked('What was the revenue in 2019?')).to.equal('lookup');
+  });
+});
