@@ -73,6 +73,15 @@ describe('faults: a service process killed in the middle of a long ingestion', f
     const { checkpoint_json: json, ...rest } = row;
     return { ...rest, checkpoint: json ? (JSON.parse(json) as IngestCheckpoint) : null };
   };
+  /** The job's row while the service may be recovering the database a kill left (a read then is refused: none yet). */
+  const polledRow = (jobId: string): JobRow | undefined => {
+    try {
+      return jobRow(jobId);
+    } catch (error) {
+      if (/^SQLITE_(BUSY|READONLY)/.test(String((error as { code?: unknown }).code))) return undefined;
+      throw error;
+    }
+  };
   const chunkRows = (jobId: string) =>
     records!.prepare('SELECT rowid, page, ordinal, text FROM chunks WHERE job_id = ? ORDER BY ordinal').all(jobId) as { rowid: number; page: number; ordinal: number; text: string }[];
 
@@ -107,8 +116,8 @@ describe('faults: a service process killed in the middle of a long ingestion', f
       // died on (so it is no page that kills its reader).
       const indexed = killedAfter.at(-1) ?? 0;
       await eventually(() => {
-        const row = jobRow(jobId);
-        return (row.checkpoint?.pages ?? 0) > indexed && row.readingPage !== null && row.readingPage !== diedOn;
+        const row = polledRow(jobId);
+        return row !== undefined && (row.checkpoint?.pages ?? 0) > indexed && row.readingPage !== null && row.readingPage !== diedOn;
       }, `a checkpoint past page ${indexed}`, 60_000);
       await kill();
       const left = jobRow(jobId);
@@ -143,8 +152,8 @@ describe('faults: a service process killed in the middle of a long ingestion', f
     // The process dies while it reads the slow page (as one that needs more memory than the process may have).
     for (let run = 1; run <= 2; run++) {
       await eventually(() => {
-        const row = jobRow(jobId);
-        return row.attempts === run && row.readingPage === SLOW_PAGE;
+        const row = polledRow(jobId);
+        return row?.attempts === run && row.readingPage === SLOW_PAGE;
       }, `run ${run} reading page ${SLOW_PAGE}`, 60_000);
       await kill();
       await start();
