@@ -163,8 +163,9 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
     return chunks.sort((a, b) => (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : a.ordinal - b.ordinal));
   }
 
-  async deleteByJob(jobId: string): Promise<void> {
-    await this.onCollection('delete by job', (collection) => collection.delete({ where: { jobId } }));
+  async deleteByJob(jobId: string, fromOrdinal = 0): Promise<void> {
+    const where: Where = fromOrdinal > 0 ? whereAll([{ jobId }, { ordinal: { $gte: fromOrdinal } }]) : { jobId };
+    await this.onCollection('delete by job', (collection) => collection.delete({ where }));
   }
 
   async deleteBySession(sessionId: string): Promise<void> {

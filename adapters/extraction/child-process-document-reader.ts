@@ -122,7 +122,8 @@ export class ChildProcessDocumentReader implements DocumentReader {
     // The callbacks are kept, not the request: its bytes must not outlive the temporary file (see tempFile).
     // No closure below may name `request`: V8 keeps what any closure names in the context they all share, and the
     // upload's bytes with it for the whole extraction (heap snapshot: 36 MB held while a long PDF was read).
-    const { signal, onProgress, onPages, onLastPagesStarted, contentType } = request;
+    const { signal, onProgress, onReading, onPages, onLastPagesStarted, contentType, firstPage = 1 } = request;
+    if (!(Number.isInteger(firstPage) && firstPage >= 1)) throw new RangeError('firstPage must be a positive integer');
     if (signal?.aborted) throw new ReadCancelledError();
     const id = this.nextId++;
     // A document that comes as a stream (a stored one) is copied to its temporary file now, a piece at a time; one
@@ -144,6 +145,12 @@ export class ChildProcessDocumentReader implements DocumentReader {
       // Type checks happen here, before queueing: a mismatch is answered at once.
       kind = resolveDocumentKind(source, contentType);
     }
+    if (kind !== 'pdf' && firstPage > 1) {
+      // A photo is one page, and it was read: nothing is left from here.
+      if (typeof source === 'string') fs.rm(source, { force: true }, () => {});
+      onLastPagesStarted?.();
+      return [];
+    }
     return new Promise<ExtractedPage[]>((resolve, reject) => {
       let progress = -1;
       const onAbort = () => document.cancel();
@@ -154,6 +161,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
       };
       const document = new DocumentRead(id, kind, source!, {
         rangePages: this.rangePages,
+        firstPage,
         maxOcrPages: this.startData.settings.maxOcrPages,
         streamsText: onPages !== undefined,
         writeFile: async (bytes) => {
@@ -171,6 +179,13 @@ export class ChildProcessDocumentReader implements DocumentReader {
             onProgress(fraction);
           } catch {
             // progress is advisory
+          }
+        },
+        onReading: (page) => {
+          try {
+            onReading?.(page);
+          } catch {
+            // advisory, like progress
           }
         },
         onPages: (pages) => onPages?.(pages),

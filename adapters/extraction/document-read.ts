@@ -12,6 +12,8 @@ import { RunningHeaderRemover } from './running-headers.js';
 export interface DocumentReadOptions {
   /** Pages per range: a PDF with more is read as ranges, by several processes at once. */
   rangePages: number;
+  /** The first page to read (ReadDocumentRequest.firstPage); the pages before it are neither read nor delivered. */
+  firstPage: number;
   /** OCR'd pages per document, across all its ranges (MAX_OCR_PAGES). */
   maxOcrPages: number;
   /** The caller takes page texts from onPages: the pages resolve() gets then leave their text out (''). */
@@ -23,6 +25,8 @@ export interface DocumentReadOptions {
   /** New ranges can be handed out (the page count is known, or a range is to be read again). */
   onWork(): void;
   onProgress(fraction: number): void;
+  /** The earliest page not yet read of the ranges being read, each time it changes (ReadDocumentRequest.onReading). */
+  onReading(page: number): void;
   /** Every range of the document has been handed to a process (called once): it has nothing more to start. */
   onLastPagesStarted(): void;
   /** Pages whose text is final (running headers removed), in page order, each once. Throwing fails the document. */
@@ -64,7 +68,7 @@ export class DocumentRead {
   private readonly inFlight = new Set<RangeInFlight>();
   /** Pages received ahead of the next one to deliver (from later ranges). */
   private readonly ahead = new Map<number, ExtractedPage>();
-  private nextToDeliver = 1;
+  private nextToDeliver: number;
   /** Every page delivered, in order (text '' once handed to a streaming caller). */
   private readonly pages: ExtractedPage[] = [];
   private readonly headers: RunningHeaderRemover;
@@ -77,6 +81,7 @@ export class DocumentRead {
   private file?: Promise<string>;
   private bytes?: Uint8Array;
   private lastPagesStarted = false;
+  private readingPage = 0;
 
   constructor(
     readonly id: number,
@@ -87,7 +92,8 @@ export class DocumentRead {
   ) {
     if (typeof source === 'string') this.file = Promise.resolve(source);
     else this.bytes = source;
-    this.pending = [{ firstPage: 1, lastPage: options.rangePages }];
+    this.pending = [{ firstPage: options.firstPage, lastPage: options.firstPage + options.rangePages - 1 }];
+    this.nextToDeliver = options.firstPage;
     this.headers = new RunningHeaderRemover((texts, first) => this.deliver(texts, first));
   }
 
@@ -132,6 +138,7 @@ export class DocumentRead {
     };
     this.inFlight.add(range);
     this.tellIfAllStarted();
+    this.reportReading();
     return range;
   }
 
@@ -167,7 +174,9 @@ export class DocumentRead {
     if (this.total !== undefined || this.settled) return; // a first range read again after a crash
     this.total = pages;
     const size = this.options.rangePages;
-    for (let first = size + 1; first <= pages; first += size) this.pending.push({ firstPage: first, lastPage: Math.min(first + size - 1, pages) });
+    // The pages before the first one to read count as done (for progress, which is the whole document's).
+    this.finishedShare = pages > 0 ? Math.min(this.options.firstPage - 1, pages) / pages : 0;
+    for (let first = this.options.firstPage + size; first <= pages; first += size) this.pending.push({ firstPage: first, lastPage: Math.min(first + size - 1, pages) });
     if (this.pending.length > 0) this.options.onWork();
     else this.tellIfAllStarted();
   }
@@ -198,6 +207,15 @@ export class DocumentRead {
       this.headers.push(page.text);
     }
     this.reportProgress();
+    this.reportReading();
+  }
+
+  private reportReading(): void {
+    if (this.settled || this.inFlight.size === 0) return;
+    const page = Math.min(...[...this.inFlight].map((range) => range.nextPage));
+    if (page === this.readingPage) return;
+    this.readingPage = page;
+    this.options.onReading(page);
   }
 
   /** Pages out of the running-header remover: final, in order. */
@@ -223,9 +241,10 @@ export class DocumentRead {
   private onRangeDone(range: RangeInFlight): void {
     this.inFlight.delete(range);
     if (this.settled) return;
+    this.reportReading();
     const end = Math.min(range.lastPage, this.total ?? 0);
     if (range.nextPage <= end) return this.fail(new Error(`Extraction ended pages ${range.firstPage}-${end} at page ${range.nextPage - 1}`));
-    this.finishedShare += this.total ? (end - range.firstPage + 1) / this.total : 0;
+    this.finishedShare += this.total ? Math.max(0, end - range.firstPage + 1) / this.total : 0;
     this.finishIfComplete();
   }
 
@@ -253,7 +272,8 @@ export class DocumentRead {
     if (this.total === undefined || this.inFlight.size > 0 || this.pending.length > 0 || this.nextToDeliver <= this.total) return;
     this.headers.end();
     if (this.settled) return; // the caller's onPages failed on the last pages
-    if (this.pagesWithText === 0) return this.fail(noReadableTextError(this.pagesSkipped, this.options.maxOcrPages));
+    // A read going on from a checkpoint may find no text in the rest: the pages before it had some.
+    if (this.pagesWithText === 0 && this.options.firstPage === 1) return this.fail(noReadableTextError(this.pagesSkipped, this.options.maxOcrPages));
     this.options.onProgress(1);
     this.settled = true;
     this.removeFile();

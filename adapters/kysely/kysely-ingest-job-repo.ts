@@ -1,5 +1,5 @@
 import { IngestAlreadyActiveError } from '../../core/domain/errors.js';
-import type { IngestJob, IngestStage, IngestStatus } from '../../core/domain/model.js';
+import type { IngestCheckpoint, IngestJob, IngestStage, IngestStatus } from '../../core/domain/model.js';
 import type { IngestJobPatch, IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
 import type { Db, IngestJobsTable } from './schema.js';
 
@@ -49,6 +49,9 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
         reused_from: job.reusedFrom ?? null,
         attempts: job.attempts ?? 0,
         ocr_skipped_pages: job.ocrSkippedPages ?? null,
+        checkpoint_json: job.checkpoint ? JSON.stringify(job.checkpoint) : null,
+        reading_page: job.readingPage ?? null,
+        died_on_page: job.diedOnPage ?? null,
         created_at: job.createdAt,
         updated_at: job.updatedAt,
       })
@@ -73,6 +76,9 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
     if ('reusedFrom' in patch) set.reused_from = patch.reusedFrom ?? null;
     if ('attempts' in patch) set.attempts = patch.attempts ?? 0;
     if ('ocrSkippedPages' in patch) set.ocr_skipped_pages = patch.ocrSkippedPages ?? null;
+    if ('checkpoint' in patch) set.checkpoint_json = patch.checkpoint ? JSON.stringify(patch.checkpoint) : null;
+    if ('readingPage' in patch) set.reading_page = patch.readingPage ?? null;
+    if ('diedOnPage' in patch) set.died_on_page = patch.diedOnPage ?? null;
     if ('updatedAt' in patch) set.updated_at = patch.updatedAt!;
     const row = await this.db.updateTable('ingest_jobs').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     return row ? toJob(row) : null;
@@ -159,5 +165,8 @@ function toJob(row: IngestJobsTable): IngestJob {
   if (row.reused_from !== null) job.reusedFrom = row.reused_from;
   if (row.attempts > 0) job.attempts = row.attempts;
   if (row.ocr_skipped_pages !== null) job.ocrSkippedPages = row.ocr_skipped_pages;
+  if (row.checkpoint_json !== null) job.checkpoint = JSON.parse(row.checkpoint_json) as IngestCheckpoint;
+  if (row.reading_page !== null) job.readingPage = row.reading_page;
+  if (row.died_on_page !== null) job.diedOnPage = row.died_on_page;
   return job;
 }

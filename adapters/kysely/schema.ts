@@ -44,6 +44,10 @@ export interface IngestJobsTable {
   /** Added by migration 003 (default 0). */
   attempts: number;
   ocr_skipped_pages: number | null;
+  /** Added by migration 009 (SQLite) / 004 (PostgreSQL): IngestJob.checkpoint as JSON, readingPage, diedOnPage. */
+  checkpoint_json: string | null;
+  reading_page: number | null;
+  died_on_page: number | null;
   created_at: string;
   updated_at: string;
 }

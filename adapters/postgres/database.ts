@@ -148,6 +148,16 @@ const MIGRATIONS: Record<string, Migration> = {
       `.execute(db);
     },
   },
+  '004-ingest-checkpoints': {
+    // Issue 48: a retried job resumes after its last indexed page, and a run that dies on a page is remembered there.
+    async up(db) {
+      await sql`
+        ALTER TABLE ingest_jobs ADD COLUMN checkpoint_json TEXT;
+        ALTER TABLE ingest_jobs ADD COLUMN reading_page INTEGER;
+        ALTER TABLE ingest_jobs ADD COLUMN died_on_page INTEGER;
+      `.execute(db);
+    },
+  },
 };
 
 export interface PostgresPoolSizes {

@@ -144,8 +144,8 @@ export class PostgresLexicalIndex implements VectorIndex {
     return rows.map(toChunk);
   }
 
-  async deleteByJob(jobId: string): Promise<void> {
-    await this.database.db.deleteFrom('chunks').where('job_id', '=', jobId).execute();
+  async deleteByJob(jobId: string, fromOrdinal = 0): Promise<void> {
+    await this.database.db.deleteFrom('chunks').where('job_id', '=', jobId).where('ordinal', '>=', fromOrdinal).execute();
   }
 
   async deleteBySession(sessionId: string): Promise<void> {

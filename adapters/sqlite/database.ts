@@ -218,6 +218,15 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
       END;
     `,
   },
+  {
+    // Issue 48: a retried job resumes after its last indexed page, and a run that dies on a page is remembered there.
+    id: '009-ingest-checkpoints',
+    sql: `
+      ALTER TABLE ingest_jobs ADD COLUMN checkpoint_json TEXT;
+      ALTER TABLE ingest_jobs ADD COLUMN reading_page INTEGER;
+      ALTER TABLE ingest_jobs ADD COLUMN died_on_page INTEGER;
+    `,
+  },
 ];
 
 /** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */

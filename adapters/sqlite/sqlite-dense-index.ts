@@ -36,8 +36,8 @@ export class SqliteDenseIndex implements VectorIndex {
     selectChunk: BetterSqlite3.Statement<[string], ChunkRow>;
     writeChunk: ReturnType<typeof chunkRowWriter>;
     upsertVector: BetterSqlite3.Statement<[ChunkVectorsTable]>;
-    deleteJob: BetterSqlite3.Statement<[string]>;
-    deleteJobChunks: BetterSqlite3.Statement<[string]>;
+    deleteJob: BetterSqlite3.Statement<[{ job: string; from: number }]>;
+    deleteJobChunks: BetterSqlite3.Statement<[{ job: string; from: number }]>;
     deleteSession: BetterSqlite3.Statement<[string]>;
     deleteSessionChunks: BetterSqlite3.Statement<[string]>;
   };
@@ -55,8 +55,12 @@ export class SqliteDenseIndex implements VectorIndex {
          ON CONFLICT (chunk_id) DO UPDATE SET session_id = excluded.session_id, job_id = excluded.job_id,
            institution = excluded.institution, dimensions = excluded.dimensions, vector = excluded.vector`,
       ),
-      deleteJob: raw.prepare('DELETE FROM chunk_vectors WHERE job_id = ?'),
-      deleteJobChunks: raw.prepare('DELETE FROM chunks WHERE job_id = ?'),
+      // chunk_vectors has no ordinal: a vector stays when its chunk row is there and before `from` (a vector without
+      // its row, which the lexical index may have deleted first, goes too).
+      deleteJob: raw.prepare(
+        'DELETE FROM chunk_vectors WHERE job_id = @job AND chunk_id NOT IN (SELECT id FROM chunks WHERE job_id = @job AND ordinal < @from)',
+      ),
+      deleteJobChunks: raw.prepare('DELETE FROM chunks WHERE job_id = @job AND ordinal >= @from'),
       deleteSession: raw.prepare('DELETE FROM chunk_vectors WHERE session_id = ?'),
       deleteSessionChunks: raw.prepare('DELETE FROM chunks WHERE session_id = ?'),
     };
@@ -139,11 +143,11 @@ export class SqliteDenseIndex implements VectorIndex {
     return leadingChunkRows(this.database.raw, query, { withVectors: true }).map(toChunk);
   }
 
-  async deleteByJob(jobId: string): Promise<void> {
+  async deleteByJob(jobId: string, fromOrdinal = 0): Promise<void> {
     const { deleteJob, deleteJobChunks } = this.statements;
     this.database.raw.transaction(() => {
-      deleteJob.run(jobId);
-      deleteJobChunks.run(jobId);
+      deleteJob.run({ job: jobId, from: fromOrdinal });
+      deleteJobChunks.run({ job: jobId, from: fromOrdinal });
     })();
   }
 

@@ -142,8 +142,8 @@ export class SqliteFtsIndex implements VectorIndex {
     return leadingChunkRows(this.database.raw, query).map(toChunk);
   }
 
-  async deleteByJob(jobId: string): Promise<void> {
-    this.database.raw.prepare('DELETE FROM chunks WHERE job_id = ?').run(jobId);
+  async deleteByJob(jobId: string, fromOrdinal = 0): Promise<void> {
+    this.database.raw.prepare('DELETE FROM chunks WHERE job_id = ? AND ordinal >= ?').run(jobId, fromOrdinal);
   }
 
   async deleteBySession(sessionId: string): Promise<void> {

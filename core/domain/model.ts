@@ -59,14 +59,45 @@ export interface IngestJob {
   ocrSkippedPages?: number;
   sha256?: string;
   /**
-   * Runs started for this job (counted at each start, so a run cut short by a crash counts too). Bounded: past the
-   * limit the job fails with a reason naming the attempts.
+   * Runs started for this job (counted at each start, so a run cut short by a crash counts too). Bounded: runs in a
+   * row that indexed no further page are limited, and past the limit the job fails with a reason naming them.
    */
   attempts?: number;
+  /** How far the job's runs got: the pages whose chunks are in every index. A retried run starts after them. */
+  checkpoint?: IngestCheckpoint;
+  /**
+   * The page the run is reading (the first not yet indexed), recorded before it reads and as it advances: when a
+   * run ends without an outcome (its process was killed), the next run finds where it died.
+   */
+  readingPage?: number;
+  /** The page on which the previous run died, if it died reading: a second death there fails the job naming it. */
+  diedOnPage?: number;
   /** When the content was already ingested into this session: the job whose chunks are reused. */
   reusedFrom?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * Progress of an ingest job that survives its run: pages 1..`pages` are chunked and in every index, as `chunks`
+ * chunks (ordinals 0..chunks - 1). A later run of the job reads from page `pages` + 1 and numbers chunks on from there.
+ */
+export interface IngestCheckpoint {
+  pages: number;
+  chunks: number;
+  /** Of those pages, the ones that needed OCR but were skipped (the OCR page limit). */
+  ocrSkippedPages: number;
+  /** The section in force after the last of them (core/rag/chunking.ts carries it over to the next page). */
+  section: ChunkSection;
+  /** The run (IngestJob.attempts at the time) that moved it last: runs after it indexed no further page. */
+  run: number;
+}
+
+/** What chunking carries from one page to the next: the section's title, sub-heading and table column header. */
+export interface ChunkSection {
+  title?: string;
+  heading?: string;
+  columns?: string;
 }
 
 /** A piece of a document as it is indexed for retrieval. */

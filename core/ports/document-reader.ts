@@ -10,8 +10,20 @@ export interface ReadDocumentRequest {
   document: StoredDocument;
   /** The declared type: application/pdf, image/jpeg or image/jpg. */
   contentType: string;
+  /**
+   * The first page to read (default 1): a run going on from an earlier one's checkpoint. Pages before it are neither
+   * read nor handed over, read() resolves with the pages from it on ([] when the document has fewer pages), and
+   * onProgress still tells the fraction of the whole document. A document whose pages from here have no text is no
+   * error (the pages before had some).
+   */
+  firstPage?: number;
   /** Called with 0..1 as pages are done. */
   onProgress?: (fraction: number) => void;
+  /**
+   * Called with the page being read as it moves on: the earliest page not yet read of those being read. A reader that
+   * dies now (its process killed, out of memory) died on that page. Optional for readers.
+   */
+  onReading?: (page: number) => void;
   /**
    * Called with pages as soon as their text is final, in page order, each page once, all of them before read()
    * resolves: a caller can chunk and index a long document while its later pages are still being read. read() still

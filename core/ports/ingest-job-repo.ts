@@ -3,7 +3,8 @@ import type { IngestJob, IngestStatus } from '../domain/model.js';
 export type IngestJobPatch = Partial<
   Pick<
     IngestJob,
-    'status' | 'stage' | 'progress' | 'error' | 'pages' | 'chunks' | 'ocrSkippedPages' | 'sha256' | 'reusedFrom' | 'attempts' | 'updatedAt'
+    | 'status' | 'stage' | 'progress' | 'error' | 'pages' | 'chunks' | 'ocrSkippedPages' | 'sha256' | 'reusedFrom' | 'attempts'
+    | 'checkpoint' | 'readingPage' | 'diedOnPage' | 'updatedAt'
   >
 >;
 

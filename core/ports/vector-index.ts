@@ -75,7 +75,11 @@ export interface VectorIndex {
    * an overview of the documents is drawn from. No ranking, no query text.
    */
   leadingChunks(query: LeadingChunksQuery): Promise<Chunk[]>;
-  deleteByJob(jobId: string): Promise<void>;
+  /**
+   * Removes the job's chunks; with `fromOrdinal`, only those at that ordinal or later (what a run cut short wrote past
+   * its last checkpoint, IngestJob.checkpoint).
+   */
+  deleteByJob(jobId: string, fromOrdinal?: number): Promise<void>;
   deleteBySession(sessionId: string): Promise<void>;
   count(filter: { sessionId?: string; jobId?: string }): Promise<number>;
 }

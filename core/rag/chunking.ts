@@ -1,4 +1,4 @@
-import type { ExtractedPage } from '../domain/model.js';
+import type { ChunkSection, ExtractedPage } from '../domain/model.js';
 import { inferredColumns, isHeading, isTableLine, namedColumns, splitUnits, type TextUnit } from './layout.js';
 import { countWords } from './text.js';
 
@@ -37,11 +37,11 @@ export function chunkPages(pages: ExtractedPage[], options: ChunkingOptions = DE
  * give the event loop a turn between pages (5,000 pages take most of a second). What carries over between pages is
  * the section (a statement running over two pages keeps its title and column years) and the chunk ordinal.
  */
-export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page: ExtractedPage) => DraftChunk[] {
-  let ordinal = 0;
+export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: ChunkerPosition): PageChunker {
+  let ordinal = from?.ordinal ?? 0;
   /** The page's title (headings above its first table), a sub-heading since, and the table's column header. */
-  const section: { title?: string; heading?: string; columns?: string } = {};
-  return (page) => {
+  const section: ChunkSection = { ...from?.section };
+  const chunkPage = (page: ExtractedPage): DraftChunk[] => {
     const chunks: DraftChunk[] = [];
     const paragraphs = page.text
       .split(/\n\s*\n/)
@@ -110,6 +110,20 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING): (page:
     emit();
     return chunks;
   };
+  return Object.assign(chunkPage, { position: (): ChunkerPosition => ({ ordinal, section: definedOnly(section) }) });
+}
+
+/** Chunks one page after another; `position()` is where it stands after the pages so far, to go on from there. */
+export type PageChunker = ((page: ExtractedPage) => DraftChunk[]) & { position(): ChunkerPosition };
+
+/** Where chunking stands between pages: the next chunk's ordinal, and the section carried to the next page. */
+export interface ChunkerPosition {
+  ordinal: number;
+  section: ChunkSection;
+}
+
+function definedOnly(section: ChunkSection): ChunkSection {
+  return Object.fromEntries(Object.entries(section).filter(([, value]) => value !== undefined));
 }
 
 /** The start of a list's item: "1." or "2)", "(a)", or a bullet. */

@@ -1,7 +1,7 @@
-import type { Chunk, ExtractedPage, IngestJob } from '../domain/model.js';
+import type { Chunk, ExtractedPage, IngestCheckpoint, IngestJob } from '../domain/model.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IndexedChunk, VectorIndex } from '../ports/vector-index.js';
-import { pageChunker, type ChunkingOptions, type DraftChunk } from '../rag/chunking.js';
+import { pageChunker, type ChunkingOptions, type DraftChunk, type PageChunker } from '../rag/chunking.js';
 
 /** Chunks embedded per call to the embedder. */
 const EMBED_BATCH = 64;
@@ -9,35 +9,64 @@ const EMBED_BATCH = 64;
 const INDEX_BATCH = 512;
 /** The event loop gets a turn after this much work: a long document must not hold other users' requests. */
 const TURN_MS = 2;
+/** What is chunked is written and recorded as a checkpoint at least this often: a run cut short loses at most this. */
+export const CHECKPOINT_MS = 1000;
+
+/** A checkpoint without its run (the caller knows which run it is). */
+export type PageCheckpoint = Omit<IngestCheckpoint, 'run'>;
+
+export interface PageIndexerDeps {
+  indexes: VectorIndex[];
+  embedder?: Embedder;
+  chunking: ChunkingOptions;
+  /** Where an earlier run of the job got to: its chunks stay, and chunking goes on after its last page. */
+  from?: IngestCheckpoint;
+  /** Told, in order, each time the pages so far are in every index (at least every checkpointMs while pages come). */
+  onCheckpoint?: (checkpoint: PageCheckpoint) => Promise<void>;
+  /** Default CHECKPOINT_MS. */
+  checkpointMs?: number;
+}
 
 /**
  * Chunks, embeds and indexes a document's pages as the reader hands them over, so that on a long document this work
  * overlaps extraction instead of following it. Steps run one after the other on a single chain; the first failure
- * (or the signal) stops the chain, and finish() reports it. Chunk ids derive from the job and each index first drops
- * what an earlier run of the job left, so a run that stops half-way leaves nothing a later run would duplicate.
+ * (or the signal) stops the chain, and finish() reports it. Chunk ids derive from the job and ordinal, and each index
+ * first drops what an earlier run of the job left past its checkpoint (all of it without one), so a run that stops
+ * half-way leaves nothing a later run would duplicate, and what it recorded in a checkpoint is not done again.
  */
 export class PageIndexer {
-  private readonly chunker: (page: ExtractedPage) => DraftChunk[];
+  private readonly chunker: PageChunker;
   private chain: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | undefined;
   private pending: IndexedChunk[] = [];
   private lastTurn = performance.now();
-  /** Pages handed over so far. */
+  /** None yet: the first page indexed is recorded at once (a long document's first pages come after a long read). */
+  private lastCheckpoint = -Infinity;
+  /** The last page chunked (its chunks pending or written). */
+  private lastPage: number;
+  /** Pages handed over so far (in this run). */
   pagesSeen = 0;
-  /** Chunks written to every index so far. */
-  chunksIndexed = 0;
-  ocrSkippedPages = 0;
+  /** Chunks in every index so far, an earlier run's included. */
+  chunksIndexed: number;
+  /** Pages skipped for the OCR page limit so far, an earlier run's included. */
+  ocrSkippedPages: number;
+  /** Checkpoints recorded by this run. */
+  checkpoints = 0;
 
   constructor(
     private readonly job: IngestJob,
-    private readonly deps: { indexes: VectorIndex[]; embedder?: Embedder; chunking: ChunkingOptions },
+    private readonly deps: PageIndexerDeps,
     private readonly signal: AbortSignal,
     /** Told of the first failure at once (e.g. to stop reading a document whose chunks cannot be stored). */
     private readonly onFailure: (error: unknown) => void = () => {},
   ) {
-    this.chunker = pageChunker(deps.chunking);
+    const { from } = deps;
+    this.chunker = pageChunker(deps.chunking, from && { ordinal: from.chunks, section: from.section });
+    this.lastPage = from?.pages ?? 0;
+    this.chunksIndexed = from?.chunks ?? 0;
+    this.ocrSkippedPages = from?.ocrSkippedPages ?? 0;
     this.then(async () => {
-      for (const index of deps.indexes) await index.deleteByJob(job.id);
+      for (const index of deps.indexes) await index.deleteByJob(job.id, from?.chunks);
     });
   }
 
@@ -49,10 +78,12 @@ export class PageIndexer {
         await this.turn();
         if (page.method === 'ocr-skipped') {
           this.ocrSkippedPages++;
+          this.lastPage = page.page;
           continue;
         }
         for (const draft of this.chunker(page)) this.pending.push(this.toChunk(draft));
-        if (this.pending.length >= INDEX_BATCH) await this.flush();
+        this.lastPage = page.page;
+        if (this.pending.length >= INDEX_BATCH || performance.now() - this.lastCheckpoint >= (this.deps.checkpointMs ?? CHECKPOINT_MS)) await this.checkpoint();
       }
     });
   }
@@ -89,6 +120,17 @@ export class PageIndexer {
         if (!this.signal.aborted) this.onFailure(error);
       }
     });
+  }
+
+  /** Writes what is pending, then records that every page so far is indexed. */
+  private async checkpoint(): Promise<void> {
+    await this.flush();
+    this.lastCheckpoint = performance.now();
+    const { onCheckpoint } = this.deps;
+    if (!onCheckpoint) return;
+    const { ordinal, section } = this.chunker.position();
+    await onCheckpoint({ pages: this.lastPage, chunks: ordinal, ocrSkippedPages: this.ocrSkippedPages, section });
+    this.checkpoints++;
   }
 
   private async flush(): Promise<void> {

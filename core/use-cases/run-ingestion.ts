@@ -1,21 +1,24 @@
-import { createHash } from 'node:crypto';
-import { DomainError, JobStoppedError, NotFoundError, RecordsUnavailableError, UnprocessableDocumentError } from '../domain/errors.js';
-import type { ExtractedPage, IngestJob, IngestStage } from '../domain/model.js';
+import { DomainError, JobStoppedError, RecordsUnavailableError, UnprocessableDocumentError } from '../domain/errors.js';
+import type { IngestCheckpoint, IngestJob } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
 import type { DocumentReader } from '../ports/document-reader.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { IngestJobPatch, IngestJobRepo } from '../ports/ingest-job-repo.js';
+import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Logger } from '../ports/logger.js';
 import type { StorageSpace } from '../ports/storage-space.js';
 import type { UploadRepo } from '../ports/upload-repo.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
-import { PageIndexer } from './page-indexer.js';
-import { describe, internalFailure, noReadableText, OUT_OF_DISK_SPACE_REASON, userFacingReason } from './ingest-failure-reasons.js';
+import { progressWriter } from './ingest-progress.js';
+import { DEFAULT_INGEST_RETRY, sleep, stalledRuns, type IngestRetrySettings } from './ingest-retry.js';
+import { PageIndexer, type PageCheckpoint } from './page-indexer.js';
+import { cutShort, describe, diedOnPage, internalFailure, noReadableText, OUT_OF_DISK_SPACE_REASON, userFacingReason } from './ingest-failure-reasons.js';
 import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
 import { scanStored, storedPieces } from './stored-file.js';
+
+export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './ingest-retry.js';
 
 export interface RunIngestionDeps {
   jobs: IngestJobRepo;
@@ -32,31 +35,17 @@ export interface RunIngestionDeps {
   space?: StorageSpace;
 }
 
-/** How hard a job is tried before it is failed, and how a running one shows it is alive. */
-export interface IngestRetrySettings {
-  /** Runs a job may start (a crash of the service mid-run counts as one) before it is failed. */
-  maxAttempts: number;
-  /** Wait before retrying within the process, doubled each time; also the first wait between writes of `failed`. */
-  backoffMs: number;
-  /** While a job runs, its updatedAt is refreshed at least this often, even when no page is done meanwhile. */
-  heartbeatMs: number;
-  /** An unfinished job whose updatedAt is older than this is no longer run by anyone: ResumeIngestion enqueues it. */
-  leaseMs: number;
-}
-
-export const DEFAULT_INGEST_RETRY: IngestRetrySettings = { maxAttempts: 3, backoffMs: 1000, heartbeatMs: 15_000, leaseMs: 60_000 };
 /** Writes of a job's `failed` status tried before giving up (the lease then has the job run again). */
 const FAILED_WRITE_TRIES = 5;
 
 const NEVER_ABORTED = new AbortController().signal;
-/** Progress is written at most this often, so a 117-page document does not cost hundreds of writes. */
-const PROGRESS_INTERVAL_MS = 400;
 
 /**
  * Processes one ingest job: read → extract → chunk → embed → index. Safe to run again on the same job (after a crash
- * or restart): chunk ids derive from the job, each index first drops what an earlier run of the job left, and the job
- * is marked completed only once every index holds all its chunks. A failure removes the job's chunks again (as far
- * as the indexes allow; chunks of a job that is not completed are never cited anyway).
+ * or restart): chunk ids derive from the job, the job records a checkpoint as its pages are indexed (at least every
+ * CHECKPOINT_MS), a later run reads on from the page after it, each index first drops what an earlier run wrote past
+ * it, and the job is marked completed only once every index holds all its chunks. A failure removes the job's chunks
+ * (as far as the indexes allow; chunks of a job that is not completed are never cited anyway).
  */
 export class RunIngestion {
   private readonly retry: IngestRetrySettings;
@@ -71,9 +60,12 @@ export class RunIngestion {
    * Runs the job to completed or failed. `signal` (from the queue) stops it between stages and stops its extraction:
    * when cancelled its chunks are dropped and nothing more is written; at shutdown it is left unfinished (resumed at
    * next start). An internal error (a failed status write, a crashed extraction process) is retried after a backoff,
-   * up to maxAttempts runs in all, counting runs a crash of the service cut short; a document's own problem is not.
-   * `finishing` (the queue's, see JobHandler) is called once the document's last pages are being read: the rest of
-   * the job (those pages, indexing, completion) leaves the extraction processes free for the next document.
+   * from the job's checkpoint. Runs that index no further page, counting those a crash of the service cut short, are
+   * allowed maxAttempts in a row; and when two runs in a row died reading the same page, that page is named and the
+   * job failed (a document whose page kills the process reading it would otherwise kill every worker it reaches).
+   * A document's own problem is not retried. `finishing` (the queue's, see JobHandler) is called once the document's
+   * last pages are being read: the rest of the job (those pages, indexing, completion) leaves the extraction
+   * processes free for the next document.
    */
   async execute(jobId: string, signal: AbortSignal = NEVER_ABORTED, finishing: () => void = () => {}): Promise<void> {
     const { maxAttempts, backoffMs } = this.retry;
@@ -81,17 +73,27 @@ export class RunIngestion {
       const job = await this.deps.jobs.findById(jobId);
       if (!job || job.status === 'completed' || job.status === 'failed' || signal.aborted) return;
       const attempt = (job.attempts ?? 0) + 1;
-      if (attempt > maxAttempts) {
-        this.deps.logger.error('ingest job gave up', { jobId, attempts: maxAttempts });
-        await this.markFailed(jobId, `Ingestion was started ${maxAttempts} times without finishing (each run was cut short); upload the document again, and report it if this persists`);
+      // The page the previous run was reading when it died (it recorded no outcome), and the one before it.
+      if (job.readingPage !== undefined && job.readingPage === job.diedOnPage) {
+        this.deps.logger.error('ingest job died twice on one page', { jobId, page: job.readingPage, attempts: attempt - 1 });
+        await this.dropChunks(jobId);
+        await this.markFailed(jobId, diedOnPage(job.readingPage));
         return;
       }
-      if ((await this.attempt(job, attempt, signal, finishing)) === 'done') return;
-      await sleep(backoffMs * 2 ** (attempt - 1), signal);
+      if (stalledRuns(job) >= maxAttempts) {
+        this.deps.logger.error('ingest job gave up', { jobId, attempts: attempt - 1, checkpoint: job.checkpoint?.pages });
+        await this.dropChunks(jobId);
+        await this.markFailed(jobId, cutShort(maxAttempts));
+        return;
+      }
+      const stalled = await this.attempt(job, attempt, signal, finishing);
+      if (stalled === 'done') return;
+      await sleep(backoffMs * 2 ** Math.max(0, stalled - 1), signal);
     }
   }
 
-  private async attempt(job: IngestJob, attempt: number, signal: AbortSignal, finishing: () => void): Promise<'done' | 'retry'> {
+  /** One run: 'done' when the job is settled (or stopped), else the runs in a row without progress, this one included. */
+  private async attempt(job: IngestJob, attempt: number, signal: AbortSignal, finishing: () => void): Promise<'done' | number> {
     const { logger } = this.deps;
     const heartbeat = setInterval(() => void this.touch(job.id), this.retry.heartbeatMs);
     try {
@@ -110,14 +112,16 @@ export class RunIngestion {
         await this.dropChunks(job.id);
         return 'done';
       }
-      await this.dropChunks(job.id);
       // The records' database down is no fault of the document: retried like an internal error, never failed at once.
       const internal = !(error instanceof DomainError) || error instanceof RecordsUnavailableError;
-      if (internal && attempt < this.retry.maxAttempts) {
-        logger.warn('ingest attempt failed; retrying', { jobId: job.id, attempt, error: describe(error) });
-        return 'retry';
+      const stalled = internal ? await this.settleRetry(job, attempt) : undefined;
+      if (stalled !== undefined && stalled < this.retry.maxAttempts) {
+        // Its chunks up to the checkpoint stay: the next run goes on from there.
+        logger.warn('ingest attempt failed; retrying', { jobId: job.id, attempt, stalled, error: describe(error) });
+        return stalled;
       }
-      const reason = internal && attempt > 1 ? internalFailure(attempt) : userFacingReason(error);
+      await this.dropChunks(job.id);
+      const reason = internal && (stalled ?? attempt) > 1 ? internalFailure(stalled ?? attempt) : userFacingReason(error);
       if (internal) logger.error('ingest job failed', { jobId: job.id, attempt, error: describe(error) });
       else logger.warn('ingest job failed', { jobId: job.id, reason });
       await this.markFailed(job.id, reason);
@@ -127,14 +131,34 @@ export class RunIngestion {
     }
   }
 
+  /**
+   * A run that failed with an internal error ended (it did not die): it is no page's death. Returns the runs in a row
+   * without progress, this one included; undefined when the job is gone.
+   */
+  private async settleRetry(job: IngestJob, attempt: number): Promise<number | undefined> {
+    try {
+      const now = await this.deps.jobs.update(job.id, { readingPage: undefined });
+      return now ? stalledRuns(now) : undefined;
+    } catch (error) {
+      // The records unreachable: counted as if this run got no further than where it started.
+      this.deps.logger.warn('could not read an ingest job to retry it', { jobId: job.id, error: String(error) });
+      return stalledRuns({ ...job, attempts: attempt });
+    }
+  }
+
   private async process(job: IngestJob, attempt: number, signal: AbortSignal, tellFinishing: () => void): Promise<void> {
     let told = false;
     const finishing = () => {
       if (!told) (told = true), tellFinishing();
     };
     const { blobs, reader, indexes, embedder } = this.deps;
-    const progress = this.progressWriter(job.id);
-    const started = await this.deps.jobs.update(job.id, { status: 'processing', stage: 'reading', progress: 0, attempts: attempt, updatedAt: this.now() });
+    /** The page the reader is on, recorded with progress (undefined while not reading): where a run dying now died. */
+    const reading: { page?: number } = {};
+    const progress = progressWriter({ jobs: this.deps.jobs, logger: this.deps.logger, now: () => this.now() }, job.id, reading);
+    // The page the previous run was reading, if it died reading one, is where it died (see execute).
+    const started = await this.deps.jobs.update(job.id, {
+      status: 'processing', stage: 'reading', progress: 0, attempts: attempt, diedOnPage: job.readingPage, readingPage: undefined, updatedAt: this.now(),
+    });
     if (!started) return;
 
     // One pass over the stored file for its hash, size and type; the reader reads it again itself. Neither pass holds
@@ -144,18 +168,24 @@ export class RunIngestion {
     if (size === 0) throw new UnprocessableDocumentError('The uploaded file is empty');
     const twin = await this.deps.jobs.findCompletedBySha256(job.sessionId, sha256);
     if (twin && twin.id !== job.id && sameTags(twin.tags, job.tags)) {
-      // Same bytes, same tags, same session: the chunks already there answer for this upload too.
+      // Same bytes, same tags, same session: the chunks already there answer for this upload too (and what an earlier
+      // run of this job indexed goes: they would be cited twice).
+      if (job.checkpoint) await this.dropChunks(job.id);
       await this.deps.jobs.update(job.id, {
-        status: 'completed', stage: undefined, progress: 1, sha256, reusedFrom: twin.id,
-        pages: twin.pages, chunks: twin.chunks, updatedAt: this.now(),
+        status: 'completed', stage: undefined, progress: 1, sha256, reusedFrom: twin.id, pages: twin.pages, chunks: twin.chunks,
+        checkpoint: undefined, readingPage: undefined, diedOnPage: undefined, updatedAt: this.now(),
       });
       return;
     }
-    await this.deps.jobs.update(job.id, { sha256, updatedAt: this.now() });
+    // A checkpoint of other bytes (the object was replaced) is no place to go on from.
+    const from = job.checkpoint && (job.sha256 === undefined || job.sha256 === sha256) ? job.checkpoint : undefined;
+    await this.deps.jobs.update(job.id, { sha256, ...(!from && job.checkpoint && { checkpoint: undefined }), updatedAt: this.now() });
 
     const contentType = isAllowedContentType(job.contentType) ? job.contentType : sniffContentType(head);
     if (!contentType) throw new UnprocessableDocumentError('The file is neither a PDF nor a JPEG image');
     signal.throwIfAborted();
+    const firstPage = (from?.pages ?? 0) + 1;
+    reading.page = firstPage; // recorded before reading starts: a run that dies from here on died reading
     if (!(await progress('extracting', 0.05, true))) return;
 
     // One signal stops the reader and the indexer: the queue's (cancelled, shutdown) or the job found gone.
@@ -164,18 +194,30 @@ export class RunIngestion {
     signal.addEventListener('abort', stopRun, { once: true });
     progress.onGone(() => run.abort(new JobStoppedError('cancelled')));
     const chunking = this.deps.chunking ?? DEFAULT_CHUNKING;
-    const indexer = new PageIndexer(job, { indexes, embedder, chunking }, run.signal, (error) => run.abort(error));
+    const onCheckpoint = (checkpoint: PageCheckpoint) =>
+      this.recordCheckpoint(job.id, { ...checkpoint, run: attempt }, reading.page && Math.max(reading.page, checkpoint.pages + 1));
+    const { checkpointMs } = this.retry;
+    const indexer = new PageIndexer(job, { indexes, embedder, chunking, from, onCheckpoint, checkpointMs }, run.signal, (error) => run.abort(error));
+    let fraction = 0;
+    const recordProgress = () =>
+      progress('extracting', 0.05 + 0.85 * fraction).catch((error: unknown) =>
+        this.deps.logger.warn('could not record ingest progress', { jobId: job.id, error: String(error) }),
+      );
     try {
       const pages = await reader.read({
         document: () => storedPieces(blobs, job.key),
         contentType,
+        firstPage,
         onPages: (batch) => indexer.push(batch),
         // Not awaited, so never left to reject: a progress write the database refused (SQLITE_BUSY) is worth a line;
         // unhandled it ended the service. The next one, or the forced writes, record the stage anyway.
-        onProgress: (fraction) => {
-          progress('extracting', 0.05 + 0.85 * fraction).catch((error: unknown) =>
-            this.deps.logger.warn('could not record ingest progress', { jobId: job.id, error: String(error) }),
-          );
+        onProgress: (done) => {
+          fraction = done;
+          void recordProgress();
+        },
+        onReading: (page) => {
+          reading.page = page;
+          void recordProgress();
         },
         onLastPagesStarted: finishing,
         signal: run.signal,
@@ -184,16 +226,20 @@ export class RunIngestion {
       // fails, and what was indexed from it goes, as for any failure).
       await this.checkUnchanged(job.key);
       finishing(); // a reader that did not say so earlier: extraction is over, indexing what is left follows
+      reading.page = undefined;
       // A reader that handed over no pages (or not all) as it went: the rest are indexed now.
       if (indexer.pagesSeen < pages.length) indexer.push(pages.slice(indexer.pagesSeen));
       if (!(await progress(embedder ? 'embedding' : 'indexing', 0.92, true))) return;
       const chunks = await indexer.finish();
-      if (chunks === 0) throw noReadableText(pages, indexer.ocrSkippedPages);
+      const pageCount = firstPage - 1 + pages.length;
+      if (chunks === 0) throw noReadableText(pageCount, indexer.ocrSkippedPages);
       signal.throwIfAborted(); // cancelled while indexing: the caller drops what was just added
 
+      await progress.stop(); // no progress write may land after `completed`
       const done = await this.deps.jobs.update(job.id, {
-        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pages.length, chunks,
-        ocrSkippedPages: indexer.ocrSkippedPages > 0 ? indexer.ocrSkippedPages : undefined, updatedAt: this.now(),
+        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pageCount, chunks,
+        ocrSkippedPages: indexer.ocrSkippedPages > 0 ? indexer.ocrSkippedPages : undefined,
+        checkpoint: undefined, readingPage: undefined, diedOnPage: undefined, updatedAt: this.now(),
       });
       // The session was deleted while we worked: what we just indexed belongs to nobody.
       if (!done) await this.dropChunks(job.id);
@@ -203,6 +249,7 @@ export class RunIngestion {
       // An index that failed stopped the reading: its error, not the reader's "cancelled", is what happened.
       throw indexer.error ?? error;
     } finally {
+      await progress.stop();
       signal.removeEventListener('abort', stopRun);
       // Nothing may be written after this run ends: a later dropChunks must find every chunk it added.
       await indexer.settled();
@@ -222,30 +269,6 @@ export class RunIngestion {
   }
 
   /**
-   * Returns a function that records stage and progress (throttled unless forced) and tells whether the job still
-   * exists; a job deleted with its session stops the run (through onGone).
-   */
-  private progressWriter(jobId: string) {
-    let lastWrite = 0;
-    let goneListener: (() => void) | undefined;
-    const write = Object.assign(
-      async (stage: IngestStage, fraction: number, force = false): Promise<boolean> => {
-        const now = Date.now();
-        if (write.gone || (!force && now - lastWrite < PROGRESS_INTERVAL_MS)) return !write.gone;
-        lastWrite = now;
-        const patch: IngestJobPatch = { status: 'processing', stage, progress: Math.min(1, Math.round(fraction * 1000) / 1000), updatedAt: this.now() };
-        if ((await this.deps.jobs.update(jobId, patch)) === null && !write.gone) {
-          write.gone = true;
-          goneListener?.();
-        }
-        return !write.gone;
-      },
-      { gone: false, onGone: (listener: () => void) => void (goneListener = listener) },
-    );
-    return write;
-  }
-
-  /**
    * A run its signal stopped. Cancelled: its chunks go (the job is being deleted). Either way the attempt is not
    * counted, as the job did not fail; a job still there (a shutdown, or a session deletion that failed) stays
    * unfinished and is resumed at the next start or when its lease expires.
@@ -254,8 +277,19 @@ export class RunIngestion {
     const cancelled = !(reason instanceof JobStoppedError && reason.why === 'shutdown');
     if (cancelled) await this.dropChunks(jobId);
     this.deps.logger.info(cancelled ? 'ingest job cancelled' : 'ingest job interrupted by shutdown', { jobId });
-    await this.deps.jobs.update(jobId, { attempts: attempt > 1 ? attempt - 1 : undefined }).catch((error: unknown) =>
+    // Stopped, not dead: the page it was reading is no page it died on.
+    await this.deps.jobs.update(jobId, { attempts: attempt > 1 ? attempt - 1 : undefined, readingPage: undefined }).catch((error: unknown) =>
       this.deps.logger.warn('could not uncount an interrupted ingest attempt', { jobId, error: String(error) }),
+    );
+  }
+
+  /**
+   * Records that the pages so far are in every index, and that a run dying now dies on the page after them. A write
+   * that fails is only logged: the run goes on, and a later checkpoint records the same and more.
+   */
+  private async recordCheckpoint(jobId: string, checkpoint: IngestCheckpoint, readingPage: number | undefined): Promise<void> {
+    await this.deps.jobs.update(jobId, { checkpoint, readingPage, updatedAt: this.now() }).catch((error: unknown) =>
+      this.deps.logger.warn('could not record an ingest checkpoint', { jobId, pages: checkpoint.pages, error: String(error) }),
     );
   }
 
@@ -266,8 +300,9 @@ export class RunIngestion {
   private async markFailed(jobId: string, reason: string): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
+        // Its chunks were dropped: no checkpoint stands for them any more.
         await withReleasedReserve(this.space, () =>
-          this.deps.jobs.update(jobId, { status: 'failed', stage: undefined, error: reason, updatedAt: this.now() }),
+          this.deps.jobs.update(jobId, { status: 'failed', stage: undefined, error: reason, checkpoint: undefined, readingPage: undefined, updatedAt: this.now() }),
         );
         return;
       } catch (error) {
@@ -311,17 +346,4 @@ export class RunIngestion {
 function sameTags(a: Record<string, string>, b: Record<string, string>): boolean {
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
-}
-
-/** Waits `ms`, or less when `signal` aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -98,6 +98,23 @@ export function documentReaderContract(
       expect(photo).to.deep.equal(await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg' }));
     });
 
+    it('reads from firstPage on: the pages before it are neither handed over nor returned; progress ends at 1', async function () {
+      const whole = await reader.read({ document: pdf.bytes, contentType: 'application/pdf' });
+      const handed: ExtractedPage[] = [];
+      const progress: number[] = [];
+      const rest = await reader.read({
+        document: pdf.bytes, contentType: 'application/pdf', firstPage: 2,
+        onPages: (batch) => handed.push(...batch), onProgress: (fraction) => progress.push(fraction),
+      });
+      expect(rest.map((p) => p.page)).to.deep.equal(whole.slice(1).map((p) => p.page));
+      expect(handed.map((p) => p.page)).to.deep.equal(rest.map((p) => p.page));
+      for (const [n, phrases] of Object.entries(pdf.textOnPage)) if (Number(n) >= 2) expectText(handed[Number(n) - 2]!, phrases);
+      expect(progress.at(-1)).to.equal(1);
+      // Past the last page: nothing is left, which is no error; a photo is its page 1.
+      expect(await reader.read({ document: pdf.bytes, contentType: 'application/pdf', firstPage: pdf.pages + 1 })).to.deep.equal([]);
+      expect(await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg', firstPage: 2 })).to.deep.equal([]);
+    });
+
     it('reads a JPEG as one page, page 1, with its text', async function () {
       const pages = await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg' });
       expect(pages).to.have.length(1);

@@ -45,6 +45,18 @@ const job = (id: string, sessionId: string, overrides: Partial<IngestJob> = {}):
 });
 
 /** Behaviour every SessionRepo, ChatRepo and IngestJobRepo implementation must have. */
+/** A job as a version before checkpoints stored it (the same SQL for SQLite and PostgreSQL), for migration tests. */
+export const JOB_BEFORE_CHECKPOINTS = `INSERT INTO ingest_jobs (id, user_id, session_id, blob_key, filename, content_type,
+  tags_json, status, attempts, created_at, updated_at) VALUES ('old', 'u1', 's1', 'u1/a.pdf', 'f.pdf', 'application/pdf',
+  '{}', 'processing', 1, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z')`;
+
+/** That job, once migrated, reads as it was stored and then keeps a checkpoint. */
+export async function expectJobBeforeCheckpointsTakesOne(jobs: IngestJobRepo): Promise<void> {
+  expect(await jobs.findById('old')).to.include({ status: 'processing', attempts: 1 }).and.not.have.any.keys('checkpoint', 'readingPage');
+  const checkpoint = { pages: 3, chunks: 9, ocrSkippedPages: 0, section: {}, run: 1 };
+  expect(await jobs.update('old', { checkpoint, readingPage: 4 })).to.deep.include({ checkpoint, readingPage: 4 });
+}
+
 export function repoContract(name: string, makeSubject: () => Promise<RepoSubject>): void {
   describe(`repository contract: ${name}`, () => {
     let s: RepoSubject;
@@ -207,6 +219,20 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.jobs.findById('j1')).to.include({ attempts: 2, ocrSkippedPages: 40 });
         await s.jobs.create(job('j2', 's1', { key: 'u1/other.pdf', status: 'processing', attempts: 3 }));
         expect(await s.jobs.findById('j2')).to.include({ attempts: 3 });
+      });
+
+      it('keeps a job’s checkpoint and the pages its runs were on, and clears them', async () => {
+        await s.jobs.create(job('j1', 's1'));
+        expect(await s.jobs.findById('j1')).to.not.have.any.keys('checkpoint', 'readingPage', 'diedOnPage');
+        const checkpoint = { pages: 251, chunks: 1004, ocrSkippedPages: 2, section: { title: 'Annual report 2024', columns: '2024 2023' }, run: 2 };
+        await s.jobs.update('j1', { status: 'processing', readingPage: 1, diedOnPage: 1 });
+        const updated = await s.jobs.update('j1', { checkpoint, readingPage: 252 });
+        expect(updated).to.deep.include({ checkpoint, readingPage: 252, diedOnPage: 1 });
+        expect(await s.jobs.findById('j1')).to.deep.include({ checkpoint, readingPage: 252, diedOnPage: 1 });
+        await s.jobs.update('j1', { checkpoint: undefined, readingPage: undefined, diedOnPage: undefined });
+        expect(await s.jobs.findById('j1')).to.not.have.any.keys('checkpoint', 'readingPage', 'diedOnPage');
+        await s.jobs.create(job('j2', 's1', { key: 'u1/other.pdf', status: 'processing', checkpoint, readingPage: 252 }));
+        expect(await s.jobs.findById('j2')).to.deep.include({ checkpoint, readingPage: 252 });
       });
 
       it('finds the user’s queued or processing job for a key, and refuses a second one, also created concurrently', async () => {

@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { openPostgresDatabase } from '../../adapters/postgres/database.js';
 import { PostgresSessionEraser } from '../../adapters/postgres/postgres-session-eraser.js';
 import { KyselyChatRepo } from '../../adapters/kysely/kysely-chat-repo.js';
+import { KyselyIngestJobRepo } from '../../adapters/kysely/kysely-ingest-job-repo.js';
 import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { postgresRepoSubject } from '../support/postgres-repo-subject.js';
-import { repoContract } from './repos.contract.js';
+import { expectJobBeforeCheckpointsTakesOne, JOB_BEFORE_CHECKPOINTS, repoContract } from './repos.contract.js';
 
 describeWithPostgres('Repos on PostgreSQL', () => {
   repoContract('PostgreSQL (real server)', async () => {
@@ -62,6 +63,7 @@ describeWithPostgres('Repos on PostgreSQL', () => {
       try {
         // Roll the schema back to before migration 003 and store messages as an older version did.
         let database = await openPostgresDatabase(url);
+        await database.pool.query(ROLL_BACK_004);
         await database.pool.query(`
           DROP TRIGGER chat_messages_count_added ON chat_messages; DROP TRIGGER chat_messages_count_removed ON chat_messages;
           DROP FUNCTION chat_messages_count_added(); DROP FUNCTION chat_messages_count_removed();
@@ -86,5 +88,26 @@ describeWithPostgres('Repos on PostgreSQL', () => {
         await cluster.dropDatabase(url);
       }
     });
+
+    it('migration 004 adds checkpoints to the jobs an older version stored, which then keep one', async () => {
+      const cluster = sharedPostgresCluster();
+      const url = await cluster.createDatabase('ingest_checkpoints');
+      try {
+        let database = await openPostgresDatabase(url);
+        await database.pool.query(ROLL_BACK_004);
+        await database.pool.query(JOB_BEFORE_CHECKPOINTS);
+        await database.close();
+        database = await openPostgresDatabase(url);
+        await expectJobBeforeCheckpointsTakesOne(new KyselyIngestJobRepo(database.db));
+        await database.close();
+      } finally {
+        await cluster.dropDatabase(url);
+      }
+    });
   });
 });
+
+/** The schema as it was before migration 004 (a later migration must be rolled back before an earlier one). */
+const ROLL_BACK_004 = `
+  ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json, DROP COLUMN reading_page, DROP COLUMN died_on_page;
+  DELETE FROM kysely_migration WHERE name = '004-ingest-checkpoints';`;

@@ -9,7 +9,7 @@ import { openSqliteDatabase, sql } from '../../adapters/sqlite/database.js';
 import { SqliteSessionEraser } from '../../adapters/sqlite/sqlite-session-eraser.js';
 import { SqliteUploadRepo } from '../../adapters/sqlite/sqlite-upload-repo.js';
 import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
-import { repoContract } from './repos.contract.js';
+import { expectJobBeforeCheckpointsTakesOne, JOB_BEFORE_CHECKPOINTS, repoContract } from './repos.contract.js';
 
 repoContract('SQLite on a temp file', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repos-'));
@@ -133,6 +133,27 @@ describe('SQLite database', () => {
       expect(await jobs.findById('younger')).to.include({ status: 'failed', error: 'Another ingest job for the same file was already queued or processing' });
       expect(await jobs.findById('other-key')).to.include({ status: 'queued' });
       expect((await jobs.findActiveByKey('u1', 'u1/a.pdf'))?.id).to.equal('older');
+      await database.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migration 009 adds checkpoints to the jobs an older version stored, which then keep one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
+    const file = path.join(dir, 'x.sqlite');
+    try {
+      let database = openSqliteDatabase(file);
+      database.raw.exec(`
+        ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json;
+        ALTER TABLE ingest_jobs DROP COLUMN reading_page;
+        ALTER TABLE ingest_jobs DROP COLUMN died_on_page;
+        DELETE FROM schema_migrations WHERE id = '009-ingest-checkpoints';
+      `);
+      database.raw.prepare(JOB_BEFORE_CHECKPOINTS).run();
+      await database.close();
+      database = openSqliteDatabase(file);
+      await expectJobBeforeCheckpointsTakesOne(new KyselyIngestJobRepo(database.db));
       await database.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

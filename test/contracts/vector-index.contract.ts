@@ -381,6 +381,22 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       expect(inB[0].chunk.id).to.equal(c.b1.id);
     });
 
+    it('deleteByJob from an ordinal removes that job’s chunks from there on, and keeps those before it', async function () {
+      const c = await seed();
+      await index.deleteByJob(ids.job1, 1);
+      expect(await index.count({ jobId: ids.job1 })).to.equal(1);
+      expect(await index.count({ jobId: ids.job2 })).to.equal(3);
+      const left = await index.leadingChunks({ sessionId: ids.sessionA, perJob: 10, jobIds: [ids.job1] });
+      expect(left).to.deep.equal([c.a1]);
+      const hits = await index.search(query({ sessionId: ids.sessionA, text: 'glaciers mortgage mitochondria report', limit: 20 }));
+      expect(hits.filter((h) => h.chunk.jobId === ids.job1).map((h) => h.chunk.id)).to.deep.equal([c.a1.id]);
+      // Written again from that ordinal (a resumed run): one chunk per id, as before.
+      await index.add([c.a2, c.a3].map(chunk));
+      expect(await index.count({ jobId: ids.job1 })).to.equal(3);
+      await index.deleteByJob(ids.job1, 0);
+      expect(await index.count({ jobId: ids.job1 })).to.equal(0);
+    });
+
     it('deleteBySession removes that session’s chunks only', async function () {
       const c = await seed();
       await index.deleteBySession(ids.sessionA);

@@ -16,6 +16,8 @@ export class FakeDocumentReader implements DocumentReader {
   failWith: Error | null = null;
   /** Runs before answering: lets a test act while a job is "extracting". */
   beforeAnswer: (() => Promise<void>) | null = null;
+  /** The first page each read() was asked for (ReadDocumentRequest.firstPage), in call order. */
+  firstPages: number[] = [];
 
   /** A "PDF" page that is exactly this text stands for a scanned page the OCR page limit skipped ('ocr-skipped'). */
   static readonly OCR_SKIPPED_PAGE = '<ocr-skipped>';
@@ -46,14 +48,18 @@ export class FakeDocumentReader implements DocumentReader {
       throw new UnprocessableDocumentError(`The file content is not a JPEG image although it was declared as ${declared}`);
     }
     const text = Buffer.from(bytes.subarray(isJpeg ? JPEG_MAGIC.length : 0)).toString('utf8');
-    const pages: ExtractedPage[] = isJpeg
-      ? [{ page: 1, text, method: 'ocr' }]
+    const firstPage = request.firstPage ?? 1;
+    this.firstPages.push(firstPage);
+    const pages: ExtractedPage[] = (isJpeg
+      ? [{ page: 1, text, method: 'ocr' } as ExtractedPage]
       : text.split('\f').map((page, i): ExtractedPage =>
           page === FakeDocumentReader.OCR_SKIPPED_PAGE ? { page: i + 1, text: '', method: 'ocr-skipped' } : { page: i + 1, text: page, method: 'text' },
-        );
+        )).filter((page) => page.page >= firstPage);
     // Like a real reader, the first half of the pages is handed over while the rest is still "being read".
     const half = Math.ceil(pages.length / 2);
+    if (pages.length > 0) request.onReading?.(firstPage);
     request.onPages?.(pages.slice(0, half));
+    if (pages.length > half) request.onReading?.(pages[half]!.page);
     request.onProgress?.(0.5);
     stopIfAborted();
     if (this.beforeAnswer) await this.beforeAnswer();

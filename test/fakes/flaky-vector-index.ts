@@ -4,8 +4,9 @@ import { InMemoryVectorIndex, type InMemoryVectorIndexOptions } from './in-memor
 
 /**
  * An InMemoryVectorIndex that can go down like a remote index (Chroma): while `down`, every call throws
- * UpstreamUnavailableError. `goDownAfter` makes it fail in the middle of an add, after writing that many chunks (a
- * batched upsert interrupted by an outage); `beforeAdd` lets a test act while a job is being indexed.
+ * UpstreamUnavailableError. `goDownAfter` makes it fail in the middle of an add, once it wrote that many more chunks
+ * (over one add or several: a batched upsert interrupted by an outage); `beforeAdd` lets a test act while a job is
+ * being indexed.
  */
 export class FlakyVectorIndex extends InMemoryVectorIndex {
   down = false;
@@ -25,6 +26,7 @@ export class FlakyVectorIndex extends InMemoryVectorIndex {
       this.down = true;
       this.check();
     }
+    if (this.goDownAfter !== null) this.goDownAfter -= chunks.length;
     await super.add(chunks);
   }
 
@@ -33,9 +35,9 @@ export class FlakyVectorIndex extends InMemoryVectorIndex {
     return super.search(query);
   }
 
-  override async deleteByJob(jobId: string): Promise<void> {
+  override async deleteByJob(jobId: string, fromOrdinal?: number): Promise<void> {
     this.check();
-    return super.deleteByJob(jobId);
+    return super.deleteByJob(jobId, fromOrdinal);
   }
 
   override async deleteBySession(sessionId: string): Promise<void> {

@@ -24,7 +24,7 @@ export class HandOverReader implements DocumentReader {
   // Not async: this frame, and with it the request, is gone once the promise is returned.
   read(request: ReadDocumentRequest): Promise<ExtractedPage[]> {
     this.streamed = typeof request.document === 'function';
-    return this.answer(this.readText(request.document), request.onPages);
+    return this.answer(this.readText(request.document), request.onPages, request.firstPage ?? 1);
   }
 
   /** Lets the waiting read answer. */
@@ -43,9 +43,9 @@ export class HandOverReader implements DocumentReader {
     return text + decoder.decode();
   }
 
-  private async answer(reading: Promise<string>, onPages: ReadDocumentRequest['onPages']): Promise<ExtractedPage[]> {
+  private async answer(reading: Promise<string>, onPages: ReadDocumentRequest['onPages'], firstPage: number): Promise<ExtractedPage[]> {
     const text = await reading;
-    const pages = text.split('\f').map((page, i): ExtractedPage => ({ page: i + 1, text: page, method: 'text' }));
+    const pages = text.split('\f').map((page, i): ExtractedPage => ({ page: i + 1, text: page, method: 'text' })).filter((page) => page.page >= firstPage);
     onPages?.(pages);
     await new Promise<void>((resolve) => {
       this.release = resolve;

@@ -109,7 +109,7 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
     if (!j) return null;
     for (const [key, value] of Object.entries(patch)) {
       if (value === undefined) delete (j as unknown as Record<string, unknown>)[key];
-      else (j as unknown as Record<string, unknown>)[key] = value;
+      else (j as unknown as Record<string, unknown>)[key] = copy(value);
     }
     return copy(j);
   }

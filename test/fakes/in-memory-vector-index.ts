@@ -96,8 +96,8 @@ export class InMemoryVectorIndex implements VectorIndex {
       .map(copyChunk);
   }
 
-  async deleteByJob(jobId: string): Promise<void> {
-    for (const [id, e] of this.entries) if (e.chunk.jobId === jobId) this.entries.delete(id);
+  async deleteByJob(jobId: string, fromOrdinal = 0): Promise<void> {
+    for (const [id, e] of this.entries) if (e.chunk.jobId === jobId && e.chunk.ordinal >= fromOrdinal) this.entries.delete(id);
   }
 
   async deleteBySession(sessionId: string): Promise<void> {

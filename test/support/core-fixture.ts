@@ -1,4 +1,5 @@
 import { createDocChat, type DocChat } from '../../core/index.js';
+import type { IngestRetrySettings } from '../../core/use-cases/run-ingestion.js';
 import type { Llm } from '../../core/ports/llm.js';
 import type { QueryPlanner } from '../../core/ports/query-planner.js';
 import type { HitReranker } from '../../core/ports/hit-reranker.js';
@@ -63,6 +64,8 @@ export function coreFixture(
     planners?: QueryPlanner[];
     /** Another reader instead of the FakeDocumentReader (`reader` in the result stays the unused fake). */
     reader?: DocumentReader;
+    /** Added to the retry settings (backoff 1 ms). */
+    ingestRetry?: Partial<IngestRetrySettings>;
     space?: StorageSpace;
   } = {},
 ) {
@@ -92,7 +95,7 @@ export function coreFixture(
     clock,
     logger,
     // Retries without the production waits.
-    ingestRetry: { backoffMs: 1 },
+    ingestRetry: { backoffMs: 1, ...options.ingestRetry },
   });
   return {
     docChat, sessions, chats, jobs, uploads, eraser, blobs, clock, index, indexes, reader, logger, queue, queued,

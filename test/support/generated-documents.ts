@@ -76,13 +76,17 @@ export async function scannedPdf(pages: string[][]): Promise<Uint8Array> {
   return doc.save();
 }
 
-/** A PDF with a text layer: one page per entry, each line of the entry drawn in Helvetica. */
-export async function pagedTextPdf(pages: string[][]): Promise<Uint8Array> {
+/**
+ * A PDF with a text layer: one page per entry, each line of the entry drawn in Helvetica; the pages numbered in
+ * `scanned` (1-based) are pictures of their lines instead, as in scannedPdf (read by OCR: seconds each).
+ */
+export async function pagedTextPdf(pages: string[][], scanned: readonly number[] = []): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const lines of pages) {
+  for (const [i, lines] of pages.entries()) {
     const page = doc.addPage([612, 792]);
-    lines.forEach((line, i) => page.drawText(line, { x: 60, y: 720 - i * 16, size: 11, font }));
+    if (scanned.includes(i + 1)) page.drawImage(await doc.embedPng(textPng(lines)), { x: 0, y: 0, width: 612, height: 792 });
+    else lines.forEach((line, n) => page.drawText(line, { x: 60, y: 720 - n * 16, size: 11, font }));
   }
   return doc.save();
 }

@@ -71,6 +71,29 @@ describeWithCorpus('ChildProcessDocumentReader (one long PDF read as page ranges
     }
   });
 
+  it('reads from a first page in the middle (a resumed job) as ranges cut from there, each later page once', async () => {
+    const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: RANGE_PAGES });
+    const watch = watchRanges(reader);
+    try {
+      const stream = streamed();
+      const progress: number[] = [];
+      const pages = await reader.read({ document: bytes, contentType: PDF, firstPage: 100, onPages: stream.onPages, onProgress: (f) => progress.push(f) });
+      const rest = reference.slice(99);
+      expect(stream.pages.map((page) => [page.page, page.method])).to.deep.equal(rest.map((page) => [page.page, page.method]));
+      expect(pages.map((page) => page.page)).to.deep.equal(rest.map((page) => page.page));
+      // Running headers are judged over the pages read, so a few edge lines may differ; the pages' text is the same.
+      const same = stream.pages.filter((page, i) => page.text === rest[i]!.text).length;
+      expect(same / rest.length, `${same} of ${rest.length} pages read as from page 1`).to.be.above(0.9);
+      expect([...new Set(watch.seen.map((range) => range.firstPage))].sort((a, b) => a - b)).to.deep.equal([100, 140, 180, 220, 260, 300]);
+      // Progress is the whole document's: once the page count is known, the pages before 100 count as done.
+      expect(progress.find((f) => f > 0)).to.be.at.least(99 / MERGED_CORPUS_PAGES);
+      expect(progress.at(-1)).to.equal(1);
+    } finally {
+      watch.stop();
+      await reader.close();
+    }
+  });
+
   it('says once, when the range with the last page is handed out (before that range is read), that the last pages started', async () => {
     const reader = new ChildProcessDocumentReader({ poolSize: 2, rangePages: RANGE_PAGES });
     try {

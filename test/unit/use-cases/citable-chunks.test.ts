@@ -81,7 +81,8 @@ describe('Chat cites only chunks of completed jobs', () => {
     };
     await f.drain();
 
-    expect(midway).to.deep.equal({ status: 'processing', chunks: 2, sources: [] });
+    // The first page is written to every index at once (the job's first checkpoint): the first index holds its chunk.
+    expect(midway).to.deep.equal({ status: 'processing', chunks: 1, sources: [] });
     const done = await ask(f, session.id, 'How tall is the Eiffel tower in metres?');
     expect(done.sources.map((s) => s.ingestId)).to.include(job.id);
   });
@@ -168,9 +169,9 @@ describe('RunIngestion cleanup after a failure', () => {
     const f = coreFixture({ indexes: [first, second, last] });
     const { job } = await f.sessionWithUpload('u1', TOWER);
     await f.drain();
-    // An earlier run indexed everywhere and stopped before completing; the rerun meets an outage mid-add.
+    // An earlier run indexed everywhere and stopped before completing; the rerun meets an outage as it adds.
     await f.jobs.update(job.id, { status: 'processing', stage: 'indexing' });
-    first.goDownAfter = 1;
+    first.goDownAfter = 0;
     first.beforeAdd = async () => void (second.down = true); // both go down once indexing has begun
     await f.docChat.runIngestion.execute(job.id);
 
