@@ -18,7 +18,7 @@ export interface TableCell {
 }
 
 export interface TableAnswer {
-  /** The direct answer: "Net income, 2019: $8,985 million", "Change in revenue from 2018 to 2019: $1,200 million". */
+  /** The direct answer: "Net income, 2019: $8,985 million", "Change in visitors from 2018 to 2019: 1,200 thousand". */
   line: string;
   operation: TableOperation;
   /** The cells it read, in the order the computation uses them. */
@@ -156,7 +156,7 @@ function twoPhrases(question: string, operation: TableOperation): [string, strin
 /** A column by year: the first whose header names it. */
 function columnOf(grid: TableGrid, year: number): number {
   // Every column of one year (quarters, dates within it) does not tell which: none. Two groups of the same years
-  // ("2019 2018 2019 2018": revenues, then income) read the first.
+  // ("2019 2018 2019 2018": sales, then costs) read the first.
   const years = grid.columns.flatMap((c) => (c.year !== undefined ? [c.year] : []));
   if (years.length >= 2 && new Set(years).size === 1) return -1;
   return grid.columns.findIndex((c) => c.year === year);
@@ -277,7 +277,7 @@ function periodsText(operation: TableOperation, periods: string[]): string {
   return `, ${named.length === 2 ? `${named[0]} and ${named[1]}` : named.join(', ')}`;
 }
 
-/** The row's name as an answer states it: its label, with its section where one stands above it ("North America (Revenues)"). */
+/** The row's name as an answer states it: its label, with its section where one stands above it ("North America (Sales)"). */
 /** Labels that more than one row of the tables prints need their section to be told apart. */
 function rowName(row: GridRow, shared: Set<string>): string {
   const label = sentenceCase(row.label.replace(/\s*\(\d+\)$/, '').trim()) || (row.section ? sentenceCase(row.section) : 'Row');

@@ -1,14 +1,14 @@
 /**
  * Tables read as tables: the lines of a page or passage (core/rag/layout.ts splits them into headings, column
- * headers, rows and sentences) as rows × columns, each row a label (with the section heading above it, "REVENUES" of
+ * headers, rows and sentences) as rows × columns, each row a label (with the section heading above it, "SALES" of
  * "North America") and its figures, each column a header (a period when it names a year), and the unit the table
- * prints its figures in. Domain-neutral: a financial statement, a price list or a lab table read the same way.
+ * prints its figures in. Domain-neutral: a statement of accounts, a price list or a lab table read the same way.
  */
 import { isTableLine, splitRow, type TextUnit } from '../layout.js';
 import { parseFigure, tableUnitOf, type Figure, type TableUnit } from './figures.js';
 
 export interface GridColumn {
-  /** The header as printed for this column ("2019", "2019 €m", "Fiscal 2018"), or "" when the table names none. */
+  /** The header as printed for this column ("2019", "2019 €m", "Q4 2018"), or "" when the table names none. */
   label: string;
   /** The year the header names, when it names one. */
   year?: number;
@@ -17,7 +17,7 @@ export interface GridColumn {
 export interface GridRow {
   /** The row's label ("Net income"). */
   label: string;
-  /** The heading of the rows' section, when one stands above it within the table ("REVENUES"). */
+  /** The heading of the rows' section, when one stands above it within the table ("SALES"). */
   section?: string;
   /** One per column, left to right (undefined where the row prints no figure for a column). */
   figures: Array<Figure | undefined>;
@@ -89,7 +89,7 @@ type Draft = TableGrid & { unitLines: string[] };
 
 /**
  * A line of two years or more and no amount that the line layout did not take for a column header (it printed "$" or
- * more words: "OPERATING REVENUES Q4 2019 Q4 2018 $ CHANGE % CHANGE").
+ * more words: "OPERATING COSTS Q4 2019 Q4 2018 $ CHANGE % CHANGE").
  */
 function namesPeriods(unit: TextUnit): boolean {
   const years = unit.text.match(YEAR)?.length ?? 0;
@@ -141,17 +141,20 @@ function titleAbove(units: readonly TextUnit[], at: number): { title?: string; u
 function columnsOf(header: string): GridColumn[] {
   const years = [...header.matchAll(YEAR)];
   const columns: GridColumn[] = [];
+  // The word before the first year, when it stands before each year ("Period 2019 Period 2018"), is the years' own.
+  const lead = years.length > 0 ? header.slice(0, years[0].index).trim().split(' ').at(-1)?.toLowerCase() : undefined;
   years.forEach((match, i) => {
     columns.push({ label: match[0], year: Number(match[0]) });
-    const run = header.slice(match.index + match[0].length, years[i + 1]?.index ?? header.length);
+    let run = header.slice(match.index + match[0].length, years[i + 1]?.index ?? header.length);
+    if (lead && i + 1 < years.length && run.trim().toLowerCase().endsWith(lead)) run = run.trim().slice(0, -lead.length);
     const words = run.replace(UNIT_WORDS, ' ').replace(/[\s,;()]+/g, ' ').trim();
     if (words.split(' ').some((w) => (/\p{L}{3}/u.test(w) && !DATE_WORDS.test(w)) || w === '%')) columns.push({ label: words });
   });
   return columns;
 }
 const UNIT_WORDS = /(?:[$€£¥]\s?(?:m|mm|mn|bn|k|000|['’]000)?|\b(?:m|mm|mn|bn|USD|EUR|GBP|RMB)\b|\(000s?\)|\bin (?:thousands|millions|billions)\b)/gi;
-/** Words of a date or period that belong to the year beside them ("30 June 2019", "December 31,", "Fiscal 2018"). */
-const DATE_WORDS = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|fiscal|year|years|ended|ending|as|of|at|restated\d*|unaudited|audited|actual|reported|note|notes|fy|q[1-4])$/i;
+/** Words of a date or period that belong to the year beside them ("30 June 2019", "December 31,", "Q4 2018"). */
+const DATE_WORDS = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|year|years|ended|ending|as|of|at|restated\d*|unaudited|audited|actual|reported|note|notes|q[1-4])$/i;
 
 function finish(table: Draft): TableGrid {
   const { unitLines, ...grid } = table;

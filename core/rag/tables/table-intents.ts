@@ -40,6 +40,6 @@ export function operationAsked(question: string, intents: readonly TableIntent[]
 export const OPERATION_WORDS = new Set(
   ('absolute change changes changed increase increased increases decrease decreased decreases growth grow grew decline declined ' +
     'rise rose drop fall fell movement percentage percent proportion share fraction average mean ratio difference sum ' +
-    'combined altogether between from to year years fiscal fy period periods value amount figure respectively both ' +
+    'combined altogether between from to year years period periods value amount figure respectively both ' +
     'compared comparison how much many what which was were is are the in of for and did does do').split(' '),
 );
