@@ -5,7 +5,8 @@
  * `npx tsx bench/overview.ts`.
  */
 import fs from 'node:fs';
-import { PDFParse } from 'pdf-parse';
+import { DEFAULT_EXTRACTION_SETTINGS } from '../adapters/extraction/child-process-document-reader.js';
+import { openPdfPageSource } from '../adapters/extraction/open-pdf-page-source.js';
 import { splitSentences } from '../core/rag/text.js';
 import { corpusPath, exitUnlessCorpus } from '../test/support/paths.js';
 import { startTestService } from '../test/support/test-service.js';
@@ -29,9 +30,8 @@ try {
   for (const article of squad.articles) {
     const pdf = await articlePdf(article);
     // A copy: pdf.js takes over (detaches) the buffer it is given.
-    const parser = new PDFParse({ data: pdf.bytes.slice() });
-    const firstPage = (await parser.getText({ partial: [1] })).pages[0]?.text ?? '';
-    await parser.destroy();
+    const source = await openPdfPageSource('pdfjs', pdf.bytes.slice(), { maxPdfImagePixels: DEFAULT_EXTRACTION_SETTINGS.maxPdfImagePixels });
+    const firstPage = await source.text(1).finally(() => source.close());
     const sessionId = await api.createSession(article.title);
     const { jobId } = await api.uploadAndIngest(sessionId, `${article.title}.pdf`, pdf.bytes, 'application/pdf');
     const job = await api.waitForJob(jobId, 600_000);

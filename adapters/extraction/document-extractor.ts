@@ -23,7 +23,7 @@ export interface ExtractionSettings {
   maxOcrPages: number;
   /** Images in a PDF with more pixels are left out instead of decoded (pdf.js maxImageSize; PDFium too) (PDF_MAX_IMAGE_PIXELS). */
   maxPdfImagePixels: number;
-  /** The library that reads PDFs: pdf.js (through pdf-parse) or PDFium (WebAssembly) (PDF_READER). */
+  /** The library that reads PDFs: pdf.js (JavaScript) or PDFium (WebAssembly) (PDF_READER). */
   pdfReader: PdfReaderName;
 }
 

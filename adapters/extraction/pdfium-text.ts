@@ -1,5 +1,5 @@
 /**
- * Page text from PDFium's characters, laid out in lines as pdf.js's text path lays them out (pdf-parse's getPageText):
+ * Page text from PDFium's characters, laid out in lines as pdf.js's text path lays them out (pdfjs-text.ts):
  * characters in content order, a new line where the baseline moves by a line, cells of a table row on one line.
  * PDFium's own FPDFText_GetText differs where it matters for chunking: it starts a new line for every superscript
  * (a footnote mark, an exponent) and marks a hyphen at a line end with U+FFFE; this layout keeps superscripts in

@@ -1,27 +1,32 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { PDFParse } from 'pdf-parse';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import { PDF_MESSAGES, type PdfPageSource, type PdfPageSourceOptions } from './pdf-page-source.js';
 import { hasInk, renderForOcr, renderForViewing } from './pdf-page-raster.js';
 import { findTextOnPage } from './pdfjs-find-text.js';
+import { pdfjsPageText } from './pdfjs-text.js';
 
 /**
- * PDF pages read by pdf.js through pdf-parse: its per-page text layout (lines, cell gaps), its operator list for
- * "is anything drawn", and its renderer on @napi-rs/canvas for OCR. Each page's data is released after use
- * (page.cleanup()); dropCaches() drops the document-wide caches.
+ * PDF pages read by pdf.js (its legacy build, the one made for Node): its text items laid out in lines and cells
+ * (pdfjs-text.ts), its operator list for "is anything drawn", and its renderer on @napi-rs/canvas for OCR. Each page's
+ * data is released after use (page.cleanup()); dropCaches() drops the document-wide caches.
  */
 export async function openPdfjsPageSource(bytes: Uint8Array, { maxPdfImagePixels }: PdfPageSourceOptions): Promise<PdfPageSource> {
-  const parser = new PDFParse({ data: bytes, ...pdfjsAssets(), isEvalSupported: false, maxImageSize: maxPdfImagePixels });
+  const task = getDocument({
+    data: Buffer.isBuffer(bytes) ? new Uint8Array(bytes) : bytes, // pdf.js refuses a Buffer
+    ...pdfjsAssets(),
+    maxImageSize: maxPdfImagePixels,
+    verbosity: VerbosityLevel.ERRORS, // a damaged file would log a warning per broken object
+  });
   let doc: PDFDocumentProxy;
   try {
-    doc = await openDocument(parser);
+    doc = await task.promise;
   } catch (error) {
-    await parser.destroy().catch(() => {});
+    await task.destroy().catch(() => {});
     throw toPdfError(error);
   }
-  const pageText = pageTextReader(parser, doc);
   const withPage = async <T>(num: number, use: (page: PDFPageProxy) => Promise<T>): Promise<T> => {
     const page = await doc.getPage(num).catch((error: unknown) => Promise.reject(toPdfError(error)));
     try {
@@ -32,42 +37,14 @@ export async function openPdfjsPageSource(bytes: Uint8Array, { maxPdfImagePixels
   };
   return {
     pageCount: doc.numPages,
-    text: (num) => pageText(num).catch((error: unknown) => Promise.reject(toPdfError(error))),
+    text: (num) => withPage(num, pdfjsPageText),
     hasInk: (num) => withPage(num, hasInk),
     renderForOcr: (num, dpi, maxPixels) => withPage(num, (page) => renderForOcr(page, dpi, maxPixels)),
     renderForViewing: (num, maxSide, maxScale) => withPage(num, (page) => renderForViewing(page, maxSide, maxScale)),
     findText: (num, passage) => withPage(num, (page) => findTextOnPage(page, passage)),
     dropCaches: () => doc.cleanup(),
-    close: () => parser.destroy().catch(() => {}),
-  };
-}
-
-/**
- * The parsed pdf.js document behind pdf-parse (its load() is private in its typings, public at run time): pages are
- * read one at a time from it, and rendered or cleaned up through it.
- */
-export async function openDocument(parser: PDFParse): Promise<PDFDocumentProxy> {
-  const load = (parser as unknown as { load?: () => Promise<PDFDocumentProxy> }).load;
-  if (typeof load !== 'function') throw new Error('pdf-parse no longer exposes load(); check its version');
-  return load.call(parser);
-}
-
-/**
- * pdf-parse's own text layout of one page (lines and cell gaps as its getText() makes them), then the page is
- * cleaned up. getText({ partial: [n] }) does the same but walks every page number of the document to find n: on
- * 5,000 pages that is 25 million checks. Falls back to it should pdf-parse rename its per-page method.
- */
-function pageTextReader(parser: PDFParse, doc: PDFDocumentProxy): (num: number) => Promise<string> {
-  type PageText = (page: PDFPageProxy, params: object, total: number) => Promise<string>;
-  const ofPage = (parser as unknown as { getPageText?: PageText }).getPageText;
-  if (typeof ofPage !== 'function') return async (num) => (await parser.getText({ partial: [num] })).pages[0]?.text ?? '';
-  return async (num) => {
-    const page = await doc.getPage(num);
-    try {
-      return await ofPage.call(parser, page, {}, doc.numPages);
-    } finally {
-      page.cleanup();
-    }
+    // The loading task owns the document and pdf.js's (in-process) worker: destroying it frees both.
+    close: () => task.destroy().catch(() => {}),
   };
 }
 
@@ -87,13 +64,13 @@ let assets: { cMapUrl: string; standardFontDataUrl: string; wasmUrl: string } | 
 
 /**
  * Local pdf.js resources: CMaps (text of CJK fonts), the 14 standard fonts (rendering PDFs that do not embed them)
- * and the wasm decoders (JPEG 2000 scans). In Node pdf.js reads these paths from disk; without them it would
- * silently lose that text or those images. Resolved from pdf-parse so we get the pdfjs-dist it was built with.
+ * and the wasm decoders (JPEG 2000 and JBIG2 scans, ICC colour). In Node pdf.js reads these paths from disk, never the
+ * network; without them it would silently lose that text or those images. Not `iccUrl` (its CMYK profile): pdf.js
+ * fetches that one with XMLHttpRequest, which Node lacks; without it CMYK is converted as before, by formula.
  */
 export function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string; wasmUrl: string } {
   if (!assets) {
-    const requireFromPdfParse = createRequire(createRequire(import.meta.url).resolve('pdf-parse'));
-    const root = path.dirname(requireFromPdfParse.resolve('pdfjs-dist/package.json'));
+    const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
     // pdf.js insists on a trailing slash.
     assets = {
       cMapUrl: path.join(root, 'cmaps') + '/',

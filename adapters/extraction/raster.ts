@@ -53,7 +53,37 @@ export function toOcrImage(source: Canvas | Image, orientation: number, maxPixel
   ctx.transform(...orientationMatrix(orientation, source.width, source.height));
   ctx.drawImage(source, 0, 0);
 
-  return darkestChannelPgm(ctx.getImageData(0, 0, width, height).data, width, height);
+  const rgba = ctx.getImageData(0, 0, width, height).data;
+  if (scale === 1) smoothOneToOne(rgba, width, height);
+  return darkestChannelPgm(rgba, width, height);
+}
+
+/**
+ * Softens each colour channel with the 3-tap filter [1, 16, 1] / 18 across and down: what Skia's cubic (Mitchell)
+ * resampling did to a photo drawn at 1:1 with imageSmoothingQuality 'high' in @napi-rs/canvas 0.1.x, and what the OCR
+ * settings were tuned on. Canvas 1.x copies such pixels as they are; without this, OCR recall over the receipts stayed
+ * at 0.836 (bench/ocr-lines.ts) but single receipts read other item lines. Scaled photos are still resampled by Skia.
+ */
+function smoothOneToOne(rgba: Uint8ClampedArray, width: number, height: number): void {
+  const across = new Uint16Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 4;
+      const left = (y * width + Math.max(0, x - 1)) * 4;
+      const right = (y * width + Math.min(width - 1, x + 1)) * 4;
+      for (let c = 0; c < 3; c++) across[(y * width + x) * 3 + c] = rgba[left + c] + 16 * rgba[at + c] + rgba[right + c];
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    const up = Math.max(0, y - 1) * width;
+    const down = Math.min(height - 1, y + 1) * width;
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < 3; c++) {
+        const sum = across[(up + x) * 3 + c] + 16 * across[(y * width + x) * 3 + c] + across[(down + x) * 3 + c];
+        rgba[(y * width + x) * 4 + c] = Math.round(sum / 324);
+      }
+    }
+  }
 }
 
 /** The canvas transform that draws an image stored with EXIF `orientation` (width x height as stored) upright. */

@@ -27,8 +27,8 @@ export function workerEntry(name = 'extraction-worker'): string {
   const dir = makeProcessTempDir(`doc-chat-${name}`); // an earlier test run killed by a signal left its bundle
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   // Bare imports in the bundle resolve from its folder: point its node_modules at ours.
-  const pdfParse = require.resolve('pdf-parse');
-  const nodeModules = pdfParse.slice(0, pdfParse.lastIndexOf(`${path.sep}node_modules${path.sep}`) + '/node_modules'.length);
+  const pdfjs = require.resolve('pdfjs-dist/package.json');
+  const nodeModules = pdfjs.slice(0, pdfjs.lastIndexOf(`${path.sep}node_modules${path.sep}`) + '/node_modules'.length);
   fs.symlinkSync(nodeModules, path.join(dir, 'node_modules'), 'dir');
   const outfile = path.join(dir, `${name}.mjs`);
   buildSync({

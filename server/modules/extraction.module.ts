@@ -26,7 +26,7 @@ const EXTRACTION_MS_PER_PAGE = setting('EXTRACTION_MS_PER_PAGE', positiveInt(3_6
 const PDF_MAX_IMAGE_PIXELS = setting('PDF_MAX_IMAGE_PIXELS', positiveInt(1_000_000_000), DEFAULT_EXTRACTION_SETTINGS.maxPdfImagePixels, 'Largest image in a PDF that is decoded');
 const EXTRACTION_MAX_MEMORY_MB = setting('EXTRACTION_MAX_MEMORY_MB', v.pipe(positiveInt(65_536), v.minValue(128, 'must be at least 128')), DEFAULT_PROCESS_LIMITS.maxMemoryMb, 'Heap limit of one extraction process');
 const EXTRACTION_RECYCLE_PAGES = setting('EXTRACTION_RECYCLE_PAGES', positiveInt(10_000_000), DEFAULT_PROCESS_LIMITS.recycleAfterPages, 'Pages after which an extraction process is replaced');
-const PDF_READER = setting('PDF_READER', oneOf(PDF_READERS), DEFAULT_EXTRACTION_SETTINGS.pdfReader, 'Library that reads PDFs and draws their page images: pdfium (PDFium, WebAssembly) or pdfjs (pdf.js, through pdf-parse)');
+const PDF_READER = setting('PDF_READER', oneOf(PDF_READERS), DEFAULT_EXTRACTION_SETTINGS.pdfReader, 'Library that reads PDFs and draws their page images: pdfium (PDFium, WebAssembly) or pdfjs (pdf.js, JavaScript)');
 const EXTRACTION_IDLE_MS = setting('EXTRACTION_IDLE_MS', positiveInt(86_400_000), DEFAULT_PROCESS_LIMITS.idleMs, 'Idle time after which an extraction process exits');
 
 export interface ExtractionLimits {

@@ -191,8 +191,8 @@ describe('deployment files agree with the configuration', () => {
     for (const tag of stages) expect(tag).to.equal('24-bookworm-slim');
     expect(read('.nvmrc').trim()).to.equal('24');
     const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
-    expect(engines).to.equal('>=22.12');
+    expect(engines).to.equal('>=22.13'); // pdfjs-dist 6's own floor
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-    expect(major > 22 || (major === 22 && minor >= 12), `running Node ${process.versions.node}`).to.equal(true);
+    expect(major > 22 || (major === 22 && minor >= 13), `running Node ${process.versions.node}`).to.equal(true);
   });
 });

@@ -12,6 +12,7 @@ const manifest = JSON.parse(read('package.json')) as {
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  overrides?: Record<string, unknown>;
 };
 
 /** The TypeScript source tsc compiles to a dist/ path (tsconfig.build.json: rootDir ".", outDir "dist"). */
@@ -42,6 +43,17 @@ describe('the package manifest and the image run compiled JavaScript', () => {
     const suites = fs.readdirSync(path.join(REPO_ROOT, 'test/contracts')).filter((name) => name.endsWith('.contract.ts'));
     expect(suites.length).to.be.greaterThan(0);
     for (const suite of suites) expect(testing, suite).to.include(`'../test/contracts/${suite.replace(/\.ts$/, '.js')}'`);
+  });
+
+  it('reads PDFs with pdf.js itself: pdf-parse (the benchmarks\' baseline, with its own older pdf.js) is a development dependency only', () => {
+    for (const reader of ['pdfjs-dist', '@hyzyla/pdfium', '@napi-rs/canvas']) expect(manifest.dependencies, reader).to.have.property(reader);
+    expect(manifest.dependencies).to.not.have.property('pdf-parse');
+    expect(manifest.devDependencies).to.have.property('pdf-parse');
+  });
+
+  it('every override of a dependency\'s version is explained in docs/operations.md (package.json holds no comments)', () => {
+    const dependencyNotes = read('docs/operations.md').split('\n## Dependencies\n')[1] ?? '';
+    for (const name of Object.keys(manifest.overrides ?? {})) expect(dependencyNotes, name).to.include(`\`${name}\``);
   });
 
   it('tsx is a development dependency only; npm start and the image run node on dist/, with the service\'s Node options and malloc settings', () => {

@@ -10,7 +10,7 @@ import { REPO_ROOT } from './paths.js';
  * scanned pages (text rendered to pixels, embedded as the page's only content), photos with EXIF orientations, and
  * broken PDFs. The font is the Liberation Sans that pdfjs-dist ships, so rendering does not depend on system fonts.
  */
-const FONT_FAMILY = 'Generated Fixture Sans';
+export const FONT_FAMILY = 'Generated Fixture Sans';
 GlobalFonts.registerFromPath(
   createRequire(import.meta.url).resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf'),
   FONT_FAMILY,

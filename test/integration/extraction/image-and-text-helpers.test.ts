@@ -90,6 +90,19 @@ describe('extraction helpers', () => {
       }
     });
 
+    it('softens a photo drawn at 1:1 with [1, 16, 1] / 18 across and down, as canvas 0.1.x did (the OCR was tuned on it)', () => {
+      const dot = createCanvas(9, 9);
+      const ctx = dot.getContext('2d');
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, 9, 9);
+      ctx.fillStyle = '#000000';
+      ctx.fillRect(4, 4, 1, 1);
+      const pixels = pgmPixels(toOcrImage(dot, 1, 1e8));
+      const at = (x: number, y: number) => pixels[y * 9 + x];
+      // The dot keeps 256/324 of its ink; its sides get 16/324 each, its corners 1/324 (rounded grey levels).
+      expect([at(4, 4), at(3, 4), at(4, 5), at(3, 3), at(5, 5), at(2, 4), at(0, 0)]).to.deep.equal([54, 242, 242, 254, 254, 255, 255]);
+    });
+
     it('scales huge images down to the pixel budget and writes a greyscale PGM', () => {
       const prepared = toOcrImage(decodeJpeg(textJpeg(['A large scan'], { width: 1275, height: 1650 })), 1, 600_000);
       expect(prepared.width * prepared.height).to.be.at.most(600_000);
