@@ -149,17 +149,23 @@ describe('faults: a service process killed in the middle of a long ingestion', f
   it('a page that its reader dies on twice in a row fails the job with that page named, and leaves no chunks', async () => {
     const sessionId = await api.createSession('ledger again');
     const { jobId } = await api.uploadAndIngest(sessionId, 'ledger.pdf', pdf, 'application/pdf');
-    // The process dies while it reads the slow page (as one that needs more memory than the process may have).
-    for (let run = 1; run <= 2; run++) {
+    // The process dies while it reads the slow page (as one that needs more memory than the process may have). The
+    // page's progress write is throttled: a kill sent as the row names the page may land once the reader has moved on
+    // (the run then died elsewhere), so each run is killed on that page until two deaths in a row name it.
+    for (let run = 1; run <= 4; run++) {
+      let failed = false;
       await eventually(() => {
         const row = polledRow(jobId);
-        return row?.attempts === run && row.readingPage === SLOW_PAGE;
+        failed = row?.status === 'failed';
+        return failed || (row?.attempts === run && row.readingPage === SLOW_PAGE);
       }, `run ${run} reading page ${SLOW_PAGE}`, 60_000);
+      if (failed) break;
       await kill();
       await start();
     }
     const job = await api.waitForJob(jobId, 60_000);
-    expect(job, JSON.stringify(job)).to.include({ status: 'failed', attempts: 2 });
+    expect(job, JSON.stringify(job)).to.include({ status: 'failed' });
+    expect(job.attempts).to.be.within(2, 4);
     expect(job.error).to.include(`page ${SLOW_PAGE}`);
     expect(chunkRows(jobId)).to.deep.equal([]);
     // The service goes on: the job the first test completed is still there, with its chunks.
