@@ -1,4 +1,4 @@
-import { withoutWeakMatchNote } from '../adapters/extractive/absent-names.js';
+import { offeredAnswer } from '../adapters/extractive/absent-names.js';
 
 /** SQuAD's answer normalisation: lower case, no punctuation, no articles, single spaces, diacritics folded. */
 export function normalizeAnswer(text: string): string {
@@ -18,11 +18,11 @@ export function firstWords(text: string, n: number): string {
 
 /**
  * What the answer says, without the apparatus around it: the closing "Sources: [1] file.pdf, page 3" list and the
- * [n] markers, and a note that it may not answer (it repeats the question's names). File names and page numbers must not
- * count as containing an answer ("Warsaw", "2").
+ * [n] markers; nothing of an answer that says the documents do not hold one (what it shows as closest found is not
+ * offered as an answer). File names and page numbers must not count as containing an answer ("Warsaw", "2").
  */
 export function answerBody(answer: string): string {
-  return withoutWeakMatchNote(answer).replace(/\n\s*Sources:[\s\S]*$/, '').replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ');
+  return offeredAnswer(answer).replace(/\n\s*Sources:[\s\S]*$/, '').replace(/\[\d+(?:\s*[,;]\s*\d+)*\]/g, ' ');
 }
 
 /** A gold answer inside the first 80 words of the answer's body, both normalised. */

@@ -1,14 +1,14 @@
 import { distance } from 'fastest-levenshtein';
-import { contentTokens, runTogetherInFileName, termKey, wordTokens, type ContextPassage } from '../../core/index.js';
+import { contentTokens, NOT_FOUND_ANSWER, runTogetherInFileName, termKey, wordTokens, type ContextPassage } from '../../core/index.js';
 
 /**
  * Whether the passages found can answer at all, judged by the names the question asks about. The answerer quotes the
  * best-matching sentences whatever they are: asked "What is the capital of France?" of a company's 10-Q, it quoted the
  * 10-Q's "capital structure" sentence as if it answered. When most of the question's names appear in no passage (nor in
  * a passage's file name, which names what a report is about when its pages do not), the answer still quotes the
- * closest passage but says first that it may not answer (weakMatchNote).
- * A right answer whose question misspells or renames its subject is so marked too, not withheld (figures in
- * docs/benchmarks.md, "answers that say they may not answer"). Capitals alone (USD, FY2018, IKEA) are not taken for
+ * closest passage, under "Closest found", after saying first that the documents do not hold the answer (notFoundNote).
+ * A right answer whose question misspells or renames its subject is so marked too, its passage still shown (figures in
+ * docs/benchmarks.md, "An honest not found"). Capitals alone (USD, FY2018, IKEA) are not taken for
  * names: units and acronyms are written so as often as names, and a document often spells them out.
  */
 export function absentNames(question: string, contexts: readonly ContextPassage[]): string[] | undefined {
@@ -57,20 +57,27 @@ function sortedLetters(word: string): string {
   return [...word].sort().join('');
 }
 
-/** What a weak match's answer says before its quotes, naming the names no passage holds. */
-export function weakMatchNote(names: readonly string[]): string {
+/**
+ * What a weak match's answer says first: that the documents do not hold the answer (the not-found sentence, so clients
+ * and models read it as one), naming the names no passage holds when there are such.
+ */
+export function notFoundNote(names: readonly string[]): string {
+  if (names.length === 0) return NOT_FOUND_ANSWER;
   const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-  return `None of the passages I found mentions ${listed}, so this may not answer your question:\n`; // the quote on its own line
+  return `${NOT_FOUND_ANSWER} None of the passages I found mentions ${listed}.`;
 }
 
-const WEAK_MATCH_NOTE = /^None of the passages I found mentions .+?, so this may not answer your question:\n/;
+const CLOSEST_FOUND = /\n\nClosest found: /;
 
-/** Whether an answer starts with weakMatchNote (for benchmarks and clients that count them). */
+/** Whether an answer is a not-found that still shows the closest passages (for benchmarks and clients that count them). */
 export function isWeakMatchAnswer(text: string): boolean {
-  return WEAK_MATCH_NOTE.test(text);
+  return text.startsWith(NOT_FOUND_ANSWER) && CLOSEST_FOUND.test(text);
 }
 
-/** The answer without its weakMatchNote: what it quotes (benchmarks score that, not the names the note repeats). */
-export function withoutWeakMatchNote(text: string): string {
-  return text.replace(WEAK_MATCH_NOTE, '');
+/**
+ * What an answer offers as its answer: nothing when it says the documents do not hold one (its closest passages are
+ * not an answer), else the whole text. Benchmarks score this.
+ */
+export function offeredAnswer(text: string): string {
+  return text.startsWith(NOT_FOUND_ANSWER) ? '' : text;
 }

@@ -1,9 +1,10 @@
 import {
-  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, namedColumns, NOT_FOUND_ANSWER, runTogetherInFileName,
+  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, isNotFoundAnswer, namedColumns, NOT_FOUND_ANSWER, runTogetherInFileName,
   splitUnits, termKey, withoutLeaders, wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
-import { absentNames, bareWord, nearSpelling, questionNames, weakMatchNote } from './absent-names.js';
+import { absentNames, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
+import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, subjectSupport } from './answer-support.js';
 import { asWrittenInPassages } from './passage-wording.js';
 import { tableAnswer, withAlsoFound } from './table-answer.js';
 import { bestRow, cellForYear, columnHeaderOf, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
@@ -69,9 +70,10 @@ export class ExtractiveAnswerer implements Llm {
     if (asked.overview) return overviewAnswer(asked.contexts, (passages) => this.skills.reduce<Answer | undefined>((found, skill) => found ?? skill.documentOverview?.(passages), undefined));
     // A figure the passages' tables print, or one computed from their cells, with the rows it came from; what the
     // sentences say of it follows, as also found (the prose may qualify a figure the table prints).
-    const fromTable = tableAnswer(request);
+    // Each only where the passage it leads with is about the question's subject (answer-support.ts).
+    const fromTable = supported(request, tableAnswer(request));
     const quoted = this.quoteAnswer(request);
-    return fromTable ? withAlsoFound(fromTable, quoted) : quoted;
+    return fromTable && !isNotFoundAnswer(fromTable.text) ? withAlsoFound(fromTable, quoted) : quoted;
   }
 
   /** The sentences (or a table row a skill names) that most likely answer, quoted with their sources. */
@@ -113,14 +115,22 @@ export class ExtractiveAnswerer implements Llm {
       chosen.push(piece);
       words += piece.words;
     }
-    const { text, markers, quotes } = render(chosen, row ? first : undefined);
+    const { parts, sources, markers, quotes } = render(chosen, row ? first : undefined);
+    // A row a skill named answers in the skill's wording ("COGS": "Total cost of revenue"); any other quote must be
+    // about what the question asks.
+    const subject = row ? undefined : subjectSupport(request.question, chosen[0].passage, request.contexts);
     // Coverage is of the terms some sentence holds: when the words no sentence holds weigh most, the quote may not
     // answer, and says so (a figure's row answers whatever the question's wording).
     const unheld = row ? undefined : unheldWords(request.question, all);
     const absent = absentNames(request.question, request.contexts) ??
       (unheld && coverage * (1 - unheld.share) < MIN_HELD_COVERAGE ? unheld.words : undefined);
-    // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not.
-    return { text: `${absent ? weakMatchNote(absent) : ''}${lead ? `${lead} — ` : ''}${text}`, usedRefs: Object.keys(markers), markers, quotes };
+    // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not. A weak match is no
+    // answer: it says so first and shows what came closest, as closest, not as an answer.
+    const unsupported = !absent && subject && subject.share < MIN_SUBJECT_SUPPORT;
+    const text = absent || unsupported
+      ? `${absent ? notFoundNote(absent) : closestNote(subject!.missing)}\n\nClosest found: ${parts.join(' ')}`
+      : `${lead ? `${lead}\n\n` : ''}${parts[0]}${parts.length > 1 ? `\n\nAlso found: ${parts.slice(1).join(' ')}` : ''}`;
+    return { text: `${text}\n\nSources: ${sources}`, usedRefs: Object.keys(markers), markers, quotes };
   }
 
   /** The passages' sentences that match the question (or follow one that does), most likely answer first. */
@@ -190,6 +200,19 @@ function asksForContents(question: string): boolean {
   return CONTENTS_WORDS.test(question);
 }
 
+/**
+ * The answer as it is when the passage it leads with holds enough of the question's subject; else a "not found" that
+ * shows it as what came closest (answer-support.ts).
+ */
+function supported(request: AnswerRequest, answer: Answer | undefined): Answer | undefined {
+  if (!answer || answer.usedRefs.length === 0) return answer;
+  const leadRef = Object.entries(answer.markers ?? {}).find(([, n]) => n === 1)?.[0] ?? answer.usedRefs[0];
+  const passage = request.contexts.find((p) => p.ref === leadRef);
+  if (!passage) return answer;
+  const support = subjectSupport(request.question, passage, request.contexts);
+  return support.share < MIN_SUBJECT_SUPPORT ? asClosestFound(answer, support.missing) : answer;
+}
+
 function notFound(): Answer {
   return { text: NOT_FOUND_ANSWER, usedRefs: [] };
 }
@@ -219,8 +242,8 @@ function unheldWords(question: string, candidates: Candidate[]): { words: string
   let total = 0;
   let unheld = 0;
   for (const [key, token] of new Map(contentTokens(question).map((t) => [termKey(t), t] as const))) {
-    // "What are the main risks?": "main" shapes the request; a passage need not hold it.
-    if (isRequestWord(token)) continue;
+    // "What are the main risks?": "main" shapes the request, "higher" or "2019" what to compare; a passage need not hold them.
+    if (isFrameWord(token)) continue;
     if (held.has(key) || vocabulary.some((word) => nearSpelling(token, word))) total += idf.get(key) ?? 0;
     else if (!names.has(token)) {
       total += unheldWeight;
@@ -402,7 +425,11 @@ function yearFigures(rows: { row: Candidate; table: string }[], all: Candidate[]
  * Quotes first, each marked with the number of its source, then the sources: “…” [1] “…” [2]  Sources: [1] a.pdf,
  * page 4; [2] b.pdf, page 1. Quotes of one page are joined in document order (`leading` first). At most 80 words of quotation.
  */
-function render(chosen: Candidate[], leading?: Candidate): Required<Pick<Answer, 'text' | 'markers' | 'quotes'>> {
+/**
+ * The chosen units as quotes, one per page in the order chosen (the first holds the best match: the answer's own
+ * quote; the others are what else was found), numbered in that order, with the sources list they cite.
+ */
+function render(chosen: Candidate[], leading?: Candidate): { parts: string[]; sources: string } & Required<Pick<Answer, 'markers' | 'quotes'>> {
   const groups = new Map<string, Candidate[]>();
   for (const c of chosen) {
     const key = `${c.passage.filename}\u0000${c.passage.page}`;
@@ -429,7 +456,7 @@ function render(chosen: Candidate[], leading?: Candidate): Required<Pick<Answer,
       quoted[c.passage.ref] = quoted[c.passage.ref] ? `${quoted[c.passage.ref]} ${c.text}` : c.text;
     }
   }
-  return { text: `${quotes.join(' ')}\n\nSources: ${sources.join('; ')}`, markers, quotes: quoted };
+  return { parts: quotes, sources: sources.join('; '), markers, quotes: quoted };
 }
 
 /** Units of one quote in order; a table's rows kept apart from each other and from the text around them by " | ". */

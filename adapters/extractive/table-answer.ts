@@ -58,7 +58,8 @@ export function withAlsoFound(table: Answer, quoted: Answer): Answer {
   for (const [ref, n] of Object.entries(quoted.markers ?? {}).sort((a, b) => a[1] - b[1])) {
     if (!renumber.has(n)) renumber.set(n, ref === tableRef ? 1 : next++);
   }
-  const also = body.slice(start).replace(/\[(\d+)\]/g, (_, n: string) => `[${renumber.get(Number(n)) ?? n}]`);
+  // The sentence answer's own "Also found" joins this one (one list of what else was found).
+  const also = body.slice(start).replace(/\n\nAlso found: /g, ' ').replace(/\[(\d+)\]/g, (_, n: string) => `[${renumber.get(Number(n)) ?? n}]`);
   const listed = sources.split('; ').flatMap((entry) => {
     const m = /^\[(\d+)\] (.*)$/.exec(entry);
     const n = m && renumber.get(Number(m[1]));

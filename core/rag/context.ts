@@ -35,15 +35,18 @@ export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: nu
 export const EXCERPT_CHARS = 400;
 
 /**
- * Sources shown with an answer, in retrieval order: the best `limit` passages, plus any passage the answer quoted
- * from further down, so every quote has its source listed. Each says whether the answer quotes it, and by which number;
- * its excerpt is the part of the passage the answer quotes, or else the part that best matches the question.
+ * Sources shown with an answer: the best `limit` passages, plus any passage the answer quoted from further down, so
+ * every quote has its source listed. The cited ones come first, in the order the answer numbers them ([1], [2], …), then
+ * the others in retrieval order. Each says whether the answer quotes it, and by which number; its excerpt is the part of
+ * the passage the answer quotes, or else the part that best matches the question.
  */
 export function toSources(packed: PackedContext, { usedRefs, markers = {}, quotes = {} }: Pick<Answer, 'usedRefs' | 'markers' | 'quotes'>, limit: number, question = ''): Source[] {
   const ranked = [...packed.byRef.keys()];
   const used = new Set(usedRefs);
   const shown = new Set([...ranked.slice(0, limit), ...usedRefs.filter((r) => packed.byRef.has(r))]);
-  return ranked.filter((ref) => shown.has(ref)).map((ref) => {
+  const order = (ref: string) => (used.has(ref) ? (markers[ref] ?? Number.MAX_SAFE_INTEGER) : Infinity);
+  const inOrder = ranked.filter((ref) => shown.has(ref)).map((ref, rank) => ({ ref, rank })).sort((a, b) => order(a.ref) - order(b.ref) || a.rank - b.rank);
+  return inOrder.map(({ ref }) => {
     const hit = packed.byRef.get(ref)!;
     return {
       filename: hit.chunk.filename,

@@ -101,9 +101,13 @@ describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
       expect(answerLead('“2019 2018 … Revenue $3,037 $2,210 | Royalties 2,907 3,086” [1]')).to.equal('2019 2018 … Revenue $3,037 $2,210');
     });
 
-    it('leaves out the "may not answer" note', () => {
-      const answer = 'None of the passages I found mentions Foo, so this may not answer your question:\n“Bar was 3.” [1]';
-      expect(answerLead(answer)).to.equal('Bar was 3.');
+    it('is nothing when the answer says not found: its closest passage is not an answer', () => {
+      const answer = 'I could not find this in your documents. None of the passages I found mentions Foo.\n\nClosest found: “Bar was 3.” [1]';
+      expect(answerLead(answer)).to.equal('');
+    });
+
+    it('is the direct line, not what was also found', () => {
+      expect(answerLead('“Bar was 3.” [1]\n\nAlso found: “Baz was 4.” [2]\n\nSources: [1] a.pdf, page 1; [2] b.pdf, page 2')).to.equal('Bar was 3.');
     });
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { absentNames, isWeakMatchAnswer, nearSpelling, questionNames, weakMatchNote } from '../../../adapters/extractive/absent-names.js';
+import { absentNames, isWeakMatchAnswer, nearSpelling, notFoundNote, offeredAnswer, questionNames } from '../../../adapters/extractive/absent-names.js';
 import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
-import { isNotFoundAnswer } from '../../../core/rag/prompt.js';
+import { isNotFoundAnswer, NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
 
 const passage = (text: string, filename = 'doc.pdf', ref = '1'): ContextPassage => ({ ref, filename, page: 1, text, score: 1 });
 const TEN_Q = passage(
@@ -39,20 +39,25 @@ describe('names of a question that no passage holds', () => {
     expect(absentNames('What is the capital of France?', []), 'no passages: not found is said elsewhere').to.equal(undefined);
   });
 
-  it('is said in a way that reads as an answer with sources, not as "not found"', () => {
-    const note = weakMatchNote(['France']);
-    expect(note).to.equal('None of the passages I found mentions France, so this may not answer your question:\n');
-    expect(weakMatchNote(['Paris', 'Berlin', 'Rome'])).to.contain('mentions Paris, Berlin or Rome,');
-    expect(isWeakMatchAnswer(`${note}“We review our capital structure.” [1]`)).to.equal(true);
+  it('is said as "not found" first, naming what no passage mentions, with the closest passage shown as closest', () => {
+    const note = notFoundNote(['France']);
+    expect(note).to.equal(`${NOT_FOUND_ANSWER} None of the passages I found mentions France.`);
+    expect(notFoundNote(['Paris', 'Berlin', 'Rome'])).to.contain('mentions Paris, Berlin or Rome.');
+    expect(notFoundNote([])).to.equal(NOT_FOUND_ANSWER);
+    const weak = `${note}\n\nClosest found: “We review our capital structure.” [1]\n\nSources: [1] q.pdf, page 2`;
+    expect(isWeakMatchAnswer(weak)).to.equal(true);
+    expect(isNotFoundAnswer(weak)).to.equal(true);
+    expect(offeredAnswer(weak), 'the closest passage is not offered as the answer').to.equal('');
+    expect(isWeakMatchAnswer(NOT_FOUND_ANSWER), 'nothing shown as closest').to.equal(false);
     expect(isWeakMatchAnswer('“We review our capital structure.” [1]')).to.equal(false);
-    expect(isNotFoundAnswer(`${note}“We review our capital structure.” [1]`)).to.equal(false);
+    expect(offeredAnswer('“We review our capital structure.” [1]')).to.equal('“We review our capital structure.” [1]');
   });
 
-  it('makes the extractive answer say so before quoting the closest passage, which it still cites', async () => {
+  it('makes the extractive answer say not found before the closest passage, which it still cites', async () => {
     const answerer = new ExtractiveAnswerer();
     const weak = await answerer.answer({ question: 'What is the capital of France?', contexts: [TEN_Q], history: [] });
-    expect(weak.text.startsWith(weakMatchNote(['France'])), weak.text).to.equal(true);
-    expect(weak.text).to.contain('capital structure');
+    expect(weak.text.startsWith(notFoundNote(['France'])), weak.text).to.equal(true);
+    expect(weak.text).to.match(/\n\nClosest found: “[^”]*capital structure[^”]*” \[1\]\n\nSources: \[1\] AMCOR_2023Q2_10Q\.pdf, page 1$/);
     expect(weak.usedRefs).to.deep.equal(['1']);
     const sound = await answerer.answer({ question: 'How does Amcor review its capital structure?', contexts: [TEN_Q], history: [] });
     expect(isWeakMatchAnswer(sound.text), sound.text).to.equal(false);

@@ -119,7 +119,7 @@ describe('ExtractiveAnswerer', () => {
     ];
     const request = { question: 'What is the FY2018 capital expenditure amount (in USD millions)?', contexts, history: [] };
     const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer(request);
-    expect(answer.text.startsWith('2018: (1,577) — ')).to.equal(true);
+    expect(answer.text.startsWith('2018: (1,577)\n\n“')).to.equal(true);
     expect(quotes(answer.text)[0]).to.equal('(Millions) 2018 2017 2016 … Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)');
     expect(answer.text).to.match(/\[1\] annual\.pdf, page 60/);
     // Without a skill naming the row, the answerer knows no statement wording and leads with no figure.
@@ -139,13 +139,13 @@ describe('ExtractiveAnswerer', () => {
     ];
     const skilled = new ExtractiveAnswerer(undefined, [financialAnswerSkill]);
     const all = await skilled.answer({ question: 'How many paid memberships were there at the end of 2017?', contexts, history: [] });
-    expect(all.text.startsWith('2017: 52,810 (Domestic Streaming Segment), 57,834 (International Streaming Segment), 3,330 (Domestic DVD Segment) — '), all.text).to.equal(true);
+    expect(all.text.startsWith('2017: 52,810 (Domestic Streaming Segment), 57,834 (International Streaming Segment), 3,330 (Domestic DVD Segment)\n\n“'), all.text).to.equal(true);
     // Each table's row quoted under its name, cited to its page.
     expect(all.text).to.include('“International Streaming Segment … Paid memberships at end of period 57,834 41,185 27,438 16,649 40% 13,747 50%” [2]');
     expect(all.text).to.include('Domestic DVD Segment … Paid memberships at end of period 3,330 4,029 4,787 (699) (17)% (758) (16)%” [3]');
     expect(all.text).to.include('Sources: [1] 10k.pdf, page 22; [2] 10k.pdf, page 23; [3] 10k.pdf, page 24');
     const one = await skilled.answer({ question: 'How many international paid memberships were there at the end of 2016?', contexts, history: [] });
-    expect(one.text.startsWith('2016: 41,185 — '), one.text).to.equal(true);
+    expect(one.text.startsWith('2016: 41,185\n\n“'), one.text).to.equal(true);
     expect(one.text).to.not.include('3,330');
   });
 
@@ -160,7 +160,7 @@ describe('ExtractiveAnswerer', () => {
       passage('2', table, 'nics.pdf', 1, 1),
     ];
     const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer({ question: 'How many background checks were there in Texas?', contexts, history: [] });
-    expect(answer.text.startsWith('Totals: 146,982 — ')).to.equal(true);
+    expect(answer.text.startsWith('Totals: 146,982\n\n“')).to.equal(true);
     // The row leads its page's quote, before the page's prose: the 80 words never cut its total off.
     expect(quotes(answer.text)[0]).to.match(/^State \/ Territory .* Totals … Texas .* 146,982/);
     expect(quotes(answer.text).join(' ')).to.include(`${header} … Texas 21,550 56,941 51,670 2,532 3,048 0 29 20 0 5,748 5,331 21 1 2 1 42 36 4 1 5 0 146,982`);
@@ -200,7 +200,7 @@ describe('ExtractiveAnswerer', () => {
     const answerer = new ExtractiveAnswerer(undefined, [financialAnswerSkill]);
     const ask = async (question: string) => (await answerer.answer({ question, contexts, history: [] })).text;
     const company = await ask("What was Acme's revenue in fiscal 2019?");
-    expect(company.startsWith('2019: 39,117 — '), company).to.equal(true);
+    expect(company.startsWith('2019: 39,117\n\n“'), company).to.equal(true);
     expect(quotes(company)[0]).to.include('(In millions) 2019 2018 2017 … Revenues $ 39,117 $ 36,397 $ 34,350');
     expect(quotes(await ask("What was Acme's revenue in Greater China in fiscal 2019?"))[0]).to.include('TOTAL REVENUES $ 6,208 $ 9,242 6% 11%');
   });
@@ -217,7 +217,7 @@ describe('ExtractiveAnswerer', () => {
       .to.deep.equal({ text: 'from b', usedRefs: ['1'] });
     expect(calls).to.deep.equal(['a', 'b']);
     const quoted = await new ExtractiveAnswerer(undefined, [skill('a')]).answer({ question: 'How many widgets were shipped in 2020?', contexts, history: [] });
-    expect(quoted.text.startsWith('2020: 1,450 — ')).to.equal(true);
+    expect(quoted.text.startsWith('2020: 1,450\n\n“')).to.equal(true);
   });
 
   it('reads a leading "Total" as the sum of the item it names, not as a word of another item', async () => {
@@ -230,7 +230,7 @@ describe('ExtractiveAnswerer', () => {
         'Our marketing lowered the cost of revenue.', 'Revenue from marketing partners offset the cost.'].join(' '), 'annual.pdf', 20, 2),
     ];
     const answer = await new ExtractiveAnswerer(undefined, [financialAnswerSkill]).answer({ question: 'What is the FY2016 COGS in USD millions?', contexts, history: [] });
-    expect(answer.text.startsWith('2016: 32,780 — '), answer.text).to.equal(true);
+    expect(answer.text.startsWith('2016: 32,780\n\n“'), answer.text).to.equal(true);
   });
 
   it('does not quote a row for a figure the table does not hold', async () => {
@@ -253,15 +253,15 @@ describe('ExtractiveAnswerer', () => {
     expect(answer).to.deep.equal({ text: NOT_FOUND_ANSWER, usedRefs: [] });
   });
 
-  it('says an answer may not answer when what the question asks about is in no passage, though its subject is everywhere', async () => {
+  it('says not found, with the closest passage, when what the question asks about is in no passage, though its subject is everywhere', async () => {
     // Asked of a 10-K that never writes "CEO", an answer quoted a list of subsidiaries for holding the company's name.
     const contexts = [
       passage('1', 'Harbor Ferries Ltd. operates 12 routes. Harbor Ferries Ltd. was founded in 1921 in Portland.'),
       passage('2', 'Harbor Ferries Retail Ltd. Oregon. Harbor Ferries Services Inc. Washington.'),
     ];
     const asked = async (question: string) => (await answerer.answer({ question, contexts, history: [] })).text;
-    expect(await asked("Who is Harbor Ferries' CEO?")).to.match(/^None of the passages I found mentions CEO, so this may not answer your question:\n“/);
-    expect(await asked('Who is the chief medical officer of Harbor Ferries?')).to.match(/^None of the passages I found mentions chief, medical or officer, so/);
+    expect(await asked("Who is Harbor Ferries' CEO?")).to.match(/^I could not find this in your documents\. None of the passages I found mentions CEO\.\n\nClosest found: “/);
+    expect(await asked('Who is the chief medical officer of Harbor Ferries?')).to.match(/^I could not find this in your documents\. None of the passages I found mentions chief, medical or officer\./);
     // What the passages do hold is answered, misspelled or not, without the note; words that shape the request
     // ("main", "say") need not be held.
     for (const question of ['When was Harbor Ferries founded?', 'When was Harbor Ferries fonded?']) {
@@ -300,21 +300,21 @@ describe('ExtractiveAnswerer', () => {
     expect(quotes(asked.text).join(' ')).to.include('= 2 Applications');
   });
 
-  it('takes a question’s word that a passage’s file name holds for held: no "may not answer" for it', async () => {
+  it('takes a question’s word that a passage’s file name holds for held: no "not found" for it', async () => {
     const contexts = [passage('1', 'Two-Column Document with Lorem Ipsum\nYour Name\nThis is a sample document with two columns.', 'latex-multicolumn.pdf')];
     const answer = await answerer.answer({ question: 'Who wrote the latex document?', contexts, history: [] });
-    expect(answer.text).to.match(/^None of the passages I found mentions wrote, so/).and.include('Your Name');
+    expect(answer.text).to.match(/^I could not find this in your documents\. None of the passages I found mentions wrote\./).and.include('Your Name');
     const other = await answerer.answer({ question: 'Who wrote the latex document?', contexts: [{ ...contexts[0], filename: 'sample.pdf' }], history: [] });
-    expect(other.text, 'the same passage from a file of another name').to.match(/^None of the passages I found mentions wrote or latex/);
+    expect(other.text, 'the same passage from a file of another name').to.match(/^I could not find this in your documents\. None of the passages I found mentions wrote or latex/);
   });
 
   it('takes the question’s words a passage’s file name runs together for held ("Huck Finn" of huckfinn)', async () => {
     const contexts = [passage('1', 'We went tip-toeing along a path amongst the trees back towards the end of the widow’s garden.', 'scanned-huckfinn-p22.pdf')];
     const answer = await answerer.answer({ question: 'Where did Huck Finn go tip-toeing?', contexts, history: [] });
     expect(answer.text).to.include('tip-toeing along a path');
-    expect(answer.text).to.not.match(/^None of the passages/);
+    expect(answer.text).to.not.match(/^I could not find this/);
     const other = await answerer.answer({ question: 'Where did Huck Finn go tip-toeing?', contexts: [{ ...contexts[0], filename: 'scan.pdf' }], history: [] });
-    expect(other.text, 'the same passage from a file of another name').to.match(/^None of the passages I found mentions Huck or Finn/);
+    expect(other.text, 'the same passage from a file of another name').to.match(/^I could not find this in your documents\. None of the passages I found mentions Huck or Finn/);
   });
 
   it('answers a question that repeats a question-shaped heading with the section under it, up to the next heading', async () => {

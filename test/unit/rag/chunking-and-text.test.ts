@@ -129,15 +129,15 @@ describe('packContexts and toSources', () => {
     expect(packed.passages.map((p) => [p.ref, p.filename])).to.deep.equal([['1', 'a.pdf'], ['2', 'c.pdf']]);
   });
 
-  it('lists sources in retrieval order, adding quoted passages beyond the limit, with ingest id and a bounded excerpt', () => {
+  it('lists cited sources first in the answer’s numbering, then the others in retrieval order, adding quoted passages beyond the limit', () => {
     const packed = packContexts([hit('a', 3), hit('b', 2, 'z '.repeat(400)), hit('c', 1)], 5, 10_000);
-    expect(toSources(packed, { usedRefs: ['3'] }, 1).map((s) => [s.filename, s.cited])).to.deep.equal([['a.pdf', false], ['c.pdf', true]]);
+    expect(toSources(packed, { usedRefs: ['3'] }, 1).map((s) => [s.filename, s.cited])).to.deep.equal([['c.pdf', true], ['a.pdf', false]]);
     const sources = toSources(packed, { usedRefs: ['2'] }, 2);
-    expect(sources.map((s) => [s.filename, s.cited])).to.deep.equal([['a.pdf', false], ['b.pdf', true]]);
-    // The number the text cites a passage by comes with it, on cited sources only.
-    expect(toSources(packed, { usedRefs: ['1', '3'], markers: { 1: 2, 2: 5, 3: 1 } }, 3).map((s) => s.marker)).to.deep.equal([2, undefined, 1]);
-    expect(sources[1].excerpt.length).to.be.at.most(404);
-    expect(sources[0].ingestId).to.equal('j');
+    expect(sources.map((s) => [s.filename, s.cited])).to.deep.equal([['b.pdf', true], ['a.pdf', false]]);
+    // The number the text cites a passage by comes with it, on cited sources only, and orders them.
+    expect(toSources(packed, { usedRefs: ['1', '3'], markers: { 1: 2, 2: 5, 3: 1 } }, 3).map((s) => [s.filename, s.marker])).to.deep.equal([['c.pdf', 1], ['a.pdf', 2], ['b.pdf', undefined]]);
+    expect(sources[0].excerpt.length).to.be.at.most(404);
+    expect(sources[1].ingestId).to.equal('j');
   });
 
   it('shows the part of a long chunk that matches the question', () => {

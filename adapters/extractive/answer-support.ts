@@ -1,0 +1,89 @@
+/**
+ * Whether the passage an answer leads with is about what the question asks: the share of the question's subject
+ * (its content words, less the words that only say what to compute or which period: years, "change", "average", …,
+ * and the words that shape the request) that the passage, its file name or a near spelling holds, each word weighted by
+ * how rare it is among the retrieved sentences (a word no sentence holds weighs most). Asked "What were the sales in
+ * 2019?" of a report that prints no sales, the best quote holds 2019 and nothing of the subject: it is no answer.
+ * The threshold was chosen on development data (docs/benchmarks.md, "An honest not found").
+ */
+import {
+  contentTokens, fileNameTerms, NOT_FOUND_ANSWER, OPERATION_WORDS, runTogetherInFileName, termKey, wordTokens, type Answer, type ContextPassage,
+} from '../../core/index.js';
+import { isRequestWord } from '../../core/rag/overview.js';
+import { bareWord, nearSpelling } from './absent-names.js';
+
+/** Below this share of the subject's weight in the answer's own passage, the answer says the documents do not hold it. */
+export const MIN_SUBJECT_SUPPORT = Number(process.env.DOC_CHAT_MIN_SUBJECT_SUPPORT ?? 0.45);
+
+/** Numbers and periods ("2019", "30,000", "FY19", "Q3") say which cell or which threshold, not what about. */
+const NUMBER_OR_PERIOD = /^(?:\d[\d,.]*|(?:fy|q[1-4]|h[12])\d*)$/i;
+/**
+ * English words that frame a question rather than name its subject: comparisons and thresholds ("less than",
+ * "exceed", "highest"), scale words, and words asking for a value, a reason or a definition, or pointing at the
+ * document itself ("the table", "the company's"). The subject is what is left.
+ */
+const FRAME_WORDS = new Set(
+  ('less more than higher lower greater greatest highest lowest larger largest smaller smallest least most exceed exceeded exceeds ' +
+    'above below over under thousand thousands million millions billion billions respective values reason reasons ' +
+    'definition define defined term terms table tables information data company company\'s companies total number ' +
+    'component components consist consists caused cause causes represent represents contributed contribute usd eur gbp').split(' '),
+);
+
+/** A word that frames the question (a number or period, an operation, a comparison, a request) rather than naming its subject. */
+export function isFrameWord(token: string): boolean {
+  return NUMBER_OR_PERIOD.test(token) || OPERATION_WORDS.has(token) || FRAME_WORDS.has(token) || isRequestWord(token);
+}
+
+export interface SubjectSupport {
+  /** Share of the subject's weight the passage holds, 0-1 (1 when the question has no subject words). */
+  share: number;
+  /** The subject's words the passage does not hold, as the question writes them. */
+  missing: string[];
+}
+
+/**
+ * How much of the question's subject `passage` holds; `retrieved` (every retrieved passage) weighs the words by how
+ * many of its sentences hold them.
+ */
+export function subjectSupport(question: string, passage: ContextPassage, retrieved: readonly ContextPassage[]): SubjectSupport {
+  const subject = [...new Map(contentTokens(question)
+    .filter((t) => !isFrameWord(t))
+    .map((t) => [termKey(t), t] as const))];
+  if (subject.length === 0) return { share: 1, missing: [] };
+  const sentences = retrieved.flatMap((p) => p.text.split(/(?<=[.!?])\s+|\n+/)).map((s) => new Set(wordTokens(s).map(termKey)));
+  const rarity = (key: string) => Math.log(1 + (sentences.length + 0.5) / (sentences.filter((s) => s.has(key)).length + 0.5));
+  const words = wordTokens(passage.text);
+  const held = new Set([...words.map(termKey), ...fileNameTerms(passage.filename), ...runTogetherInFileName(question, passage.filename).map(termKey)]);
+  const vocabulary = [...new Set(words)];
+  const written = question.split(/\s+/).map(bareWord);
+  let total = 0;
+  let found = 0;
+  const missing: string[] = [];
+  for (const [key, token] of subject) {
+    const weight = rarity(key);
+    total += weight;
+    if (held.has(key) || vocabulary.some((word) => nearSpelling(token, word))) found += weight;
+    else missing.push(written.find((w) => w.toLowerCase() === token) ?? token);
+  }
+  return { share: total > 0 ? found / total : 1, missing };
+}
+
+/**
+ * The answer turned into a "not found" that shows what came closest: the not-found sentence and the subject's words
+ * the closest passage lacks first, then every quote of the answer (its direct line dropped: it answered from a passage
+ * about something else) under "Closest found", with the same sources.
+ */
+export function asClosestFound(answer: Answer, missing: readonly string[]): Answer {
+  const [body, sources] = answer.text.split('\n\nSources: ');
+  const start = body.indexOf('“');
+  if (start < 0 || sources === undefined) return { text: NOT_FOUND_ANSWER, usedRefs: [] };
+  const quotes = body.slice(start).replace(/\n\nAlso found: /g, ' ');
+  return { ...answer, text: `${closestNote(missing)}\n\nClosest found: ${quotes}\n\nSources: ${sources}` };
+}
+
+/** The not-found sentence, then the subject's words the closest passage lacks. */
+export function closestNote(missing: readonly string[]): string {
+  if (missing.length === 0) return NOT_FOUND_ANSWER;
+  const listed = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} or ${missing.at(-1)}`;
+  return `${NOT_FOUND_ANSWER} The closest passage does not mention ${listed}.`;
+}
