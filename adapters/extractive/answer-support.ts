@@ -12,8 +12,12 @@ import {
 import { isRequestWord } from '../../core/rag/overview.js';
 import { bareWord, nearSpelling } from './absent-names.js';
 
-/** Below this share of the subject's weight in the answer's own passage, the answer says the documents do not hold it. */
-export const MIN_SUBJECT_SUPPORT = Number(process.env.DOC_CHAT_MIN_SUBJECT_SUPPORT ?? 0.45);
+/**
+ * Below this share of the subject's weight in the answer's own passage, the answer says the documents do not hold it:
+ * for an answer read from a table (a row is named by its label, in the words a question uses) and for one quoting
+ * prose (a sentence may say it in other words).
+ */
+export const MIN_SUBJECT_SUPPORT = { table: Number(process.env.DOC_CHAT_MIN_SUBJECT_SUPPORT ?? 0.45), prose: Number(process.env.DOC_CHAT_MIN_PROSE_SUPPORT ?? 0.45) };
 
 /** Numbers and periods ("2019", "30,000", "FY19", "Q3") say which cell or which threshold, not what about. */
 const NUMBER_OR_PERIOD = /^(?:\d[\d,.]*|(?:fy|q[1-4]|h[12])\d*)$/i;

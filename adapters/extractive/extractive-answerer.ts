@@ -126,7 +126,8 @@ export class ExtractiveAnswerer implements Llm {
       (unheld && coverage * (1 - unheld.share) < MIN_HELD_COVERAGE ? unheld.words : undefined);
     // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not. A weak match is no
     // answer: it says so first and shows what came closest, as closest, not as an answer.
-    const unsupported = !absent && subject && subject.share < MIN_SUBJECT_SUPPORT;
+    const fromRows = chosen[0].kind === 'row' || chosen[0].kind === 'columns';
+    const unsupported = !absent && subject !== undefined && subject.share < (fromRows ? MIN_SUBJECT_SUPPORT.table : MIN_SUBJECT_SUPPORT.prose);
     const text = absent || unsupported
       ? `${absent ? notFoundNote(absent) : closestNote(subject!.missing)}\n\nClosest found: ${parts.join(' ')}`
       : `${lead ? `${lead}\n\n` : ''}${parts[0]}${parts.length > 1 ? `\n\nAlso found: ${parts.slice(1).join(' ')}` : ''}`;
@@ -210,7 +211,7 @@ function supported(request: AnswerRequest, answer: Answer | undefined): Answer |
   const passage = request.contexts.find((p) => p.ref === leadRef);
   if (!passage) return answer;
   const support = subjectSupport(request.question, passage, request.contexts);
-  return support.share < MIN_SUBJECT_SUPPORT ? asClosestFound(answer, support.missing) : answer;
+  return support.share < MIN_SUBJECT_SUPPORT.table ? asClosestFound(answer, support.missing) : answer;
 }
 
 function notFound(): Answer {

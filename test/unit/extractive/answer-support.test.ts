@@ -55,7 +55,7 @@ describe('the extractive answerer’s honest "not found"', () => {
     expect(answer.text).to.contain('11,394');
   });
 
-  it(`says not found, showing what came closest, when the passage it would quote holds under ${MIN_SUBJECT_SUPPORT} of the subject`, async () => {
+  it(`says not found, showing what came closest, when the passage it would quote holds under ${MIN_SUBJECT_SUPPORT.table} of the subject`, async () => {
     const answer = await answerer.answer({ question: 'What was the cost of revenue for the warehouse leases in 2019?', contexts: [PLANT], history: [] });
     expect(answer.text.startsWith(NOT_FOUND_ANSWER), answer.text).to.equal(true);
     expect(answer.text).to.match(/\n\nClosest found: “/);
