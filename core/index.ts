@@ -11,6 +11,7 @@ import type { IngestJobRepo } from './ports/ingest-job-repo.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { Llm } from './ports/llm.js';
 import type { QueryPlanner } from './ports/query-planner.js';
+import type { DocumentClassifier } from './ports/document-classifier.js';
 import type { GroundedAnswerer } from './ports/grounded-answerer.js';
 import type { HitReranker } from './ports/hit-reranker.js';
 import type { PageRenderer } from './ports/page-renderer.js';
@@ -68,6 +69,8 @@ export interface DocChatPorts {
   retrieval?: Partial<RetrievalSettings>;
   /** Knowledge of kinds of documents the ask flow consults (plug-ins under adapters/); none by default. */
   planners?: QueryPlanner[];
+  /** Tells each ingested document's kind (adapters/document-kinds); without it documents have none, unless tagged. */
+  classifier?: DocumentClassifier;
   chunking?: ChunkingOptions;
   /** Retries, heartbeat and lease of ingest jobs (defaults: DEFAULT_INGEST_RETRY). */
   ingestRetry?: Partial<IngestRetrySettings>;
@@ -110,9 +113,9 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     getChatHistory: new GetChatHistory(chats),
     clearChat: new ClearChat(sessions, chats, space),
     createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits, space }),
-    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock, space }),
+    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock, space, kinds: ports.classifier?.kinds }),
     runIngestion: new RunIngestion({
-      jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry, space,
+      jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry, space, classifier: ports.classifier,
     }),
     resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
