@@ -153,6 +153,7 @@ export { MAX_LABEL_LENGTH } from './domain/validation.js';
 export { contentTypeFromName, isAllowedContentType, sniffContentType } from './domain/uploads.js';
 export * from './rag/chunking.js';
 export { followUpQuestion } from './rag/follow-up.js';
+export { kindsHeld, servesHeldKind } from './rag/document-kinds.js';
 export * from './rag/fusion.js';
 export * from './rag/layout.js';
 export type { TagFilter, TagFilterInput } from './domain/tags.js';

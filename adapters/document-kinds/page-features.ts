@@ -14,9 +14,11 @@ export interface PageFeatures {
   shortLines: number;
   /** Lines that end in a price ("1,99", "5,69 D", "200.00 €"), or are one. */
   amountLines: number;
+  /** Lines of ten words or more: sentences, which a till receipt hardly prints. */
+  proseLines: number;
   /** Lines that open with a till's tally word (total, sum, change, VAT, card payment). */
   tallyLines: number;
-  /** Lines naming two or more years and little else: a table's column header. */
+  /** Lines naming two or more years apart (not a range, "1890–1913") and at most four words: a table's column header. */
   yearHeaders: number;
   /** Lines with a label and two or more figures: a table's row. */
   figureRows: number;
@@ -37,6 +39,7 @@ export const SHORT_LINE = 40;
 const PRICE_AT_END = /(?:^|\s)[-–]?(?:[$€£]\s?)?\d{1,4}(?:[.,']\d{3})*[.,]\d{2}(?:\s?(?:[$€£]|eur|usd|chf))?(?:\s+[A-Z*]{1,2}\d?)?\s*$/i;
 const TALLY_WORD = /^\s*(?:sub-?total|total|summe|gesamt(?:betrag|summe)?|zu zahlen|zwischensumme|betrag|bar(?:geld)?|gegeben|r[üu]ckgeld|wechselgeld|change|cash|ec[- ]?cash|kartenzahlung|girocard|visa|mastercard|mwst|ust|vat|tva|montant|à payer|net à payer|rendu|espèces)\b/i;
 const YEAR = /\b(?:19|20)\d{2}\b/g;
+const YEAR_RANGE = /\b(?:19|20)\d{2}\s?[-–—]\s?(?:(?:19|20)?\d{2})\b/;
 const FIGURE = /(?:^|\s)\(?[-–]?[$€£]?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?%?(?=\s|$)|(?:^|\s)\(?[-–]?[$€£]?\d+(?:\.\d+)?\)?%?(?=\s|$)/g;
 const STATEMENT_TERMS = /\b(?:net income|net (?:loss|earnings|sales|revenues?)|total (?:assets|liabilities|equity|revenues?)|operating (?:income|expenses|activities)|gross (?:profit|margin)|(?:share|stock)holders['’]? equity|earnings per share|cash flows?|balance sheets?|income statements?|statements? of (?:operations|income|earnings|financial position)|fiscal (?:year|20\d{2})|in (?:millions|thousands|billions)|\$ ?in (?:millions|thousands)|form (?:10-[kq]|8-k|20-f)|annual report|quarterly report|securities and exchange commission|registrant|exchange act|depreciation|amorti[sz]ation|dividends?|segment|ebitda|impairment|goodwill|receivables|payables|inventor(?:y|ies)|[£€$]m\b|umsatzerl[öo]se|jahres(?:überschuss|abschluss)|bilanz|chiffre d['’]affaires|r[ée]sultat net|bilan)\b/gi;
 const FORM_MARKS = /[☐☑☒□■▢]|_{4,}|\bline \d+[a-z]?\b|\b(?:attach|enter (?:the|your|on)|check (?:the|here|if|box)|fill in|see (?:the )?instructions|if you (?:are|were|have|did|do)|you must|complete (?:the|this|lines?)|schedule [a-z]\b|zeile \d+|ankreuzen|cochez|ligne \d+)\b/gi;
@@ -47,7 +50,7 @@ const CLOSING = /^\s*(?:(?:yours )?sincerely|(?:kind |best |warm )?regards|yours
 export function pageFeatures(text: string): PageFeatures {
   const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
   const features: PageFeatures = {
-    pages: 1, lines: lines.length, chars: 0, shortLines: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
+    pages: 1, lines: lines.length, chars: 0, shortLines: 0, proseLines: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
     statementTerms: (text.match(STATEMENT_TERMS) ?? []).length, formMarks: (text.match(FORM_MARKS) ?? []).length,
     salutations: 0, closings: 0, words: (text.match(/\p{L}+|\d+/gu) ?? []).length,
   };
@@ -58,9 +61,11 @@ export function pageFeatures(text: string): PageFeatures {
     if (TALLY_WORD.test(line)) features.tallyLines++;
     if (SALUTATION.test(line)) features.salutations++;
     if (CLOSING.test(line)) features.closings++;
+    const words = (line.match(/\p{L}+/gu) ?? []).length;
+    if (words >= 10) features.proseLines++;
     const years = new Set(line.match(YEAR) ?? []);
     const letters = (line.match(/\p{L}/gu) ?? []).length;
-    if (years.size >= 2 && (letters <= line.length * 0.5 || line.length <= 60)) features.yearHeaders++;
+    if (years.size >= 2 && words <= 4 && !YEAR_RANGE.test(line)) features.yearHeaders++;
     const figures = (line.match(FIGURE) ?? []).length;
     if (figures >= 2 && letters >= 3) features.figureRows++;
   }
@@ -75,6 +80,6 @@ export function addFeatures(a: PageFeatures, b: PageFeatures): PageFeatures {
 }
 
 export const NO_FEATURES: PageFeatures = {
-  pages: 0, lines: 0, chars: 0, shortLines: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
+  pages: 0, lines: 0, chars: 0, shortLines: 0, proseLines: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
   statementTerms: 0, formMarks: 0, salutations: 0, closings: 0, words: 0,
 };

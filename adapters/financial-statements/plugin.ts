@@ -13,14 +13,19 @@ import { lexicalQuery, lineItemQuery } from './query-wording.js';
  */
 export const FINANCIAL_STATEMENTS = 'financial-statements';
 
+/** The kinds of document it serves (adapters/document-kinds): filings, annual and quarterly reports, earnings releases. */
+export const FINANCIAL_KINDS: readonly string[] = ['financial-report'];
+
 export const financialQueryPlanner: QueryPlanner = {
   name: FINANCIAL_STATEMENTS,
+  kinds: FINANCIAL_KINDS,
   lexicalQuery,
   pinnedSearches: lineItemSearches,
 };
 
 export const financialAnswerSkill: AnswerSkill = {
   name: FINANCIAL_STATEMENTS,
+  kinds: FINANCIAL_KINDS,
   answer: computedFigureAnswer,
   tableFigure(question: string): TableFigure | undefined {
     if (!asksForFigure(question)) return undefined;

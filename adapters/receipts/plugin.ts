@@ -17,8 +17,12 @@ export const RECEIPTS = 'receipts';
 /** A photographed receipt is a few chunks (Aldi's 19 items: 4): what one lists is read whole. */
 const RECEIPT_CHUNKS = 4;
 
+/** The kinds of document it serves (adapters/document-kinds): receipts only. */
+export const RECEIPT_KINDS: readonly string[] = ['receipt'];
+
 export const receiptsQueryPlanner: QueryPlanner = {
   name: RECEIPTS,
+  kinds: RECEIPT_KINDS,
   lexicalQuery: (question) => question,
   // "What did I buy at Aldi?": every item line of the receipt, not only those of passages holding the question's words.
   wholeDocuments: (question) => (asksWhatWasBought(question) && !asksWhatIBought(question) ? RECEIPT_CHUNKS : 0),
@@ -63,6 +67,7 @@ function totalLines(hits: ChunkHit[]): ChunkHit[] {
 
 export const receiptsAnswerSkill: AnswerSkill = {
   name: RECEIPTS,
+  kinds: RECEIPT_KINDS,
   answer: receiptAnswer,
   tableFigure: () => undefined,
   documentOverview: receiptOverview,

@@ -32,7 +32,7 @@ describeWithCorpus('the kind of a document, from its own text and layout (real d
 
   it('tells annual and quarterly filings and an earnings release as financial reports, an 8-K with its cover too', async () => {
     for (const file of ['3M_2018_10K.pdf', 'AMCOR_2023Q4_EARNINGS.pdf', 'AMCOR_2023Q2_10Q.pdf', 'FOOTLOCKER_2022_8K_dated-2022-05-20.pdf']) {
-      expect(classifyPages(await pdfPages(`financebench/pdfs/${file}`, 12)).kind, file).to.equal('financial-report');
+      expect(classifyPages(await pdfPages(`financebench/pdfs/${file}`, 30)).kind, file).to.equal('financial-report');
     }
   });
 
