@@ -154,6 +154,7 @@ export { contentTypeFromName, isAllowedContentType, sniffContentType } from './d
 export * from './rag/chunking.js';
 export { followUpQuestion } from './rag/follow-up.js';
 export { kindsHeld, servesHeldKind } from './rag/document-kinds.js';
+export { intentKinds, intentsAsked, type QuestionIntent } from './rag/question-intents.js';
 export * from './rag/fusion.js';
 export * from './rag/layout.js';
 export type { TagFilter, TagFilterInput } from './domain/tags.js';
