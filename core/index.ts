@@ -144,6 +144,7 @@ export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-
 export { OUT_OF_DISK_SPACE_REASON } from './use-cases/ingest-failure-reasons.js';
 export { UNWATCHED_SPACE } from './use-cases/space-reserve.js';
 export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';
+export { KIND_TAG } from './use-cases/start-ingestion.js';
 
 // The defaults and building blocks an outside adapter or embedder needs, so that no one imports from core/'s files.
 export { DEFAULT_RETRIEVAL, MAX_QUESTION_CHARS, type AskQuestionResult, type RetrievalSettings } from './use-cases/ask-question.js';

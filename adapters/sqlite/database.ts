@@ -228,7 +228,7 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
     `,
   },
   {
-    // Issue 49: a document's kind (receipt, financial report, ...), told at ingestion or given by its `kind` tag.
+    // Issue 49: a document's kind (receipt, financial report, ...), told at ingestion or given by its `document_kind` tag.
     id: '011-document-kind',
     sql: 'ALTER TABLE ingest_jobs ADD COLUMN kind TEXT;',
   },

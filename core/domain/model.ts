@@ -76,7 +76,7 @@ export interface IngestJob {
   reusedFrom?: string;
   /**
    * What kind of document it is (a DocumentClassifier's name for it, e.g. 'receipt', or 'other'), told once it is
-   * read, or given by its `kind` tag. None: not told (read before kinds were, or no classifier is configured).
+   * read, or given by its `document_kind` tag (KIND_TAG). None: not told (read before kinds were, or no classifier is configured).
    */
   kind?: string;
   createdAt: string;

@@ -4,7 +4,7 @@
  * document. The kinds are the adapter's: the core stores and passes the name without reading it.
  */
 export interface DocumentClassifier {
-  /** Every kind it may tell; a document's `kind` tag must name one of them. */
+  /** Every kind it may tell; a document's `document_kind` tag must name one of them. */
   readonly kinds: readonly string[];
   /** A tally for one document. */
   start(): DocumentKindTally;

@@ -15,6 +15,7 @@ import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
 import { progressWriter } from './ingest-progress.js';
 import { DEFAULT_INGEST_RETRY, sleep, stalledRuns, type IngestRetrySettings } from './ingest-retry.js';
 import { PageIndexer, type PageCheckpoint } from './page-indexer.js';
+import { KIND_TAG } from './start-ingestion.js';
 import { cutShort, describe, diedOnPage, internalFailure, noReadableText, OUT_OF_DISK_SPACE_REASON, userFacingReason } from './ingest-failure-reasons.js';
 import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
 import { scanStored, storedPieces } from './stored-file.js';
@@ -34,7 +35,7 @@ export interface RunIngestionDeps {
   retry?: Partial<IngestRetrySettings>;
   /** Tells a full disk from other failures, and holds back the space that records a job's failure (default: none). */
   space?: StorageSpace;
-  /** Tells each document's kind from its pages (default: none; a `kind` tag is taken as it is). */
+  /** Tells each document's kind from its pages (default: none; a `document_kind` tag is taken as it is). */
   classifier?: DocumentClassifier;
 }
 
@@ -202,7 +203,7 @@ export class RunIngestion {
     const { checkpointMs } = this.retry;
     const indexer = new PageIndexer(job, { indexes, embedder, chunking, from, onCheckpoint, checkpointMs }, run.signal, (error) => run.abort(error));
     // The kind is counted from the pages as they pass (a run going on from a checkpoint counts the pages it reads).
-    const tally = job.tags.kind === undefined ? this.deps.classifier?.start() : undefined;
+    const tally = job.tags[KIND_TAG] === undefined ? this.deps.classifier?.start() : undefined;
     const handOver = (batch: ExtractedPage[]) => {
       for (const page of batch) tally?.addPage(page.text);
       indexer.push(batch);
@@ -246,7 +247,7 @@ export class RunIngestion {
 
       await progress.stop(); // no progress write may land after `completed`
       const done = await this.deps.jobs.update(job.id, {
-        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pageCount, chunks, kind: job.tags.kind ?? tally?.kind(),
+        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pageCount, chunks, kind: job.tags[KIND_TAG] ?? tally?.kind(),
         ocrSkippedPages: indexer.ocrSkippedPages > 0 ? indexer.ocrSkippedPages : undefined,
         checkpoint: undefined, readingPage: undefined, diedOnPage: undefined, updatedAt: this.now(),
       });

@@ -59,16 +59,16 @@ for (const makeStack of CONFORMANCE_STACKS) {
       return new Set<string>(res.body.sources.map((s: { ingestId: string }) => s.ingestId));
     };
 
-    it('takes a document’s kind from a valid `kind` tag, and refuses another with a 400 that starts nothing', async () => {
+    it('takes a document’s kind from a valid `document_kind` tag, and refuses another with a 400 that starts nothing', async () => {
       const sessionId = await alice.createSession('kinds');
-      const tagged = await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf', { kind: 'form' });
+      const tagged = await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf', { document_kind: 'form' });
       expect((await alice.get(`/api/v1/ingest/${tagged.jobId}`)).body.data).to.include({ kind: 'form' });
       await alice.waitForJob(tagged.jobId);
       expect((await alice.get(`/api/v1/ingest/${tagged.jobId}`)).body.data).to.include({ kind: 'form', status: 'completed' });
       const key = await alice.upload('globex-fees.pdf', GLOBEX.bytes, 'application/pdf');
-      const refused = await alice.post('/api/v1/ingest/process', { key, filename: 'globex-fees.pdf', session_id: sessionId, tags: { kind: 'invoice' } });
+      const refused = await alice.post('/api/v1/ingest/process', { key, filename: 'globex-fees.pdf', session_id: sessionId, tags: { document_kind: 'invoice' } });
       expect(refused.status).to.equal(400);
-      expect(refused.body).to.deep.equal({ error: 'tags.kind must be one of: receipt, financial-report, form, letter, other' });
+      expect(refused.body).to.deep.equal({ error: 'tags.document_kind must be one of: receipt, financial-report, form, letter, other' });
       expect((await alice.get(`/api/v1/session/${sessionId}/documents`)).body.data).to.have.length(1);
     });
 

@@ -16,16 +16,16 @@ describe('ingestion records a document’s kind', () => {
     expect((await f.jobs.findById(lease.job.id))?.kind).to.equal('other');
   });
 
-  it('takes a valid `kind` tag instead of the classifier, from the start; refuses an unknown one and records nothing', async () => {
+  it('takes a valid `document_kind` tag instead of the classifier, from the start; refuses an unknown one and records nothing', async () => {
     const f = coreFixture({ classifier: documentKindClassifier });
-    const tagged = await f.sessionWithUpload('u1', LEASE, 'lease.pdf', { kind: 'letter' });
+    const tagged = await f.sessionWithUpload('u1', LEASE, 'lease.pdf', { document_kind: 'letter' });
     expect(tagged.job.kind).to.equal('letter');
     await f.drain();
     expect((await f.jobs.findById(tagged.job.id))?.kind).to.equal('letter');
     const before = (await f.jobs.listBySession(tagged.session.id)).length;
-    const error = await f.sessionWithUpload('u1', LEASE, 'other.pdf', { kind: 'invoice' }).catch((e: unknown) => e);
+    const error = await f.sessionWithUpload('u1', LEASE, 'other.pdf', { document_kind: 'invoice' }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(ValidationError);
-    expect((error as Error).message).to.equal('tags.kind must be one of: receipt, financial-report, form, letter, other');
+    expect((error as Error).message).to.equal('tags.document_kind must be one of: receipt, financial-report, form, letter, other');
     expect((await f.jobs.listBySession(tagged.session.id)).length).to.equal(before);
   });
 
