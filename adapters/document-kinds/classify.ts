@@ -51,8 +51,9 @@ function receiptEvidence(f: PageFeatures): Evidence[] {
   if (f.pages > 3 || f.chars > 8000 || f.lines === 0) return [];
   const amounts = f.amountLines / f.lines;
   return [
-    { weight: 0.4, strength: clamp(amounts / 0.25), reason: `${percent(amounts)} of lines end in a price` },
-    { weight: 0.25, strength: clamp(f.tallyLines / 2), reason: `${f.tallyLines} total, change or tax lines` },
+    { weight: 0.3, strength: clamp(amounts / 0.25), reason: `${percent(amounts)} of lines end in a price` },
+    { weight: 0.2, strength: clamp(f.tallyLines / 2), reason: `${f.tallyLines} total, change or tax lines` },
+    { weight: 0.15, strength: clamp(f.tillMarks / 3), reason: `${f.tillMarks} marks of a till (receipt number, change, card payment)` },
     { weight: 0.15, strength: clamp((f.shortLines / f.lines - 0.5) / 0.4), reason: `${percent(f.shortLines / f.lines)} of lines are short` },
     { weight: 0.1, strength: f.pages <= 2 ? 1 : 0, reason: `${f.pages} page(s)` },
     // A report's table prints a row's figure for each period; a receipt one price a line, and no header of years.
@@ -61,12 +62,12 @@ function receiptEvidence(f: PageFeatures): Evidence[] {
 }
 
 /**
- * A contract or a letter that lists a few amounts and a total is written in sentences; a till roll is not: from 5 %
- * of its lines on, sentences take the receipt's score down, to nothing at 30 %.
+ * A contract or a letter that lists a few amounts and a total is written in sentences; a till roll is not (bar a
+ * printed notice at its foot): from 15 % of its lines on, sentences take the receipt's score down, to nothing at 45 %.
  */
 function withoutSentences(f: PageFeatures, evidence: Evidence[]): Evidence[] {
   const share = f.lines > 0 ? f.proseLines / f.lines : 0;
-  const keep = 1 - clamp((share - 0.05) / 0.25);
+  const keep = 1 - clamp((share - 0.15) / 0.3);
   if (keep === 1) return evidence;
   return [...evidence.map((e) => ({ ...e, weight: e.weight * keep })), { weight: 0, strength: 1, reason: `${percent(share)} of lines are sentences` }];
 }

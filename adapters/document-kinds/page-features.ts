@@ -18,6 +18,8 @@ export interface PageFeatures {
   proseLines: number;
   /** Lines that open with a till's tally word (total, sum, change, VAT, card payment). */
   tallyLines: number;
+  /** A till's marks anywhere: its receipt number, till, change given, card payment, thanks for shopping. */
+  tillMarks: number;
   /** Lines naming two or more years apart (not a range, "1890–1913") and at most four words: a table's column header. */
   yearHeaders: number;
   /** Lines with a label and two or more figures: a table's row. */
@@ -36,8 +38,10 @@ export interface PageFeatures {
 
 export const SHORT_LINE = 40;
 
-const PRICE_AT_END = /(?:^|\s)[-–]?(?:[$€£]\s?)?\d{1,4}(?:[.,']\d{3})*[.,]\d{2}(?:\s?(?:[$€£]|eur|usd|chf))?(?:\s+[A-Z*]{1,2}\d?)?\s*$/i;
+const PRICE_AT_END = /(?:^|\s)[-–]?(?:[$€£]\s?)?\d{1,4}(?:[.,']\d{3})*[.,]\d{2}(?:\s?(?:[$€£]|eur|usd|chf))?(?:\s+(?:[A-Z*©®]{1,2}\d?|\d))?\s*$/i;
 const TALLY_WORD = /^\s*(?:sub-?total|total|summe|gesamt(?:betrag|summe)?|zu zahlen|zwischensumme|betrag|bar(?:geld)?|gegeben|r[üu]ckgeld|wechselgeld|change|cash|ec[- ]?cash|kartenzahlung|girocard|visa|mastercard|mwst|ust|vat|tva|montant|à payer|net à payer|rendu|espèces)\b/i;
+// OCR often reads "ü" as "ii" (Riickgeld) or drops it (FUR).
+const TILL_MARKS = /\b(?:kassenbon|bon[- ]?nr|beleg[- ]?nr|kasse\s?\d|bed\.?\s?nr|terminal[- ]?id|ta[- ]nr|r(?:[üu]|ii)ckgeld|wechselgeld|kartenzahlung|girocard|ec[- ]?karte|vielen dank f(?:[üu]|ii)?r ihren einkauf|thank you for (?:shopping|your purchase)|change due|merci de votre visite|ticket de caisse)\b/gi;
 const YEAR = /\b(?:19|20)\d{2}\b/g;
 const YEAR_RANGE = /\b(?:19|20)\d{2}\s?[-–—]\s?(?:(?:19|20)?\d{2})\b/;
 const FIGURE = /(?:^|\s)\(?[-–]?[$€£]?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?%?(?=\s|$)|(?:^|\s)\(?[-–]?[$€£]?\d+(?:\.\d+)?\)?%?(?=\s|$)/g;
@@ -51,7 +55,7 @@ export function pageFeatures(text: string): PageFeatures {
   const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
   const features: PageFeatures = {
     pages: 1, lines: lines.length, chars: 0, shortLines: 0, proseLines: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
-    statementTerms: (text.match(STATEMENT_TERMS) ?? []).length, formMarks: (text.match(FORM_MARKS) ?? []).length,
+    statementTerms: (text.match(STATEMENT_TERMS) ?? []).length, tillMarks: (text.match(TILL_MARKS) ?? []).length, formMarks: (text.match(FORM_MARKS) ?? []).length,
     salutations: 0, closings: 0, words: (text.match(/\p{L}+|\d+/gu) ?? []).length,
   };
   for (const line of lines) {
@@ -80,6 +84,6 @@ export function addFeatures(a: PageFeatures, b: PageFeatures): PageFeatures {
 }
 
 export const NO_FEATURES: PageFeatures = {
-  pages: 0, lines: 0, chars: 0, shortLines: 0, proseLines: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
+  pages: 0, lines: 0, chars: 0, shortLines: 0, proseLines: 0, tillMarks: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
   statementTerms: 0, formMarks: 0, salutations: 0, closings: 0, words: 0,
 };
