@@ -3,7 +3,7 @@
  * document it is asked of, the retrieval it needs and the answer it gets) instead of regular expressions spread over
  * its files. The names of plans and answers are the plug-in's own; the core only finds the rows a question holds.
  */
-export interface QuestionIntent<Name extends string = string, Plan extends string = string, Shape extends string = string> {
+export interface QuestionIntent<Name extends string = string, Plan = string, Shape extends string = string> {
   /** What the question asks for. */
   intent: Name;
   /** BCP 47 language of the trigger's words. */
@@ -16,19 +16,19 @@ export interface QuestionIntent<Name extends string = string, Plan extends strin
   requires?: RegExp;
   /** Not asked when the question holds these. */
   unless?: RegExp;
-  /** The retrieval it needs (the plug-in's name for the searches it pins). */
+  /** The retrieval it needs (the plug-in's name for the searches it pins, or their words). */
   plan: Plan;
   /** The answer it gets (the plug-in's name for the answer it builds). */
   answer: Shape;
 }
 
 /** The rows of `table` the question asks, in the table's order (earlier rows take precedence where one is wanted). */
-export function intentsAsked<I extends QuestionIntent>(question: string, table: readonly I[]): I[] {
+export function intentsAsked<I extends QuestionIntent<string, unknown>>(question: string, table: readonly I[]): I[] {
   const q = question.toLowerCase();
   return table.filter((row) => row.trigger.test(q) && (!row.requires || row.requires.test(q)) && !(row.unless && row.unless.test(q)));
 }
 
 /** The kinds of document a table's intents are asked of: what its plug-in serves. */
-export function intentKinds(table: readonly QuestionIntent[]): string[] {
+export function intentKinds(table: readonly QuestionIntent<string, unknown>[]): string[] {
   return [...new Set(table.flatMap((row) => row.kinds))];
 }
