@@ -148,18 +148,26 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches
     // (e.g. each line of a figure to compute) pin their best hit among the passages.
     const lexical = indexes.filter((index) => index.kind === 'lexical');
-    const held = focus ? kindsHeld(input.kinds, focus) : kindsHeld(input.kinds);
-    const serving = planners.filter((planner) => servesHeldKind(planner.kinds, held));
-    const searches = serving.flatMap((planner) => {
-      const own = planner.pinnedSearches(query).filter((search) => focus || !search.focusedOnly);
+    // A search within the documents the question points to runs for a planner serving their kinds (a receipt's total
+    // line is no answer about the lease asked of); a search of every document (each receipt's total, perDocument) for
+    // one serving a kind the documents asked of hold, within the documents of its kinds.
+    const focusHeld = focus ? kindsHeld(input.kinds, focus) : kindsHeld(input.kinds);
+    const serving = planners.filter((planner) => servesHeldKind(planner.kinds, focusHeld));
+    const searches = planners.flatMap((planner) => {
+      const own = planner.pinnedSearches(query)
+        .filter((search) => (focus || !search.focusedOnly) && (search.perDocument || serving.includes(planner)))
+        .map((search) => ({ search, jobIds: search.perDocument ? documentsOfKinds(input.kinds, planner.kinds) : focus }))
+        .filter(({ jobIds }) => !jobIds || jobIds.length > 0);
       if (own.length > 0) tookPart.add(planner.name);
       return own;
     });
-    const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) => {
-      const jobIds = search.perDocument ? undefined : focus;
+    const pinnedHits = await Promise.all(searches.flatMap(({ search, jobIds }) => lexical.map(async (index) => {
       const hits = await this.searchVisible(index, { sessionId, text: search.text, filters, jobIds, limit: search.limit }, visible);
       return firstOf(search.holding(hits), search.perDocument);
     })));
+    // The answerer's skills serve the kinds of the documents asked about, and of those each-document searches pinned.
+    const pinnedDocuments = pinnedHits.flat().map((hit) => hit.chunk.jobId);
+    const held = focus ? kindsHeld(input.kinds, [...focus, ...pinnedDocuments]) : kindsHeld(input.kinds);
     const openings = await this.unmatchedOpenings(focus, focusedHits, { sessionId, filters }, visible);
     // A question about the named documents as a whole (what a receipt lists): their opening chunks, all of their lines.
     const whole = Math.max(0, ...serving.map((planner) => {
@@ -250,6 +258,12 @@ async function whenAvailable<T>(work: Promise<T>): Promise<T | undefined> {
     if (error instanceof UpstreamUnavailableError) return undefined;
     throw error;
   }
+}
+
+/** The documents (of `kinds`, by job id) of a kind `served` names or of none told; undefined when either is not known. */
+function documentsOfKinds(kinds: Record<string, string | null> | undefined, served: readonly string[] | undefined): string[] | undefined {
+  if (!kinds || !served) return undefined;
+  return Object.entries(kinds).filter(([, kind]) => kind === null || served.includes(kind)).map(([jobId]) => jobId);
 }
 
 /** A text's words, lower-cased, in order: what a lexical search matches. */

@@ -98,6 +98,18 @@ describe('misfire suite: no domain plug-in takes part on an ordinary document', 
     expect(await firing(f, report.sessionId, 'annual-report.pdf', ['What was the net income in 2019?'])).to.deep.equal(['annual-report.pdf: "What was the net income in 2019?" → financial-statements']);
   });
 
+  it('asked what I paid among receipts and instructions that speak of paying, still lists each receipt’s total', async () => {
+    const f = fixture(documentKindClassifier);
+    const instructions = Array.from({ length: 6 }, (_, i) => `Line ${i + 20}. If you pay tax in instalments, enter the amount you paid on line ${i + 20} and attach the schedule. ` +
+      'You must pay what you owe by the due date; see the instructions if you cannot pay in full.').join('\n');
+    const second = TILL_RECEIPT.replace('FRISCHMARKT', 'BIOLADEN').replace('SUMME 13,25', 'SUMME 21,40').replace('Geg. BAR 20,00', 'Geg. BAR 25,00').replace('Rückgeld 6,75', 'Rückgeld 3,60');
+    const { sessionId, ids } = await session(f, { 'frischmarkt.pdf': TILL_RECEIPT, 'bioladen.pdf': second, 'tax-instructions.pdf': instructions });
+    expect((await f.jobs.findById(ids['tax-instructions.pdf']))?.kind).to.equal('form');
+    const result = await f.docChat.askQuestion.execute({ userId: 'u1', sessionId, message: 'How much did I pay?' });
+    expect(result.plugins).to.include('receipts');
+    expect(result.answer).to.include('13,25').and.include('21,40');
+  });
+
   it('without kinds (documents read before kinds were, no classifier), the same questions drew the plug-ins: the suite tests something', async () => {
     const f = fixture();
     const fired: string[] = [];
