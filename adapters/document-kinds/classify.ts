@@ -81,6 +81,8 @@ function reportEvidence(f: PageFeatures): Evidence[] {
     { weight: 0.3, strength: clamp(f.figureRows / f.lines / 0.15), reason: `${percent(f.figureRows / f.lines)} of lines are rows of figures` },
     { weight: 0.3, strength: clamp((f.statementTerms / Math.max(1, f.words)) * 1000 / 8), reason: `${f.statementTerms} words of financial statements` },
     { weight: 0.1, strength: clamp(f.pages / 20), reason: `${f.pages} page(s)` },
+    // A current report (an 8-K) may be all prose, yet it is a company's filing: its cover says so.
+    { weight: f.filingCovers > 0 ? 0.6 : 0, strength: 1, reason: 'an SEC filing’s cover' },
   ];
 }
 
@@ -104,7 +106,7 @@ function letterEvidence(f: PageFeatures): Evidence[] {
 }
 
 function score(evidence: Evidence[]): number {
-  return evidence.reduce((sum, e) => sum + e.weight * e.strength, 0);
+  return Math.min(1, evidence.reduce((sum, e) => sum + e.weight * e.strength, 0));
 }
 
 const clamp = (x: number) => Math.max(0, Math.min(1, Number.isFinite(x) ? x : 0));

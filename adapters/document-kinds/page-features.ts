@@ -18,6 +18,8 @@ export interface PageFeatures {
   proseLines: number;
   /** Lines that open with a till's tally word (total, sum, change, VAT, card payment). */
   tallyLines: number;
+  /** A page that is an SEC filing's cover: the Commission, a form's number and the registrant, all three. */
+  filingCovers: number;
   /** A till's marks anywhere: its receipt number, till, change given, card payment, thanks for shopping. */
   tillMarks: number;
   /** Lines naming two or more years apart (not a range, "1890–1913") and at most four words: a table's column header. */
@@ -40,6 +42,7 @@ export const SHORT_LINE = 40;
 
 const PRICE_AT_END = /(?:^|\s)[-–]?(?:[$€£]\s?)?\d{1,4}(?:[.,']\d{3})*[.,]\d{2}(?:\s?(?:[$€£]|eur|usd|chf))?(?:\s+(?:[A-Z*©®]{1,2}\d?|\d))?\s*$/i;
 const TALLY_WORD = /^\s*(?:sub-?total|total|summe|gesamt(?:betrag|summe)?|zu zahlen|zwischensumme|betrag|bar(?:geld)?|gegeben|r[üu]ckgeld|wechselgeld|change|cash|ec[- ]?cash|kartenzahlung|girocard|visa|mastercard|mwst|ust|vat|tva|montant|à payer|net à payer|rendu|espèces)\b/i;
+const FILING_COVER = [/securities and exchange commission/i, /\bform (?:10-k|10-q|8-k|20-f|6-k|s-1)\b/i, /\bregistrant\b/i];
 // OCR often reads "ü" as "ii" (Riickgeld) or drops it (FUR).
 const TILL_MARKS = /\b(?:kassenbon|bon[- ]?nr|beleg[- ]?nr|kasse\s?\d|bed\.?\s?nr|terminal[- ]?id|ta[- ]nr|r(?:[üu]|ii)ckgeld|wechselgeld|kartenzahlung|girocard|ec[- ]?karte|vielen dank f(?:[üu]|ii)?r ihren einkauf|thank you for (?:shopping|your purchase)|change due|merci de votre visite|ticket de caisse)\b/gi;
 const YEAR = /\b(?:19|20)\d{2}\b/g;
@@ -55,7 +58,8 @@ export function pageFeatures(text: string): PageFeatures {
   const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
   const features: PageFeatures = {
     pages: 1, lines: lines.length, chars: 0, shortLines: 0, proseLines: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
-    statementTerms: (text.match(STATEMENT_TERMS) ?? []).length, tillMarks: (text.match(TILL_MARKS) ?? []).length, formMarks: (text.match(FORM_MARKS) ?? []).length,
+    statementTerms: (text.match(STATEMENT_TERMS) ?? []).length, tillMarks: (text.match(TILL_MARKS) ?? []).length,
+    filingCovers: FILING_COVER.every((mark) => mark.test(text)) ? 1 : 0, formMarks: (text.match(FORM_MARKS) ?? []).length,
     salutations: 0, closings: 0, words: (text.match(/\p{L}+|\d+/gu) ?? []).length,
   };
   for (const line of lines) {
@@ -84,6 +88,6 @@ export function addFeatures(a: PageFeatures, b: PageFeatures): PageFeatures {
 }
 
 export const NO_FEATURES: PageFeatures = {
-  pages: 0, lines: 0, chars: 0, shortLines: 0, proseLines: 0, tillMarks: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
+  pages: 0, lines: 0, chars: 0, shortLines: 0, proseLines: 0, tillMarks: 0, filingCovers: 0, amountLines: 0, tallyLines: 0, yearHeaders: 0, figureRows: 0,
   statementTerms: 0, formMarks: 0, salutations: 0, closings: 0, words: 0,
 };

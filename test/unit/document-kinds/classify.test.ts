@@ -30,8 +30,8 @@ describeWithCorpus('the kind of a document, from its own text and layout (real d
     }
   });
 
-  it('tells annual and quarterly filings and an earnings release as financial reports, an 8-K with its cover too', async () => {
-    for (const file of ['3M_2018_10K.pdf', 'AMCOR_2023Q4_EARNINGS.pdf', 'AMCOR_2023Q2_10Q.pdf', 'FOOTLOCKER_2022_8K_dated-2022-05-20.pdf']) {
+  it('tells annual and quarterly filings and an earnings release as financial reports, 8-Ks (one all prose) by their covers too', async () => {
+    for (const file of ['3M_2018_10K.pdf', 'AMCOR_2023Q4_EARNINGS.pdf', 'AMCOR_2023Q2_10Q.pdf', 'FOOTLOCKER_2022_8K_dated-2022-05-20.pdf', 'AMCOR_2022_8K_dated-2022-07-01.pdf']) {
       expect(classifyPages(await pdfPages(`financebench/pdfs/${file}`, 30)).kind, file).to.equal('financial-report');
     }
   });
