@@ -93,6 +93,8 @@ describe('misfire suite: no domain plug-in takes part on an ordinary document', 
     const receipt = await session(f, { 'lidl.pdf': TILL_RECEIPT });
     expect((await f.jobs.findById(receipt.ids['lidl.pdf']))?.kind).to.equal('receipt');
     expect(await firing(f, receipt.sessionId, 'lidl.pdf', ['How much did I pay?'])).to.deep.equal(['lidl.pdf: "How much did I pay?" → receipts']);
+    // Logged too, so that a plug-in answering where it should not is found in the service's log.
+    expect(f.logger.lines.filter((l) => l.message === 'answer plug-ins took part').map((l) => l.fields)).to.deep.equal([{ sessionId: receipt.sessionId, plugins: ['receipts'] }]);
     const report = await session(f, { 'annual-report.pdf': STATEMENT });
     expect((await f.jobs.findById(report.ids['annual-report.pdf']))?.kind).to.equal('financial-report');
     expect(await firing(f, report.sessionId, 'annual-report.pdf', ['What was the net income in 2019?'])).to.deep.equal(['annual-report.pdf: "What was the net income in 2019?" → financial-statements']);
