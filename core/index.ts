@@ -11,6 +11,7 @@ import type { IngestJobRepo } from './ports/ingest-job-repo.js';
 import type { JobQueue } from './ports/job-queue.js';
 import type { Llm } from './ports/llm.js';
 import type { QueryPlanner } from './ports/query-planner.js';
+import type { DocumentClassifier } from './ports/document-classifier.js';
 import type { GroundedAnswerer } from './ports/grounded-answerer.js';
 import type { HitReranker } from './ports/hit-reranker.js';
 import type { PageRenderer } from './ports/page-renderer.js';
@@ -68,6 +69,8 @@ export interface DocChatPorts {
   retrieval?: Partial<RetrievalSettings>;
   /** Knowledge of kinds of documents the ask flow consults (plug-ins under adapters/); none by default. */
   planners?: QueryPlanner[];
+  /** Tells each ingested document's kind (adapters/document-kinds); without it documents have none, unless tagged. */
+  classifier?: DocumentClassifier;
   chunking?: ChunkingOptions;
   /** Retries, heartbeat and lease of ingest jobs (defaults: DEFAULT_INGEST_RETRY). */
   ingestRetry?: Partial<IngestRetrySettings>;
@@ -110,9 +113,9 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     getChatHistory: new GetChatHistory(chats),
     clearChat: new ClearChat(sessions, chats, space),
     createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits, space }),
-    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock, space }),
+    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock, space, kinds: ports.classifier?.kinds }),
     runIngestion: new RunIngestion({
-      jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry, space,
+      jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry, space, classifier: ports.classifier,
     }),
     resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
@@ -141,6 +144,7 @@ export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-
 export { OUT_OF_DISK_SPACE_REASON } from './use-cases/ingest-failure-reasons.js';
 export { UNWATCHED_SPACE } from './use-cases/space-reserve.js';
 export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';
+export { KIND_TAG } from './use-cases/start-ingestion.js';
 
 // The defaults and building blocks an outside adapter or embedder needs, so that no one imports from core/'s files.
 export { DEFAULT_RETRIEVAL, MAX_QUESTION_CHARS, type AskQuestionResult, type RetrievalSettings } from './use-cases/ask-question.js';
@@ -150,6 +154,8 @@ export { MAX_LABEL_LENGTH } from './domain/validation.js';
 export { contentTypeFromName, isAllowedContentType, sniffContentType } from './domain/uploads.js';
 export * from './rag/chunking.js';
 export { followUpQuestion } from './rag/follow-up.js';
+export { kindsHeld, servesHeldKind } from './rag/document-kinds.js';
+export { intentKinds, intentsAsked, type QuestionIntent } from './rag/question-intents.js';
 export * from './rag/fusion.js';
 export * from './rag/layout.js';
 export type { TagFilter, TagFilterInput } from './domain/tags.js';

@@ -6,6 +6,7 @@
  * Re-exported from test/ so that the project's own tests and this entry can never differ.
  */
 export * from '../test/contracts/blob-store.contract.js';
+export * from '../test/contracts/document-classifier.contract.js';
 export * from '../test/contracts/document-reader.contract.js';
 export * from '../test/contracts/embedder.contract.js';
 export * from '../test/contracts/identity-verifier.contract.js';

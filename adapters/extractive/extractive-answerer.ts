@@ -1,6 +1,6 @@
 import {
   contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, isNotFoundAnswer, namedColumns, NOT_FOUND_ANSWER, runTogetherInFileName,
-  splitUnits, termKey, withoutLeaders, wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
+  servesHeldKind, splitUnits, termKey, withoutLeaders, wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
@@ -62,26 +62,37 @@ export class ExtractiveAnswerer implements Llm {
     const request = asked.overview ? asked : { ...asked, question: asWrittenInPassages(followUpQuestion(asked.question, asked.history), asked.contexts) };
     // A skill's own answer (a figure computed from the table rows it needs; "What is on the Lidl receipt?", an
     // overview of one receipt, its item lines) comes first.
-    for (const skill of this.skills) {
+    // Only skills of a kind the documents asked of hold take part (all of them when the kinds are not known).
+    const skills = this.skills.filter((skill) => servesHeldKind(skill.kinds, request.kinds && new Set(request.kinds)));
+    for (const skill of skills) {
       const answer = skill.answer(request);
-      if (answer) return answer;
+      if (answer) return { ...answer, skills: [skill.name] };
     }
     // "What is this document about?": the documents' lead and central sentences, not a search for those words.
-    if (asked.overview) return overviewAnswer(asked.contexts, (passages) => this.skills.reduce<Answer | undefined>((found, skill) => found ?? skill.documentOverview?.(passages), undefined));
+    if (asked.overview) {
+      const told = new Set<string>();
+      const overview = overviewAnswer(asked.contexts, (passages) => skills.reduce<Answer | undefined>((found, skill) => {
+        const part = found ?? skill.documentOverview?.(passages);
+        if (!found && part) told.add(skill.name);
+        return part;
+      }, undefined));
+      return told.size > 0 ? { ...overview, skills: [...told] } : overview;
+    }
     // A figure the passages' tables print, or one computed from their cells, with the rows it came from; what the
     // sentences say of it follows, as also found (the prose may qualify a figure the table prints).
     // Each only where the passage it leads with is about the question's subject (answer-support.ts).
     const fromTable = supported(request, tableAnswer(request));
-    const quoted = this.quoteAnswer(request);
+    const quoted = this.quoteAnswer(request, skills);
     return fromTable && !isNotFoundAnswer(fromTable.text) ? withAlsoFound(fromTable, quoted) : quoted;
   }
 
   /** The sentences (or a table row a skill names) that most likely answer, quoted with their sources. */
-  private quoteAnswer(request: AnswerRequest): Answer {
+  private quoteAnswer(request: AnswerRequest, skills: readonly AnswerSkill[]): Answer {
     const all = this.scoredCandidates(request, this.weights);
     const ranked = rankedOf(all, asksForContents(request.question));
     // A figure question is answered by the table row naming it, quoted under its column header.
-    const figure = this.skills.map((skill) => skill.tableFigure(request.question)).find((f) => f !== undefined);
+    const naming = skills.map((skill) => ({ skill, figure: skill.tableFigure(request.question) })).find(({ figure }) => figure !== undefined);
+    const figure = naming?.figure;
     const matched = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
@@ -131,7 +142,7 @@ export class ExtractiveAnswerer implements Llm {
     const text = absent || unsupported
       ? `${absent ? notFoundNote(absent) : closestNote(subject!.missing)}\n\nClosest found: ${parts.join(' ')}`
       : `${lead ? `${lead}\n\n` : ''}${parts[0]}${parts.length > 1 ? `\n\nAlso found: ${parts.slice(1).join(' ')}` : ''}`;
-    return { text: `${text}\n\nSources: ${sources}`, usedRefs: Object.keys(markers), markers, quotes };
+    return { text: `${text}\n\nSources: ${sources}`, usedRefs: Object.keys(markers), markers, quotes, ...(row && naming && { skills: [naming.skill.name] }) };
   }
 
   /** The passages' sentences that match the question (or follow one that does), most likely answer first. */

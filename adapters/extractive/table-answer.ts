@@ -74,5 +74,6 @@ export function withAlsoFound(table: Answer, quoted: Answer): Answer {
     usedRefs: [...new Set([...table.usedRefs, ...quoted.usedRefs])],
     markers,
     quotes,
+    ...(quoted.skills && { skills: quoted.skills }),
   };
 }

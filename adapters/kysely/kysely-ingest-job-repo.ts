@@ -52,6 +52,7 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
         checkpoint_json: job.checkpoint ? JSON.stringify(job.checkpoint) : null,
         reading_page: job.readingPage ?? null,
         died_on_page: job.diedOnPage ?? null,
+        kind: job.kind ?? null,
         created_at: job.createdAt,
         updated_at: job.updatedAt,
       })
@@ -79,6 +80,7 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
     if ('checkpoint' in patch) set.checkpoint_json = patch.checkpoint ? JSON.stringify(patch.checkpoint) : null;
     if ('readingPage' in patch) set.reading_page = patch.readingPage ?? null;
     if ('diedOnPage' in patch) set.died_on_page = patch.diedOnPage ?? null;
+    if ('kind' in patch) set.kind = patch.kind ?? null;
     if ('updatedAt' in patch) set.updated_at = patch.updatedAt!;
     const row = await this.db.updateTable('ingest_jobs').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     return row ? toJob(row) : null;
@@ -168,5 +170,6 @@ function toJob(row: IngestJobsTable): IngestJob {
   if (row.checkpoint_json !== null) job.checkpoint = JSON.parse(row.checkpoint_json) as IngestCheckpoint;
   if (row.reading_page !== null) job.readingPage = row.reading_page;
   if (row.died_on_page !== null) job.diedOnPage = row.died_on_page;
+  if (row.kind !== null) job.kind = row.kind;
   return job;
 }

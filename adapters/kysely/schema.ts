@@ -48,6 +48,8 @@ export interface IngestJobsTable {
   checkpoint_json: string | null;
   reading_page: number | null;
   died_on_page: number | null;
+  /** Added by migration 011 (SQLite) / 006 (PostgreSQL): IngestJob.kind. */
+  kind: string | null;
   created_at: string;
   updated_at: string;
 }

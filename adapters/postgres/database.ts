@@ -158,6 +158,12 @@ const MIGRATIONS: Record<string, Migration> = {
       `.execute(db);
     },
   },
+  '006-document-kind': {
+    // Issue 49: a document's kind (receipt, financial report, ...), told at ingestion or given by its `document_kind` tag.
+    async up(db) {
+      await sql`ALTER TABLE ingest_jobs ADD COLUMN kind TEXT`.execute(db);
+    },
+  },
 };
 
 export interface PostgresPoolSizes {

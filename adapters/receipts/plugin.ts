@@ -1,8 +1,9 @@
-import type { Answer, AnswerRequest, AnswerSkill, ChunkHit, QueryPlanner } from '../../core/index.js';
+import { intentKinds, intentsAsked, type Answer, type AnswerRequest, type AnswerSkill, type ChunkHit, type QueryPlanner } from '../../core/index.js';
 import { asksExtremeTotal, extremeTotalAnswer } from './receipt-compare.js';
 import { askedReceiptDetail, DETAIL_QUERY, detailLines, receiptDetailAnswer, type ReceiptDetail } from './receipt-details.js';
+import { RECEIPT_INTENTS, type ReceiptPlan } from './receipt-intents.js';
 import { receiptOverview } from './receipt-overview.js';
-import { asksWhatIBought, asksWhatIPaid, asksWhatWasBought, asksWhatWasPaid, MAX_RECEIPTS, receiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
+import { asksWhatIBought, asksWhatIPaid, MAX_RECEIPTS, receiptTotal, receiptTotalAnswer, TOTAL_QUERY } from './receipt-total.js';
 
 /**
  * Till receipts as a plug-in: the embedded answerer answers "How much did I pay at Aldi?" with the receipt's total
@@ -17,11 +18,20 @@ export const RECEIPTS = 'receipts';
 /** A photographed receipt is a few chunks (Aldi's 19 items: 4): what one lists is read whole. */
 const RECEIPT_CHUNKS = 4;
 
+/** The kinds of document it serves (adapters/document-kinds): those its intents are asked of. */
+export const RECEIPT_KINDS: readonly string[] = intentKinds(RECEIPT_INTENTS);
+
+/** The retrieval plans of the intents the question holds (adapters/receipts/receipt-intents.ts). */
+function plansAsked(question: string): Set<ReceiptPlan> {
+  return new Set(intentsAsked(question, RECEIPT_INTENTS).map((row) => row.plan));
+}
+
 export const receiptsQueryPlanner: QueryPlanner = {
   name: RECEIPTS,
+  kinds: RECEIPT_KINDS,
   lexicalQuery: (question) => question,
   // "What did I buy at Aldi?": every item line of the receipt, not only those of passages holding the question's words.
-  wholeDocuments: (question) => (asksWhatWasBought(question) && !asksWhatIBought(question) ? RECEIPT_CHUNKS : 0),
+  wholeDocuments: (question) => (plansAsked(question).has('whole-receipt') && !asksWhatIBought(question) ? RECEIPT_CHUNKS : 0),
   pinnedSearches: (question) => {
     const detail = askedReceiptDetail(question);
     if (!detail) return totalSearches(question);
@@ -30,12 +40,13 @@ export const receiptsQueryPlanner: QueryPlanner = {
 };
 
 function totalSearches(question: string) {
+  const plans = plansAsked(question);
   return [
     // "What did I buy at Aldi?" too: a receipt's last items are printed just above its total.
-    ...(asksWhatWasPaid(question) || asksWhatWasBought(question) ? [{ text: TOTAL_QUERY, limit: 20, focusedOnly: true, holding: totalLines }] : []),
+    ...(plans.has('total-line') || plans.has('whole-receipt') ? [{ text: TOTAL_QUERY, limit: 20, focusedOnly: true, holding: totalLines }] : []),
     // "How much did I pay?", "What did I buy?", no shop named: each receipt's total line (its items above it), among
     // other documents' lines of totals.
-    ...(asksWhatIPaid(question) || asksWhatIBought(question) || asksExtremeTotal(question)
+    ...(asksWhatIPaid(question) || asksWhatIBought(question) || plans.has('each-total-line')
       ? [{ text: TOTAL_QUERY, limit: 100, perDocument: MAX_RECEIPTS, holding: totalLines }]
       : []),
   ];
@@ -63,6 +74,7 @@ function totalLines(hits: ChunkHit[]): ChunkHit[] {
 
 export const receiptsAnswerSkill: AnswerSkill = {
   name: RECEIPTS,
+  kinds: RECEIPT_KINDS,
   answer: receiptAnswer,
   tableFigure: () => undefined,
   documentOverview: receiptOverview,

@@ -1,4 +1,5 @@
-import type { Answer, AnswerRequest } from '../../core/index.js';
+import { intentsAsked, type Answer, type AnswerRequest } from '../../core/index.js';
+import { RECEIPT_INTENTS } from './receipt-intents.js';
 import { firstOfEachFile, quotedPassages, receiptTotal } from './receipt-total.js';
 
 /**
@@ -9,12 +10,8 @@ import { firstOfEachFile, quotedPassages, receiptTotal } from './receipt-total.j
 export type TotalOrder = 'highest' | 'lowest';
 
 export function asksExtremeTotal(question: string): TotalOrder | undefined {
-  const q = question.toLowerCase();
-  const about = /\b(receipts?|totals?|spen[dt]|paid|pay|bill|purchases?|shopping|expensive|cheap(est)?)\b/.test(q);
-  if (!about) return undefined;
-  if (/\b(highest|largest|biggest|most expensive|priciest|greatest|maximum|the most)\b/.test(q)) return 'highest';
-  if (/\b(lowest|smallest|cheapest|least expensive|minimum|the least)\b/.test(q)) return 'lowest';
-  return undefined;
+  const asked = intentsAsked(question, RECEIPT_INTENTS).find((row) => row.answer === 'extreme-total');
+  return asked?.intent as TotalOrder | undefined;
 }
 
 /** A receipt's amount as a number: 1.234,56 · 1,234.56 · 24,23 · 12.50 (the last separator before two digits is the decimal one). */

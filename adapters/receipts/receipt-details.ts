@@ -1,4 +1,5 @@
-import type { Answer, AnswerRequest, ContextPassage } from '../../core/index.js';
+import { intentsAsked, type Answer, type AnswerRequest, type ContextPassage } from '../../core/index.js';
+import { RECEIPT_INTENTS } from './receipt-intents.js';
 import { firstOfEachFile, linesOf, MAX_RECEIPTS, moreReceipts, namedReceipt, namesShop, quotedPassages, receiptTotal } from './receipt-total.js';
 
 /**
@@ -9,24 +10,15 @@ import { firstOfEachFile, linesOf, MAX_RECEIPTS, moreReceipts, namedReceipt, nam
 export type ReceiptDetail = 'date' | 'payment' | 'vat';
 
 /**
- * Which detail the question asks for; VAT before payment before day ("When did I pay the VAT?" asks the VAT). Asked
- * only of a purchase or of the asker's own ("When did I shop at Hornbach?", "Did I pay by card?", "How much VAT is on
- * the receipt?"): "When did the act pass?" and "What was the effective tax rate?" ask other documents, and each
- * detail asked costs a search. VAT by its own names (VAT, MwSt) is always a receipt's.
+ * Which detail the question asks for, by the first detail intent of RECEIPT_INTENTS it holds: VAT before payment
+ * before day. Asked only of a purchase or of the asker's own ("When did I shop at Hornbach?", "Did I pay by card?"):
+ * "When did the act pass?" and "What was the effective tax rate?" ask other documents, and each detail asked costs a
+ * search. VAT by its own names (VAT, MwSt) is always a receipt's.
  */
 export function askedReceiptDetail(question: string): ReceiptDetail | undefined {
-  const q = question.toLowerCase();
-  if (/\b(vat|sales tax|mwst|ust|mehrwertsteuer|umsatzsteuer)\b/.test(q)) return 'vat';
-  if (!PURCHASE_WORDS.test(q) && !/\b(i|we|ich|wir)\b/.test(q)) return undefined;
-  if (/\b(tax|taxes)\b/.test(q)) return 'vat';
-  if (/\bhow did (i|we) pay\b|\bpayment method\b|\b(pay|paid|payment)\b.*\b(card|cash|credit|debit|girocard|ec)\b|\b(card|cash)\b.*\b(pay|paid)\b/.test(q)
-    || /\bwie\b.*\bbezahlt\b|\b(bar|karte)\b.*\bbezahlt\b/.test(q)) return 'payment';
-  if (/^\s*when\b|\b(what|which) (date|day|time)\b|\bwann\b|\ban welchem tag\b|\bdatum\b/.test(q)) return 'date';
-  return undefined;
+  const asked = intentsAsked(question, RECEIPT_INTENTS).find((row) => row.answer === 'detail-lines');
+  return asked?.intent as ReceiptDetail | undefined;
 }
-
-/** Words of buying something: a question with one asks of a receipt, not of a report. */
-const PURCHASE_WORDS = /\b(receipts?|bill|shop|shopped|shopping|purchases?|store|till|kassenbon|beleg)\b/;
 
 /** A day as tills print it: 23.09.16, 02.03.2020, 2020-03-02, 03/02/2020. */
 export const DATE = /\b(?:\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2}))\b/;

@@ -1,4 +1,5 @@
-import { contentTokens, wordTokens, type Answer, type AnswerRequest, type ContextPassage } from '../../core/index.js';
+import { contentTokens, intentsAsked, wordTokens, type Answer, type AnswerRequest, type ContextPassage } from '../../core/index.js';
+import { RECEIPT_INTENTS } from './receipt-intents.js';
 
 /**
  * What a till receipt says was paid. Receipts are photographed and read by OCR; their total is one line among item
@@ -30,15 +31,7 @@ export const TOTAL_QUERY = 'zu zahlen summe total gesamt gesamtbetrag endbetrag 
  * the receipt?").
  */
 export function asksWhatWasPaid(question: string): boolean {
-  const q = question.toLowerCase();
-  return /\bhow much\b.*\b(pay|paid|spend|spent|cost|costs|owe|charged)\b/.test(q)
-    || (/\bhow much\b.*\b(receipts?|bill|purchase|shopping|groceries)\b/.test(q) && !/\b(tax|vat|mwst|change|discount|deposit|pfand)\b/.test(q))
-    || /\b(total|amount|sum|bill)\b.*\b(receipt|bill|purchase|shopping|till|paid|pay)\b/.test(q)
-    || /\b(receipt|bill|purchase)\b.*\b(total|amount|sum)\b/.test(q)
-    || /\bwhat did (i|we) (pay|spend)\b/.test(q)
-    || /\bwhat (was|were) (paid|spent)\b|\bwhat did (it|they) cost\b/.test(q)
-    || /\b(wie ?viel|was)\b.*\b(bezahlt|gezahlt|ausgegeben|gekostet|kostete)\b/.test(q)
-    || /\b(summe|gesamtbetrag|endbetrag)\b/.test(q);
+  return intentsAsked(question, RECEIPT_INTENTS).some((row) => row.intent === 'paid');
 }
 
 interface TotalLine {
@@ -105,11 +98,7 @@ export function asksWhatIPaid(question: string): boolean {
  * receipt?", "Was habe ich gekauft?".
  */
 export function asksWhatWasBought(question: string): boolean {
-  const q = question.toLowerCase();
-  return /\bwhat did (i|we) (buy|purchase|get|order)\b/.test(q)
-    || /\bwhat(?:'s|’s| is| was)? (?:in|on) (?:the|this|that|my)\b.*\breceipts?\b/.test(q)
-    || /\b(which|what) (items|products|articles|things)\b.*\b(buy|bought|purchase|purchased|get|got)\b/.test(q)
-    || /\bwas (habe ich|haben wir)\b.*\b(gekauft|eingekauft|bestellt)\b/.test(q);
+  return intentsAsked(question, RECEIPT_INTENTS).some((row) => row.intent === 'bought');
 }
 
 /** The words of asking what was bought; any other names what (a shop, a day) the question is about. */

@@ -227,6 +227,11 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
       ALTER TABLE ingest_jobs ADD COLUMN died_on_page INTEGER;
     `,
   },
+  {
+    // Issue 49: a document's kind (receipt, financial report, ...), told at ingestion or given by its `document_kind` tag.
+    id: '011-document-kind',
+    sql: 'ALTER TABLE ingest_jobs ADD COLUMN kind TEXT;',
+  },
 ];
 
 /** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */

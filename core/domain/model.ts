@@ -74,6 +74,11 @@ export interface IngestJob {
   diedOnPage?: number;
   /** When the content was already ingested into this session: the job whose chunks are reused. */
   reusedFrom?: string;
+  /**
+   * What kind of document it is (a DocumentClassifier's name for it, e.g. 'receipt', or 'other'), told once it is
+   * read, or given by its `document_kind` tag (KIND_TAG). None: not told (read before kinds were, or no classifier is configured).
+   */
+  kind?: string;
   createdAt: string;
   updatedAt: string;
 }

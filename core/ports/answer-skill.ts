@@ -8,6 +8,8 @@ import type { Answer, AnswerRequest, ContextPassage } from './llm.js';
 export interface AnswerSkill {
   /** What it knows about, for logs (the plug-in's name). */
   readonly name: string;
+  /** The kinds of document it serves: asked only when AnswerRequest.kinds holds one of them (or is not known). None: every document. */
+  readonly kinds?: readonly string[];
   /** An answer built from the request's passages alone, or undefined to let the answerer answer as usual. */
   answer(request: AnswerRequest): Answer | undefined;
   /** When the question asks for a figure a table row prints: the row label's likely words, and the year whose column to lead with. */

@@ -17,6 +17,12 @@ export interface GroundedQuestion {
    * did I pay at Ikea?" of receipt_ikea.jpg, whose text the OCR read as "TKEA"). None: only the documents' words count.
    */
   filenames?: Record<string, string>;
+  /**
+   * The kind of each document asked of (those the filters let through), by job id; null when it was never told (read
+   * before kinds were). Knowledge of a kind of document (QueryPlanner, AnswerSkill) takes part only where these hold
+   * its kind, or one is null. None: not known, every planner and skill may take part.
+   */
+  kinds?: Record<string, string | null>;
 }
 
 export interface GroundedAnswer {
@@ -25,6 +31,8 @@ export interface GroundedAnswer {
   sources: Source[];
   /** A line for under the answer on what retrieval had to do without (e.g. the semantic search), if anything. */
   note?: string;
+  /** The plug-ins that took part (query planners that changed a search, skills that shaped the answer), by name. */
+  plugins?: string[];
 }
 
 /**

@@ -26,6 +26,11 @@ export interface AnswerRequest {
    * passages rather than search hits, and the answer should summarise them. A model may simply answer the question.
    */
   overview?: boolean;
+  /**
+   * The kinds of the documents the passages may come from (DocumentClassifier's names): knowledge of a kind of
+   * document (AnswerSkill) takes part only when they hold its kind. None: not known, every skill may.
+   */
+  kinds?: string[];
 }
 
 export interface Answer {
@@ -43,6 +48,8 @@ export interface Answer {
    * passage that best matches the question.
    */
   quotes?: Record<string, string>;
+  /** The plug-ins whose knowledge of a kind of document shaped the answer (AnswerSkill.name), if any: for logs and tests. */
+  skills?: string[];
 }
 
 export interface Llm {

@@ -9,6 +9,11 @@ import type { ChunkHit } from './vector-index.js';
 export interface QueryPlanner {
   /** What it knows about, for logs (the plug-in's name). */
   readonly name: string;
+  /**
+   * The kinds of document it serves (DocumentClassifier's names): it is consulted only when the documents asked of hold
+   * one of them. None: every document.
+   */
+  readonly kinds?: readonly string[];
   /** The question as a lexical (BM25) index should see it; the question unchanged when nothing applies. */
   lexicalQuery(question: string): string;
   /** Searches of the lexical indexes whose first kept hit is pinned among the passages; [] when none applies. */

@@ -18,6 +18,7 @@ import { answerInSentences, streamAnswer } from '../rag/answer-stream.js';
 import type { PackedContext } from '../rag/context.js';
 import { joinNotes, notSavedNote, stillReadingNote } from '../rag/answer-notes.js';
 import { documentsNamed, moreDocumentsNote, overviewSubject } from '../rag/overview.js';
+import { kindsHeld } from '../rag/document-kinds.js';
 import { OVERVIEW_DOCUMENTS, overviewContext } from './overview-context.js';
 import { RetrieveAndAnswer, type RetrievalSettings } from './retrieve-and-answer.js';
 
@@ -76,6 +77,8 @@ export type AskQuestionEvent =
 export interface AskQuestionResult {
   answer: string;
   sources: Source[];
+  /** The plug-ins (knowledge of a kind of document) that took part in the answer, by name; [] when none did. */
+  plugins: string[];
   /** False when the exchange could not be stored (the answer ends with a note saying so). */
   saved: boolean;
 }
@@ -85,8 +88,8 @@ type Stored = { saved: true; userMessageId: string; assistantMessageId: string }
 
 /** A question ready for the answerer, or (answered elsewhere with its retrieval: `grounded`) already answered. */
 type Prepared = (
-  | { request: AnswerRequest; packed: PackedContext; query: string; answered?: undefined }
-  | { request: AnswerRequest; answered: { answer: Answer; sources: Source[] } }
+  | { request: AnswerRequest; packed: PackedContext; query: string; answered?: undefined; plugins?: string[] }
+  | { request: AnswerRequest; answered: { answer: Answer; sources: Source[]; plugins?: string[] } }
 ) & { note?: string };
 
 export class AskQuestion {
@@ -102,8 +105,9 @@ export class AskQuestion {
     const prepared = await this.prepare(input);
     const answer = withNote(prepared.answered?.answer ?? await this.deps.llm.answer(prepared.request), prepared.note);
     const sources = this.sourcesOf(prepared, answer);
+    const plugins = this.pluginsOf(input.sessionId, prepared, answer);
     const stored = await this.store(input.sessionId, prepared.request.question, answer.text, sources);
-    return { answer: stored.saved ? answer.text : `${answer.text}\n\n${stored.note}`, sources, saved: stored.saved };
+    return { answer: stored.saved ? answer.text : `${answer.text}\n\n${stored.note}`, sources, saved: stored.saved, plugins };
   }
 
   /**
@@ -134,6 +138,7 @@ export class AskQuestion {
       await pieces.return(undefined as never).catch(() => undefined);
     }
     const sources = this.sourcesOf(prepared, answer);
+    this.pluginsOf(input.sessionId, prepared, answer);
     signal.throwIfAborted();
     const stored = await this.store(input.sessionId, prepared.request.question, answer.text, sources);
     if (!stored.saved) yield { type: 'delta', text: `\n\n${stored.note}` };
@@ -171,16 +176,30 @@ export class AskQuestion {
       // With more documents than it covers, the answer says how many there are.
       const more = overviewed.length > OVERVIEW_DOCUMENTS ? moreDocumentsNote(OVERVIEW_DOCUMENTS, overviewed.length) : undefined;
       const note = joinNotes(more, readingNote);
-      if (packed.passages.length > 0) return { request: { question, contexts: packed.passages, history, overview: true }, packed, query: question, note };
+      const held = kindsHeld(kindsOf(overviewed));
+      const request = { question, contexts: packed.passages, history, overview: true, ...(held && { kinds: [...held].sort() }) };
+      if (packed.passages.length > 0) return { request, packed, query: question, note };
     }
     const filenames = Object.fromEntries(citable.flatMap((job) => ownIds(job).map((id) => [id, job.filename])));
-    const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames };
+    const kinds = kindsOf(citable.filter((job) => matchesTagFilters(job.tags, filters)));
+    const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames, kinds };
     if (this.deps.grounded) {
       const answered = await this.deps.grounded.answer(grounded, signal);
       return { request: { question, contexts: [], history }, answered, note: joinNotes(answered.note, readingNote) };
     }
     const retrieved = await this.retrieval.retrieve(grounded, signal);
     return { ...retrieved, note: joinNotes(retrieved.note, readingNote) };
+  }
+
+  /**
+   * The plug-ins that took part (planners that changed a search, skills that shaped the answer), logged when any did:
+   * a domain rule answering where it should not is then found in the log.
+   */
+  private pluginsOf(sessionId: string, prepared: Prepared, answer: Answer): string[] {
+    const planned = prepared.answered ? prepared.answered.plugins ?? [] : prepared.plugins ?? [];
+    const plugins = [...new Set([...planned, ...(answer.skills ?? [])])];
+    if (plugins.length > 0) this.deps.logger?.info('answer plug-ins took part', { sessionId, plugins });
+    return plugins;
   }
 
   private sourcesOf(prepared: Prepared, answer: Answer): Source[] {
@@ -234,6 +253,11 @@ export class AskQuestion {
 /** The ids whose chunks are the jobs' own: each job's, and the job's whose chunks it reuses (an identical upload). */
 function jobIdsOf(jobs: readonly IngestJob[]): Set<string> {
   return new Set(jobs.flatMap(ownIds));
+}
+
+/** The kind of each job's chunks, by the ids they are indexed under; null for a job never told one. */
+function kindsOf(jobs: readonly IngestJob[]): Record<string, string | null> {
+  return Object.fromEntries(jobs.flatMap((job) => ownIds(job).map((id) => [id, job.kind ?? null])));
 }
 
 /** A job's id, and the id of the job whose chunks it reuses. */

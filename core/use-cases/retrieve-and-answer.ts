@@ -10,6 +10,7 @@ import { documentPrior, fileNameWords, focusDocuments, referredPrior, withFileNa
 import { followUpQuestion, referredDocuments } from '../rag/follow-up.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { SEMANTIC_SEARCH_UNAVAILABLE_NOTE } from '../rag/answer-notes.js';
+import { kindsHeld, servesHeldKind } from '../rag/document-kinds.js';
 import { UpstreamUnavailableError } from '../domain/errors.js';
 import { rerank, RERANK_POOL } from '../rag/rerank.js';
 
@@ -61,6 +62,8 @@ export interface Retrieved {
   query: string;
   /** A line for under the answer on what retrieval had to do without (the semantic search), if anything. */
   note?: string;
+  /** The planners that changed a search (reworded it, pinned or added passages), by name. */
+  plugins: string[];
 }
 
 /**
@@ -81,7 +84,8 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     const retrieved = await this.retrieve(question, signal);
     signal?.throwIfAborted();
     const answer = await this.deps.llm.answer(retrieved.request);
-    return { answer, sources: this.sourcesOf(retrieved, answer), ...(retrieved.note && { note: retrieved.note }) };
+    const plugins = [...new Set([...retrieved.plugins, ...(answer.skills ?? [])])];
+    return { answer, sources: this.sourcesOf(retrieved, answer), ...(retrieved.note && { note: retrieved.note }), plugins };
   }
 
   /** The sources shown with `answer`: none when it used no passage. */
@@ -106,9 +110,17 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
       return instead;
     });
     const embedding = embedder ? await semantic(embedder.embedQuery(query), undefined) : undefined;
-    const planners = this.deps.planners ?? [];
+    // Knowledge of a kind of document takes part only where the documents asked of hold that kind (a receipt's
+    // "total" means nothing of a lease); those the question names, once known, narrow it further below.
+    const planners = (this.deps.planners ?? []).filter((planner) => servesHeldKind(planner.kinds, kindsHeld(input.kinds)));
+    const tookPart = new Set<string>();
     // Lexical indexes match words: planners may give them the question in the documents' wording.
-    const lexicalText = planners.reduce((text, planner) => planner.lexicalQuery(text), query);
+    const lexicalText = planners.reduce((text, planner) => {
+      const worded = planner.lexicalQuery(text);
+      // Told apart by words: a planner may lower-case the question or space it otherwise, which changes no search.
+      if (wordsOf(worded) !== wordsOf(text)) tookPart.add(planner.name);
+      return worded;
+    }, query);
     // With several documents, the ones the question's words point to are searched on their own too, and their hits
     // weigh more in re-ranking; planners search only them (a figure's line is the named company's). Counted while the
     // usual searches run (on PostgreSQL each is a query of its own, as long as a search on a large session).
@@ -136,20 +148,39 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // Lexical hits above: a wider pool re-ranked (core/rag/rerank.ts), then the usual number. Planners' own searches
     // (e.g. each line of a figure to compute) pin their best hit among the passages.
     const lexical = indexes.filter((index) => index.kind === 'lexical');
-    const searches = planners.flatMap((planner) => planner.pinnedSearches(query)).filter((search) => focus || !search.focusedOnly);
-    const pinnedHits = await Promise.all(searches.flatMap((search) => lexical.map(async (index) => {
-      const jobIds = search.perDocument ? undefined : focus;
+    // A search within the documents the question points to runs for a planner serving their kinds (a receipt's total
+    // line is no answer about the lease asked of); a search of every document (each receipt's total, perDocument) for
+    // one serving a kind the documents asked of hold, within the documents of its kinds.
+    const focusHeld = focus ? kindsHeld(input.kinds, focus) : kindsHeld(input.kinds);
+    const serving = planners.filter((planner) => servesHeldKind(planner.kinds, focusHeld));
+    const searches = planners.flatMap((planner) => {
+      const own = planner.pinnedSearches(query)
+        .filter((search) => (focus || !search.focusedOnly) && (search.perDocument || serving.includes(planner)))
+        .map((search) => ({ search, jobIds: search.perDocument ? documentsOfKinds(input.kinds, planner.kinds) : focus }))
+        .filter(({ jobIds }) => !jobIds || jobIds.length > 0);
+      if (own.length > 0) tookPart.add(planner.name);
+      return own;
+    });
+    const pinnedHits = await Promise.all(searches.flatMap(({ search, jobIds }) => lexical.map(async (index) => {
       const hits = await this.searchVisible(index, { sessionId, text: search.text, filters, jobIds, limit: search.limit }, visible);
       return firstOf(search.holding(hits), search.perDocument);
     })));
+    // The answerer's skills serve the kinds of the documents asked about, and of those each-document searches pinned.
+    const pinnedDocuments = pinnedHits.flat().map((hit) => hit.chunk.jobId);
+    const held = focus ? kindsHeld(input.kinds, [...focus, ...pinnedDocuments]) : kindsHeld(input.kinds);
     const openings = await this.unmatchedOpenings(focus, focusedHits, { sessionId, filters }, visible);
     // A question about the named documents as a whole (what a receipt lists): their opening chunks, all of their lines.
-    const whole = Math.max(0, ...planners.map((planner) => planner.wholeDocuments?.(query) ?? 0));
+    const whole = Math.max(0, ...serving.map((planner) => {
+      const chunks = planner.wholeDocuments?.(query) ?? 0;
+      if (chunks > 0 && focus) tookPart.add(planner.name);
+      return chunks;
+    }));
     const wholes = whole > 0 && focus ? await this.openingChunks(focus, whole, { sessionId, filters }, visible) : [];
     const fused = withPinned([...pinnedHits.flat(), ...openings, ...wholes], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
     const note = semanticDown ? SEMANTIC_SEARCH_UNAVAILABLE_NOTE : undefined;
-    return { request: { question, contexts: packed.passages, history }, packed, query, ...(note && { note }) };
+    const request = { question, contexts: packed.passages, history, ...(held && { kinds: [...held].sort() }) };
+    return { request, packed, query, ...(note && { note }), plugins: [...tookPart] };
   }
 
   /**
@@ -227,6 +258,17 @@ async function whenAvailable<T>(work: Promise<T>): Promise<T | undefined> {
     if (error instanceof UpstreamUnavailableError) return undefined;
     throw error;
   }
+}
+
+/** The documents (of `kinds`, by job id) of a kind `served` names or of none told; undefined when either is not known. */
+function documentsOfKinds(kinds: Record<string, string | null> | undefined, served: readonly string[] | undefined): string[] | undefined {
+  if (!kinds || !served) return undefined;
+  return Object.entries(kinds).filter(([, kind]) => kind === null || served.includes(kind)).map(([jobId]) => jobId);
+}
+
+/** A text's words, lower-cased, in order: what a lexical search matches. */
+function wordsOf(text: string): string {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
 }
 
 /** The hit to pin of a planner's search: the first, or with `perDocument`, the first of each of that many documents. */

@@ -1,8 +1,9 @@
 import { DomainError, JobStoppedError, RecordsUnavailableError, UnprocessableDocumentError } from '../domain/errors.js';
-import type { IngestCheckpoint, IngestJob } from '../domain/model.js';
+import type { ExtractedPage, IngestCheckpoint, IngestJob } from '../domain/model.js';
 import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
+import type { DocumentClassifier } from '../ports/document-classifier.js';
 import type { DocumentReader } from '../ports/document-reader.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
@@ -14,6 +15,7 @@ import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
 import { progressWriter } from './ingest-progress.js';
 import { DEFAULT_INGEST_RETRY, sleep, stalledRuns, type IngestRetrySettings } from './ingest-retry.js';
 import { PageIndexer, type PageCheckpoint } from './page-indexer.js';
+import { KIND_TAG } from './start-ingestion.js';
 import { cutShort, describe, diedOnPage, internalFailure, noReadableText, OUT_OF_DISK_SPACE_REASON, userFacingReason } from './ingest-failure-reasons.js';
 import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
 import { scanStored, storedPieces } from './stored-file.js';
@@ -33,6 +35,8 @@ export interface RunIngestionDeps {
   retry?: Partial<IngestRetrySettings>;
   /** Tells a full disk from other failures, and holds back the space that records a job's failure (default: none). */
   space?: StorageSpace;
+  /** Tells each document's kind from its pages (default: none; a `document_kind` tag is taken as it is). */
+  classifier?: DocumentClassifier;
 }
 
 /** Writes of a job's `failed` status tried before giving up (the lease then has the job run again). */
@@ -172,7 +176,7 @@ export class RunIngestion {
       // run of this job indexed goes: they would be cited twice).
       if (job.checkpoint) await this.dropChunks(job.id);
       await this.deps.jobs.update(job.id, {
-        status: 'completed', stage: undefined, progress: 1, sha256, reusedFrom: twin.id, pages: twin.pages, chunks: twin.chunks,
+        status: 'completed', stage: undefined, progress: 1, sha256, reusedFrom: twin.id, pages: twin.pages, chunks: twin.chunks, kind: twin.kind,
         checkpoint: undefined, readingPage: undefined, diedOnPage: undefined, updatedAt: this.now(),
       });
       return;
@@ -198,6 +202,12 @@ export class RunIngestion {
       this.recordCheckpoint(job.id, { ...checkpoint, run: attempt }, reading.page && Math.max(reading.page, checkpoint.pages + 1));
     const { checkpointMs } = this.retry;
     const indexer = new PageIndexer(job, { indexes, embedder, chunking, from, onCheckpoint, checkpointMs }, run.signal, (error) => run.abort(error));
+    // The kind is counted from the pages as they pass (a run going on from a checkpoint counts the pages it reads).
+    const tally = job.tags[KIND_TAG] === undefined ? this.deps.classifier?.start() : undefined;
+    const handOver = (batch: ExtractedPage[]) => {
+      for (const page of batch) tally?.addPage(page.text);
+      indexer.push(batch);
+    };
     let fraction = 0;
     const recordProgress = () =>
       progress('extracting', 0.05 + 0.85 * fraction).catch((error: unknown) =>
@@ -208,7 +218,7 @@ export class RunIngestion {
         document: () => storedPieces(blobs, job.key),
         contentType,
         firstPage,
-        onPages: (batch) => indexer.push(batch),
+        onPages: handOver,
         // Not awaited, so never left to reject: a progress write the database refused (SQLITE_BUSY) is worth a line;
         // unhandled it ended the service. The next one, or the forced writes, record the stage anyway.
         onProgress: (done) => {
@@ -228,7 +238,7 @@ export class RunIngestion {
       finishing(); // a reader that did not say so earlier: extraction is over, indexing what is left follows
       reading.page = undefined;
       // A reader that handed over no pages (or not all) as it went: the rest are indexed now.
-      if (indexer.pagesSeen < pages.length) indexer.push(pages.slice(indexer.pagesSeen));
+      if (indexer.pagesSeen < pages.length) handOver(pages.slice(indexer.pagesSeen));
       if (!(await progress(embedder ? 'embedding' : 'indexing', 0.92, true))) return;
       const chunks = await indexer.finish();
       const pageCount = firstPage - 1 + pages.length;
@@ -237,7 +247,7 @@ export class RunIngestion {
 
       await progress.stop(); // no progress write may land after `completed`
       const done = await this.deps.jobs.update(job.id, {
-        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pageCount, chunks,
+        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pageCount, chunks, kind: job.tags[KIND_TAG] ?? tally?.kind(),
         ocrSkippedPages: indexer.ocrSkippedPages > 0 ? indexer.ocrSkippedPages : undefined,
         checkpoint: undefined, readingPage: undefined, diedOnPage: undefined, updatedAt: this.now(),
       });

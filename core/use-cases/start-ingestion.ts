@@ -22,9 +22,17 @@ export interface StartIngestionDeps {
   clock: Clock;
   /** Below its free-space reserve no ingestion starts (default: not watched). */
   space?: StorageSpace;
+  /** The kinds of document a `document_kind` tag (KIND_TAG) may name (DocumentClassifier.kinds); none given: any value is taken. */
+  kinds?: readonly string[];
 }
 
 const MAX_TAGS = 50;
+
+/**
+ * The tag that gives a document's kind instead of the classifier (IngestJob.kind). Not `kind`: tags are the caller's
+ * arbitrary metadata (the spec), and a `kind` tag of other values ("pdfs") must stay valid.
+ */
+export const KIND_TAG = 'document_kind';
 
 /**
  * Records an ingest job for an uploaded file and hands it to the background queue; returns at once. A key whose job
@@ -44,6 +52,10 @@ export class StartIngestion {
   }): Promise<IngestJob> {
     const { sessions, jobs, blobs, uploads, queue, ids, clock } = this.deps;
     const tags = normalizeTags(input.tags);
+    // The KIND_TAG tag says what the document is, instead of the classifier: only a kind the plug-ins know.
+    const kinds = this.deps.kinds;
+    const kind = tags[KIND_TAG];
+    if (kind !== undefined && kinds && !kinds.includes(kind)) throw new ValidationError(`tags.${KIND_TAG} must be one of: ${kinds.join(', ')}`);
     if (input.filename.trim().length === 0) throw new ValidationError('filename must not be empty');
     await loadOwnedSession(sessions, input.sessionId, input.userId);
     // Ownership is what was recorded when the key was issued, not what the key looks like.
@@ -79,6 +91,7 @@ export class StartIngestion {
       // The type the file was signed for; else the name's; else the content decides when it is read.
       contentType: declared ?? contentTypeFromName(input.filename) ?? contentTypeFromName(input.key) ?? 'application/octet-stream',
       tags,
+      ...(kind !== undefined && { kind }),
       status: 'queued',
       progress: 0,
       createdAt: now,

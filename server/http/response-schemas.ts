@@ -105,6 +105,7 @@ export const IngestJobJson = v.strictObject({
   ocrSkippedPages: v.optional(wholeNumber('Pages that needed OCR beyond the per-document OCR page limit, left out (only when above 0)')),
   attempts: v.optional(wholeNumber('Runs started for the job (only when above 1)')),
   reusedFrom: v.optional(text('The earlier job of this session whose chunks are reused (same content and tags)')),
+  kind: v.optional(text('What kind of document it is (receipt, financial-report, form, letter, other), told once it is read or given by the `document_kind` tag')),
   tags: v.record(v.string(), v.string()),
   createdAt: timestamp('ISO 8601 timestamp'),
   updatedAt: timestamp('ISO 8601 timestamp'),

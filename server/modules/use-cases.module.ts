@@ -5,6 +5,7 @@ import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import type { Embedder } from '../../core/ports/embedder.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { answerPlugins } from '../../adapters/answer-plugins/index.js';
+import { documentKindClassifier } from '../../adapters/document-kinds/index.js';
 import { TOKENS } from '../tokens.js';
 import type { ServiceModule } from './module.js';
 
@@ -40,6 +41,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           reranker: ctx.get<HitReranker>(TOKENS.Reranker, { optional: true }),
           grounded: ctx.get<GroundedAnswerer>(TOKENS.GroundedAnswerer, { optional: true }),
           planners: answerPlugins(config.answerPlugins).map((plugin) => plugin.planner),
+          classifier: documentKindClassifier,
           space: ctx.get(TOKENS.StorageSpace),
         });
       });

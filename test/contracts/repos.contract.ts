@@ -235,6 +235,15 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.jobs.findById('j2')).to.deep.include({ checkpoint, readingPage: 252 });
       });
 
+      it('keeps a document’s kind, given at creation or told later', async () => {
+        await s.jobs.create(job('j1', 's1'));
+        expect(await s.jobs.findById('j1')).to.not.have.property('kind');
+        expect(await s.jobs.update('j1', { status: 'completed', kind: 'receipt' })).to.include({ kind: 'receipt' });
+        expect(await s.jobs.findById('j1')).to.include({ kind: 'receipt' });
+        await s.jobs.create(job('j2', 's1', { key: 'u1/other.pdf', kind: 'letter' }));
+        expect((await s.jobs.listBySession('s1')).map((j) => j.kind)).to.deep.equal(['receipt', 'letter']);
+      });
+
       it('finds the user’s queued or processing job for a key, and refuses a second one, also created concurrently', async () => {
         const key = 'u1/shared.pdf';
         await s.jobs.create(job('j1', 's1', { key, status: 'completed' }));

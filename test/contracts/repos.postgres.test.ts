@@ -108,6 +108,9 @@ describeWithPostgres('Repos on PostgreSQL', () => {
 });
 
 /** The schema as it was before migration 004 (a later migration must be rolled back before an earlier one). */
+// Later migrations first (kysely refuses a migration older than the last one applied).
 const ROLL_BACK_004 = `
+  ALTER TABLE ingest_jobs DROP COLUMN kind;
+  DELETE FROM kysely_migration WHERE name = '006-document-kind';
   ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json, DROP COLUMN reading_page, DROP COLUMN died_on_page;
   DELETE FROM kysely_migration WHERE name = '004-ingest-checkpoints';`;

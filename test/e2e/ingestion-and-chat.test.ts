@@ -148,7 +148,9 @@ for (const makeStack of CONFORMANCE_STACKS) {
         expect(res.status).to.equal(200);
         expect(res.body.data).to.include({ id: acmeJob, status: 'completed', filename: 'acme-fees.pdf', session_id: sessionId, pages: 2, progress: 1 });
         expect(res.body.data.chunks).to.be.greaterThan(0);
-        expect(res.body.data).to.have.keys(['id', 'status', 'progress', 'filename', 'session_id', 'pages', 'chunks', 'tags', 'createdAt', 'updatedAt']);
+        // The guide's fields, and the document's kind (docs/api.md's extension: a fee schedule is none of the domain kinds).
+        expect(res.body.data).to.have.keys(['id', 'status', 'progress', 'filename', 'session_id', 'pages', 'chunks', 'kind', 'tags', 'createdAt', 'updatedAt']);
+        expect(res.body.data.kind).to.equal('other');
         // Every chunk is in each index: SQLite's BM25 table, and Chroma where it is the dense index.
         expect((await rows(t, 'SELECT id FROM chunks WHERE job_id = ?', acmeJob)).length).to.equal(res.body.data.chunks);
         const dense = await denseCount({ jobId: acmeJob });

@@ -59,6 +59,19 @@ for (const makeStack of CONFORMANCE_STACKS) {
       return new Set<string>(res.body.sources.map((s: { ingestId: string }) => s.ingestId));
     };
 
+    it('takes a document’s kind from a valid `document_kind` tag, and refuses another with a 400 that starts nothing', async () => {
+      const sessionId = await alice.createSession('kinds');
+      const tagged = await alice.uploadAndIngest(sessionId, 'acme-fees.pdf', ACME.bytes, 'application/pdf', { document_kind: 'form' });
+      expect((await alice.get(`/api/v1/ingest/${tagged.jobId}`)).body.data).to.include({ kind: 'form' });
+      await alice.waitForJob(tagged.jobId);
+      expect((await alice.get(`/api/v1/ingest/${tagged.jobId}`)).body.data).to.include({ kind: 'form', status: 'completed' });
+      const key = await alice.upload('globex-fees.pdf', GLOBEX.bytes, 'application/pdf');
+      const refused = await alice.post('/api/v1/ingest/process', { key, filename: 'globex-fees.pdf', session_id: sessionId, tags: { document_kind: 'invoice' } });
+      expect(refused.status).to.equal(400);
+      expect(refused.body).to.deep.equal({ error: 'tags.document_kind must be one of: receipt, financial-report, form, letter, other' });
+      expect((await alice.get(`/api/v1/session/${sessionId}/documents`)).body.data).to.have.length(1);
+    });
+
     it('lists a session’s documents newest first in the ingest record shape, and 404s a missing or foreign session', async () => {
       const sessionId = await alice.createSession('list');
       expect((await alice.get(`/api/v1/session/${sessionId}/documents`)).body).to.deep.equal({ data: [] });
@@ -72,6 +85,8 @@ for (const makeStack of CONFORMANCE_STACKS) {
       expect(res.body.data[0]).to.deep.equal((await alice.get(`/api/v1/ingest/${second.jobId}`)).body.data);
       expect(res.body.data[0]).to.include({ status: 'completed', filename: 'globex-fees.pdf', session_id: sessionId, pages: 1 });
       expect(res.body.data[0].tags).to.deep.equal({ institution: 'globex', year: '2024' });
+      // Each document's kind is told once it is read (issue 49): a bank's fee schedule is none of the domain kinds.
+      expect(res.body.data.map((d: { kind?: string }) => d.kind)).to.deep.equal(['other', 'other']);
       for (const [client, id] of [[bob, sessionId], [alice, 'no-such-session']] as const) {
         const missing = await client.get(`/api/v1/session/${id}/documents`);
         expect(missing.status).to.equal(404);

@@ -2,6 +2,7 @@ import { createDocChat, type DocChat } from '../../core/index.js';
 import type { IngestRetrySettings } from '../../core/use-cases/run-ingestion.js';
 import type { Llm } from '../../core/ports/llm.js';
 import type { QueryPlanner } from '../../core/ports/query-planner.js';
+import type { DocumentClassifier } from '../../core/ports/document-classifier.js';
 import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { ExtractiveAnswerer } from '../../adapters/extractive/extractive-answerer.js';
@@ -62,6 +63,8 @@ export function coreFixture(
     singleUseUploads?: boolean;
     jobs?: InMemoryIngestJobRepo;
     planners?: QueryPlanner[];
+    /** Tells each document's kind at ingestion (none by default). */
+    classifier?: DocumentClassifier;
     /** Another reader instead of the FakeDocumentReader (`reader` in the result stays the unused fake). */
     reader?: DocumentReader;
     /** Added to the retry settings (backoff 1 ms). */
@@ -89,6 +92,7 @@ export function coreFixture(
     reranker: options.reranker,
     embedder: options.embedder,
     planners: options.planners,
+    classifier: options.classifier,
     space: options.space,
     queue,
     ids: new SequentialIds('id'),

@@ -193,6 +193,7 @@ function DocumentItem({ doc, onRemove }: { doc: IngestJob; onRemove(): void }) {
   return (
     <li class="document">
       <span class="filename">{doc.filename}</span>
+      {doc.kind && doc.kind !== 'other' && <span class="pages kind">{doc.kind.replace('-', ' ')}</span>}
       {tags.length > 0 && (
         <span class="tags">{tags.map(([k, v]) => <span class="tag" key={k}>{k}: {v}</span>)}</span>
       )}

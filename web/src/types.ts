@@ -57,6 +57,8 @@ export interface IngestJob {
   error?: string;
   pages?: number;
   chunks?: number;
+  /** What kind of document it is (receipt, financial-report, form, letter, other), once told. */
+  kind?: string;
   tags: Record<string, string>;
   createdAt: string;
   updatedAt: string;

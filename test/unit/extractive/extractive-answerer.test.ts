@@ -214,10 +214,24 @@ describe('ExtractiveAnswerer', () => {
       tableFigure: () => ({ wording: 'widgets shipped', year: 2020 }),
     });
     expect(await new ExtractiveAnswerer(undefined, [skill('a'), skill('b', 'from b'), skill('c', 'from c')]).answer({ question: 'q?', contexts, history: [] }))
-      .to.deep.equal({ text: 'from b', usedRefs: ['1'] });
+      .to.deep.equal({ text: 'from b', usedRefs: ['1'], skills: ['b'] });
     expect(calls).to.deep.equal(['a', 'b']);
     const quoted = await new ExtractiveAnswerer(undefined, [skill('a')]).answer({ question: 'How many widgets were shipped in 2020?', contexts, history: [] });
     expect(quoted.text.startsWith('2020: 1,450\n\n“')).to.equal(true);
+    expect(quoted.skills).to.deep.equal(['a']);
+  });
+
+  it('asks a skill only when the documents asked of hold a kind it serves (or their kinds are not known)', async () => {
+    const contexts = [passage('1', 'The plant ships widgets to Asia.')];
+    const asked: string[] = [];
+    const skill: AnswerSkill = { name: 'tills', kinds: ['receipt'], answer: () => (asked.push('tills'), { text: 'from tills', usedRefs: ['1'] }), tableFigure: () => undefined };
+    const answerer = new ExtractiveAnswerer(undefined, [skill]);
+    const other = await answerer.answer({ question: 'Where does the plant ship widgets?', contexts, history: [], kinds: ['letter', 'other'] });
+    expect(asked).to.deep.equal([]);
+    expect(other.text).to.not.equal('from tills');
+    expect(other).to.not.have.property('skills');
+    expect((await answerer.answer({ question: 'q?', contexts, history: [], kinds: ['other', 'receipt'] })).skills).to.deep.equal(['tills']);
+    expect((await answerer.answer({ question: 'q?', contexts, history: [] })).skills).to.deep.equal(['tills']);
   });
 
   it('reads a leading "Total" as the sum of the item it names, not as a word of another item', async () => {

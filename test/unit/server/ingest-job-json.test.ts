@@ -15,4 +15,8 @@ describe('GET /ingest/:id status record', () => {
     expect(Object.keys(plain)).to.have.members(['id', 'status', 'progress', 'filename', 'session_id', 'pages', 'chunks', 'tags', 'createdAt', 'updatedAt']);
     expect(ingestJobJson(job({ attempts: 2, ocrSkippedPages: 40 }))).to.include({ attempts: 2, ocrSkippedPages: 40 });
   });
+
+  it('shows the document’s kind once it is told', () => {
+    expect(ingestJobJson(job({ kind: 'receipt' }))).to.include({ kind: 'receipt' });
+  });
 });
