@@ -100,6 +100,7 @@ export const IngestJobJson = v.strictObject({
   filename: v.string(),
   session_id: v.string(),
   error: v.optional(text('Why the job failed')),
+  readingPage: v.optional(wholeNumber('While extracting: the page being read (1-based)')),
   pages: v.optional(wholeNumber('Pages read')),
   chunks: v.optional(wholeNumber('Chunks indexed')),
   ocrSkippedPages: v.optional(wholeNumber('Pages that needed OCR beyond the per-document OCR page limit, left out (only when above 0)')),

@@ -9,7 +9,7 @@ export function SessionList({ sessions, selectedId, onCreate, onRename }: {
   onRename(id: string, label: string): Promise<void>;
 }) {
   return (
-    <nav class="sessions" aria-label="Sessions">
+    <nav class="sessions" id="sessions" aria-label="Sessions">
       <h2>Sessions</h2>
       <button type="button" class="primary" onClick={onCreate}>New session</button>
       <ul>

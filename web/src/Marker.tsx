@@ -1,0 +1,36 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { CitedPage } from './types';
+
+let markerIds = 0;
+
+/**
+ * A "[n]" in an answer: a button that opens its page, and while hovered or focused a tooltip with the passage it
+ * quotes (what the answer quotes of it, else its excerpt), so a reader checks a claim without leaving the answer.
+ * Escape hides the tooltip (WCAG 1.4.13); the pointer may move onto it without it closing.
+ */
+export function Marker({ n, page, open }: { n: number; page: CitedPage; open(page: CitedPage): void }) {
+  const [id] = useState(() => `marker-tip-${++markerIds}`);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setShown(false);
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [shown]);
+  const passage = page.passages.map((p) => p.quote ?? p.excerpt).join(' … ');
+  return (
+    <span class="marker-wrap" onMouseEnter={() => setShown(true)} onMouseLeave={() => setShown(false)}>
+      <button type="button" class="link marker" aria-label={`Source ${n}: ${page.filename}, page ${page.page}`}
+        aria-describedby={shown ? id : undefined}
+        onFocus={() => setShown(true)} onBlur={() => setShown(false)} onClick={() => open(page)}>
+        [{n}]
+      </button>
+      {shown && (
+        <span role="tooltip" id={id} class="tooltip">
+          <span class="tooltip-source">{page.filename}, page {page.page}</span>
+          {passage}
+        </span>
+      )}
+    </span>
+  );
+}
