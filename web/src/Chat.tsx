@@ -3,7 +3,8 @@ import { Answer } from './Answer';
 import { Api, Unauthorized } from './api';
 import { Choices } from './Choices';
 import { ConfirmDialog } from './ConfirmDialog';
-import { conversationMarkdown, download } from './transcript';
+import { download } from './download';
+import { conversationMarkdown } from './transcript';
 import type { ChatMessage, CitedPage, IngestJob } from './types';
 
 const PAGE_SIZE = 20;

@@ -37,15 +37,23 @@ export function SidePanel({ label, onClose, children, class: className }: { labe
     else dialog.showModal();
     return () => dialog.open && dialog.close();
   }, [wide]);
+  // Beside the chat, Escape closes it from within, or when the focus fell to the page (a button that went away);
+  // not while the reader is in the chat (Escape there may close a preview or mean nothing).
+  useEffect(() => {
+    if (!wide) return;
+    const onKey = (e: KeyboardEvent) => {
+      const at = document.activeElement;
+      if (e.key === 'Escape' && (ref.current?.contains(at) || at === document.body || at === null)) {
+        e.preventDefault();
+        onClose();
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [wide, onClose]);
   return (
     <dialog ref={ref} aria-label={label} class={`${className ?? ''} ${wide ? 'docked' : 'overlay'}`}
-      onCancel={(e) => { e.preventDefault(); onClose(); }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && wide) {
-          e.preventDefault();
-          onClose();
-        }
-      }}>
+      onCancel={(e) => { e.preventDefault(); onClose(); }}>
       {children}
     </dialog>
   );

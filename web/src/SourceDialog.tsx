@@ -93,7 +93,8 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
         <button type="button" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>Zoom</button>
       </div>
       </div>
-      <div class="source-body">
+      {/* It scrolls: reachable by keyboard (arrow keys scroll it), named for a screen reader. */}
+      <div class="source-body" tabIndex={0} role="region" aria-label={`Passage and page ${page}`}>
       {cited.passages.map((passage, i) => <blockquote key={i} class="excerpt">{markedExcerpt(passage)}</blockquote>)}
       {/* Zoomed, the frame scrolls both ways; it takes the keyboard focus so that arrow keys scroll it too. */}
       <div ref={frame} class={zoomed ? 'page-image zoomed' : 'page-image'} {...(zoomed ? { tabIndex: 0, role: 'region', 'aria-label': `Page ${page}, zoomed` } : {})}>

@@ -4,6 +4,7 @@ import { broadcast, useBroadcast } from './broadcast';
 import { Chat } from './Chat';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Documents } from './Documents';
+import { shortName } from './names';
 import { navigate, useSelectedSessionId } from './route';
 import { SessionList } from './SessionList';
 import { SourceDialog } from './SourceDialog';
@@ -142,14 +143,6 @@ function SessionView({ api, session, onDelete, onFirstUse }: { api: Api; session
       </div>
     </>
   );
-}
-
-/** A name from a file name or a question: its first words, at most 60 characters, without a file's extension. */
-export function shortName(text: string): string {
-  const plain = text.replace(/\.(pdf|jpe?g)$/i, '').replace(/[_\s]+/g, ' ').trim();
-  if (plain.length <= 60) return plain;
-  const cut = plain.slice(0, 60);
-  return `${cut.slice(0, cut.lastIndexOf(' ') > 30 ? cut.lastIndexOf(' ') : 60)}…`;
 }
 
 const newestFirst = (list: Session[]) => [...list].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));

@@ -1,4 +1,5 @@
-import type { IngestJob } from './types';
+// '.js': the unit tests (test/unit/web) compile this file under the service's Node resolution too.
+import type { IngestJob } from './types.js';
 
 /** The API's stages (docs/api.md, ingest job) in a reader's words. */
 const STAGE_WORDS: Record<string, string> = {

@@ -1,4 +1,5 @@
-import type { ChatMessage, Source } from './types';
+// '.js': the unit tests (test/unit/web) compile this file under the service's Node resolution too.
+import type { ChatMessage, Source } from './types.js';
 
 /**
  * An answer as text to paste elsewhere: its own words, and its sources. The extractive answerer ends with a
@@ -28,14 +29,4 @@ export function conversationMarkdown(title: string, messages: ChatMessage[]): st
     else parts.push(`### Answer\n\n${answerForCopy(m.content, m.sources)}`);
   }
   return `${parts.join('\n\n')}\n`;
-}
-
-/** Offers a text as a file download (a blob: URL; nothing leaves the browser). */
-export function download(filename: string, text: string, type = 'text/markdown'): void {
-  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
-  const a = Object.assign(document.createElement('a'), { href: url, download: filename });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
