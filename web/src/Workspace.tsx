@@ -93,7 +93,7 @@ export function Workspace({ api, onSignOut }: { api: Api; onSignOut(): void }) {
           <button type="button" class="link" onClick={onSignOut}>Sign out</button>
         </div>
       </header>
-      <SessionList sessions={sessions} selectedId={selectedId} onCreate={create} onRename={rename} />
+      <SessionList sessions={sessions} selectedId={selectedId} onCreate={create} onRename={rename} onChoose={() => setDrawer(undefined)} />
       <main class="session">
         {error && <p class="error" role="alert">{error}</p>}
         {selected ? (
