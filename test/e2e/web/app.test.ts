@@ -397,6 +397,13 @@ for (const makeStack of STACK_FACTORIES) {
       expect(await log.locator('article').count()).to.equal(26);
       expect(await log.getByRole('button', { name: 'Load earlier messages' }).count()).to.equal(0);
       expect(await log.locator('article.assistant').first().getByRole('button', { name: 'acme-fees.pdf, page 2' }).count()).to.be.greaterThan(0);
+      // By keyboard: the button goes once the first page has come; the focus moves to the earliest message, not <body>.
+      await page.reload();
+      const earlier = log.getByRole('button', { name: 'Load earlier messages' });
+      await earlier.focus();
+      await page.keyboard.press('Enter');
+      await log.getByText('How much do international wire transfers cost?', { exact: true }).waitFor();
+      await waitUntil('the focus on the earliest message', () => log.locator('article').first().evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement));
     });
 
     it('asks only once the conversation so far is shown: an answer never streams into a history still loading', async () => {

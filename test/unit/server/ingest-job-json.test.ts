@@ -15,4 +15,10 @@ describe('GET /ingest/:id status record', () => {
     expect(Object.keys(plain)).to.have.members(['id', 'status', 'progress', 'filename', 'session_id', 'pages', 'chunks', 'tags', 'createdAt', 'updatedAt']);
     expect(ingestJobJson(job({ attempts: 2, ocrSkippedPages: 40 }))).to.include({ attempts: 2, ocrSkippedPages: 40 });
   });
+
+  it('shows the page being read while processing only (a reader says "extracting page 52"), not once the job ended', () => {
+    expect(ingestJobJson(job({ status: 'processing', stage: 'extracting', progress: 0.3, readingPage: 52 }))).to.include({ readingPage: 52 });
+    expect(ingestJobJson(job({ status: 'completed', readingPage: 52 }))).to.not.have.property('readingPage');
+    expect(ingestJobJson(job({ status: 'failed', readingPage: 52 }))).to.not.have.property('readingPage');
+  });
 });
