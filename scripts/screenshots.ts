@@ -101,7 +101,7 @@ try {
   await page.getByRole('dialog').getByRole('button', { name: 'Zoom' }).click();
   await larger;
   await imagesLoaded();
-  await page.getByRole('dialog').getByRole('region').evaluate((frame) => ((frame as unknown as { scrollLeft: number }).scrollLeft = 40));
+  await page.getByRole('dialog').getByRole('region', { name: /zoomed$/ }).evaluate((frame) => ((frame as unknown as { scrollLeft: number }).scrollLeft = 40));
   await shot('phone-page');
   await page.keyboard.press('Escape');
 

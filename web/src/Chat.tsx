@@ -91,6 +91,15 @@ export function Chat({ api, sessionId, title, documents, onOpen, onAsked }: {
     }
   }, [messages]);
 
+  // A narrower conversation (a source opened beside it, a turned phone) keeps the latest message in view.
+  useEffect(() => {
+    const el = log.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => stickToEnd.current && (el.scrollTop = el.scrollHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
   // The first history page came (or failed). Asked before, an answer would stream into a list the history then replaces.
   const historyShown = oldestPage !== undefined || !loadingHistory;
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { CitedPage } from './types';
 
 let markerIds = 0;
@@ -17,6 +17,17 @@ export function Marker({ n, page, open }: { n: number; page: CitedPage; open(pag
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
   }, [shown]);
+  // Kept inside the conversation's box: a mark near its right edge (a phone) shifts its preview leftwards.
+  const tip = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    const el = tip.current;
+    if (!shown || !el) return;
+    const box = (el.closest('.log') ?? document.documentElement).getBoundingClientRect();
+    const own = el.getBoundingClientRect();
+    const margin = 8;
+    const shift = Math.min(0, box.right - margin - own.right);
+    el.style.left = `${Math.max(shift, box.left + margin - (own.left - el.offsetLeft))}px`;
+  }, [shown]);
   const passage = page.passages.map((p) => p.quote ?? p.excerpt).join(' … ');
   return (
     <span class="marker-wrap" onMouseEnter={() => setShown(true)} onMouseLeave={() => setShown(false)}>
@@ -26,7 +37,7 @@ export function Marker({ n, page, open }: { n: number; page: CitedPage; open(pag
         [{n}]
       </button>
       {shown && (
-        <span role="tooltip" id={id} class="tooltip">
+        <span role="tooltip" id={id} class="tooltip" ref={tip}>
           <span class="tooltip-source">{page.filename}, page {page.page}</span>
           {passage}
         </span>

@@ -153,6 +153,16 @@ describe('web app in Chromium, layout: the question box in view, a phone shows t
     await tooltip.waitFor();
     await page.keyboard.press('Escape');
     await tooltip.waitFor({ state: 'detached' });
+    // On a phone a mark at the end of a line keeps its preview on the screen.
+    await page.setViewportSize(PHONE);
+    const last = answer.locator('.content').getByRole('button', { name: /^Source \d+: / }).last();
+    await last.focus();
+    await tooltip.waitFor();
+    const box = (await tooltip.boundingBox())!;
+    expect(box.x, 'the preview\'s left edge').to.be.at.least(0);
+    expect(box.x + box.width, 'the preview\'s right edge').to.be.at.most(PHONE.width);
+    await page.keyboard.press('Escape');
+    await page.setViewportSize(WIDE);
   });
 
   it('opens a source beside the chat on a wide screen, the chat still in view; its head stays in view as the page scrolls', async () => {
