@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
 import { broadcast, useBroadcast } from './broadcast';
 import { Chat } from './Chat';
@@ -66,13 +66,28 @@ export function Workspace({ api, onSignOut }: { api: Api; onSignOut(): void }) {
       report(e);
     }
   };
-  // A session still untitled takes its name from its first document or question (renamed as ever after).
+  // A session still untitled takes its name from its first document or question (renamed as ever after). Named once:
+  // three files chosen together are three first documents until the rename has come back.
+  const named = useRef(new Set<string>());
   const nameIfUntitled = (id: string, name: string) => {
     const session = sessions?.find((s) => s.id === id);
     const label = shortName(name);
-    if (session?.label === UNTITLED && label) void rename(id, label);
+    if (session?.label !== UNTITLED || !label || named.current.has(id)) return;
+    named.current.add(id);
+    void rename(id, label);
   };
   const toggle = (which: Exclude<Drawer, undefined>) => setDrawer((open) => (open === which ? undefined : which));
+  // Escape closes a phone's open menu and gives the focus back to its button.
+  useEffect(() => {
+    if (!drawer) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || document.querySelector('dialog[open]')) return;
+      setDrawer(undefined);
+      document.querySelector<HTMLElement>(`button[aria-controls="${drawer}"]`)?.focus();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [drawer]);
 
   return (
     <div class={`workspace${drawer ? ` show-${drawer}` : ''}`}>

@@ -73,6 +73,8 @@ describe('web app in Chromium, layout: the question box in view, a phone shows t
       await page.getByLabel('Upload documents').setInputFiles(batch);
       for (const f of batch) await waitForStatus(page, f.name, /^completed$/);
       count += batch.length;
+      // Two files chosen together name the session once, after whichever was sent first.
+      if (count === 2) await page.getByRole('heading', { name: /^(acme|globex)-fees$/ }).waitFor();
       if (count === 2) for (const q of ['How much do international wire transfers cost?', 'What is the monthly maintenance fee?', 'Does the ferry run on Sundays?']) await ask(page, q);
       await page.getByRole('group', { name: 'Only these documents' }).waitFor();
       await questionInView(`1280×800, ${count} documents`);
@@ -105,8 +107,9 @@ describe('web app in Chromium, layout: the question box in view, a phone shows t
     await documentsButton.click();
     await documents.getByText('acme-fees.pdf', { exact: true }).waitFor();
     await expectAccessible(page, 'phone, documents open');
-    await documentsButton.click();
+    await page.keyboard.press('Escape');
     await documents.waitFor({ state: 'hidden' });
+    expect(await documentsButton.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement), 'the focus back on its button').to.equal(true);
     // A session chosen in the menu closes it: the chat of that session is what comes next.
     await sessionsButton.click();
     await sessionsNav.getByRole('link').first().click();
