@@ -27,6 +27,8 @@ export interface DocumentReadOptions {
   onProgress(fraction: number): void;
   /** The earliest page not yet read of the ranges being read, each time it changes (ReadDocumentRequest.onReading). */
   onReading(page: number): void;
+  /** The document's page count, once known (ReadDocumentRequest.onPageCount). */
+  onPageCount(pages: number): void;
   /** Every range of the document has been handed to a process (called once): it has nothing more to start. */
   onLastPagesStarted(): void;
   /** Pages whose text is final (running headers removed), in page order, each once. Throwing fails the document. */
@@ -173,6 +175,7 @@ export class DocumentRead {
   private onStarted(pages: number): void {
     if (this.total !== undefined || this.settled) return; // a first range read again after a crash
     this.total = pages;
+    this.options.onPageCount(pages);
     const size = this.options.rangePages;
     // The pages before the first one to read count as done (for progress, which is the whole document's).
     this.finishedShare = pages > 0 ? Math.min(this.options.firstPage - 1, pages) / pages : 0;

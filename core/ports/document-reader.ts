@@ -25,6 +25,11 @@ export interface ReadDocumentRequest {
    */
   onReading?: (page: number) => void;
   /**
+   * Called once the reader knows how many pages the whole document has (before most are read): a person is told
+   * "page 52 of 194". Optional for readers.
+   */
+  onPageCount?: (pages: number) => void;
+  /**
    * Called with pages as soon as their text is final, in page order, each page once, all of them before read()
    * resolves: a caller can chunk and index a long document while its later pages are still being read. read() still
    * resolves with every page, but may leave out ('') the text of pages it handed over, so that a long document's

@@ -219,6 +219,12 @@ export class RunIngestion {
           reading.page = page;
           void recordProgress();
         },
+        // The page count known early: the job record says "page 52 of 194" while it is read (pages read once done).
+        onPageCount: (count) => {
+          this.deps.jobs.update(job.id, { pages: count }).catch((error: unknown) =>
+            this.deps.logger.warn('could not record the page count', { jobId: job.id, error: String(error) }),
+          );
+        },
         onLastPagesStarted: finishing,
         signal: run.signal,
       });

@@ -63,8 +63,10 @@ export function documentReaderContract(
       expect(empty).to.be.instanceOf(UnprocessableDocumentError);
     });
 
-    it('reads a PDF into its pages, numbered from 1 in order, each with its text', async function () {
-      const pages = await reader.read({ document: pdf.bytes, contentType: 'application/pdf' });
+    it('reads a PDF into its pages, numbered from 1 in order, each with its text; tells the page count once, early', async function () {
+      const counts: number[] = [];
+      const pages = await reader.read({ document: pdf.bytes, contentType: 'application/pdf', onPageCount: (n) => counts.push(n) });
+      expect(counts, 'the whole document\'s page count, once').to.deep.equal([pdf.pages]);
       expect(pages.map((p) => p.page)).to.deep.equal(Array.from({ length: pdf.pages }, (_, i) => i + 1));
       for (const page of pages) {
         expect(page.text).to.be.a('string');
