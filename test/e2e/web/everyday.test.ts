@@ -168,12 +168,12 @@ describe('web app in Chromium, the things used every day: answer shapes, copy, e
   });
 
   it('says what a running ingestion is doing in words, and offers Retry for a failed one', async () => {
-    // The job record as the API gives it while a long document is read (page 52, 30 % after 20 s).
+    // The job record as the API gives it while a long document is read (page 52 of 194, 30 % after 20 s).
     const patchRunning = async (route: Route) => {
       const response = await route.fetch();
       const body = (await response.json()) as { data: Record<string, unknown> | Record<string, unknown>[] };
       const running = (job: Record<string, unknown>) => job.filename === 'globex-fees.pdf'
-        ? { ...job, status: 'processing', stage: 'extracting', readingPage: 52, progress: 0.3, pages: undefined, createdAt: new Date(Date.now() - 20_000).toISOString() }
+        ? { ...job, status: 'processing', stage: 'extracting', readingPage: 52, progress: 0.3, pages: 194, createdAt: new Date(Date.now() - 20_000).toISOString() }
         : job;
       await route.fulfill({ response, json: { data: Array.isArray(body.data) ? body.data.map(running) : running(body.data) } });
     };
@@ -181,7 +181,7 @@ describe('web app in Chromium, the things used every day: answer shapes, copy, e
     await page.route(jobRoutes, patchRunning);
     const { globex, malformed } = await fixtures();
     await page.getByLabel('Upload documents').setInputFiles([globex]);
-    const shown = await waitForStatus(page, 'globex-fees.pdf', /^extracting page 52, about \d+ s left$/);
+    const shown = await waitForStatus(page, 'globex-fees.pdf', /^extracting page 52 of 194, about \d+ s left$/);
     expect(await documentItem(page, 'globex-fees.pdf').getByRole('progressbar').getAttribute('aria-valuetext')).to.equal(shown);
     await page.unroute(jobRoutes);
     await waitForStatus(page, 'globex-fees.pdf', /^completed$/);
