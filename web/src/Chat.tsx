@@ -233,11 +233,10 @@ export function Chat({ api, sessionId, title, documents, onOpen, onAsked }: {
 }
 
 /**
- * The question's length against the limit, once it nears it (a paste of a page), and what to do when over: the box
- * keeps every character, and Ask waits until it fits.
+ * The question's length against the limit as the reader types (a paste of a page shows at once what is too much), and
+ * what to do when over: the box keeps every character, and Ask waits until it fits.
  */
 function QuestionLength({ length }: { length: number }) {
-  const near = length > MAX_QUESTION * 0.8;
   const over = length > MAX_QUESTION;
   const n = (x: number) => x.toLocaleString('en');
   return (
@@ -245,7 +244,7 @@ function QuestionLength({ length }: { length: number }) {
       <p id="question-length" class={over ? 'question-length error' : 'question-length'}>
         {over
           ? `Your question is ${n(length)} characters; the limit is ${n(MAX_QUESTION)}. Shorten it by ${n(length - MAX_QUESTION)} to ask.`
-          : near ? `${n(length)} of ${n(MAX_QUESTION)} characters` : ''}
+          : length > 0 ? `${n(length)} of ${n(MAX_QUESTION)} characters` : ''}
       </p>
       {/* A steady text, so a screen reader hears it once on going over, not at each key. */}
       <p class="visually-hidden" aria-live="polite">{over ? `The question is longer than ${n(MAX_QUESTION)} characters.` : ''}</p>
