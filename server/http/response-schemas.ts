@@ -101,7 +101,7 @@ export const IngestJobJson = v.strictObject({
   session_id: v.string(),
   error: v.optional(text('Why the job failed')),
   readingPage: v.optional(wholeNumber('While extracting: the page being read (1-based)')),
-  pages: v.optional(wholeNumber('Pages read')),
+  pages: v.optional(wholeNumber('Pages read; while processing, the document page count once the reader knows it')),
   chunks: v.optional(wholeNumber('Chunks indexed')),
   ocrSkippedPages: v.optional(wholeNumber('Pages that needed OCR beyond the per-document OCR page limit, left out (only when above 0)')),
   attempts: v.optional(wholeNumber('Runs started for the job (only when above 1)')),
