@@ -181,9 +181,9 @@ export class ChildProcessDocumentReader implements DocumentReader {
             // progress is advisory
           }
         },
-        onReading: (page) => {
+        onReading: (page, ocr) => {
           try {
-            onReading?.(page);
+            onReading?.(page, ocr);
           } catch {
             // advisory, like progress
           }

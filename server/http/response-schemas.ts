@@ -95,7 +95,7 @@ export const IngestStarted = v.strictObject({ data: text('Identifier of the inge
 export const IngestJobJson = v.strictObject({
   id: text('Identifier of the ingest job'),
   status: v.picklist(['queued', 'processing', 'completed', 'failed']),
-  stage: v.optional(v.picklist(['reading', 'extracting', 'chunking', 'embedding', 'indexing'])),
+  stage: v.optional(v.picklist(['reading', 'extracting', 'recognizing', 'chunking', 'embedding', 'indexing'])),
   progress: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1), v.description('0..1 within the whole job'))),
   filename: v.string(),
   session_id: v.string(),

@@ -5,6 +5,7 @@ import type { IngestJob } from './types.js';
 const STAGE_WORDS: Record<string, string> = {
   reading: 'reading the file',
   extracting: 'extracting text',
+  recognizing: 'reading a scanned page (OCR)',
   chunking: 'splitting into passages',
   embedding: 'indexing',
   indexing: 'indexing',
@@ -19,9 +20,9 @@ export function progressText(job: IngestJob, now = Date.now()): string {
   if (job.status !== 'processing') return job.status;
   const stage = job.stage ?? 'reading';
   let words = STAGE_WORDS[stage] ?? stage;
-  if (stage === 'extracting' && job.readingPage !== undefined) {
-    words = `extracting page ${job.readingPage}${job.pages !== undefined ? ` of ${job.pages}` : ''}`;
-  }
+  const of = job.pages !== undefined ? ` of ${job.pages}` : '';
+  if (stage === 'extracting' && job.readingPage !== undefined) words = `extracting page ${job.readingPage}${of}`;
+  if (stage === 'recognizing') words = job.readingPage !== undefined ? `reading scanned page ${job.readingPage}${of} (OCR)` : 'reading a scanned page (OCR)';
   const left = timeLeft(job, now);
   return left ? `${words}, ${left}` : words;
 }

@@ -16,6 +16,7 @@ describe('web app: progress in words', () => {
     expect(progressText(job({ stage: 'extracting', readingPage: 52, progress: 0.05 }), at(1))).to.equal('extracting page 52');
     expect(progressText(job({ stage: 'extracting', readingPage: 52, progress: 0.25 }), at(10))).to.equal('extracting page 52, about 30 s left');
     expect(progressText(job({ stage: 'extracting', readingPage: 52, pages: 194, progress: 0.25 }), at(10))).to.equal('extracting page 52 of 194, about 30 s left');
+    expect(progressText(job({ stage: 'recognizing', readingPage: 3, pages: 10, progress: 0.05 }), at(1))).to.equal('reading scanned page 3 of 10 (OCR)');
     expect(progressText(job({ stage: 'indexing', progress: 0.92 }), at(46))).to.equal('indexing, almost done');
     expect(progressText(job({ stage: 'embedding', progress: 0.5 }), at(200))).to.equal('indexing, about 3 min left');
   });
