@@ -1,7 +1,8 @@
 /**
  * Writes the README's screenshots (docs/screenshots/*.png) from a real run: the embedded service, Debian's Chromium,
- * a session with two fee schedules, a streamed answer and a cited page (on a phone too, zoomed), an answer's pages found
- * but not quoted; then a photographed page with its cited lines marked.
+ * a session with two fee schedules at 1280×800, a streamed answer and a cited page beside the chat (in dark mode too;
+ * on a phone over the chat, zoomed), an answer's pages found but not quoted; then a photographed page with its cited
+ * lines marked.
  * `npx tsx scripts/screenshots.ts`
  */
 import { execFileSync } from 'node:child_process';
@@ -25,7 +26,7 @@ ensureWebBuilt();
 fs.mkdirSync(OUT, { recursive: true });
 const stack = embeddedStack();
 const service = await stack.start();
-const browser = await launchChromium({ width: 1200, height: 760 });
+const browser = await launchChromium({ width: 1280, height: 800 });
 try {
   const page = await browser.context.newPage();
   const shot = async (name: string) => {
@@ -70,7 +71,7 @@ try {
   await page.getByLabel('Upload documents').setInputFiles([await timetablePdf()]);
   await waitForStatus(page, 'timetable.pdf', /^completed$/);
   await ask(page, 'Does the ferry run on Sundays?');
-  await page.getByText(/^Also found, not quoted/).click();
+  await page.getByText(/^Pages found, not quoted/).click();
   await shot('also-found');
   await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'Bank fees 2024' }).click();
   await page.getByRole('heading', { name: 'Bank fees 2024' }).waitFor();
@@ -81,10 +82,17 @@ try {
   await page.getByRole('dialog').getByRole('img', { name: /the quoted passages? marked$/ }).waitFor();
   await imagesLoaded();
   await shot('source-page');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shot('dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.keyboard.press('Escape');
 
-  await page.setViewportSize({ width: 375, height: 760 });
+  // A phone: the chat is the screen (sessions and documents behind the top bar's buttons); a citation previewed.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last().getByRole('button', { name: /^Source 1: / }).first().focus();
+  await page.getByRole('tooltip').waitFor();
   await shot('phone');
+  await page.keyboard.press('Escape');
 
   // On a phone a printed page is small: the cited page zoomed, its frame scrolled sideways to the line cited.
   await lastAnswerSources(page).first().click();
@@ -93,13 +101,13 @@ try {
   await page.getByRole('dialog').getByRole('button', { name: 'Zoom' }).click();
   await larger;
   await imagesLoaded();
-  await page.getByRole('dialog').getByRole('region').evaluate((frame) => ((frame as unknown as { scrollLeft: number }).scrollLeft = 40));
+  await page.getByRole('dialog').getByRole('region', { name: /zoomed$/ }).evaluate((frame) => ((frame as unknown as { scrollLeft: number }).scrollLeft = 40));
   await shot('phone-page');
   await page.keyboard.press('Escape');
 
   // A photographed page (a real newspaper page where the corpus is beside the clone): the cited lines marked on the
   // photo, found by OCR.
-  await page.setViewportSize({ width: 1200, height: 760 });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'New session' }).click();
   await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
   await page.getByLabel('Upload documents').setInputFiles([files.jpeg]);

@@ -25,8 +25,13 @@ export interface DocumentReadOptions {
   /** New ranges can be handed out (the page count is known, or a range is to be read again). */
   onWork(): void;
   onProgress(fraction: number): void;
-  /** The earliest page not yet read of the ranges being read, each time it changes (ReadDocumentRequest.onReading). */
-  onReading(page: number): void;
+  /**
+   * The earliest page not yet read of the ranges being read, each time it or the way it is read changes
+   * (ReadDocumentRequest.onReading): `ocr` when that page is a scan or photo being recognised.
+   */
+  onReading(page: number, ocr: boolean): void;
+  /** The document's page count, once known (ReadDocumentRequest.onPageCount). */
+  onPageCount(pages: number): void;
   /** Every range of the document has been handed to a process (called once): it has nothing more to start. */
   onLastPagesStarted(): void;
   /** Pages whose text is final (running headers removed), in page order, each once. Throwing fails the document. */
@@ -82,6 +87,7 @@ export class DocumentRead {
   private bytes?: Uint8Array;
   private lastPagesStarted = false;
   private readingPage = 0;
+  private readingOcr = false;
 
   constructor(
     readonly id: number,
@@ -128,6 +134,7 @@ export class DocumentRead {
         if (this.settled || this.ocrTaken >= this.options.maxOcrPages) return false;
         this.ocrTaken++;
         range.grantPending = true;
+        this.reportReading();
         return true;
       },
       get moreToRead() {
@@ -173,6 +180,7 @@ export class DocumentRead {
   private onStarted(pages: number): void {
     if (this.total !== undefined || this.settled) return; // a first range read again after a crash
     this.total = pages;
+    this.options.onPageCount(pages);
     const size = this.options.rangePages;
     // The pages before the first one to read count as done (for progress, which is the whole document's).
     this.finishedShare = pages > 0 ? Math.min(this.options.firstPage - 1, pages) / pages : 0;
@@ -212,11 +220,16 @@ export class DocumentRead {
 
   private reportReading(): void {
     if (this.settled || this.inFlight.size === 0) return;
-    const page = Math.min(...[...this.inFlight].map((range) => range.nextPage));
-    if (page === this.readingPage) return;
+    const earliest = [...this.inFlight].reduce((a, b) => (b.nextPage < a.nextPage ? b : a));
+    const page = earliest.nextPage;
+    // A photo is all OCR; a PDF's page is when its range was granted OCR for it (a scanned page).
+    const ocr = this.kind !== 'pdf' || earliest.grantPending;
+    if (page === this.readingPage && ocr === this.readingOcr) return;
     this.readingPage = page;
-    this.options.onReading(page);
+    this.readingOcr = ocr;
+    this.options.onReading(page, ocr);
   }
+
 
   /** Pages out of the running-header remover: final, in order. */
   private deliver(texts: string[], first: number): void {

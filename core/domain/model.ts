@@ -38,7 +38,8 @@ export interface ChatMessage {
 }
 
 export type IngestStatus = 'queued' | 'processing' | 'completed' | 'failed';
-export type IngestStage = 'reading' | 'extracting' | 'chunking' | 'embedding' | 'indexing';
+/** `recognizing`: extracting, the page being read is a scan or photo read by OCR. */
+export type IngestStage = 'reading' | 'extracting' | 'recognizing' | 'chunking' | 'embedding' | 'indexing';
 
 export interface IngestJob {
   id: string;

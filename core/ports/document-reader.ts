@@ -21,9 +21,15 @@ export interface ReadDocumentRequest {
   onProgress?: (fraction: number) => void;
   /**
    * Called with the page being read as it moves on: the earliest page not yet read of those being read. A reader that
-   * dies now (its process killed, out of memory) died on that page. Optional for readers.
+   * dies now (its process killed, out of memory) died on that page. `ocr` says that page is being recognised by OCR
+   * (a scan or a photo: slower, and worth telling a person); called again when that changes. Optional for readers.
    */
-  onReading?: (page: number) => void;
+  onReading?: (page: number, ocr?: boolean) => void;
+  /**
+   * Called once the reader knows how many pages the whole document has (before most are read): a person is told
+   * "page 52 of 194". Optional for readers.
+   */
+  onPageCount?: (pages: number) => void;
   /**
    * Called with pages as soon as their text is final, in page order, each page once, all of them before read()
    * resolves: a caller can chunk and index a long document while its later pages are still being read. read() still

@@ -157,7 +157,7 @@ export class RunIngestion {
     };
     const { blobs, reader, indexes, embedder } = this.deps;
     /** The page the reader is on, recorded with progress (undefined while not reading): where a run dying now died. */
-    const reading: { page?: number } = {};
+    const reading: { page?: number; ocr?: boolean } = {};
     const progress = progressWriter({ jobs: this.deps.jobs, logger: this.deps.logger, now: () => this.now() }, job.id, reading);
     // The page the previous run was reading, if it died reading one, is where it died (see execute).
     const started = await this.deps.jobs.update(job.id, {
@@ -210,7 +210,7 @@ export class RunIngestion {
     };
     let fraction = 0;
     const recordProgress = () =>
-      progress('extracting', 0.05 + 0.85 * fraction).catch((error: unknown) =>
+      progress(reading.ocr ? 'recognizing' : 'extracting', 0.05 + 0.85 * fraction).catch((error: unknown) =>
         this.deps.logger.warn('could not record ingest progress', { jobId: job.id, error: String(error) }),
       );
     try {
@@ -225,9 +225,16 @@ export class RunIngestion {
           fraction = done;
           void recordProgress();
         },
-        onReading: (page) => {
+        onReading: (page, ocr) => {
           reading.page = page;
+          reading.ocr = ocr === true;
           void recordProgress();
+        },
+        // The page count known early: the job record says "page 52 of 194" while it is read (pages read once done).
+        onPageCount: (count) => {
+          this.deps.jobs.update(job.id, { pages: count }).catch((error: unknown) =>
+            this.deps.logger.warn('could not record the page count', { jobId: job.id, error: String(error) }),
+          );
         },
         onLastPagesStarted: finishing,
         signal: run.signal,

@@ -63,8 +63,15 @@ export function documentReaderContract(
       expect(empty).to.be.instanceOf(UnprocessableDocumentError);
     });
 
-    it('reads a PDF into its pages, numbered from 1 in order, each with its text', async function () {
-      const pages = await reader.read({ document: pdf.bytes, contentType: 'application/pdf' });
+    it('reads a PDF into its pages, numbered from 1 in order, each with its text; tells the page count once, early', async function () {
+      const counts: number[] = [];
+      const ocrFlags: (boolean | undefined)[] = [];
+      const pages = await reader.read({
+        document: pdf.bytes, contentType: 'application/pdf', onPageCount: (n) => counts.push(n), onReading: (_page, ocr) => ocrFlags.push(ocr),
+      });
+      // Pages with a text layer are not read by OCR.
+      if (Object.values(pdf.textOnPage).length > 0 && pages.every((p) => p.method === 'text')) expect(ocrFlags.filter(Boolean)).to.deep.equal([]);
+      expect(counts, 'the whole document\'s page count, once').to.deep.equal([pdf.pages]);
       expect(pages.map((p) => p.page)).to.deep.equal(Array.from({ length: pdf.pages }, (_, i) => i + 1));
       for (const page of pages) {
         expect(page.text).to.be.a('string');
@@ -115,8 +122,11 @@ export function documentReaderContract(
       expect(await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg', firstPage: 2 })).to.deep.equal([]);
     });
 
-    it('reads a JPEG as one page, page 1, with its text', async function () {
-      const pages = await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg' });
+    it('reads a JPEG as one page, page 1, with its text; a page it says it is reading is read by OCR', async function () {
+      const reading: [number, boolean | undefined][] = [];
+      const pages = await reader.read({ document: jpeg.bytes, contentType: 'image/jpeg', onReading: (page, ocr) => reading.push([page, ocr]) });
+      // (The page may run one past a photo's one page while its range ends: what counts here is how it is read.)
+      for (const [page, ocr] of reading) expect({ page, ocr }, 'a photo is read by OCR').to.include({ ocr: true });
       expect(pages).to.have.length(1);
       expect(pages[0]!.page).to.equal(1);
       expectText(pages[0]!, jpeg.text);

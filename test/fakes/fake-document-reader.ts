@@ -56,10 +56,12 @@ export class FakeDocumentReader implements DocumentReader {
           page === FakeDocumentReader.OCR_SKIPPED_PAGE ? { page: i + 1, text: '', method: 'ocr-skipped' } : { page: i + 1, text: page, method: 'text' },
         )).filter((page) => page.page >= firstPage);
     // Like a real reader, the first half of the pages is handed over while the rest is still "being read".
+    request.onPageCount?.(isJpeg ? 1 : text.split('\f').length);
     const half = Math.ceil(pages.length / 2);
-    if (pages.length > 0) request.onReading?.(firstPage);
+    // A photo is read by OCR; the fake's PDF pages have a text layer.
+    if (pages.length > 0) request.onReading?.(firstPage, isJpeg);
     request.onPages?.(pages.slice(0, half));
-    if (pages.length > half) request.onReading?.(pages[half]!.page);
+    if (pages.length > half) request.onReading?.(pages[half]!.page, isJpeg);
     request.onProgress?.(0.5);
     stopIfAborted();
     if (this.beforeAnswer) await this.beforeAnswer();

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Api } from './api';
-import { fetchAuthConfig, forgetToken, storedToken, storeToken, supabaseClient, takeTokenFromAddress } from './auth';
+import { fetchAuthConfig, forgetToken, isTokenChange, storedToken, storeToken, supabaseClient, takeTokenFromAddress } from './auth';
 import { SignIn } from './SignIn';
 import { Workspace } from './Workspace';
 import type { AuthConfig } from './types';
@@ -9,7 +9,7 @@ export const EXPIRED_MESSAGE = 'Your sign-in has expired or was refused. Please 
 
 export function App() {
   const [config, setConfig] = useState<AuthConfig | undefined>();
-  const [token, setToken] = useState<string | undefined>(storedToken);
+  const [token, setToken] = useState<string | undefined>(() => storedToken());
   const [message, setMessage] = useState<string | undefined>();
 
   const signOut = (why?: string) => {
@@ -18,7 +18,14 @@ export function App() {
     setMessage(why);
     if (config?.mode === 'supabase') void supabaseClient(config, () => {}).then((client) => client.auth.signOut());
   };
-  const api = useMemo(() => new Api(storedToken, () => signOut(EXPIRED_MESSAGE)), [config]);
+  const api = useMemo(() => new Api(() => storedToken(), () => signOut(EXPIRED_MESSAGE)), [config]);
+
+  // Signing in or out in another tab does so here too.
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => isTokenChange(e) && setToken(storedToken());
+    addEventListener('storage', onStorage);
+    return () => removeEventListener('storage', onStorage);
+  }, []);
 
   // A #token= link opened in a tab where the app already runs signs in too.
   useEffect(() => {

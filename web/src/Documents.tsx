@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api, putWithProgress, Unauthorized } from './api';
+import { broadcast, useBroadcast } from './broadcast';
 import { ConfirmDialog } from './ConfirmDialog';
+import { DocumentItem } from './DocumentItem';
 import type { IngestJob } from './types';
-import { checkFile, parseTags } from './upload-rules';
+import { checkFile, forPeople, parseTags } from './upload-rules';
 
 interface Upload {
   id: number;
@@ -27,8 +29,13 @@ const POLL_MS = 600;
 const PARALLEL_UPLOADS = 3;
 let uploadIds = 0;
 
-/** The session's documents, uploads with their progress, and drag-and-drop anywhere on the page. */
-export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: string; onChange(documents: IngestJob[]): void }) {
+/**
+ * The session's documents, uploads with their progress, and drag-and-drop anywhere on the page. `onAdded` hears each
+ * file name sent (an untitled session takes its name from the first); other tabs hear of documents added or removed.
+ */
+export function Documents({ api, sessionId, onChange, onAdded }: {
+  api: Api; sessionId: string; onChange(documents: IngestJob[]): void; onAdded(filename: string): void;
+}) {
   const [documents, setDocuments] = useState<IngestJob[]>([]);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [problems, setProblems] = useState<string[]>([]);
@@ -40,6 +47,8 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
   /** Files chosen and not yet sent, of every choice so far (one queue: two quick choices do not double what is sent). */
   const queue = useRef<Queued[]>([]);
   const senders = useRef(0);
+  /** The files this tab sent, by job: a failed one can be sent again without choosing it anew. */
+  const sent = useRef(new Map<string, { file: File; tags: Record<string, string> }>());
 
   const report = (e: unknown, what: string) => {
     if (!(e instanceof Unauthorized)) setProblems((p) => [...p, `${what}: ${e instanceof Error ? e.message : String(e)}`]);
@@ -53,6 +62,7 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
     return () => void (alive.current = false);
   }, [sessionId]);
   useEffect(() => onChange(documents), [documents]);
+  useBroadcast((message) => message.kind === 'documents' && message.sessionId === sessionId && void refresh());
 
   // Jobs still running are followed through GET /ingest/:id (stage and progress) until they end.
   const running = documents.filter((d) => d.status === 'queued' || d.status === 'processing').map((d) => d.id).join(',');
@@ -70,9 +80,9 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
     return () => clearInterval(timer);
   }, [running]);
 
-  const upload = async (files: File[]) => {
+  const upload = async (files: File[], given?: Record<string, string>) => {
     setProblems([]);
-    const tags = parseTags(institution, otherTags);
+    const tags = given ?? parseTags(institution, otherTags);
     if ('error' in tags) return setProblems([tags.error as string]);
     const chosen: Queued[] = [];
     for (const file of files) {
@@ -88,10 +98,13 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
         update(0);
         const { signedUrl, key } = await api.uploadUrl({ filename: file.name, contentType, contentSize: file.size });
         await putWithProgress(signedUrl, file, contentType, update);
-        await api.ingest({ key, filename: file.name, session_id: sessionId, tags });
+        const jobId = await api.ingest({ key, filename: file.name, session_id: sessionId, tags });
+        sent.current.set(jobId, { file, tags });
+        onAdded(file.name);
+        broadcast({ kind: 'documents', sessionId });
         await refresh();
       } catch (e) {
-        report(e, file.name);
+        report(e instanceof Error && !(e instanceof Unauthorized) ? new Error(forPeople(e.message, file)) : e, file.name);
       } finally {
         setUploads((list) => list.filter((u) => u.id !== item.id));
       }
@@ -133,13 +146,23 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
     try {
       await api.deleteDocument(sessionId, doc.id);
       setDocuments((list) => list.filter((d) => d.id !== doc.id));
+      broadcast({ kind: 'documents', sessionId });
     } catch (e) {
       report(e, `${doc.filename} could not be removed`);
     }
   };
 
+  // A failed job is removed and its file sent again with its tags: a new job, as a new upload would make.
+  const retry = async (doc: IngestJob) => {
+    const again = sent.current.get(doc.id);
+    if (!again) return;
+    await remove(doc);
+    sent.current.delete(doc.id);
+    await upload([again.file], again.tags);
+  };
+
   return (
-    <section class={dragging ? 'documents dragging' : 'documents'} aria-labelledby="documents-title">
+    <section id="documents" class={dragging ? 'documents dragging' : 'documents'} aria-labelledby="documents-title">
       <h2 id="documents-title">Documents</h2>
       <div class="upload">
         <label for="upload-input" class="button primary">Upload documents</label>
@@ -169,7 +192,8 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
           </li>
         ))}
         {documents.map((doc) => (
-          <DocumentItem key={doc.id} doc={doc} onRemove={() => setRemoving(doc)} />
+          <DocumentItem key={doc.id} doc={doc} onRemove={() => setRemoving(doc)}
+            onRetry={doc.status === 'failed' && sent.current.has(doc.id) ? () => void retry(doc) : undefined} />
         ))}
         {documents.length === 0 && uploads.length === 0 && <li class="none">No documents yet.</li>}
       </ul>
@@ -183,27 +207,5 @@ export function Documents({ api, sessionId, onChange }: { api: Api; sessionId: s
         />
       )}
     </section>
-  );
-}
-
-function DocumentItem({ doc, onRemove }: { doc: IngestJob; onRemove(): void }) {
-  const status = doc.status === 'failed' ? `failed: ${doc.error ?? 'unknown reason'}` : doc.status;
-  const tags = Object.entries(doc.tags ?? {});
-  const running = doc.status === 'queued' || doc.status === 'processing';
-  return (
-    <li class="document">
-      <span class="filename">{doc.filename}</span>
-      {doc.kind && doc.kind !== 'other' && <span class="pages kind">{doc.kind.replace('-', ' ')}</span>}
-      {tags.length > 0 && (
-        <span class="tags">{tags.map(([k, v]) => <span class="tag" key={k}>{k}: {v}</span>)}</span>
-      )}
-      {doc.pages !== undefined && <span class="pages">{doc.pages === 1 ? '1 page' : `${doc.pages} pages`}</span>}
-      <span class={`status ${doc.status}`}>{status}</span>
-      {running && (
-        <progress aria-label={`Ingesting ${doc.filename}`} aria-valuetext={doc.stage ? `${doc.stage}, ${Math.round((doc.progress ?? 0) * 100)}%` : doc.status}
-          max={1} value={doc.progress ?? 0} />
-      )}
-      <button type="button" class="icon" aria-label={`Remove ${doc.filename}`} onClick={onRemove}>Remove</button>
-    </li>
   );
 }

@@ -2,14 +2,16 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { navigate } from './route';
 import type { Session } from './types';
 
-export function SessionList({ sessions, selectedId, onCreate, onRename }: {
+export function SessionList({ sessions, selectedId, onCreate, onRename, onChoose }: {
   sessions?: Session[];
   selectedId?: string;
   onCreate(): void;
   onRename(id: string, label: string): Promise<void>;
+  /** A session's link was followed (the phone's menu closes, even on the session already shown). */
+  onChoose?(): void;
 }) {
   return (
-    <nav class="sessions" aria-label="Sessions">
+    <nav class="sessions" id="sessions" aria-label="Sessions" onClick={(e) => (e.target as Element).closest('a') && onChoose?.()}>
       <h2>Sessions</h2>
       <button type="button" class="primary" onClick={onCreate}>New session</button>
       <ul>

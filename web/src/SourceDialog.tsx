@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
-import { Modal } from './ConfirmDialog';
+import { SidePanel } from './SidePanel';
 import { pageImageSize } from './page-image-size';
 import type { CitedPage, PageArea } from './types';
 
@@ -75,12 +75,13 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
   const role = cited.quoted ? 'cited' : 'found';
   const last = pages !== undefined && page >= pages;
   return (
-    <Modal label={title} onClose={onClose} class="source-dialog">
+    <SidePanel label={title} onClose={onClose} class="source-dialog">
+      {/* The head stays in view while the page scrolls under it: where it is, how to turn, how to leave. */}
+      <div class="source-head">
       <div class="dialog-head">
         <h2>{title}</h2>
         <button type="button" onClick={onClose}>Close</button>
       </div>
-      {cited.passages.map((passage, i) => <blockquote key={i} class="excerpt">{markedExcerpt(passage)}</blockquote>)}
       <div class="page-bar">
         <nav class="page-turn" aria-label="Pages of the document">
           {/* aria-disabled, not disabled: a button that turned to the first or last page keeps the keyboard focus. */}
@@ -91,6 +92,10 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
         </nav>
         <button type="button" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>Zoom</button>
       </div>
+      </div>
+      {/* It scrolls: reachable by keyboard (arrow keys scroll it), named for a screen reader. */}
+      <div class="source-body" tabIndex={0} role="region" aria-label={`Passage and page ${page}`}>
+      {cited.passages.map((passage, i) => <blockquote key={i} class="excerpt">{markedExcerpt(passage)}</blockquote>)}
       {/* Zoomed, the frame scrolls both ways; it takes the keyboard focus so that arrow keys scroll it too. */}
       <div ref={frame} class={zoomed ? 'page-image zoomed' : 'page-image'} {...(zoomed ? { tabIndex: 0, role: 'region', 'aria-label': `Page ${page}, zoomed` } : {})}>
         {error ? <p class="error">The page could not be shown: {error}</p> : shown?.page !== page && <p aria-busy="true">Loading page {page}…</p>}
@@ -117,7 +122,8 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
           </div>
         )}
       </div>
-    </Modal>
+      </div>
+    </SidePanel>
   );
 }
 

@@ -1,31 +1,46 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
+import { broadcast, useBroadcast } from './broadcast';
 import { Chat } from './Chat';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Documents } from './Documents';
+import { shortName } from './names';
 import { navigate, useSelectedSessionId } from './route';
 import { SessionList } from './SessionList';
-import type { IngestJob, Session } from './types';
+import { SourceDialog } from './SourceDialog';
+import type { CitedPage, IngestJob, Session } from './types';
 
-/** Signed in: the sessions on the side, the selected session's documents and chat beside them. */
+export const UNTITLED = 'Untitled session';
+/** Which panel a phone shows over the chat (wide screens show them all). */
+type Drawer = 'sessions' | 'documents' | undefined;
+
+/**
+ * Signed in: the sessions on the side, the selected session's documents and chat beside them. On a phone the chat is
+ * the screen, the sessions and documents open over it from the top bar. Other tabs hear of sessions made, renamed or
+ * deleted here (BroadcastChannel), and this tab of theirs.
+ */
 export function Workspace({ api, onSignOut }: { api: Api; onSignOut(): void }) {
   const [sessions, setSessions] = useState<Session[] | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [drawer, setDrawer] = useState<Drawer>();
   const selectedId = useSelectedSessionId();
   const selected = sessions?.find((s) => s.id === selectedId);
 
   const report = (e: unknown) => {
     if (!(e instanceof Unauthorized)) setError(e instanceof Error ? e.message : String(e));
   };
+  const load = () => api.listSessions().then((list) => setSessions(newestFirst(list)), report);
 
-  useEffect(() => {
-    api.listSessions().then((list) => setSessions(newestFirst(list)), report);
-  }, [api]);
+  useEffect(() => void load(), [api]);
+  useBroadcast((message) => message.kind === 'sessions' && void load());
+  // A session chosen from the phone's menu is what the reader wants to see: the menu closes.
+  useEffect(() => setDrawer((open) => (open === 'sessions' ? undefined : open)), [selectedId]);
 
   const create = async () => {
     try {
-      const session = await api.createSession('Untitled session');
+      const session = await api.createSession(UNTITLED);
       setSessions((list) => [session, ...(list ?? [])]);
+      broadcast({ kind: 'sessions' });
       navigate(session.id);
     } catch (e) {
       report(e);
@@ -35,6 +50,7 @@ export function Workspace({ api, onSignOut }: { api: Api; onSignOut(): void }) {
     try {
       const renamed = await api.renameSession(id, label);
       setSessions((list) => list?.map((s) => (s.id === id ? { ...s, label: renamed.label } : s)));
+      broadcast({ kind: 'sessions' });
       setError(undefined);
     } catch (e) {
       report(e);
@@ -44,23 +60,60 @@ export function Workspace({ api, onSignOut }: { api: Api; onSignOut(): void }) {
     try {
       await api.deleteSession(id);
       setSessions((list) => list?.filter((s) => s.id !== id));
+      broadcast({ kind: 'sessions' });
       navigate(undefined, true);
     } catch (e) {
       report(e);
     }
   };
+  // A session still untitled takes its name from its first document or question (renamed as ever after). Named once:
+  // three files chosen together are three first documents until the rename has come back.
+  const named = useRef(new Set<string>());
+  const nameIfUntitled = (id: string, name: string) => {
+    const session = sessions?.find((s) => s.id === id);
+    const label = shortName(name);
+    if (session?.label !== UNTITLED || !label || named.current.has(id)) return;
+    named.current.add(id);
+    void rename(id, label);
+  };
+  const toggle = (which: Exclude<Drawer, undefined>) => setDrawer((open) => (open === which ? undefined : which));
+  // Escape closes a phone's open menu and gives the focus back to its button.
+  useEffect(() => {
+    if (!drawer) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || document.querySelector('dialog[open]')) return;
+      setDrawer(undefined);
+      document.querySelector<HTMLElement>(`button[aria-controls="${drawer}"]`)?.focus();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [drawer]);
 
   return (
-    <div class="workspace">
+    <div class={`workspace${drawer ? ` show-${drawer}` : ''}`}>
+      <a class="skip-link" href="#question" onClick={(e) => {
+        const box = document.getElementById('question');
+        if (!box) return;
+        e.preventDefault();
+        setDrawer(undefined);
+        box.focus();
+      }}>Skip to question</a>
       <header class="top">
         <span class="brand">doc-chat</span>
-        <button type="button" class="link" onClick={onSignOut}>Sign out</button>
+        <div class="top-actions">
+          <button type="button" class="menu" aria-expanded={drawer === 'sessions'} aria-controls="sessions" onClick={() => toggle('sessions')}>Sessions</button>
+          {selected && (
+            <button type="button" class="menu" aria-expanded={drawer === 'documents'} aria-controls="documents" onClick={() => toggle('documents')}>Documents</button>
+          )}
+          <button type="button" class="link" onClick={onSignOut}>Sign out</button>
+        </div>
       </header>
-      <SessionList sessions={sessions} selectedId={selectedId} onCreate={create} onRename={rename} />
+      <SessionList sessions={sessions} selectedId={selectedId} onCreate={create} onRename={rename} onChoose={() => setDrawer(undefined)} />
       <main class="session">
         {error && <p class="error" role="alert">{error}</p>}
         {selected ? (
-          <SessionView key={selected.id} api={api} session={selected} onDelete={() => remove(selected.id)} />
+          <SessionView key={selected.id} api={api} session={selected} onDelete={() => remove(selected.id)}
+            onFirstUse={(name) => nameIfUntitled(selected.id, name)} />
         ) : sessions && selectedId ? (
           <p>This session does not exist or is not yours.</p>
         ) : sessions ? (
@@ -76,9 +129,10 @@ export function Workspace({ api, onSignOut }: { api: Api; onSignOut(): void }) {
   );
 }
 
-function SessionView({ api, session, onDelete }: { api: Api; session: Session; onDelete(): void }) {
+function SessionView({ api, session, onDelete, onFirstUse }: { api: Api; session: Session; onDelete(): void; onFirstUse(name: string): void }) {
   const [confirming, setConfirming] = useState(false);
   const [documents, setDocuments] = useState<IngestJob[]>([]);
+  const [opened, setOpened] = useState<CitedPage | undefined>();
   return (
     <>
       <div class="session-head">
@@ -94,9 +148,13 @@ function SessionView({ api, session, onDelete }: { api: Api; session: Session; o
           onCancel={() => setConfirming(false)}
         />
       )}
-      <div class="panes">
-        <Documents api={api} sessionId={session.id} onChange={setDocuments} />
-        <Chat key={session.id} api={api} sessionId={session.id} documents={documents} />
+      <div class={opened ? 'panes with-source' : 'panes'}>
+        <Documents api={api} sessionId={session.id} onChange={setDocuments} onAdded={onFirstUse} />
+        <Chat key={session.id} api={api} sessionId={session.id} title={session.label} documents={documents} onOpen={setOpened} onAsked={onFirstUse} />
+        {opened && (
+          <SourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} cited={opened}
+            pages={documents.find((doc) => doc.id === opened.ingestId)?.pages} onClose={() => setOpened(undefined)} />
+        )}
       </div>
     </>
   );

@@ -55,6 +55,8 @@ export interface IngestJob {
   filename: string;
   session_id: string;
   error?: string;
+  /** While extracting: the page being read. */
+  readingPage?: number;
   pages?: number;
   chunks?: number;
   /** What kind of document it is (receipt, financial-report, form, letter, other), once told. */

@@ -17,6 +17,8 @@ export function ingestJobJson(job: IngestJob) {
     filename: job.filename,
     session_id: job.sessionId,
     ...(job.error !== undefined && { error: job.error }),
+    // The app says "extracting page 52"; only while processing (a finished job's last page read means nothing).
+    ...(job.status === 'processing' && job.readingPage !== undefined && { readingPage: job.readingPage }),
     ...(job.pages !== undefined && { pages: job.pages }),
     ...(job.chunks !== undefined && { chunks: job.chunks }),
     // Only when it tells something: pages the OCR limit skipped, and runs beyond the first (a retried job).

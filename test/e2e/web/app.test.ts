@@ -96,7 +96,7 @@ for (const makeStack of STACK_FACTORIES) {
 
     it('signs in by /#token= and removes the token from the address', async () => {
       // A fresh tab opening the link `doc-chat open` prints.
-      await page.evaluate(() => sessionStorage.clear());
+      await page.evaluate(() => localStorage.clear());
       await page.goto('about:blank');
       await page.goto(`${service.baseUrl}/#token=${token}`);
       await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
@@ -132,10 +132,10 @@ for (const makeStack of STACK_FACTORIES) {
       await expectAccessible(page, 'session with documents');
     });
 
-    it('refuses a file type before upload with the API text, and a failed ingest shows its reason', async () => {
+    it('refuses a file type before upload in words for people (not the API contract text), and a failed ingest shows its reason', async () => {
       const before = watch.requests.length;
       await page.getByLabel('Upload documents').setInputFiles([files.text]);
-      await page.getByText('notes.txt: Invalid File Type | Valid Type Are: application/pdf, image/jpeg, image/jpg').waitFor();
+      await page.getByText('notes.txt: Only PDF and JPEG files can be added (this one is a .txt file)').waitFor();
       expect(watch.requests.slice(before).filter((r) => r.url.includes('/upload/url'))).to.deep.equal([]);
       await page.getByRole('textbox', { name: 'Institution' }).fill('');
       await page.getByLabel('Upload documents').setInputFiles([files.malformed]);
@@ -272,7 +272,7 @@ for (const makeStack of STACK_FACTORIES) {
       expect(fitted.frameScroll).to.be.at.most(fitted.frame);
       const zoom = dialog.getByRole('button', { name: 'Zoom' });
       expect(await zoom.getAttribute('aria-pressed')).to.equal('false');
-      expect(await dialog.getByRole('region').count()).to.equal(0);
+      expect(await dialog.getByRole('region', { name: /zoomed$/ }).count()).to.equal(0);
       await zoom.click();
       expect(await zoom.getAttribute('aria-pressed')).to.equal('true');
       await waitUntil('the larger image', async () => sizesAsked().at(-1) === 1600 && (await imageLoaded(image)) && (await drawn()).natural > fitted.natural);
@@ -294,7 +294,7 @@ for (const makeStack of STACK_FACTORIES) {
       });
       await zoom.click();
       expect(await zoom.getAttribute('aria-pressed')).to.equal('false');
-      expect(await dialog.getByRole('region').count()).to.equal(0);
+      expect(await dialog.getByRole('region', { name: /zoomed$/ }).count()).to.equal(0);
       const phone = await drawn();
       expect(phone.width).to.be.at.most(phone.frame);
       await expectNoSidewaysScroll(page, 'page at 375 px');
@@ -397,6 +397,13 @@ for (const makeStack of STACK_FACTORIES) {
       expect(await log.locator('article').count()).to.equal(26);
       expect(await log.getByRole('button', { name: 'Load earlier messages' }).count()).to.equal(0);
       expect(await log.locator('article.assistant').first().getByRole('button', { name: 'acme-fees.pdf, page 2' }).count()).to.be.greaterThan(0);
+      // By keyboard: the button goes once the first page has come; the focus moves to the earliest message, not <body>.
+      await page.reload();
+      const earlier = log.getByRole('button', { name: 'Load earlier messages' });
+      await earlier.focus();
+      await page.keyboard.press('Enter');
+      await log.getByText('How much do international wire transfers cost?', { exact: true }).waitFor();
+      await waitUntil('the focus on the earliest message', () => log.locator('article').first().evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement));
     });
 
     it('asks only once the conversation so far is shown: an answer never streams into a history still loading', async () => {
@@ -574,16 +581,21 @@ for (const makeStack of STACK_FACTORIES) {
         expect([...citedPages].sort()).to.deep.equal([...named].sort());
         expect(foundPages).to.deep.equal(['timetable.pdf, page 2']);
       }
-      expect(await lastAnswerSources(page).allTextContents()).to.deep.equal(citedPages);
       const article = page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last();
-      const more = article.getByText(/^Also found, not quoted: \d+ pages?$/);
+      // Each page once, in the order the answer's marks first cite them, numbered as the marks are.
+      expect([...(await lastAnswerSources(page).allTextContents())].sort()).to.deep.equal([...citedPages].sort());
+      const marks = [...new Set((await article.locator('.content').getByRole('button', { name: /^Source \d+: / }).allTextContents()))];
+      const numbers = await article.getByRole('list', { name: 'Sources' }).locator('.number').allTextContents();
+      expect(numbers).to.deep.equal(marks.slice(0, numbers.length));
+      expect(await article.locator('.content').textContent(), 'no Sources line: the list below is the sources').to.not.include('Sources:');
+      const more = article.getByText(/^Pages found, not quoted: \d+$/);
       if (foundPages.length === 0) {
         // A model may cite every passage it was given: then nothing is folded away.
         expect(await more.count()).to.equal(0);
         return;
       }
-      expect(await more.textContent()).to.equal(`Also found, not quoted: ${foundPages.length} ${foundPages.length === 1 ? 'page' : 'pages'}`);
-      const others = article.getByRole('list', { name: 'Also found, not quoted' }).getByRole('button');
+      expect(await more.textContent()).to.equal(`Pages found, not quoted: ${foundPages.length}`);
+      const others = article.getByRole('list', { name: 'Pages found, not quoted' }).getByRole('button');
       expect(await others.count(), 'folded away until opened').to.equal(0);
       await more.click();
       await others.first().waitFor();

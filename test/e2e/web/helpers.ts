@@ -129,14 +129,23 @@ export function streamedSources(body: string): { filename: string; page: number;
   return (JSON.parse(event.data) as { sources: ReturnType<typeof streamedSources> }).sources;
 }
 
-/** Asks through the Question box (Enter sends) and waits for the answer to finish streaming. */
+/**
+ * Asks through the Question box (Enter sends) and waits for the answer to finish streaming; returns the answer's text
+ * as the server sent it (the app shows it reshaped: its Sources line as buttons, "Also found" folded).
+ */
 export async function ask(page: Page, question: string): Promise<string> {
   const box = page.getByRole('textbox', { name: 'Question' });
+  const streamed = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/completions'));
   await box.fill(question);
   await box.press('Enter');
   const answer = page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last();
   await waitUntil('the answer to finish', async () => (await answer.getAttribute('aria-busy')) === null && (await page.getByRole('button', { name: 'Ask' }).count()) === 1);
-  return (await answer.locator('.content').textContent()) ?? '';
+  return streamedText(await (await streamed).text());
+}
+
+/** The text of a streamed answer's body: its `delta` events joined. */
+export function streamedText(body: string): string {
+  return parseServerSentEvents(body).events.filter((e) => e.event === 'delta').map((e) => (JSON.parse(e.data) as { text: string }).text).join('');
 }
 
 /**

@@ -19,4 +19,10 @@ describe('GET /ingest/:id status record', () => {
   it('shows the document’s kind once it is told', () => {
     expect(ingestJobJson(job({ kind: 'receipt' }))).to.include({ kind: 'receipt' });
   });
+
+  it('shows the page being read while processing only (a reader says "extracting page 52"), not once the job ended', () => {
+    expect(ingestJobJson(job({ status: 'processing', stage: 'extracting', progress: 0.3, readingPage: 52 }))).to.include({ readingPage: 52 });
+    expect(ingestJobJson(job({ status: 'completed', readingPage: 52 }))).to.not.have.property('readingPage');
+    expect(ingestJobJson(job({ status: 'failed', readingPage: 52 }))).to.not.have.property('readingPage');
+  });
 });

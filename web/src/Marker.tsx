@@ -1,0 +1,47 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { CitedPage } from './types';
+
+let markerIds = 0;
+
+/**
+ * A "[n]" in an answer: a button that opens its page, and while hovered or focused a tooltip with the passage it
+ * quotes (what the answer quotes of it, else its excerpt), so a reader checks a claim without leaving the answer.
+ * Escape hides the tooltip (WCAG 1.4.13); the pointer may move onto it without it closing.
+ */
+export function Marker({ n, page, open }: { n: number; page: CitedPage; open(page: CitedPage): void }) {
+  const [id] = useState(() => `marker-tip-${++markerIds}`);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setShown(false);
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [shown]);
+  // Kept inside the conversation's box: a mark near its right edge (a phone) shifts its preview leftwards.
+  const tip = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    const el = tip.current;
+    if (!shown || !el) return;
+    const box = (el.closest('.log') ?? document.documentElement).getBoundingClientRect();
+    const own = el.getBoundingClientRect();
+    const margin = 8;
+    const shift = Math.min(0, box.right - margin - own.right);
+    el.style.left = `${Math.max(shift, box.left + margin - (own.left - el.offsetLeft))}px`;
+  }, [shown]);
+  const passage = page.passages.map((p) => p.quote ?? p.excerpt).join(' … ');
+  return (
+    <span class="marker-wrap" onMouseEnter={() => setShown(true)} onMouseLeave={() => setShown(false)}>
+      <button type="button" class="link marker" aria-label={`Source ${n}: ${page.filename}, page ${page.page}`}
+        aria-describedby={shown ? id : undefined}
+        onFocus={() => setShown(true)} onBlur={() => setShown(false)} onClick={() => open(page)}>
+        [{n}]
+      </button>
+      {shown && (
+        <span role="tooltip" id={id} class="tooltip" ref={tip}>
+          <span class="tooltip-source">{page.filename}, page {page.page}</span>
+          {passage}
+        </span>
+      )}
+    </span>
+  );
+}
