@@ -11,11 +11,21 @@ let markerIds = 0;
 export function Marker({ n, page, open }: { n: number; page: CitedPage; open(page: CitedPage): void }) {
   const [id] = useState(() => `marker-tip-${++markerIds}`);
   const [shown, setShown] = useState(false);
+  const wrap = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     if (!shown) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setShown(false);
+    // A pointer that left without a mouseleave (the answer re-rendered under it) still hides it, unless the mark has focus.
+    const onMove = (e: PointerEvent) => {
+      const el = wrap.current;
+      if (el && !el.contains(e.target as Node) && !el.contains(document.activeElement)) setShown(false);
+    };
     addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
+    addEventListener('pointermove', onMove);
+    return () => {
+      removeEventListener('keydown', onKey);
+      removeEventListener('pointermove', onMove);
+    };
   }, [shown]);
   // Kept inside the conversation's box: a mark near its right edge (a phone) shifts its preview leftwards.
   const tip = useRef<HTMLSpanElement>(null);
@@ -30,7 +40,7 @@ export function Marker({ n, page, open }: { n: number; page: CitedPage; open(pag
   }, [shown]);
   const passage = page.passages.map((p) => p.quote ?? p.excerpt).join(' … ');
   return (
-    <span class="marker-wrap" onMouseEnter={() => setShown(true)} onMouseLeave={() => setShown(false)}>
+    <span class="marker-wrap" ref={wrap} onMouseEnter={() => setShown(true)} onMouseLeave={() => setShown(false)}>
       <button type="button" class="link marker" aria-label={`Source ${n}: ${page.filename}, page ${page.page}`}
         aria-describedby={shown ? id : undefined}
         onFocus={() => setShown(true)} onBlur={() => setShown(false)} onClick={() => open(page)}>

@@ -584,6 +584,8 @@ for (const makeStack of STACK_FACTORIES) {
       const article = page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last();
       // Each page once, in the order the answer's marks first cite them, numbered as the marks are.
       expect([...(await lastAnswerSources(page).allTextContents())].sort()).to.deep.equal([...citedPages].sort());
+      // What else the answer found is folded: opened, its marks count too.
+      for (const fold of await article.locator('.content details:not([open]) > summary').all()) await fold.click();
       const marks = [...new Set((await article.locator('.content').getByRole('button', { name: /^Source \d+: / }).allTextContents()))];
       const numbers = await article.getByRole('list', { name: 'Sources' }).locator('.number').allTextContents();
       expect(numbers).to.deep.equal(marks.slice(0, numbers.length));

@@ -144,6 +144,10 @@ describe('web app in Chromium, layout: the question box in view, a phone shows t
     await ask(page, 'Does the ferry run on Sundays?');
     const answer = log().locator('article.assistant').last();
     const marker = answer.locator('.content').getByRole('button', { name: /^Source 1: / }).first();
+    // Hovered once the conversation has stopped moving (it scrolls to the latest answer as that one settles).
+    await answer.getByRole('button', { name: 'Copy' }).waitFor();
+    await marker.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
     await marker.hover();
     const tooltip = page.getByRole('tooltip');
     await tooltip.waitFor();
@@ -158,6 +162,7 @@ describe('web app in Chromium, layout: the question box in view, a phone shows t
     await tooltip.waitFor({ state: 'detached' });
     // On a phone a mark at the end of a line keeps its preview on the screen.
     await page.setViewportSize(PHONE);
+    for (const fold of await answer.locator('.content details:not([open]) > summary').all()) await fold.click();
     const last = answer.locator('.content').getByRole('button', { name: /^Source \d+: / }).last();
     await last.focus();
     await tooltip.waitFor();
