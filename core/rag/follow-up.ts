@@ -1,4 +1,5 @@
 import type { HistoryTurn } from '../ports/llm.js';
+import { withPeriodResolved } from './follow-up-period.js';
 import { contentTokens, STOPWORDS, withoutPossessive } from './text.js';
 
 /**
@@ -9,15 +10,20 @@ import { contentTokens, STOPWORDS, withoutPossessive } from './text.js';
  *   "How many people lived in Krakow in 1990?";
  * - one with a subject of its own but no name ("What was its population?", "And the mayors?") keeps its words and
  *   gains the previous question's names and years;
+ * - a period relative to the one before ("And the year before?") is the year it means (core/rag/follow-up-period.ts);
  * - any other question (it names someone, or refers to nothing before it) stands as asked.
  * The previous question is itself resolved against the one before it, over the history given.
  */
 export function followUpQuestion(question: string, history: readonly HistoryTurn[]): string {
   let previous: string | undefined;
+  let answer: string | undefined;
   for (const turn of history) {
-    if (turn.role === 'user') previous = previous === undefined ? turn.content : resolve(turn.content, previous);
+    if (turn.role === 'user') {
+      previous = previous === undefined ? turn.content : resolve(turn.content, previous, answer);
+      answer = undefined;
+    } else answer = turn.content;
   }
-  return previous === undefined ? question : resolve(question, previous);
+  return previous === undefined ? question : resolve(question, previous, answer);
 }
 
 /**
@@ -43,7 +49,9 @@ const ACRONYM = /\b\p{Lu}{2,}\b/u;
 /** A fragment of more words than this, besides names and years, is a question of its own ("The atomic number of oxygen?"). */
 const MAX_FRAGMENT_WORDS = 2;
 
-function resolve(question: string, previous: string): string {
+function resolve(asked: string, previous: string, previousAnswer?: string): string {
+  // "And the year before?": the year it means, counted from the previous question's or its answer's.
+  const question = withPeriodResolved(asked, previous, previousAnswer) ?? asked;
   const verbless = !WH_WORD.test(question) && !VERB.test(question); // "Krakow?", "In 2000?", "Net income?"
   const names = namesOf(question, verbless);
   const years = question.match(YEAR) ?? [];

@@ -20,7 +20,10 @@ export interface RetrievalSettings {
   passages: number;
   /** Character budget of those passages (fits the model's context). */
   contextChars: number;
-  /** Recent messages given as history. */
+  /**
+   * Recent messages given as history: enough for a run of follow-ups ("What about Contoso?", "And in 2018?", "And the
+   * year before?") to still see the question that named their subject.
+   */
   historyMessages: number;
   /** Sources returned with the answer. */
   sources: number;
@@ -30,7 +33,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   candidates: 20,
   passages: 6,
   contextChars: 12_000,
-  historyMessages: 6,
+  historyMessages: 20,
   sources: 5,
 };
 
