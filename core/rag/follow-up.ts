@@ -50,8 +50,14 @@ const ACRONYM = /\b\p{Lu}{2,}\b/u;
 const MAX_FRAGMENT_WORDS = 2;
 
 function resolve(asked: string, previous: string, previousAnswer?: string): string {
-  // "And the year before?": the year it means, counted from the previous question's or its answer's.
-  const question = withPeriodResolved(asked, previous, previousAnswer) ?? asked;
+  // "And the year before?": the year it means, counted from the previous question's or its answer's; only of a
+  // follow-up that names no year of its own ("additions for tax positions of a prior period in 2019" asks as it is).
+  const periodic = /\b(?:19|20)\d\d\b/.test(asked) ? undefined : withPeriodResolved(asked, previous, previousAnswer);
+  const resolved = periodic === undefined ? undefined : resolveAsked(periodic, previous);
+  return resolved !== undefined && resolved !== periodic ? resolved : resolveAsked(asked, previous);
+}
+
+function resolveAsked(question: string, previous: string): string {
   const verbless = !WH_WORD.test(question) && !VERB.test(question); // "Krakow?", "In 2000?", "Net income?"
   const names = namesOf(question, verbless);
   const years = question.match(YEAR) ?? [];

@@ -25,6 +25,18 @@ describe('followUpQuestion (core/rag/follow-up.ts)', () => {
     ]);
   });
 
+  it('leaves a relative period alone in a question of its own, or one that names its year', () => {
+    expect(conversation([
+      'What was the net income in 2019?',
+      'What were the additions for tax positions of a prior period in 2018?',
+      'What were the additions for tax positions taken during the prior period?',
+    ])).to.deep.equal([
+      'What was the net income in 2019?',
+      'What were the additions for tax positions of a prior period in 2018?',
+      'What were the additions for tax positions taken during the prior period?',
+    ]);
+  });
+
   it('counts a relative period from the year the answer before states first when its question named none', () => {
     const history: HistoryTurn[] = [
       { role: 'user', content: 'How much were the visitors?' },
