@@ -36,6 +36,16 @@ export function referredDocuments(question: string, history: readonly HistoryTur
   return history.findLast((turn) => turn.role === 'assistant' && (turn.cited?.length ?? 0) > 0)?.cited ?? [];
 }
 
+/**
+ * The names a follow-up gives of its own ("What about Contoso?" → Contoso, "And IBM?" → IBM): what it moves on to.
+ * None for a question that stands on its own.
+ */
+export function followUpNames(question: string, history: readonly HistoryTurn[]): string[] {
+  if (followUpQuestion(question, history) === question) return [];
+  const acronyms = question.replace(ELLIPSIS, '').match(new RegExp(ACRONYM.source, 'gu')) ?? [];
+  return [...new Set([...namesOf(question, true), ...acronyms])];
+}
+
 /** Words that open an ellipsis: the rest of the question is what changes. */
 const ELLIPSIS = /^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*(?:and|also|same\s+for|now\s+for)\b/i;
 /** Words that point back to what the conversation is about ("this" and "that" are more often "this year", "the fee that"). */

@@ -73,6 +73,23 @@ describe('AskQuestion follow-ups', () => {
     expect(other.sources.filter((s) => s.cited).map((s) => s.filename)).to.deep.equal([otherFile]);
   });
 
+  it('"What about Contoso?" goes to the document whose file name or title names Contoso, though the other mentions it too', async () => {
+    // Northwind's report speaks of Contoso more often than Contoso's own does: the words alone point to Northwind's.
+    const rival = (text: string, name: string, times: number) =>
+      text.replace('reports its results for the year.', `reports its results. ${`${name}, a competitor, grew faster and ${name} prices fell. `.repeat(times)}`);
+    for (const [northwind, contoso] of [['northwind.pdf', 'contoso.pdf'], ['report-a.pdf', 'report-b.pdf']]) {
+      const { ask } = await session([[northwind, rival(NORTHWIND, 'Contoso', 3)], [contoso, rival(CONTOSO, 'Northwind', 1)]]);
+      await ask('What was the net income of Northwind in 2019?');
+      const other = await ask('What about Contoso?');
+      expect(firstLine(other.answer), `${northwind}, ${contoso}`).to.equal('Consolidated Net Income, 2019: $94,680 million');
+      // The direct answer's source; the other report's sentence naming Contoso may follow under "Also found".
+      expect(other.sources.find((s) => s.cited)?.filename, `${northwind}, ${contoso}`).to.equal(contoso);
+      const before = await ask('And the year before?');
+      expect(firstLine(before.answer)).to.equal('Consolidated Net Income, 2018: $99,803 million');
+      expect(before.sources.find((s) => s.cited)?.filename).to.equal(contoso);
+    }
+  });
+
   it('a run of follow-ups still sees the question that named their subject (the history read reaches back far enough)', async () => {
     const { ask } = await session([['northwind-annual-report.pdf', NORTHWIND], ['contoso-annual-report.pdf', CONTOSO]]);
     await ask('What was the net income of Northwind in 2019?');
