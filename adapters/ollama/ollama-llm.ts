@@ -149,8 +149,15 @@ export class OllamaLlm implements Llm, DependencyProbe {
     const ceiling = this.fixedNumCtx ?? this.maxNumCtx;
     const overhead = estimateTokens(buildGroundedMessages({ ...base, contexts: [] })) + 40 * contexts.length;
     const maxContextChars = Math.max(500, Math.floor((ceiling - this.maxAnswerTokens - overhead) * CHARS_PER_TOKEN));
-    const shown = selectContexts(contexts, maxContextChars);
-    const messages = buildGroundedMessages({ ...base, contexts: shown, maxContextChars });
+    let shown = selectContexts(contexts, maxContextChars);
+    let messages = buildGroundedMessages({ ...base, contexts: shown, maxContextChars });
+    // The passages' tables, written out again as tables, count too: fewer passages when they overflow the window.
+    const over = estimateTokens(messages) + this.maxAnswerTokens - ceiling;
+    if (over > 0 && shown.length > 1) {
+      const fewer = Math.max(500, maxContextChars - Math.ceil(over * CHARS_PER_TOKEN));
+      shown = selectContexts(contexts, fewer);
+      messages = buildGroundedMessages({ ...base, contexts: shown, maxContextChars: fewer });
+    }
     const numCtx = this.windowFor(messages, this.maxAnswerTokens);
     const chat = {
       model: this.model,

@@ -1,4 +1,5 @@
 import type { HistoryTurn } from '../ports/llm.js';
+import { withPeriodResolved } from './follow-up-period.js';
 import { contentTokens, STOPWORDS, withoutPossessive } from './text.js';
 
 /**
@@ -9,15 +10,20 @@ import { contentTokens, STOPWORDS, withoutPossessive } from './text.js';
  *   "How many people lived in Krakow in 1990?";
  * - one with a subject of its own but no name ("What was its population?", "And the mayors?") keeps its words and
  *   gains the previous question's names and years;
+ * - a period relative to the one before ("And the year before?") is the year it means (core/rag/follow-up-period.ts);
  * - any other question (it names someone, or refers to nothing before it) stands as asked.
  * The previous question is itself resolved against the one before it, over the history given.
  */
 export function followUpQuestion(question: string, history: readonly HistoryTurn[]): string {
   let previous: string | undefined;
+  let answer: string | undefined;
   for (const turn of history) {
-    if (turn.role === 'user') previous = previous === undefined ? turn.content : resolve(turn.content, previous);
+    if (turn.role === 'user') {
+      previous = previous === undefined ? turn.content : resolve(turn.content, previous, answer);
+      answer = undefined;
+    } else answer = turn.content;
   }
-  return previous === undefined ? question : resolve(question, previous);
+  return previous === undefined ? question : resolve(question, previous, answer);
 }
 
 /**
@@ -28,6 +34,16 @@ export function referredDocuments(question: string, history: readonly HistoryTur
   // A follow-up that names something of its own ("What about Krakow?", "And the DMCA?") moves on from them.
   if (followUpQuestion(question, history) === question || namesOf(question, true).length > 0 || ACRONYM.test(question)) return [];
   return history.findLast((turn) => turn.role === 'assistant' && (turn.cited?.length ?? 0) > 0)?.cited ?? [];
+}
+
+/**
+ * The names a follow-up gives of its own ("What about Contoso?" → Contoso, "And IBM?" → IBM): what it moves on to.
+ * None for a question that stands on its own.
+ */
+export function followUpNames(question: string, history: readonly HistoryTurn[]): string[] {
+  if (followUpQuestion(question, history) === question) return [];
+  const acronyms = question.replace(ELLIPSIS, '').match(new RegExp(ACRONYM.source, 'gu')) ?? [];
+  return [...new Set([...namesOf(question, true), ...acronyms])];
 }
 
 /** Words that open an ellipsis: the rest of the question is what changes. */
@@ -43,7 +59,15 @@ const ACRONYM = /\b\p{Lu}{2,}\b/u;
 /** A fragment of more words than this, besides names and years, is a question of its own ("The atomic number of oxygen?"). */
 const MAX_FRAGMENT_WORDS = 2;
 
-function resolve(question: string, previous: string): string {
+function resolve(asked: string, previous: string, previousAnswer?: string): string {
+  // "And the year before?": the year it means, counted from the previous question's or its answer's; only of a
+  // follow-up that names no year of its own ("additions for tax positions of a prior period in 2019" asks as it is).
+  const periodic = /\b(?:19|20)\d\d\b/.test(asked) ? undefined : withPeriodResolved(asked, previous, previousAnswer);
+  const resolved = periodic === undefined ? undefined : resolveAsked(periodic, previous);
+  return resolved !== undefined && resolved !== periodic ? resolved : resolveAsked(asked, previous);
+}
+
+function resolveAsked(question: string, previous: string): string {
   const verbless = !WH_WORD.test(question) && !VERB.test(question); // "Krakow?", "In 2000?", "Net income?"
   const names = namesOf(question, verbless);
   const years = question.match(YEAR) ?? [];

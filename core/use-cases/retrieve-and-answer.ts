@@ -7,7 +7,8 @@ import type { QueryPlanner } from '../ports/query-planner.js';
 import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, VectorIndex } from '../ports/vector-index.js';
 import { packContexts, toSources, type PackedContext } from '../rag/context.js';
 import { documentPrior, fileNameWords, focusDocuments, referredPrior, withFileNameColumns } from '../rag/document-prior.js';
-import { followUpQuestion, referredDocuments } from '../rag/follow-up.js';
+import { followUpNames, followUpQuestion, referredDocuments } from '../rag/follow-up.js';
+import { documentsNamedBy, titleLine } from '../rag/named-documents.js';
 import { reciprocalRankFusion, withPinned } from '../rag/fusion.js';
 import { SEMANTIC_SEARCH_UNAVAILABLE_NOTE } from '../rag/answer-notes.js';
 import { kindsHeld, servesHeldKind } from '../rag/document-kinds.js';
@@ -21,7 +22,10 @@ export interface RetrievalSettings {
   passages: number;
   /** Character budget of those passages (fits the model's context). */
   contextChars: number;
-  /** Recent messages given as history. */
+  /**
+   * Recent messages given as history: enough for a run of follow-ups ("What about Contoso?", "And in 2018?", "And the
+   * year before?") to still see the question that named their subject.
+   */
   historyMessages: number;
   /** Sources returned with the answer. */
   sources: number;
@@ -31,7 +35,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
   candidates: 20,
   passages: 6,
   contextChars: 12_000,
-  historyMessages: 6,
+  historyMessages: 20,
   sources: 5,
 };
 
@@ -40,6 +44,9 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
  * (unmatchedOpenings), or asks about them as a whole (QueryPlanner.wholeDocuments).
  */
 const MAX_OPENINGS = 3;
+
+/** The most documents whose title a follow-up's names are looked for in (their opening chunks are read). */
+const MAX_TITLED_DOCUMENTS = 100;
 
 /** The most hits asked of one index when chunks of unfinished or failed jobs crowd out the visible ones. */
 const MAX_CANDIDATES = 1000;
@@ -124,7 +131,9 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     // With several documents, the ones the question's words point to are searched on their own too, and their hits
     // weigh more in re-ranking; planners search only them (a figure's line is the named company's). Counted while the
     // usual searches run (on PostgreSQL each is a query of its own, as long as a search on a large session).
-    const focusing = this.documentFocus({ sessionId, text: query, filters }, visible, input.filenames, referredDocuments(question, history));
+    // Of a follow-up: the documents it names ("What about Contoso?"), else those the answer before quoted.
+    const focusing = this.followUpDocuments(question, history, visible, input.filenames, { sessionId, filters })
+      .then((referred) => this.documentFocus({ sessionId, text: query, filters }, visible, input.filenames, referred));
     focusing.catch(() => {}); // awaited below; a failure must not go unhandled if a search fails first
     const focusedHits: ChunkHit[] = [];
     const lists = await Promise.all(
@@ -200,6 +209,25 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     if (!prior) return {};
     const named = focusDocuments(prior);
     return { prior, focus: named.length < prior.size ? named : undefined };
+  }
+
+  /**
+   * The documents a follow-up is about: those whose file name or title (its text's first line) holds a name it gives
+   * ("What about Contoso?"), else those the latest answer that quoted any quoted ("And the year before?"). None for a
+   * question of its own, or with fewer than two documents.
+   */
+  private async followUpDocuments(
+    question: string, history: GroundedQuestion['history'], visible: Set<string>, filenames: Record<string, string> | undefined,
+    query: Pick<IndexQuery, 'sessionId' | 'filters'>,
+  ): Promise<string[]> {
+    const names = visible.size < 2 ? [] : followUpNames(question, history);
+    if (names.length === 0) return referredDocuments(question, history);
+    const jobIds = [...visible];
+    const byFileName = documentsNamedBy(names, jobIds.map((jobId) => ({ jobId, filename: filenames?.[jobId] ?? '' })));
+    if (byFileName.length > 0) return byFileName;
+    const index = this.deps.indexes.find((i) => i.kind === 'lexical');
+    const openings = index ? await index.leadingChunks({ ...query, jobIds: jobIds.slice(0, MAX_TITLED_DOCUMENTS), perJob: 1 }) : [];
+    return documentsNamedBy(names, openings.map((chunk) => ({ jobId: chunk.jobId, filename: chunk.filename, title: titleLine(chunk.text) })));
   }
 
   /**

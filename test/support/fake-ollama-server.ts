@@ -439,7 +439,9 @@ function fnv1a(text: string, seed = 0x811c9dc5): number {
  * The default "model": behaves like an obedient grounded model for the prompts core/rag/prompt.ts builds.
  * - A rewrite request (its system prompt asks for a standalone search query): the latest question followed by the
  *   previous user question, so the follow-up carries the earlier subject.
- * - A grounded request: the sentence of the fenced documents sharing the most content words with the question,
+ * - A grounded request with a figure worked out from a table's cells (its <tables> block, and rules asking for the
+ *   direct answer first): that line, cited with its ref.
+ * - Another grounded request: the sentence of the fenced documents sharing the most content words with the question,
  *   cited with its ref ("… [2]"); the not-found sentence when no sentence shares a word.
  */
 export function groundedChatReply(request: FakeChatRequest): string {
@@ -451,6 +453,9 @@ export function groundedChatReply(request: FakeChatRequest): string {
     const previous = users.at(-1) ?? '';
     return [latest.replace(/\?+$/, ''), previous.replace(/\?+$/, '')].filter(Boolean).join(' — ');
   }
+  // The figure the prompt worked out from a table's cells is the direct answer, as the rules ask (core/rag/prompt.ts).
+  const worked = /^(?:Computed|Read) from the cells of \[([^\]]+)\]: (.*)$/m.exec(/<tables>\n([\s\S]*?)\n<\/tables>/.exec(last)?.[1] ?? '');
+  if (worked && /Start with the direct answer/.test(system)) return `${worked[2]} [${worked[1]}]`;
   const question = /^Question:\s*(.*)$/m.exec(last)?.[1] ?? '';
   const wanted = new Set(contentTokens(question));
   let best: { ref: string; sentence: string; score: number } | undefined;

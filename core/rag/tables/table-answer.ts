@@ -5,7 +5,7 @@
  * line states the figure with its label, period and unit; the rows it used are its quotes.
  */
 import { termKey, wordTokens } from '../text.js';
-import { formatNumber, withUnit, type TableUnit } from './figures.js';
+import { formatNumber, withUnit, type Figure, type TableUnit } from './figures.js';
 import { compute, type Computed, type TableOperation } from './table-arithmetic.js';
 import type { GridColumn, GridRow, TableGrid } from './table-grid.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
@@ -177,6 +177,17 @@ function cell(match: RowMatch, column: number): TableCell | undefined {
   const col = match.grid.columns[column];
   if (value === undefined || !col) return undefined;
   return { grid: match.grid, row: match.row, column: col, value };
+}
+
+/**
+ * The row's figures under the grid's columns, left to right (undefined where it prints none for a column), or
+ * undefined when they do not line up with the columns the header names: then only the row as printed tells.
+ */
+export function figuresByColumn(grid: TableGrid, row: GridRow): Array<Figure | undefined> | undefined {
+  const match = { grid, row, confidence: 0 };
+  const at = grid.columns.map((_, column) => figureIndex(match, column));
+  if (at.some((i) => i === undefined)) return undefined;
+  return at.map((i) => row.figures[i!]);
 }
 
 /**

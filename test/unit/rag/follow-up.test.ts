@@ -13,6 +13,41 @@ function conversation(questions: string[]): string[] {
 }
 
 describe('followUpQuestion (core/rag/follow-up.ts)', () => {
+  it('asks a period relative to the one before as the year it means, counted from the question before', () => {
+    expect(conversation([
+      'What was the net income in 2019?', 'And the year before?', 'What about the previous year?', 'And the following year?', 'The year after?',
+    ])).to.deep.equal([
+      'What was the net income in 2019?',
+      'What was the net income in 2018?',
+      'What was the net income in 2017?',
+      'What was the net income in 2018?',
+      'What was the net income in 2019?',
+    ]);
+  });
+
+  it('leaves a relative period alone in a question of its own, or one that names its year', () => {
+    expect(conversation([
+      'What was the net income in 2019?',
+      'What were the additions for tax positions of a prior period in 2018?',
+      'What were the additions for tax positions taken during the prior period?',
+    ])).to.deep.equal([
+      'What was the net income in 2019?',
+      'What were the additions for tax positions of a prior period in 2018?',
+      'What were the additions for tax positions taken during the prior period?',
+    ]);
+  });
+
+  it('counts a relative period from the year the answer before states first when its question named none', () => {
+    const history: HistoryTurn[] = [
+      { role: 'user', content: 'How much were the visitors?' },
+      { role: 'assistant', content: 'Visitors, 2021: 1,200 thousand\n\n“Visitors 1,200 1,100 900” [1] “2020 figures …” [2]' },
+    ];
+    expect(followUpQuestion('And the year before?', history)).to.equal('How much were the visitors in 2020?');
+    // Nothing to count from: the question stands as it would without the rule.
+    expect(followUpQuestion('And the year before?', [{ role: 'user', content: 'How much were the visitors?' }, { role: 'assistant', content: 'Visitors: 1,200' }]))
+      .to.equal('the year before?');
+  });
+
   it('asks an ellipsis as the question before it, with the years and names it gives instead', () => {
     expect(conversation([
       "What was Nike's revenue in fiscal 2019?", 'And in 2018?', 'What about Costco?', 'Costco?', 'In 2021?',
