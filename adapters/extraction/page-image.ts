@@ -27,6 +27,7 @@ const JPEG_QUALITY = 0.85;
  */
 export async function renderPageImage(document: PdfBytes, kind: DocumentKind, page: number, maxSide: number, reader: PdfReaderName): Promise<PageImage | null> {
   if (kind === 'jpeg') return page === 1 ? uprightPhoto(wholeBytes(document), maxSide) : null;
+  if (kind !== 'pdf') return null;
   const pdf = await openPdfForViewing(document, reader);
   try {
     return await renderPdfPageImage(pdf, page, maxSide);

@@ -57,7 +57,10 @@ function ocrFinding(key: string | undefined): OcrFinding {
 
 /** The job's page drawn, or its passage found: null when the document has no such page. */
 async function run({ file, kind, reader, page, task, keep }: PageRenderJob): Promise<PageImage | PageArea[] | null> {
-  if (kind !== 'pdf') {
+  // Formats without drawn pages (Word, sheets, slides, text, mail) and the other image formats show no page image yet:
+  // their passages are shown as text by the app.
+  if (kind !== 'pdf' && kind !== 'jpeg') return null;
+  if (kind === 'jpeg') {
     if ('find' in task) return page === 1 ? findTextInPhoto(wholeBytes({ file }), task.find, ocrFinding(keep ? file : undefined)) : null;
     return renderPageImage({ file }, kind, page, task.draw, reader);
   }
