@@ -6,7 +6,6 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import ExcelJS from 'exceljs';
 import pptxgen from 'pptxgenjs';
-import UTIF from 'utif2';
 import { createCanvas } from '@napi-rs/canvas';
 import { textPng } from './generated-documents.js';
 
@@ -118,50 +117,68 @@ export function withMacros(zip: Uint8Array, folder: 'word' | 'xl' | 'ppt'): Uint
   });
 }
 
-/** A TIFF of `pages` pages, each drawn text ("Page N of the fax"), or tiny blank pages when `blank`. */
-export function multiPageTiff(pages: number, options: { blank?: boolean } = {}): Uint8Array {
-  const ifds = Array.from({ length: pages }, (_, i) => {
-    const canvas = createCanvas(options.blank ? 16 : 700, options.blank ? 16 : 200);
+/** A TIFF of `pages` pages, each drawn text ("Page N of the fax"), uncompressed RGBA. */
+export function multiPageTiff(pages: number): Uint8Array {
+  const drawn = Array.from({ length: pages }, (_, i) => {
+    const canvas = createCanvas(700, 200);
     const ctx = canvas.getContext('2d');
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    if (!options.blank) {
-      ctx.fillStyle = '#000';
-      ctx.font = '40px sans-serif';
-      ctx.fillText(`Page ${i + 1} of the fax`, 30, 110);
-    }
-    const rgba = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-    return { rgba, width: canvas.width, height: canvas.height };
+    ctx.fillStyle = '#000';
+    ctx.font = '40px sans-serif';
+    ctx.fillText(`Page ${i + 1} of the fax`, 30, 110);
+    return { pixels: new Uint8Array(ctx.getImageData(0, 0, 700, 200).data.buffer), width: 700, height: 200, channels: 4 };
   });
-  return tiffOfPages(ifds);
+  return tiffOfPages(drawn);
+}
+
+/** A TIFF of `pages` blank 16×16 grey pages (all pointing at the same pixels): a fax of a thousand pages, small. */
+export function blankPagesTiff(pages: number): Uint8Array {
+  const page = { pixels: new Uint8Array(16 * 16).fill(255), width: 16, height: 16, channels: 1 };
+  return tiffOfPages(Array(pages).fill(page));
 }
 
 /**
- * An uncompressed RGBA TIFF of these pages: utif2 writes the chained directories (UTIF.encode), each pointing at its
- * page's pixels, which follow them (as UTIF.encodeImage lays out one page).
+ * A little-endian baseline TIFF (TIFF 6.0: chained image directories, one uncompressed strip per page), written here:
+ * utif2's encoder writes into a fixed 20 KB buffer, room for ~85 directories.
  */
-function tiffOfPages(pages: { rgba: Uint8ClampedArray; width: number; height: number }[]): Uint8Array {
-  const directories = (base: number) => {
-    let offset = base;
-    return pages.map(({ width, height }) => {
-      const ifd = {
-        t256: [width], t257: [height], t258: [8, 8, 8, 8], t259: [1], t262: [2], t273: [offset], t277: [4], t278: [height],
-        t279: [width * height * 4], t282: [[72, 1]], t283: [[72, 1]], t284: [1], t286: [[0, 1]], t287: [[0, 1]], t296: [1], t338: [1],
-      };
-      offset += width * height * 4;
-      return ifd;
-    });
-  };
-  const head = new Uint8Array(UTIF.encode(directories(0) as never));
-  const base = head.length + 16;
-  const header = new Uint8Array(UTIF.encode(directories(base) as never));
-  const out = new Uint8Array(base + pages.reduce((n, p) => n + p.rgba.length, 0));
-  out.set(header);
-  let at = base;
-  for (const page of pages) {
-    out.set(page.rgba, at);
-    at += page.rgba.length;
+function tiffOfPages(pages: { pixels: Uint8Array; width: number; height: number; channels: number }[]): Uint8Array {
+  const ENTRIES = 9;
+  const ifdSize = 2 + ENTRIES * 12 + 4;
+  const unique = [...new Set(pages.map((p) => p.pixels))];
+  const pixelStart = 8 + pages.length * ifdSize + 8; // + room for the BitsPerSample array of RGBA pages
+  const offsets = new Map<Uint8Array, number>();
+  let at = pixelStart;
+  for (const pixels of unique) {
+    offsets.set(pixels, at);
+    at += pixels.length;
   }
+  const out = new Uint8Array(at);
+  const view = new DataView(out.buffer);
+  out.set([0x49, 0x49, 42, 0]);
+  view.setUint32(4, 8, true);
+  const bitsAt = 8 + pages.length * ifdSize; // four 8s, shared by every RGBA page
+  for (let i = 0; i < 4; i++) view.setUint16(bitsAt + i * 2, 8, true);
+  pages.forEach((page, i) => {
+    const ifd = 8 + i * ifdSize;
+    view.setUint16(ifd, ENTRIES, true);
+    const rgba = page.channels === 4;
+    const entries: [number, number, number, number][] = [
+      [256, 4, 1, page.width], [257, 4, 1, page.height], [258, 3, page.channels, rgba ? bitsAt : 8], [259, 3, 1, 1],
+      [262, 3, 1, rgba ? 2 : 1], [273, 4, 1, offsets.get(page.pixels)!], [277, 3, 1, page.channels], [278, 4, 1, page.height],
+      [279, 4, 1, page.pixels.length],
+    ];
+    entries.forEach(([tag, type, count, value], e) => {
+      const entry = ifd + 2 + e * 12;
+      view.setUint16(entry, tag, true);
+      view.setUint16(entry + 2, type, true);
+      view.setUint32(entry + 4, count, true);
+      if (type === 3 && count === 1) view.setUint16(entry + 8, value, true);
+      else view.setUint32(entry + 8, value, true);
+    });
+    view.setUint32(ifd + 2 + ENTRIES * 12, i + 1 < pages.length ? 8 + (i + 1) * ifdSize : 0, true);
+  });
+  for (const pixels of unique) out.set(pixels, offsets.get(pixels)!);
   return out;
 }
 

@@ -54,7 +54,29 @@ function readUint32(bytes: Uint8Array, at: number): number {
   return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
 }
 
+/**
+ * The number of image directories (pages) in a TIFF's chain, walked before utif2 decodes it: utif2 follows the chain
+ * without end, so a crafted TIFF whose chain loops would hold the process until its time limit. A loop is refused.
+ */
+export function tiffDirectoryCount(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const little = bytes[0] === 0x49;
+  const seen = new Set<number>();
+  let offset = bytes.length >= 8 ? view.getUint32(4, little) : 0;
+  while (offset !== 0) {
+    if (seen.has(offset)) throw new UnprocessableDocumentError('The TIFF image is damaged: its chain of pages loops');
+    if (offset + 2 > bytes.length) throw new UnprocessableDocumentError('The TIFF image is damaged or truncated');
+    seen.add(offset);
+    const entries = view.getUint16(offset, little);
+    const next = offset + 2 + entries * 12;
+    if (next + 4 > bytes.length) throw new UnprocessableDocumentError('The TIFF image is damaged or truncated');
+    offset = view.getUint32(next, little);
+  }
+  return seen.size;
+}
+
 async function tiffPages(bytes: Uint8Array): Promise<ImagePages> {
+  tiffDirectoryCount(bytes);
   const UTIF = (await import('utif2')).default;
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   let ifds;

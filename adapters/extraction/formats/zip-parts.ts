@@ -7,8 +7,8 @@ export interface ZipLimits {
   maxUnpackedBytes: number;
 }
 
-/** A part this much larger than its packed size is a zip bomb: real XML packs at 5-30×, images and media at ~1×. */
-const MAX_RATIO = 1000;
+/** A part this much larger than its packed size is a zip bomb: real XML packs at 5-100× (a sheet of repeated rows ~150×), images and media at ~1×. */
+const MAX_RATIO = 500;
 /** Parts smaller than this are not judged by their ratio (a run of spaces packs very well and is harmless). */
 const RATIO_FLOOR_BYTES = 1_048_576;
 
