@@ -7,7 +7,7 @@ import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, Table, TableC
 import ExcelJS from 'exceljs';
 import pptxgen from 'pptxgenjs';
 import { createCanvas } from '@napi-rs/canvas';
-import { textPng } from './generated-documents.js';
+import { pagedTextPdf, textPng } from './generated-documents.js';
 
 export const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -180,6 +180,18 @@ function tiffOfPages(pages: { pixels: Uint8Array; width: number; height: number;
   });
   for (const pixels of unique) out.set(pixels, offsets.get(pixels)!);
   return out;
+}
+
+/** A mail with a plain-text body and a PDF of `pdfLines` attached (base64), as a mail client writes it. */
+export async function mailWithPdf(body: string, pdfLines: string[]): Promise<Uint8Array> {
+  const pdf = Buffer.from(await pagedTextPdf([pdfLines])).toString('base64');
+  return strToU8([
+    'From: Harbour Office <office@harbour.example>', 'To: Skipper <skipper@boats.example>', 'Subject: Dues for May',
+    'Date: Tue, 02 Jun 2020 10:00:00 +0000', 'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="b1"', '',
+    '--b1', 'Content-Type: text/plain; charset=utf-8', '', body,
+    '--b1', 'Content-Type: application/pdf; name="invoice.pdf"', 'Content-Disposition: attachment; filename="invoice.pdf"',
+    'Content-Transfer-Encoding: base64', '', ...(pdf.match(/.{1,76}/g) ?? []), '--b1--', '',
+  ].join('\r\n'));
 }
 
 export { textPng };

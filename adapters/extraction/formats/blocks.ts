@@ -72,12 +72,16 @@ export function renderBlocks(blocks: readonly Block[]): string {
 }
 
 /**
- * Units of a document from its headings: a section starts at each heading of the highest level it uses (the text
- * before the first one is a unit of its own), labelled by its heading; a document without headings is one unit (cut
+ * Units of a document from its headings: a section starts at each heading of the highest level it uses, or of the
+ * level below when the highest holds just a title (the text before the first section is a unit of its own), labelled by its heading; a document without headings is one unit (cut
  * into parts when long). `fallback` labels a unit without a heading.
  */
 export function sectionUnits(blocks: readonly Block[], fallback: string): DocumentUnit[] {
-  const top = Math.min(...blocks.flatMap((b) => (b.kind === 'heading' ? [b.level] : [])));
+  const levels = blocks.flatMap((b) => (b.kind === 'heading' ? [b.level] : []));
+  let top = Math.min(...levels);
+  // One heading of the top level is the document's title (a README's "# Name"): its sections are the level below.
+  const below = Math.min(...levels.filter((level) => level > top));
+  if (levels.filter((level) => level === top).length === 1 && Number.isFinite(below)) top = below;
   const sections: { label: string; blocks: Block[] }[] = [];
   for (const block of blocks) {
     if (block.kind === 'heading' && block.level === top) sections.push({ label: oneLine(block.text), blocks: [block] });

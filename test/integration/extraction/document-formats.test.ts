@@ -5,37 +5,11 @@ import type { ExtractedPage } from '../../../core/domain/model.js';
 import { ChildProcessDocumentReader } from '../../../adapters/extraction/index.js';
 import { pagedTextPdf, textJpeg, textPng } from '../../support/generated-documents.js';
 import {
-  blankPagesTiff, budgetXlsx, contractDocx, deckPptx, DOCX_TYPE, multiPageTiff, PPTX_TYPE, withBombPart, withEntityExpansion, withMacros, XLSX_TYPE,
+  blankPagesTiff, budgetXlsx, contractDocx, mailWithPdf, deckPptx, DOCX_TYPE, multiPageTiff, PPTX_TYPE, withBombPart, withEntityExpansion, withMacros, XLSX_TYPE,
 } from '../../support/office-documents.js';
 import { rejection } from '../../support/extraction-processes.js';
 
 const text = (pages: ExtractedPage[]) => pages.map((p) => p.text).join('\n');
-
-/** A mail with a plain-text body and a PDF attached (base64), as a mail client writes it. */
-async function mailWithPdf(): Promise<Uint8Array> {
-  const pdf = Buffer.from(await pagedTextPdf([['Attached invoice: the harbour dues for May are 310 euros.']])).toString('base64');
-  return strToU8([
-    'From: Harbour Office <office@harbour.example>',
-    'To: Skipper <skipper@boats.example>',
-    'Subject: Dues for May',
-    'Date: Tue, 02 Jun 2020 10:00:00 +0000',
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/mixed; boundary="b1"',
-    '',
-    '--b1',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    'Hello, the invoice for the mooring is attached. Please pay by the end of June.',
-    '--b1',
-    'Content-Type: application/pdf; name="invoice.pdf"',
-    'Content-Disposition: attachment; filename="invoice.pdf"',
-    'Content-Transfer-Encoding: base64',
-    '',
-    ...(pdf.match(/.{1,76}/g) ?? []),
-    '--b1--',
-    '',
-  ].join('\r\n'));
-}
 
 describe('ChildProcessDocumentReader: Word, Excel, PowerPoint, HTML, Markdown, text, CSV, e-mail, PNG, TIFF (issue 51)', function () {
   this.timeout(120_000);
@@ -83,7 +57,7 @@ describe('ChildProcessDocumentReader: Word, Excel, PowerPoint, HTML, Markdown, t
   });
 
   it('reads an e-mail: headers as metadata, the body, and an attached PDF as pages of its own', async () => {
-    const pages = await read(await mailWithPdf(), 'message/rfc822');
+    const pages = await read(await mailWithPdf('Hello, the invoice for the mooring is attached. Please pay by the end of June.', ['Attached invoice: the harbour dues for May are 310 euros.']), 'message/rfc822');
     expect(pages[0]!.text).to.include('From: Harbour Office <office@harbour.example>').and.include('Subject: Dues for May')
       .and.include('Attachments: invoice.pdf').and.include('Please pay by the end of June.');
     expect(pages[1]!.text).to.include('Attachment invoice.pdf, page 1').and.include('harbour dues for May are 310 euros');
