@@ -3,7 +3,7 @@ import { strToU8 } from 'fflate';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
 import type { ExtractedPage } from '../../../core/domain/model.js';
 import { ChildProcessDocumentReader } from '../../../adapters/extraction/index.js';
-import { pagedTextPdf, textJpeg, textPng } from '../../support/generated-documents.js';
+import { pagedTextPdf, readFixture, textJpeg, textPng, textWebp } from '../../support/generated-documents.js';
 import {
   blankPagesTiff, budgetXlsx, contractDocx, mailWithPdf, deckPptx, DOCX_TYPE, multiPageTiff, PPTX_TYPE, withBombPart, withEntityExpansion, withMacros, XLSX_TYPE,
 } from '../../support/office-documents.js';
@@ -70,6 +70,15 @@ describe('ChildProcessDocumentReader: Word, Excel, PowerPoint, HTML, Markdown, t
     const tiff = await read(multiPageTiff(2), 'image/tiff');
     expect(tiff.map((p) => p.text)).to.have.length(2);
     expect(tiff[1]!.text).to.match(/Page 2 of the fax/i);
+  });
+
+  it('reads a WebP image by OCR, and decodes a HEIC photo (libheif\'s example)', async () => {
+    const webp = await read(textWebp(['Tickets are sold', 'at the harbour kiosk'], { width: 800, height: 300, fontSize: 48 }), 'image/webp');
+    expect(webp[0]!.text).to.match(/harbour kiosk/i);
+    // Decoded (1280×854) and read by OCR as one page: the photo holds no sentence to check, only that it was read.
+    const heic = await read(readFixture('example.heic'), 'image/heic');
+    expect(heic).to.have.length(1);
+    expect(heic[0]).to.include({ page: 1, method: 'ocr' });
   });
 
   describe('hostile files: refused or bounded with a reason, in the extraction process, and the reader keeps serving', () => {
