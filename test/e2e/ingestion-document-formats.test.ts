@@ -49,7 +49,7 @@ describe('ingestion of Word, Excel, PowerPoint, HTML, Markdown, text, CSV, e-mai
     const types = await api.get('/api/v1/ingest/upload/types');
     expect(types.status).to.equal(200);
     expect(types.body.data.contentTypes).to.deep.equal(['application/pdf', 'image/jpeg', 'image/jpg', ...EXTRA_DOCUMENT_TYPES]);
-    expect(types.body.data.extensions).to.include.members(['pdf', 'docx', 'xlsx', 'pptx', 'eml', 'heic']);
+    expect(types.body.data.extensions).to.include({ pdf: 'application/pdf', docx: DOCX_TYPE, eml: 'message/rfc822', heic: 'image/heic' });
     const refused = await api.post('/api/v1/ingest/upload/url', { filename: 'a.zip', contentType: 'application/zip', contentSize: 10 });
     expect(refused.status).to.equal(400);
     expect(refused.body.error).to.equal(`Invalid File Type | Valid Type Are: application/pdf, image/jpeg, image/jpg, ${EXTRA_DOCUMENT_TYPES.join(', ')}`);
@@ -108,6 +108,8 @@ describe('upload types with ACCEPTED_TYPES unset: the contract’s three, its re
     expect(refused.status).to.equal(400);
     expect(refused.body).to.deep.equal({ error: 'Invalid File Type | Valid Type Are: application/pdf, image/jpeg, image/jpg' });
     const types = await api.get('/api/v1/ingest/upload/types');
-    expect(types.body).to.deep.equal({ data: { contentTypes: ['application/pdf', 'image/jpeg', 'image/jpg'], extensions: ['pdf', 'jpg', 'jpeg'] } });
+    expect(types.body).to.deep.equal({
+      data: { contentTypes: ['application/pdf', 'image/jpeg', 'image/jpg'], extensions: { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg' } },
+    });
   });
 });

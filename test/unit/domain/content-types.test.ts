@@ -14,7 +14,7 @@ describe('AcceptedTypes (ACCEPTED_TYPES)', () => {
     expect(CONTRACT_TYPES.accepts('text/plain')).to.equal(false);
     expect(CONTRACT_TYPES.fromName('notes.txt')).to.equal(null);
     expect(CONTRACT_TYPES.fromName('scan.JPG')).to.equal('image/jpeg');
-    expect(CONTRACT_TYPES.extensions).to.deep.equal(['pdf', 'jpg', 'jpeg']);
+    expect(CONTRACT_TYPES.extensions).to.deep.equal({ pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg' });
   });
 
   it('lists exactly the types taken after the contract’s prefix when more are turned on', () => {
