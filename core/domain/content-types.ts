@@ -57,9 +57,9 @@ export class AcceptedTypes {
     return `Invalid File Type | Valid Type Are: ${this.list.join(', ')}`;
   }
 
-  /** The extensions of the accepted types ("pdf", "docx", ...), for a client's file picker. */
-  get extensions(): string[] {
-    return [...this.byExtension.keys()];
+  /** The extensions of the accepted types and the type each implies ({ pdf: "application/pdf", ... }), for clients. */
+  get extensions(): Record<string, string> {
+    return Object.fromEntries(this.byExtension);
   }
 
   /** The accepted type implied by a file name's extension, or null. */

@@ -42,8 +42,8 @@ export function tableLines(rows: readonly (readonly string[])[]): string[] {
     const cells = row.filter((_, c) => used[c]);
     if (cells.every((cell) => cell === '')) return;
     const [label, ...rest] = cells;
-    const years = (cells.join(' ').match(YEAR) ?? []).length;
-    const header = r === 0 && years >= 2 && rest.every((cell) => !/\d[\d,]*\.\d|\$/.test(cell));
+    // Only the first row can be the header (a sheet of 100,000 rows is not searched for years row by row).
+    const header = r === 0 && (cells.join(' ').match(YEAR) ?? []).length >= 2 && rest.every((cell) => !/\d[\d,]*\.\d|\$/.test(cell));
     const figures = rest.length > 0 && rest.every((cell) => cell === '' || FIGURE.test(cell));
     if (header) lines.push(cells.filter(Boolean).join(' '));
     else if (figures) lines.push([label || '', ...rest.map((cell) => cell || '—')].filter(Boolean).join(' '));
