@@ -88,6 +88,16 @@ describe('ingestion of Word, Excel, PowerPoint, HTML, Markdown, text, CSV, e-mai
     });
   }
 
+  it('draws the PNG’s page; a Word document has no page image', async () => {
+    const png = await api.getBinary(`/api/v1/ingest/${jobs.get('screenshot.png').id}/pages/1?width=400`);
+    expect(png.status).to.equal(200);
+    expect(png.headers.get('content-type')).to.equal('image/jpeg');
+    expect((await api.get(`/api/v1/ingest/${jobs.get('screenshot.png').id}/pages/2`)).status).to.equal(404);
+    expect((await api.get(`/api/v1/ingest/${jobs.get('contract.docx').id}/pages/1`)).status).to.equal(404);
+    const find = await api.get(`/api/v1/ingest/${jobs.get('screenshot.png').id}/pages/1/find?text=${encodeURIComponent('parking permit')}`);
+    expect(find.status).to.equal(200);
+  });
+
   it('keeps no script of the web page in what it indexed', async () => {
     const res = await api.ask(sessionId, 'tracker cookie fetch');
     for (const source of res.body.sources ?? []) expect(source.excerpt ?? '').not.to.match(/tracker|document\.cookie/);
