@@ -3,7 +3,7 @@ import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.j
 import { requireChromium, sayWhyBrowserSuitesSkip } from '../../support/browser.js';
 import { contractDocx, DOCX_TYPE } from '../../support/office-documents.js';
 import { TEST_JWT_SECRET } from '../../support/test-service.js';
-import { ask, documentItem, embeddedAppInChromium, waitForStatus } from './helpers.js';
+import { ask, documentItem, embeddedAppInChromium, lastAnswerSources, waitForStatus } from './helpers.js';
 
 requireChromium();
 sayWhyBrowserSuitesSkip('web app in Chromium, the documents people have (ACCEPTED_TYPES=all)');
@@ -30,5 +30,11 @@ describe('web app in Chromium, the documents people have (ACCEPTED_TYPES=all)', 
     expect(await documentItem(page, 'contract.docx').textContent()).to.include('4 pages');
     const answer = await ask(page, 'How much notice ends the agreement?');
     expect(answer).to.match(/ninety days notice/);
+    // The cited section: its passage as text, with a word that its page is a section, not an error.
+    await lastAnswerSources(page).first().click();
+    const dialog = page.getByRole('dialog', { name: 'contract.docx, page 4' });
+    await dialog.getByText('contract.docx has no drawn pages: page 4 is its section (in the order of its headings)', { exact: false }).waitFor();
+    expect(await dialog.locator('blockquote.excerpt').first().textContent()).to.include('ninety days notice');
+    expect(await dialog.locator('.error').count()).to.equal(0);
   });
 });
