@@ -85,7 +85,7 @@ export const ChatHistoryPage = v.strictObject({
 export const AcceptedTypes = v.strictObject({
   data: v.strictObject({
     contentTypes: v.pipe(v.array(v.string()), v.description('The contract\'s three types, then those ACCEPTED_TYPES turns on')),
-    extensions: v.pipe(v.array(v.string()), v.description('File name extensions of those types, without the dot')),
+    extensions: v.pipe(v.record(v.string(), v.string()), v.description('File name extensions (without the dot) and the type each implies')),
   }),
 });
 
