@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { zipSync } from 'fflate';
+import { ZipParts } from '../../../adapters/extraction/formats/zip-parts.js';
 import { resolveDocumentKind, sniffBinaryKind } from '../../../adapters/extraction/content-type.js';
 import { renderBlocks, sectionUnits, tableLines, type Block } from '../../../adapters/extraction/formats/blocks.js';
 import { tiffDirectoryCount } from '../../../adapters/extraction/formats/image-pages.js';
@@ -41,6 +43,14 @@ describe('format blocks: tables, sections and types of documents without pages',
     expect(resolveDocumentKind(new TextEncoder().encode('<html>'), 'Text/HTML; charset=utf-8')).to.equal('html');
     expect(() => resolveDocumentKind(new TextEncoder().encode('hello'), 'image/png')).to.throw('The file content is text or of an unknown format, not a PNG image, although it was declared as image/png');
     expect(() => resolveDocumentKind(new TextEncoder().encode('x'), 'application/zip')).to.throw('Unsupported file type "application/zip"');
+  });
+
+  it('inflates a zip part no further than the size it declares (a bomb that lies about its size)', () => {
+    const zip = zipSync({ 'word/document.xml': new Uint8Array(10_000_000).fill(0x20) });
+    const view = new DataView(zip.buffer);
+    view.setUint32(22, 1000, true); // the local header's unpacked size
+    for (let i = 0; i < zip.length - 4; i++) if (view.getUint32(i, true) === 0x02014b50) view.setUint32(i + 24, 1000, true); // the directory's
+    expect(new ZipParts(zip, { maxUnpackedBytes: 5_000_000 }, 'a Word document').bytesOf('word/document.xml')).to.have.length(1000);
   });
 
   it('resolves part paths of a package and counts a TIFF’s pages without decoding them', () => {
