@@ -13,7 +13,7 @@ const benches: [string, Record<string, string>][] = [
   ['idle-memory.ts', {}], ['performance.ts', {}], ['ingestion-limits.ts', {}], ['long-documents.ts', {}], ['pdf-reader-speed.ts', {}],
   ['quality.ts', {}], ['tatqa.ts', { TATQA_PART: 'dev' }], ['tatqa.ts', { TATQA_PART: 'validation' }], ['search-scaling.ts', {}],
   ['http-throughput.ts', {}], ['history-under-load.ts', {}], ['chat-under-load.ts', {}], ['chat-under-load.ts', { BENCH_STACK: 'postgres' }],
-  ['overview.ts', {}], ['page-images.ts', {}], ['passage-marks.ts', {}], ['web-app.ts', {}],
+  ['overview.ts', {}], ['page-images.ts', {}], ['passage-marks.ts', {}], ['web-app.ts', {}], ['formats.ts', {}],
 ];
 for (const [bench, env] of benches) {
   console.log(`\n=== ${bench}${Object.keys(env).length > 0 ? ` (${new URLSearchParams(env).toString()})` : ''}`);

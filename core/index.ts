@@ -39,6 +39,7 @@ import { ResumeIngestion } from './use-cases/resume-ingestion.js';
 import { RunIngestion, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 import { StartIngestion } from './use-cases/start-ingestion.js';
 import { SweepUploads } from './use-cases/sweep-uploads.js';
+import { CONTRACT_TYPES, type AcceptedTypes } from './domain/content-types.js';
 
 export interface DocChatPorts {
   sessions: SessionRepo;
@@ -51,6 +52,8 @@ export interface DocChatPorts {
   eraser: SessionEraser;
   /** Per-user storage quota and pending-upload limit (default DEFAULT_UPLOAD_LIMITS). */
   uploadLimits?: UploadLimits;
+  /** The file types uploads may have (default: the contract's three). */
+  acceptedTypes?: AcceptedTypes;
   /** One lexical index at least; a dense one too when an embedder is given (results are fused). */
   indexes: VectorIndex[];
   reader: DocumentReader;
@@ -99,6 +102,8 @@ export interface DocChat {
   findPassageOnPage: FindPassageOnPage;
   askQuestion: AskQuestion;
   sweepUploads: SweepUploads;
+  /** The file types uploads may have: the upload-URL route refuses others, clients show them. */
+  acceptedTypes: AcceptedTypes;
 }
 
 export function createDocChat(ports: DocChatPorts): DocChat {
@@ -112,8 +117,8 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     deleteSession: new DeleteSession({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue, space }),
     getChatHistory: new GetChatHistory(chats),
     clearChat: new ClearChat(sessions, chats, space),
-    createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits, space }),
-    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock, space, kinds: ports.classifier?.kinds }),
+    createUploadUrl: new CreateUploadUrl({ blobs, uploads, ids, clock, limits: ports.uploadLimits, space, accepted: ports.acceptedTypes }),
+    startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock, space, kinds: ports.classifier?.kinds, accepted: ports.acceptedTypes }),
     runIngestion: new RunIngestion({
       jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry, space, classifier: ports.classifier,
     }),
@@ -128,6 +133,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
       retrieval: ports.retrieval, planners: ports.planners, logger, space,
     }),
     sweepUploads: new SweepUploads({ uploads, blobs, clock, logger }),
+    acceptedTypes: ports.acceptedTypes ?? CONTRACT_TYPES,
   };
 }
 
@@ -152,6 +158,7 @@ export type { UploadData } from './use-cases/create-upload-url.js';
 export { INGEST_JOB_NOT_FOUND } from './use-cases/get-ingest-job.js';
 export { MAX_LABEL_LENGTH } from './domain/validation.js';
 export { contentTypeFromName, isAllowedContentType, sniffContentType } from './domain/uploads.js';
+export { AcceptedTypes, CONTRACT_TYPES, DOCUMENT_TYPES, EXTRA_DOCUMENT_TYPES, baseContentType } from './domain/content-types.js';
 export * from './rag/chunking.js';
 export { followUpQuestion } from './rag/follow-up.js';
 export { kindsHeld, servesHeldKind } from './rag/document-kinds.js';

@@ -46,12 +46,17 @@ export interface ChildProcessDocumentReaderOptions extends Partial<ExtractionSet
  */
 export const DEFAULT_RANGE_PAGES = 50;
 
+/** A range that holds every page of any document. */
+const WHOLE_DOCUMENT = 1_000_000_000;
+
 export const DEFAULT_EXTRACTION_SETTINGS: ExtractionSettings = {
   renderDpi: 300,
   maxImagePixels: 24_000_000, // ~A4 at 500 dpi or a 24 MP photo; bigger images are scaled down for OCR
   minTextCharsPerPage: 16,
   maxPages: 10_000,
   maxOcrPages: 100,
+  maxSheetRows: 100_000,
+  maxUnpackedBytes: 256 * 1_048_576,
   maxPdfImagePixels: 50_000_000, // A3 at 600 dpi; decoded as RGBA that is already 200 MB
   // PDFium reads the corpus as pdf.js does (99.9 % of words, the same quality figures) in about half the time (issue 18).
   pdfReader: 'pdfium',
@@ -145,7 +150,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
       // Type checks happen here, before queueing: a mismatch is answered at once.
       kind = resolveDocumentKind(source, contentType);
     }
-    if (kind !== 'pdf' && firstPage > 1) {
+    if (kind === 'jpeg' && firstPage > 1) {
       // A photo is one page, and it was read: nothing is left from here.
       if (typeof source === 'string') fs.rm(source, { force: true }, () => {});
       onLastPagesStarted?.();
@@ -160,7 +165,8 @@ export class ChildProcessDocumentReader implements DocumentReader {
         answer();
       };
       const document = new DocumentRead(id, kind, source!, {
-        rangePages: this.rangePages,
+        // Only a PDF is read in ranges by several processes; the other formats are read whole by one.
+        rangePages: kind === 'pdf' ? this.rangePages : WHOLE_DOCUMENT,
         firstPage,
         maxOcrPages: this.startData.settings.maxOcrPages,
         streamsText: onPages !== undefined,

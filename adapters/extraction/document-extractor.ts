@@ -1,6 +1,8 @@
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
-import type { DocumentKind } from './content-type.js';
+import type { DocumentKind, StructuredKind } from './content-type.js';
+import { documentUnits } from './formats/document-units.js';
+import { openImagePages, type ImageKind } from './formats/image-pages.js';
 import { readJpegHeader } from './jpeg-header.js';
 import { countWordCharacters, markParagraphBreaks, normalizeExtractedText } from './normalize-text.js';
 import { OcrEngine } from './ocr-engine.js';
@@ -25,6 +27,10 @@ export interface ExtractionSettings {
   maxPdfImagePixels: number;
   /** The library that reads PDFs: pdf.js (JavaScript) or PDFium (WebAssembly) (PDF_READER). */
   pdfReader: PdfReaderName;
+  /** Rows a workbook or CSV file may have; a longer one fails (MAX_SHEET_ROWS). */
+  maxSheetRows: number;
+  /** Bytes the parts of a Word, Excel or PowerPoint file may unpack to; more fails, as a zip bomb (MAX_UNPACKED_MB). */
+  maxUnpackedBytes: number;
 }
 
 /** Pages firstPage..lastPage (1-based, inclusive; a lastPage past the end stops at the end). */
@@ -114,7 +120,9 @@ export class DocumentExtractor {
     };
     try {
       if (kind === 'pdf') await this.readPdf(bytes, tally, range ?? { firstPage: 1, lastPage: Infinity });
-      else await this.readJpeg(wholeBytes(bytes), tally);
+      else if (kind === 'jpeg') await this.readJpeg(wholeBytes(bytes), tally);
+      else if (kind === 'png' || kind === 'webp' || kind === 'tiff' || kind === 'heic') await this.readImage(kind, wholeBytes(bytes), tally, range);
+      else await this.readUnits(kind, wholeBytes(bytes), tally, range);
     } finally {
       await this.ocr.terminate(); // its memory goes back while the server indexes, or the process waits idle
     }
@@ -202,6 +210,64 @@ export class DocumentExtractor {
     // Drawn, but nothing that could be text (a white rectangle, a faint background, a rule or a border): no OCR.
     if (!hasTextLikeInk(image)) return '';
     return normalizeExtractedText(await this.ocr.recognize(image.pgm, 'auto', onProgress));
+  }
+
+  /**
+   * A document without pages (text, Markdown, HTML, CSV, Word, Excel, PowerPoint, e-mail): its units (sections,
+   * sheets, slides, a mail's attachments) are its pages, each already text, none needing OCR.
+   */
+  private async readUnits(kind: StructuredKind, bytes: Uint8Array, events: ExtractionEvents, range?: PageRange): Promise<void> {
+    const { maxSheetRows, maxUnpackedBytes, maxPages } = this.settings;
+    const units = await documentUnits(kind, bytes, { maxSheetRows, maxUnpackedBytes, pdfPageTexts: (pdf) => this.pdfPageTexts(pdf) });
+    if (units.length > maxPages) throw new UnprocessableDocumentError(tooManyPagesMessage(units.length, maxPages));
+    events.onStart?.(units.length);
+    const first = range?.firstPage ?? 1;
+    const last = Math.min(range?.lastPage ?? Infinity, units.length);
+    for (let num = first; num <= last; num++) {
+      events.onPage({ page: num, text: normalizeExtractedText(units[num - 1]!.text), method: 'text' });
+      events.onProgress(num / units.length, num);
+    }
+  }
+
+  /** The text layer of each page of a PDF attached to a mail (no OCR: a scanned attachment is left out). */
+  private async pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
+    const { pdfReader, maxPdfImagePixels, maxPages } = this.settings;
+    const pdf = await openPdfPageSource(pdfReader, bytes, { maxPdfImagePixels });
+    try {
+      const texts: string[] = [];
+      for (let num = 1; num <= Math.min(pdf.pageCount, maxPages); num++) texts.push(markParagraphBreaks(normalizeExtractedText(await pdf.text(num))));
+      return texts;
+    } finally {
+      await pdf.close();
+    }
+  }
+
+  /** A PNG, WebP, HEIC photo or a TIFF of one page or many: OCR as for a JPEG, page by page, within the OCR budget. */
+  private async readImage(kind: ImageKind, bytes: Uint8Array, events: ExtractionEvents, range?: PageRange): Promise<void> {
+    const { maxPages, maxOcrPages, maxImagePixels } = this.settings;
+    const pages = await openImagePages(kind, bytes);
+    try {
+      if (pages.count > maxPages) throw new UnprocessableDocumentError(tooManyPagesMessage(pages.count, maxPages));
+      events.onStart?.(pages.count);
+      const { rgbaCanvas, toOcrImage } = await import('./raster.js');
+      let ocrPages = 0;
+      const takeOcrPage = events.takeOcrPage ?? (async () => ocrPages++ < maxOcrPages);
+      const last = Math.min(range?.lastPage ?? Infinity, pages.count);
+      for (let num = range?.firstPage ?? 1; num <= last; num++) {
+        if (!(await takeOcrPage())) {
+          events.onPage({ page: num, text: '', method: 'ocr-skipped' });
+        } else {
+          const { rgba, width, height, orientation } = await pages.page(num - 1);
+          const image = toOcrImage(rgbaCanvas(rgba, width, height), orientation, maxImagePixels);
+          const mode = pages.count === 1 ? 'block' : 'auto';
+          const text = normalizeExtractedText(await this.ocr.recognize(image.pgm, mode, (sub) => events.onProgress((num - 1 + sub) / pages.count, num - 1)));
+          events.onPage({ page: num, text, method: 'ocr' });
+        }
+        events.onProgress(num / pages.count, num);
+      }
+    } finally {
+      pages.close();
+    }
   }
 
   private async readJpeg(bytes: Uint8Array, events: ExtractionEvents): Promise<void> {

@@ -10,7 +10,8 @@ import { normalizeExtractedText } from './normalize-text.js';
 import type { OcrEngine } from './ocr-engine.js';
 import { findTextInOcrLines } from './ocr-find-text.js';
 import { hasTextLikeInk } from './ocr-image.js';
-import { decodeJpeg, orientationMatrix, toOcrImage } from './raster.js';
+import { decodeJpeg, orientationMatrix, rgbaCanvas, toOcrImage } from './raster.js';
+import { openImagePages, type ImageKind } from './formats/image-pages.js';
 import { wholeBytes } from './read-whole-file.js';
 
 /** Scale cap for small pages (a business card PDF): no more detail than 200 dpi would show. */
@@ -27,6 +28,8 @@ const JPEG_QUALITY = 0.85;
  */
 export async function renderPageImage(document: PdfBytes, kind: DocumentKind, page: number, maxSide: number, reader: PdfReaderName): Promise<PageImage | null> {
   if (kind === 'jpeg') return page === 1 ? uprightPhoto(wholeBytes(document), maxSide) : null;
+  if (kind === 'png' || kind === 'webp' || kind === 'tiff' || kind === 'heic') return imagePage(kind, wholeBytes(document), page, maxSide);
+  if (kind !== 'pdf') return null;
   const pdf = await openPdfForViewing(document, reader);
   try {
     return await renderPdfPageImage(pdf, page, maxSide);
@@ -80,25 +83,46 @@ export async function findTextInPhoto(jpeg: Uint8Array, passage: string, { ocr, 
 }
 
 async function uprightPhoto(jpeg: Uint8Array, maxSide: number): Promise<PageImage> {
-  const { orientation } = readJpegHeader(jpeg);
   const source = decodeJpeg(jpeg);
   try {
-    const swap = orientation >= 5 && orientation <= 8;
-    const [uprightWidth, uprightHeight] = swap ? [source.height, source.width] : [source.width, source.height];
-    const scale = Math.min(1, maxSide / Math.max(uprightWidth, uprightHeight));
-    const canvas = createCanvas(Math.max(1, Math.round(uprightWidth * scale)), Math.max(1, Math.round(uprightHeight * scale)));
-    try {
-      const ctx = canvas.getContext('2d');
-      ctx.imageSmoothingQuality = 'high';
-      ctx.setTransform(scale, 0, 0, scale, 0, 0);
-      ctx.transform(...orientationMatrix(orientation, source.width, source.height));
-      ctx.drawImage(source, 0, 0);
-      return { bytes: new Uint8Array(await canvas.encode('jpeg', Math.round(JPEG_QUALITY * 100))), contentType: 'image/jpeg' };
-    } finally {
-      release(canvas);
-    }
+    return await upright(source, readJpegHeader(jpeg).orientation, maxSide);
   } finally {
     release(source);
+  }
+}
+
+/** A page of a PNG, WebP, TIFF or HEIC image, upright and scaled as a photo is; null past its last page. */
+async function imagePage(kind: ImageKind, bytes: Uint8Array, page: number, maxSide: number): Promise<PageImage | null> {
+  const pages = await openImagePages(kind, bytes);
+  try {
+    if (page > pages.count) return null;
+    const { rgba, width, height, orientation } = await pages.page(page - 1);
+    const source = rgbaCanvas(rgba, width, height);
+    try {
+      return await upright(source, orientation, maxSide);
+    } finally {
+      release(source);
+    }
+  } finally {
+    pages.close();
+  }
+}
+
+/** A page drawn upright (its orientation, EXIF's numbering) at most `maxSide` pixels on its longest side, as JPEG. */
+async function upright(source: Canvas, orientation: number, maxSide: number): Promise<PageImage> {
+  const swap = orientation >= 5 && orientation <= 8;
+  const [uprightWidth, uprightHeight] = swap ? [source.height, source.width] : [source.width, source.height];
+  const scale = Math.min(1, maxSide / Math.max(uprightWidth, uprightHeight));
+  const canvas = createCanvas(Math.max(1, Math.round(uprightWidth * scale)), Math.max(1, Math.round(uprightHeight * scale)));
+  try {
+    const ctx = canvas.getContext('2d');
+    ctx.imageSmoothingQuality = 'high';
+    ctx.setTransform(scale, 0, 0, scale, 0, 0);
+    ctx.transform(...orientationMatrix(orientation, source.width, source.height));
+    ctx.drawImage(source, 0, 0);
+    return { bytes: new Uint8Array(await canvas.encode('jpeg', Math.round(JPEG_QUALITY * 100))), contentType: 'image/jpeg' };
+  } finally {
+    release(canvas);
   }
 }
 

@@ -57,7 +57,11 @@ function ocrFinding(key: string | undefined): OcrFinding {
 
 /** The job's page drawn, or its passage found: null when the document has no such page. */
 async function run({ file, kind, reader, page, task, keep }: PageRenderJob): Promise<PageImage | PageArea[] | null> {
-  if (kind !== 'pdf') {
+  // Formats without drawn pages (Word, sheets, slides, text, mail) have no page image: the app shows their passages as
+  // text. PNG, WebP, TIFF and HEIC pages are drawn; where a passage lies on them is not looked for (no marks).
+  if (kind === 'png' || kind === 'webp' || kind === 'tiff' || kind === 'heic') return 'find' in task ? [] : renderPageImage({ file }, kind, page, task.draw, reader);
+  if (kind !== 'pdf' && kind !== 'jpeg') return null;
+  if (kind === 'jpeg') {
     if ('find' in task) return page === 1 ? findTextInPhoto(wholeBytes({ file }), task.find, ocrFinding(keep ? file : undefined)) : null;
     return renderPageImage({ file }, kind, page, task.draw, reader);
   }

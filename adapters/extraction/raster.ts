@@ -30,6 +30,13 @@ export function decodeJpeg(jpeg: Uint8Array): Canvas {
   return canvas;
 }
 
+/** Decoded RGBA pixels (a PNG, TIFF, WebP or HEIC page) on a canvas, for toOcrImage. */
+export function rgbaCanvas(rgba: Uint8ClampedArray, width: number, height: number): Canvas {
+  const canvas = createCanvas(width, height);
+  canvas.getContext('2d').putImageData(new ImageData(rgba, width, height), 0, 0);
+  return canvas;
+}
+
 /**
  * Turns an image upright (EXIF orientation), bounds its size and converts it to greyscale for OCR.
  * Greyscale uses the darkest channel rather than luminance: on the receipt scans in our test data it kept faint

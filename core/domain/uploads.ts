@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CONTRACT_TYPES } from './content-types.js';
 import { ALLOWED_CONTENT_TYPES, type AllowedContentType } from './model.js';
 
 const MAX_NAME_CHARS = 100;
@@ -70,10 +71,7 @@ export function sniffContentType(bytes: Uint8Array): 'application/pdf' | 'image/
   return null;
 }
 
-/** The type implied by a file name's extension, when it is one we take. */
+/** The type implied by a file name's extension, when it is one of the contract's (CONTRACT_TYPES). */
 export function contentTypeFromName(filename: string): AllowedContentType | null {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
-  if (ext === 'pdf') return 'application/pdf';
-  if (ext === 'jpg' || ext === 'jpeg') return 'image/jpeg';
-  return null;
+  return CONTRACT_TYPES.fromName(filename) as AllowedContentType | null;
 }

@@ -1,6 +1,7 @@
 import { LimitReachedError, QuotaExceededError, ValidationError } from '../domain/errors.js';
 import { MAX_FILE_SIZE, UPLOAD_URL_TTL_SECONDS } from '../domain/model.js';
-import { isAllowedContentType, safeFileName, SIZE_ERROR, TYPE_ERROR, userKeyPrefix } from '../domain/uploads.js';
+import { CONTRACT_TYPES, type AcceptedTypes } from '../domain/content-types.js';
+import { safeFileName, SIZE_ERROR, TYPE_ERROR, userKeyPrefix } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { StorageSpace } from '../ports/storage-space.js';
@@ -26,6 +27,8 @@ export interface CreateUploadUrlDeps {
   limits?: UploadLimits;
   /** Below its free-space reserve no upload URL is issued (default: not watched). */
   space?: StorageSpace;
+  /** The file types taken (default: the contract's three); a refusal lists exactly these. */
+  accepted?: AcceptedTypes;
 }
 
 /**
@@ -45,7 +48,8 @@ export class CreateUploadUrl {
     if (!Number.isInteger(input.contentSize) || input.contentSize <= 0) {
       throw new ValidationError('contentSize must be a positive whole number of bytes');
     }
-    if (!isAllowedContentType(input.contentType)) throw new ValidationError(TYPE_ERROR);
+    const accepted = this.deps.accepted ?? CONTRACT_TYPES;
+    if (!accepted.accepts(input.contentType)) throw new ValidationError(accepted.typeError);
     if (input.filename.trim().length === 0) throw new ValidationError('filename must not be empty');
     await (this.deps.space ?? UNWATCHED_SPACE).ensureRoom();
     const key = `${userKeyPrefix(input.userId)}/${this.deps.ids.newId()}-${safeFileName(input.filename)}`;

@@ -1,6 +1,7 @@
 import { DomainError, JobStoppedError, RecordsUnavailableError, UnprocessableDocumentError } from '../domain/errors.js';
 import type { ExtractedPage, IngestCheckpoint, IngestJob } from '../domain/model.js';
-import { isAllowedContentType, sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
+import { DOCUMENT_TYPES } from '../domain/content-types.js';
+import { sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
 import type { DocumentClassifier } from '../ports/document-classifier.js';
@@ -185,7 +186,8 @@ export class RunIngestion {
     const from = job.checkpoint && (job.sha256 === undefined || job.sha256 === sha256) ? job.checkpoint : undefined;
     await this.deps.jobs.update(job.id, { sha256, ...(!from && job.checkpoint && { checkpoint: undefined }), updatedAt: this.now() });
 
-    const contentType = isAllowedContentType(job.contentType) ? job.contentType : sniffContentType(head);
+    // The type was checked against the accepted ones when the job started; the reader checks it against the content.
+    const contentType = Object.hasOwn(DOCUMENT_TYPES, job.contentType) ? job.contentType : sniffContentType(head);
     if (!contentType) throw new UnprocessableDocumentError('The file is neither a PDF nor a JPEG image');
     signal.throwIfAborted();
     const firstPage = (from?.pages ?? 0) + 1;

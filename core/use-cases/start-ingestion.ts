@@ -2,7 +2,8 @@ import { ConflictError, ForbiddenError, IngestAlreadyActiveError, ValidationErro
 import { MAX_FILE_SIZE, type IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
 import { MAX_TAG_NAME as MAX_TAG_KEY, MAX_TAG_VALUE } from '../domain/tags.js';
-import { contentTypeFromName, isAllowedContentType, SIZE_ERROR, UPLOAD_CHANGED, UPLOAD_NOT_ISSUED } from '../domain/uploads.js';
+import { CONTRACT_TYPES, type AcceptedTypes } from '../domain/content-types.js';
+import { SIZE_ERROR, UPLOAD_CHANGED, UPLOAD_NOT_ISSUED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
@@ -24,6 +25,8 @@ export interface StartIngestionDeps {
   space?: StorageSpace;
   /** The kinds of document a `document_kind` tag (KIND_TAG) may name (DocumentClassifier.kinds); none given: any value is taken. */
   kinds?: readonly string[];
+  /** The file types taken (default: the contract's three): a stored type or name outside them is left to the content. */
+  accepted?: AcceptedTypes;
 }
 
 const MAX_TAGS = 50;
@@ -76,7 +79,8 @@ export class StartIngestion {
     if (active) throw new IngestAlreadyActiveError(active.id);
     // After every check of the request itself, before anything is written: a full disk is no fault of the request.
     await (this.deps.space ?? UNWATCHED_SPACE).ensureRoom();
-    const declared = info.contentType && isAllowedContentType(info.contentType) ? info.contentType : null;
+    const accepted = this.deps.accepted ?? CONTRACT_TYPES;
+    const declared = info.contentType && accepted.accepts(info.contentType) ? info.contentType : null;
     const now = clock.now().toISOString();
     // The first ingest fixes the object's version; compared after marking, so two racing first ingests agree too.
     const marked = await uploads.markIngested(input.key, now, info.etag);
@@ -89,7 +93,7 @@ export class StartIngestion {
       key: input.key,
       filename: input.filename.trim(),
       // The type the file was signed for; else the name's; else the content decides when it is read.
-      contentType: declared ?? contentTypeFromName(input.filename) ?? contentTypeFromName(input.key) ?? 'application/octet-stream',
+      contentType: declared ?? accepted.fromName(input.filename) ?? accepted.fromName(input.key) ?? 'application/octet-stream',
       tags,
       ...(kind !== undefined && { kind }),
       status: 'queued',

@@ -82,6 +82,13 @@ export const ChatHistoryPage = v.strictObject({
   total: wholeNumber('Messages in the session: the last page is floor((total - 1) / 20)'),
 });
 
+export const AcceptedTypes = v.strictObject({
+  data: v.strictObject({
+    contentTypes: v.pipe(v.array(v.string()), v.description('The contract\'s three types, then those ACCEPTED_TYPES turns on')),
+    extensions: v.pipe(v.record(v.string(), v.string()), v.description('File name extensions (without the dot) and the type each implies')),
+  }),
+});
+
 export const UploadUrl = v.strictObject({
   uploadData: v.strictObject({
     signedUrl: v.pipe(v.string(), v.url(), v.description('Send the file here with HTTP PUT and the declared Content-Type')),

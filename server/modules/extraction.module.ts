@@ -27,6 +27,8 @@ const PDF_MAX_IMAGE_PIXELS = setting('PDF_MAX_IMAGE_PIXELS', positiveInt(1_000_0
 const EXTRACTION_MAX_MEMORY_MB = setting('EXTRACTION_MAX_MEMORY_MB', v.pipe(positiveInt(65_536), v.minValue(128, 'must be at least 128')), DEFAULT_PROCESS_LIMITS.maxMemoryMb, 'Heap limit of one extraction process');
 const EXTRACTION_RECYCLE_PAGES = setting('EXTRACTION_RECYCLE_PAGES', positiveInt(10_000_000), DEFAULT_PROCESS_LIMITS.recycleAfterPages, 'Pages after which an extraction process is replaced');
 const PDF_READER = setting('PDF_READER', oneOf(PDF_READERS), DEFAULT_EXTRACTION_SETTINGS.pdfReader, 'Library that reads PDFs and draws their page images: pdfium (PDFium, WebAssembly) or pdfjs (pdf.js, JavaScript)');
+const MAX_SHEET_ROWS = setting('MAX_SHEET_ROWS', positiveInt(10_000_000), DEFAULT_EXTRACTION_SETTINGS.maxSheetRows, 'Rows an Excel workbook or CSV file may have; a longer one fails');
+const MAX_UNPACKED_MB = setting('MAX_UNPACKED_MB', positiveInt(65_536), DEFAULT_EXTRACTION_SETTINGS.maxUnpackedBytes / 1_048_576, 'Megabytes the parts of a Word, Excel or PowerPoint file may unpack to; more fails (a zip bomb)');
 const EXTRACTION_IDLE_MS = setting('EXTRACTION_IDLE_MS', positiveInt(86_400_000), DEFAULT_PROCESS_LIMITS.idleMs, 'Idle time after which an extraction process exits');
 
 export interface ExtractionLimits {
@@ -39,6 +41,8 @@ export interface ExtractionLimits {
   recycleAfterPages: number;
   idleMs: number;
   pdfReader: PdfReaderName;
+  maxSheetRows: number;
+  maxUnpackedBytes: number;
 }
 
 export interface ExtractionSection {
@@ -58,7 +62,7 @@ export interface ExtractionSection {
 export const extractionModule: ServiceModule<ExtractionSection> = {
   family: 'extraction',
   variables: [EXTRACTION_WORKERS, EXTRACTION_NICENESS, EXTRACTION_SCHEDULING_SETTING, EXTRACTION_RANGE_PAGES, MAX_DOCUMENT_PAGES, MAX_OCR_PAGES, EXTRACTION_PAGE_TIMEOUT_MS,
-    EXTRACTION_MS_PER_PAGE, PDF_MAX_IMAGE_PIXELS, EXTRACTION_MAX_MEMORY_MB, EXTRACTION_RECYCLE_PAGES, EXTRACTION_IDLE_MS, PDF_READER],
+    EXTRACTION_MS_PER_PAGE, PDF_MAX_IMAGE_PIXELS, EXTRACTION_MAX_MEMORY_MB, EXTRACTION_RECYCLE_PAGES, EXTRACTION_IDLE_MS, PDF_READER, MAX_SHEET_ROWS, MAX_UNPACKED_MB],
   configure(env): ExtractionSection {
     return {
       // As many extraction processes as documents in progress: with fewer, a second user's document would wait for the
@@ -77,6 +81,8 @@ export const extractionModule: ServiceModule<ExtractionSection> = {
         recycleAfterPages: env.read(EXTRACTION_RECYCLE_PAGES),
         idleMs: env.read(EXTRACTION_IDLE_MS),
         pdfReader: env.read(PDF_READER),
+        maxSheetRows: env.read(MAX_SHEET_ROWS),
+        maxUnpackedBytes: env.read(MAX_UNPACKED_MB) * 1_048_576,
       },
     };
   },

@@ -9,6 +9,7 @@ import { loadOrCreateSecret } from '../../adapters/system/secret-file.js';
 import { localUploadRouter, UPLOAD_PATH_PREFIX } from '../http/routes/local-upload.routes.js';
 import { optional, setting } from '../config/variables.js';
 import { httpUrl, positiveInt, text } from '../config/schemas.js';
+import { DOCUMENT_TYPES, EXTRA_DOCUMENT_TYPES } from '../../core/index.js';
 import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { ServiceModule } from './module.js';
@@ -21,6 +22,22 @@ const S3_BUCKET = setting('S3_BUCKET', v.pipe(v.string(), v.regex(/^[a-z0-9][a-z
 const S3_PUBLIC_URL = optional('S3_PUBLIC_URL', httpUrl, 'Where clients reach the S3 server, when another name than S3_ENDPOINT (presigned URLs)', { defaultText: 'S3_ENDPOINT', aliases: ['MINIO_PUBLIC_URL'] });
 const USER_STORAGE_QUOTA_BYTES = setting('USER_STORAGE_QUOTA_BYTES', positiveInt(Number.MAX_SAFE_INTEGER), 1_073_741_824, 'Bytes of uploaded files one user may hold');
 const MAX_PENDING_UPLOADS = setting('MAX_PENDING_UPLOADS', positiveInt(100_000), 20, 'Upload URLs one user may hold that were not yet ingested');
+/** MIME types separated by commas, `all` (every type a reader exists for) or `none`; a type no reader takes stops the start. */
+const typeList = v.pipe(
+  v.string(),
+  v.transform((raw) => {
+    const value = raw.trim().toLowerCase();
+    if (value === 'all') return [...EXTRA_DOCUMENT_TYPES];
+    return value === 'none' ? [] : [...new Set(value.split(',').map((type) => type.trim()).filter(Boolean))];
+  }),
+  v.check(
+    (types) => types.every((type) => Object.hasOwn(DOCUMENT_TYPES, type)),
+    (issue) => `"${(issue.input as string[]).find((type) => !Object.hasOwn(DOCUMENT_TYPES, type))}" has no reader: use all, none or some of ${EXTRA_DOCUMENT_TYPES.join(', ')}`,
+  ),
+);
+const ACCEPTED_TYPES = setting('ACCEPTED_TYPES', typeList, [] as string[], 'File types uploads may have beyond the API contract\'s PDF and JPEG (comma-separated MIME types, all, or none): Word, Excel, PowerPoint, HTML, Markdown, text, CSV, e-mail, PNG, WebP, TIFF, HEIC', {
+  defaultText: 'none',
+});
 // At most a day, so a sweep cannot be configured away by accident.
 const UPLOAD_SWEEP_INTERVAL_MS = setting('UPLOAD_SWEEP_INTERVAL_MS', positiveInt(86_400_000), 600_000, 'How often uploads never ingested are removed once their URL expired');
 
@@ -28,6 +45,8 @@ export interface FilesSection {
   blobs: { kind: 'local' } | { kind: 's3'; endpoint: string; accessKey: string; secretKey: string; bucket: string; publicUrl?: string };
   /** Per-user limits on uploads (USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS). */
   uploadLimits: { storageQuotaBytes: number; maxPendingUploads: number };
+  /** File types taken beyond the contract's three (ACCEPTED_TYPES). */
+  acceptedTypes: string[];
   /** How often uploads never ingested are swept (UPLOAD_SWEEP_INTERVAL_MS). */
   uploadSweepIntervalMs: number;
 }
@@ -38,11 +57,12 @@ const LOCAL_STORE = Symbol('LocalBlobStore');
 /** Uploaded files: on local disk behind signed URLs the app serves itself, or on an S3 server with presigned URLs. */
 export const filesModule: ServiceModule<FilesSection> = {
   family: 'files',
-  variables: [S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET, S3_PUBLIC_URL, USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS, UPLOAD_SWEEP_INTERVAL_MS],
+  variables: [S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET, S3_PUBLIC_URL, USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS, UPLOAD_SWEEP_INTERVAL_MS, ACCEPTED_TYPES],
   configure(env): FilesSection {
     const limits = {
       uploadLimits: { storageQuotaBytes: env.read(USER_STORAGE_QUOTA_BYTES), maxPendingUploads: env.read(MAX_PENDING_UPLOADS) },
       uploadSweepIntervalMs: env.read(UPLOAD_SWEEP_INTERVAL_MS),
+      acceptedTypes: env.read(ACCEPTED_TYPES),
     };
     if (!env.together([S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY])) {
       env.forbidWithout([S3_BUCKET, S3_PUBLIC_URL], S3_ENDPOINT);
@@ -94,5 +114,5 @@ export const filesModule: ServiceModule<FilesSection> = {
       isLongBody: (req) => req.method === 'PUT' && (req.url ?? '').toLowerCase().startsWith(UPLOAD_PATH_PREFIX),
     };
   },
-  started: (config) => ({ blobs: config.blobs.kind }),
+  started: (config) => ({ blobs: config.blobs.kind, acceptedTypes: config.acceptedTypes.join(',') || 'contract only' }),
 };

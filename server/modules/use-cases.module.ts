@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { createDocChat, type DocChat } from '../../core/index.js';
+import { AcceptedTypes, createDocChat, type DocChat } from '../../core/index.js';
 import type { GroundedAnswerer } from '../../core/ports/grounded-answerer.js';
 import type { HitReranker } from '../../core/ports/hit-reranker.js';
 import type { Embedder } from '../../core/ports/embedder.js';
@@ -29,6 +29,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           uploads: ctx.get(TOKENS.UploadRepo),
           eraser: ctx.get(TOKENS.SessionEraser),
           uploadLimits: config.uploadLimits,
+          acceptedTypes: new AcceptedTypes(config.acceptedTypes),
           indexes: dense ? [ctx.get<VectorIndex>(TOKENS.LexicalIndex), dense] : [ctx.get<VectorIndex>(TOKENS.LexicalIndex)],
           reader: ctx.get(TOKENS.DocumentReader),
           renderer: ctx.get(TOKENS.PageRenderer, { optional: true }),

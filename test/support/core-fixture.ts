@@ -1,3 +1,4 @@
+import type { AcceptedTypes } from '../../core/domain/content-types.js';
 import { createDocChat, type DocChat } from '../../core/index.js';
 import type { IngestRetrySettings } from '../../core/use-cases/run-ingestion.js';
 import type { Llm } from '../../core/ports/llm.js';
@@ -70,6 +71,8 @@ export function coreFixture(
     /** Added to the retry settings (backoff 1 ms). */
     ingestRetry?: Partial<IngestRetrySettings>;
     space?: StorageSpace;
+    /** The file types uploads may have (default: the contract's three). */
+    acceptedTypes?: AcceptedTypes;
   } = {},
 ) {
   const clock = new ManualClock();
@@ -94,6 +97,7 @@ export function coreFixture(
     planners: options.planners,
     classifier: options.classifier,
     space: options.space,
+    acceptedTypes: options.acceptedTypes,
     queue,
     ids: new SequentialIds('id'),
     clock,

@@ -48,6 +48,10 @@ export function textPng(lines: string[], options: TextImageOptions = {}): Uint8A
   return drawText(lines, options).toBuffer('image/png');
 }
 
+export function textWebp(lines: string[], options: TextImageOptions = {}): Uint8Array {
+  return drawText(lines, options).toBuffer('image/webp', 90);
+}
+
 /**
  * A JPEG whose pixels are stored turned a quarter to the left, as a camera held sideways stores them, with no EXIF
  * yet: with EXIF orientation 6 (see withExifOrientation) a viewer shows the upright text. Width and height are those

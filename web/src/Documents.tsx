@@ -4,7 +4,7 @@ import { broadcast, useBroadcast } from './broadcast';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DocumentItem } from './DocumentItem';
 import type { IngestJob } from './types';
-import { checkFile, forPeople, parseTags } from './upload-rules';
+import { acceptAttribute, checkFile, CONTRACT_UPLOAD_TYPES, forPeople, parseTags, uploadHint, type UploadTypes } from './upload-rules';
 
 interface Upload {
   id: number;
@@ -43,6 +43,8 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
   const [otherTags, setOtherTags] = useState('');
   const [removing, setRemoving] = useState<IngestJob | undefined>();
   const [dragging, setDragging] = useState(false);
+  // What this server takes (ACCEPTED_TYPES); the contract's three until it says, or if it cannot be asked.
+  const [types, setTypes] = useState<UploadTypes>(CONTRACT_UPLOAD_TYPES);
   const alive = useRef(true);
   /** Files chosen and not yet sent, of every choice so far (one queue: two quick choices do not double what is sent). */
   const queue = useRef<Queued[]>([]);
@@ -63,6 +65,9 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
   }, [sessionId]);
   useEffect(() => onChange(documents), [documents]);
   useBroadcast((message) => message.kind === 'documents' && message.sessionId === sessionId && void refresh());
+  useEffect(() => {
+    api.uploadTypes().then((told) => alive.current && setTypes(told), () => {});
+  }, []);
 
   // Jobs still running are followed through GET /ingest/:id (stage and progress) until they end.
   const running = documents.filter((d) => d.status === 'queued' || d.status === 'processing').map((d) => d.id).join(',');
@@ -86,7 +91,7 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
     if ('error' in tags) return setProblems([tags.error as string]);
     const chosen: Queued[] = [];
     for (const file of files) {
-      const checked = checkFile(file);
+      const checked = checkFile(file, types);
       if ('error' in checked) setProblems((p) => [...p, `${file.name}: ${checked.error}`]);
       else chosen.push({ file, contentType: checked.contentType, tags, item: { id: ++uploadIds, filename: file.name } });
     }
@@ -104,7 +109,7 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
         broadcast({ kind: 'documents', sessionId });
         await refresh();
       } catch (e) {
-        report(e instanceof Error && !(e instanceof Unauthorized) ? new Error(forPeople(e.message, file)) : e, file.name);
+        report(e instanceof Error && !(e instanceof Unauthorized) ? new Error(forPeople(e.message, file, types)) : e, file.name);
       } finally {
         setUploads((list) => list.filter((u) => u.id !== item.id));
       }
@@ -166,9 +171,9 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
       <h2 id="documents-title">Documents</h2>
       <div class="upload">
         <label for="upload-input" class="button primary">Upload documents</label>
-        <input id="upload-input" class="file-input" type="file" multiple accept=".pdf,.jpg,.jpeg,application/pdf,image/jpeg"
+        <input id="upload-input" class="file-input" type="file" multiple accept={acceptAttribute(types)}
           onChange={(e) => { const files = [...(e.currentTarget.files ?? [])]; e.currentTarget.value = ''; void upload(files); }} />
-        <p class="hint" id="upload-hint">PDF or JPEG, up to 50 MB each; or drop files on the page.</p>
+        <p class="hint" id="upload-hint">{uploadHint(types)}</p>
         <details>
           <summary>Tags for the next upload</summary>
           <label for="tag-institution">Institution</label>

@@ -1,3 +1,4 @@
+import type { UploadTypes } from './upload-rules';
 import type { ChatMessage, IngestJob, PageArea, Session, Source } from './types';
 
 /** A 401 from the API: the app returns to sign-in with a message. */
@@ -46,6 +47,7 @@ export class Api {
   deleteDocument = async (sessionId: string, ingestId: string) => void (await this.request('DELETE', `/session/${enc(sessionId)}/documents/${enc(ingestId)}`));
   ingestJob = async (id: string) => (await this.json<{ data: IngestJob }>('GET', `/ingest/${enc(id)}`)).data;
 
+  uploadTypes = async () => (await this.json<{ data: UploadTypes }>('GET', '/ingest/upload/types')).data;
   uploadUrl = async (file: { filename: string; contentType: string; contentSize: number }) =>
     (await this.json<{ uploadData: { signedUrl: string; key: string } }>('POST', '/ingest/upload/url', file)).uploadData;
   ingest = async (body: { key: string; filename: string; session_id: string; tags: Record<string, string> }) =>

@@ -228,7 +228,8 @@ export const API_OPERATIONS: ApiOperation[] = [
       200: json('Where to PUT the file and its key', r.UploadUrl),
       400: json(
         'A missing or mistyped field; "Maximum file size limit exceed" (size, checked first) or ' +
-          '"Invalid File Type | Valid Type Are: application/pdf, image/jpeg, image/jpg"',
+          '"Invalid File Type | Valid Type Are: application/pdf, image/jpeg, image/jpg" (with ACCEPTED_TYPES set, the ' +
+          'types taken here after the same prefix)',
         r.ErrorMessage,
       ),
       413: json('The JSON body is over 1 MB, or the file would pass the user’s storage quota (USER_STORAGE_QUOTA_BYTES)', r.ErrorMessage),
@@ -238,6 +239,11 @@ export const API_OPERATIONS: ApiOperation[] = [
       ),
       500: FAILED, 503: UNAVAILABLE, 507: OUT_OF_SPACE,
     },
+  },
+  {
+    method: 'get', path: '/api/v1/ingest/upload/types', operationId: 'acceptedUploadTypes',
+    summary: 'The file types the upload-URL route takes on this deployment (ACCEPTED_TYPES)',
+    responses: { 200: json('The accepted content types and the file name extensions that imply them', r.AcceptedTypes), 500: FAILED, 503: UNAVAILABLE },
   },
   {
     method: 'post', path: '/api/v1/ingest/process', operationId: 'startIngestion',

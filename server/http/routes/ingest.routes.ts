@@ -47,6 +47,12 @@ export function ingestRoutes(docChat: DocChat, options: IngestRouteOptions = {})
     ctx.body = { uploadData };
   });
 
+  // Extension: the file types the upload-URL route takes here (ACCEPTED_TYPES), so a client can say so before it asks.
+  router.get('/ingest/upload/types', (ctx) => {
+    const { list, extensions } = docChat.acceptedTypes;
+    ctx.body = { data: { contentTypes: list, extensions } };
+  });
+
   router.post('/ingest/process', async (ctx) => {
     const input = parse(ingestBody, ctx.request.body);
     const job = await docChat.startIngestion

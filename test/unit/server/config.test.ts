@@ -135,8 +135,9 @@ describe('configuration', () => {
   it('reads the extraction limits, with defaults, naming the variable of a wrong value', () => {
     expect(loadConfig({}).extraction).to.deep.equal({
       maxPages: 10_000, maxOcrPages: 100, pageTimeoutMs: 120_000, msPerPage: 5_000, maxPdfImagePixels: 50_000_000,
-      maxMemoryMb: 1_024, recycleAfterPages: 5_000, idleMs: 30_000, pdfReader: 'pdfium',
+      maxMemoryMb: 1_024, recycleAfterPages: 5_000, idleMs: 30_000, pdfReader: 'pdfium', maxSheetRows: 100_000, maxUnpackedBytes: 268_435_456,
     });
+    expect(loadConfig({ MAX_SHEET_ROWS: '500', MAX_UNPACKED_MB: '8' }).extraction).to.deep.include({ maxSheetRows: 500, maxUnpackedBytes: 8_388_608 });
     expect(loadConfig({ PDF_READER: 'PDFjs' }).extraction.pdfReader).to.equal('pdfjs');
     expect(configError({ PDF_READER: 'mupdf' }).message).to.equal('PDF_READER: must be pdfjs or pdfium (got "mupdf")');
     const config = loadConfig({ MAX_DOCUMENT_PAGES: '500', MAX_OCR_PAGES: '20', EXTRACTION_IDLE_MS: '1000', EXTRACTION_MAX_MEMORY_MB: '512' });
