@@ -48,6 +48,8 @@ export interface IngestJobsTable {
   checkpoint_json: string | null;
   reading_page: number | null;
   died_on_page: number | null;
+  /** Added by migration 010 (SQLite) / 005 (PostgreSQL): IngestJob.copiedFrom. */
+  copied_from: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -74,6 +74,11 @@ export interface IngestJob {
   diedOnPage?: number;
   /** When the content was already ingested into this session: the job whose chunks are reused. */
   reusedFrom?: string;
+  /**
+   * When the document was added from the user's library (another session's copy of the same content): the job whose
+   * chunks were copied for this one. This job holds its own copy: removing either leaves the other.
+   */
+  copiedFrom?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -19,3 +19,4 @@ export type * from './answer-skill.js';
 export type * from './page-renderer.js';
 export type * from './grounded-answerer.js';
 export type * from './storage-space.js';
+export type * from './record-search.js';

@@ -27,6 +27,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           blobs: ctx.get(TOKENS.BlobStore),
           uploads: ctx.get(TOKENS.UploadRepo),
           eraser: ctx.get(TOKENS.SessionEraser),
+          records: ctx.get(TOKENS.RecordSearch),
           uploadLimits: config.uploadLimits,
           indexes: dense ? [ctx.get<VectorIndex>(TOKENS.LexicalIndex), dense] : [ctx.get<VectorIndex>(TOKENS.LexicalIndex)],
           reader: ctx.get(TOKENS.DocumentReader),

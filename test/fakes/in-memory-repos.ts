@@ -136,6 +136,14 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
     return this.sorted().find((j) => j.sessionId === sessionId && j.sha256 === sha256 && j.status === 'completed') ?? null;
   }
 
+  async listCompletedByUser(userId: string, options: { sha256?: string; limit: number }): Promise<IngestJob[]> {
+    return this.sorted()
+      .filter((j) => j.userId === userId && j.status === 'completed' && j.sha256 !== undefined)
+      .filter((j) => options.sha256 === undefined || j.sha256 === options.sha256)
+      .reverse()
+      .slice(0, options.limit);
+  }
+
   async findActiveByKey(userId: string, key: string): Promise<IngestJob | null> {
     return this.sorted().find((j) => j.userId === userId && j.key === key && isActive(j)) ?? null;
   }
