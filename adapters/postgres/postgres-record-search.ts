@@ -4,7 +4,7 @@ import type { RecordMatches, RecordSearch, RecordSearchQuery } from '../../core/
 import type { PostgresDatabase } from './database.js';
 
 /** ts_headline's options: one fragment of about 24 words, no markup around the matched words. */
-const HEADLINE = 'StartSel=, StopSel=, MaxWords=24, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "';
+const HEADLINE = 'StartSel="", StopSel="", MaxWords=24, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "';
 
 /**
  * Search over session names and messages with PostgreSQL's full text (GIN indexes of migration 005, English stemming):

@@ -49,7 +49,7 @@ export function recordSearchContract(name: string, makeSubject: () => Promise<Re
       expect(found.messages.map((m) => m.messageId)).to.have.members(['m1', 'm2']);
       const m2 = found.messages.find((m) => m.messageId === 'm2')!;
       expect(m2).to.include({ sessionId: 's1', sessionLabel: 'Quarterly revenue review', role: 'assistant', createdAt: at(5) });
-      expect(m2.excerpt).to.include('4.2 billion');
+      expect(m2.excerpt).to.include('Total revenue was 4.2 billion dollars');
     });
 
     it('never returns another user’s sessions or messages', async () => {

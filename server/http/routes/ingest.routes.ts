@@ -23,6 +23,7 @@ export function ingestJobJson(job: IngestJob) {
     ...(job.ocrSkippedPages !== undefined && job.ocrSkippedPages > 0 && { ocrSkippedPages: job.ocrSkippedPages }),
     ...(job.attempts !== undefined && job.attempts > 1 && { attempts: job.attempts }),
     ...(job.reusedFrom !== undefined && { reusedFrom: job.reusedFrom }),
+    ...(job.copiedFrom !== undefined && { copiedFrom: job.copiedFrom }),
     tags: job.tags,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
