@@ -3,6 +3,7 @@ import { Api, Unauthorized } from './api';
 import { Chat } from './Chat';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Documents } from './Documents';
+import { Library } from './Library';
 import { navigate, useSelectedSessionId } from './route';
 import { SessionList } from './SessionList';
 import type { IngestJob, Session } from './types';
@@ -79,12 +80,17 @@ export function Workspace({ api, onSignOut }: { api: Api; onSignOut(): void }) {
 function SessionView({ api, session, onDelete }: { api: Api; session: Session; onDelete(): void }) {
   const [confirming, setConfirming] = useState(false);
   const [documents, setDocuments] = useState<IngestJob[]>([]);
+  const [library, setLibrary] = useState(false);
+  /** Bumped when a library document was added: the document list is read again. */
+  const [added, setAdded] = useState(0);
   return (
     <>
       <div class="session-head">
         <h1>{session.label}</h1>
+        <button type="button" onClick={() => setLibrary(true)}>Library</button>
         <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete session</button>
       </div>
+      {library && <Library api={api} sessionId={session.id} onAdded={() => setAdded((n) => n + 1)} onClose={() => setLibrary(false)} />}
       {confirming && (
         <ConfirmDialog
           title="Delete this session?"
@@ -95,7 +101,7 @@ function SessionView({ api, session, onDelete }: { api: Api; session: Session; o
         />
       )}
       <div class="panes">
-        <Documents api={api} sessionId={session.id} onChange={setDocuments} />
+        <Documents key={added} api={api} sessionId={session.id} onChange={setDocuments} />
         <Chat key={session.id} api={api} sessionId={session.id} documents={documents} />
       </div>
     </>
