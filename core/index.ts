@@ -128,7 +128,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     listDocuments: new ListDocuments(sessions, jobs),
     deleteDocument: new DeleteDocument({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue, space }),
     listLibrary: new ListLibrary(sessions, jobs),
-    addLibraryDocument: new AddLibraryDocument({ sessions, jobs, indexes, ids, clock, space }),
+    addLibraryDocument: new AddLibraryDocument({ sessions, jobs, indexes, clock, space }),
     searchRecords: new SearchRecords(ports.records),
     getPageImage: new GetPageImage({ jobs, blobs, renderer }),
     findPassageOnPage: new FindPassageOnPage({ jobs, blobs, renderer }),

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { NotFoundError } from '../domain/errors.js';
 import type { IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
-import type { Clock, IdGenerator } from '../ports/clock-and-ids.js';
+import type { Clock } from '../ports/clock-and-ids.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { SessionRepo } from '../ports/session-repo.js';
 import type { StorageSpace } from '../ports/storage-space.js';
@@ -13,7 +14,6 @@ export interface AddLibraryDocumentDeps {
   sessions: SessionRepo;
   jobs: IngestJobRepo;
   indexes: VectorIndex[];
-  ids: IdGenerator;
   clock: Clock;
   /** Below its free-space reserve no copy is made (the chunks take room as an ingest's do). */
   space?: StorageSpace;
@@ -46,7 +46,7 @@ export class AddLibraryDocument {
     const fromJobId = source.reusedFrom ?? source.id;
     const now = this.deps.clock.now().toISOString();
     const job: IngestJob = {
-      id: this.deps.ids.newId(),
+      id: copyIdOf(session.id, input.documentId),
       userId: input.userId,
       sessionId: session.id,
       key: source.key,
@@ -69,9 +69,24 @@ export class AddLibraryDocument {
       for (const index of indexes) await index.copyJob({ fromJobId, toJobId: job.id, toSessionId: session.id });
       await jobs.create(job);
     } catch (error) {
+      // The same add made at the same time won (same job id, chunks copied alike): its job is the answer, and the
+      // chunks are its own.
+      const winner = await jobs.findById(job.id).catch(() => null);
+      if (winner) return { job: winner, created: false };
       await Promise.allSettled(indexes.map((index) => index.deleteByJob(job.id)));
       throw error;
     }
     return { job, created: true };
   }
+}
+
+/**
+ * The job a document added to a session gets: one id per session and content, so two adds at the same time make one
+ * job (the second's record is refused as a duplicate) and copy into the same chunk ids. A UUID's shape (version 8:
+ * custom), as the other jobs' ids.
+ */
+function copyIdOf(sessionId: string, documentId: string): string {
+  const hex = createHash('sha256').update(`${sessionId}\n${documentId}`).digest('hex');
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -268,6 +268,13 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect((await s.jobs.listBySession('s2')).map((j) => j.id)).to.deep.equal(['j2', 'j4']);
       });
 
+      it('refuses a second job with an id already stored, and keeps the first', async () => {
+        await s.jobs.create(job('j1', 's1', { status: 'completed' }));
+        const refused = await s.jobs.create(job('j1', 's2', { status: 'completed', key: 'u1/other.pdf' })).then(() => null, (e: unknown) => e);
+        expect(refused).to.be.instanceOf(Error);
+        expect(await s.jobs.findById('j1')).to.include({ sessionId: 's1' });
+      });
+
       it('lists a user’s completed jobs with a content hash across sessions, newest first, by content, up to a limit', async () => {
         await s.jobs.create(job('j3', 's2', { status: 'completed', sha256: 'h', copiedFrom: 'j1' }));
         await s.jobs.create(job('j1', 's1', { status: 'completed', sha256: 'h' }));

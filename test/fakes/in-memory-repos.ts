@@ -96,6 +96,7 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
     // Checked and stored in one synchronous step, so concurrent calls cannot both pass.
     const active = isActive(job) && this.sorted().find((j) => j.userId === job.userId && j.key === job.key && isActive(j));
     if (active) throw new IngestAlreadyActiveError(active.id);
+    if (this.rows.has(job.id)) throw new Error(`duplicate ingest job id ${job.id}`);
     this.rows.set(job.id, copy(job));
   }
 

@@ -87,6 +87,17 @@ describe('AddLibraryDocument', () => {
     expect(await f.index.count({ sessionId: penguins.session.id })).to.equal(3);
   });
 
+  it('two adds at the same time make one job and one copy of the chunks', async () => {
+    const { f, eiffel, penguins } = await library();
+    const documentId = (await f.jobs.findById(eiffel.job.id))!.sha256!;
+    const both = await Promise.all([1, 2].map(() => f.docChat.addLibraryDocument.execute({ userId: 'u1', sessionId: penguins.session.id, documentId })));
+    expect(both.map((r) => r.created).sort()).to.deep.equal([false, true]);
+    expect(both[0].job.id).to.equal(both[1].job.id);
+    expect(both[0].job.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect((await f.jobs.listBySession(penguins.session.id)).map((j) => j.filename)).to.have.members(['penguins.pdf', 'eiffel.pdf']);
+    expect(await f.index.count({ jobId: both[0].job.id })).to.equal(2);
+  });
+
   it('removing it from one session leaves the other sessions’ copies and the stored file', async () => {
     const { f, eiffel, penguins } = await library();
     const documentId = (await f.jobs.findById(eiffel.job.id))!.sha256!;
