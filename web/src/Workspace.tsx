@@ -87,8 +87,10 @@ function SessionView({ api, session, onDelete }: { api: Api; session: Session; o
     <>
       <div class="session-head">
         <h1>{session.label}</h1>
-        <button type="button" onClick={() => setLibrary(true)}>Library</button>
-        <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete session</button>
+        <span class="session-actions">
+          <button type="button" onClick={() => setLibrary(true)}>Library</button>
+          <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete session</button>
+        </span>
       </div>
       {library && <Library api={api} sessionId={session.id} onAdded={() => setAdded((n) => n + 1)} onClose={() => setLibrary(false)} />}
       {confirming && (
