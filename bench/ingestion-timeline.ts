@@ -22,7 +22,7 @@ import { ExtractiveAnswerer } from '../adapters/extractive/index.js';
 import { InProcessJobQueue } from '../adapters/in-process-queue/index.js';
 import { LocalBlobStore } from '../adapters/local-blob/index.js';
 import { KyselyChatRepo, KyselyIngestJobRepo, KyselySessionRepo } from '../adapters/kysely/index.js';
-import { openSqliteDatabase, SqliteFtsIndex, SqliteSessionEraser, SqliteUploadRepo } from '../adapters/sqlite/index.js';
+import { openSqliteDatabase, SqliteFtsIndex, SqliteRecordSearch, SqliteSessionEraser, SqliteUploadRepo } from '../adapters/sqlite/index.js';
 import { PinoLogger, RandomUuidGenerator, SystemClock } from '../adapters/system/index.js';
 import { filingFiles, longRealPdfUnavailable, pageCount } from './long-real-pdf.js';
 
@@ -116,6 +116,7 @@ async function main(): Promise<void> {
     jobs,
     uploads: new SqliteUploadRepo(database),
     eraser: new SqliteSessionEraser(database),
+    records: new SqliteRecordSearch(database),
     blobs,
     indexes: [new SqliteFtsIndex(database)],
     reader: tracedReader,

@@ -12,6 +12,7 @@ import type { JobQueue } from './ports/job-queue.js';
 import type { Llm } from './ports/llm.js';
 import type { QueryPlanner } from './ports/query-planner.js';
 import type { DocumentClassifier } from './ports/document-classifier.js';
+import type { RecordSearch } from './ports/record-search.js';
 import type { GroundedAnswerer } from './ports/grounded-answerer.js';
 import type { HitReranker } from './ports/hit-reranker.js';
 import type { PageRenderer } from './ports/page-renderer.js';
@@ -22,6 +23,7 @@ import type { StorageSpace } from './ports/storage-space.js';
 import type { UploadLimits, UploadRepo } from './ports/upload-repo.js';
 import type { VectorIndex } from './ports/vector-index.js';
 import type { ChunkingOptions } from './rag/chunking.js';
+import { AddLibraryDocument } from './use-cases/add-library-document.js';
 import { AskQuestion, type RetrievalSettings } from './use-cases/ask-question.js';
 import { ClearChat } from './use-cases/clear-chat.js';
 import { CreateSession } from './use-cases/create-session.js';
@@ -29,6 +31,8 @@ import { CreateUploadUrl } from './use-cases/create-upload-url.js';
 import { DeleteSession } from './use-cases/delete-session.js';
 import { DeleteDocument } from './use-cases/delete-document.js';
 import { ListDocuments } from './use-cases/list-documents.js';
+import { ListLibrary } from './use-cases/list-library.js';
+import { SearchRecords } from './use-cases/search-records.js';
 import { FindPassageOnPage } from './use-cases/find-passage-on-page.js';
 import { GetPageImage } from './use-cases/get-page-image.js';
 import { GetChatHistory } from './use-cases/get-chat-history.js';
@@ -48,6 +52,8 @@ export interface DocChatPorts {
   blobs: BlobStore;
   /** Who each upload key was issued to. */
   uploads: UploadRepo;
+  /** Full-text search over the user's sessions and messages, in the records' store. */
+  records: RecordSearch;
   /** Deletes a session's records in one transaction. */
   eraser: SessionEraser;
   /** Per-user storage quota and pending-upload limit (default DEFAULT_UPLOAD_LIMITS). */
@@ -98,6 +104,9 @@ export interface DocChat {
   getIngestJob: GetIngestJob;
   listDocuments: ListDocuments;
   deleteDocument: DeleteDocument;
+  listLibrary: ListLibrary;
+  addLibraryDocument: AddLibraryDocument;
+  searchRecords: SearchRecords;
   getPageImage: GetPageImage;
   findPassageOnPage: FindPassageOnPage;
   askQuestion: AskQuestion;
@@ -126,6 +135,9 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     getIngestJob: new GetIngestJob(jobs),
     listDocuments: new ListDocuments(sessions, jobs),
     deleteDocument: new DeleteDocument({ sessions, jobs, uploads, eraser, indexes, blobs, clock, queue, space }),
+    listLibrary: new ListLibrary(sessions, jobs),
+    addLibraryDocument: new AddLibraryDocument({ sessions, jobs, indexes, clock, space }),
+    searchRecords: new SearchRecords(ports.records),
     getPageImage: new GetPageImage({ jobs, blobs, renderer }),
     findPassageOnPage: new FindPassageOnPage({ jobs, blobs, renderer }),
     askQuestion: new AskQuestion({
@@ -145,6 +157,9 @@ export { DeleteDocument, FindPassageOnPage, GetPageImage, ListDocuments };
 export { MAX_PASSAGE_CHARS } from './use-cases/find-passage-on-page.js';
 export { MAX_PAGE_IMAGE_SIDE, PAGE_NOT_FOUND } from './use-cases/get-page-image.js';
 export { DOCUMENT_NOT_FOUND } from './use-cases/delete-document.js';
+export { AddLibraryDocument, ListLibrary, SearchRecords };
+export { LIBRARY_DOCUMENT_LIMIT, type DocumentLibrary, type LibraryDocument, type LibraryHolder } from './use-cases/list-library.js';
+export { EMPTY_SEARCH_QUERY, LONG_SEARCH_QUERY, MAX_SEARCH_QUERY_LENGTH, SEARCH_RESULTS_LIMIT } from './use-cases/search-records.js';
 export { ListSessions, RenameSession, ResumeIngestion, RunIngestion, StartIngestion, SweepUploads };
 export { DEFAULT_INGEST_RETRY, type IngestRetrySettings } from './use-cases/run-ingestion.js';
 export { OUT_OF_DISK_SPACE_REASON } from './use-cases/ingest-failure-reasons.js';

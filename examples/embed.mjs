@@ -10,7 +10,7 @@ import { ExtractiveAnswerer } from 'doc-chat/adapters/extractive';
 import { InProcessJobQueue } from 'doc-chat/adapters/in-process-queue';
 import { LocalBlobStore } from 'doc-chat/adapters/local-blob';
 import { KyselyChatRepo, KyselyIngestJobRepo, KyselySessionRepo } from 'doc-chat/adapters/kysely';
-import { openSqliteDatabase, SqliteFtsIndex, SqliteSessionEraser, SqliteUploadRepo } from 'doc-chat/adapters/sqlite';
+import { openSqliteDatabase, SqliteFtsIndex, SqliteRecordSearch, SqliteSessionEraser, SqliteUploadRepo } from 'doc-chat/adapters/sqlite';
 import { PinoLogger, RandomUuidGenerator, SystemClock } from 'doc-chat/adapters/system';
 
 const [file, question, dataDir = 'doc-chat-data'] = process.argv.slice(2);
@@ -33,7 +33,7 @@ const docChat = createDocChat({
   chats: new KyselyChatRepo(database.db),
   jobs: new KyselyIngestJobRepo(database.db),
   uploads: new SqliteUploadRepo(database),
-  eraser: new SqliteSessionEraser(database),
+  eraser: new SqliteSessionEraser(database), records: new SqliteRecordSearch(database),
   blobs,
   indexes: [new SqliteFtsIndex(database)],
   reader,

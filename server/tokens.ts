@@ -15,6 +15,7 @@ export const TOKENS = {
   IngestJobRepo: Symbol.for('IngestJobRepo'),
   UploadRepo: Symbol.for('UploadRepo'),
   SessionEraser: Symbol.for('SessionEraser'),
+  RecordSearch: Symbol.for('RecordSearch'),
   BlobStore: Symbol.for('BlobStore'),
   /** DATA_DIR's free space and the space held back for deletions (adapters/system/disk-space.ts). */
   StorageSpace: Symbol.for('StorageSpace'),

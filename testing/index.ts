@@ -14,6 +14,7 @@ export * from '../test/contracts/job-queue.contract.js';
 export * from '../test/contracts/llm.contract.js';
 export * from '../test/contracts/logger.contract.js';
 export * from '../test/contracts/page-renderer.contract.js';
+export * from '../test/contracts/record-search.contract.js';
 export * from '../test/contracts/repos.contract.js';
 export * from '../test/contracts/upload-repo.contract.js';
 export * from '../test/contracts/vector-index.contract.js';

@@ -13,7 +13,7 @@ import {
 import { UpstreamUnavailableError } from '../../core/domain/errors.js';
 import type { Chunk } from '../../core/domain/model.js';
 import type { DependencyProbe } from '../../core/ports/health-check.js';
-import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, JobCopy, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 
 export interface ChromaVectorIndexOptions {
   /** The Chroma server, e.g. `http://127.0.0.1:8000` (https for TLS). No path prefix: the client cannot use one. */
@@ -170,6 +170,33 @@ export class ChromaVectorIndex implements VectorIndex, DependencyProbe {
 
   async deleteBySession(sessionId: string): Promise<void> {
     await this.onCollection('delete by session', (collection) => collection.delete({ where: { sessionId } }));
+  }
+
+  /**
+   * Reads the source's records a batch at a time, embeddings included, and writes them under the target's ids and
+   * metadata; records the target has already are left as they are (Chroma has no server-side copy).
+   */
+  async copyJob(copy: JobCopy): Promise<void> {
+    const existing = await this.onCollection('copy: target ids', (collection) =>
+      collection.get({ where: { jobId: copy.toJobId }, include: [], limit: COUNT_PAGE }),
+    );
+    const held = new Set(existing.ids);
+    for (let offset = 0; ; offset += this.batchSize) {
+      const page = await this.onCollection('copy: read', (collection) =>
+        collection.get({ where: { jobId: copy.fromJobId }, include: ['documents', 'metadatas', 'embeddings'], limit: this.batchSize, offset }),
+      );
+      const chunks: IndexedChunk[] = [];
+      page.ids.forEach((id, i) => {
+        const metadata = page.metadatas[i];
+        const embedding = page.embeddings[i];
+        if (!metadata || !embedding) return;
+        const source = toChunk(id, page.documents[i] ?? '', metadata);
+        const target = `${copy.toJobId}:${source.ordinal}`;
+        if (!held.has(target)) chunks.push({ ...source, id: target, jobId: copy.toJobId, sessionId: copy.toSessionId, embedding: [...embedding] });
+      });
+      await this.add(chunks);
+      if (page.ids.length < this.batchSize) return;
+    }
   }
 
   async count(filter: { sessionId?: string; jobId?: string }): Promise<number> {

@@ -47,6 +47,7 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
         chunks: job.chunks ?? null,
         sha256: job.sha256 ?? null,
         reused_from: job.reusedFrom ?? null,
+        copied_from: job.copiedFrom ?? null,
         attempts: job.attempts ?? 0,
         ocr_skipped_pages: job.ocrSkippedPages ?? null,
         checkpoint_json: job.checkpoint ? JSON.stringify(job.checkpoint) : null,
@@ -118,6 +119,18 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
     return row ? toJob(row) : null;
   }
 
+  async listCompletedByUser(userId: string, options: { sha256?: string; limit: number }): Promise<IngestJob[]> {
+    let query = this.db
+      .selectFrom('ingest_jobs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('status', '=', 'completed')
+      .where('sha256', 'is not', null);
+    if (options.sha256 !== undefined) query = query.where('sha256', '=', options.sha256);
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    return rows.map(toJob);
+  }
+
   async findActiveByKey(userId: string, key: string): Promise<IngestJob | null> {
     const row = await this.db
       .selectFrom('ingest_jobs')
@@ -165,6 +178,7 @@ function toJob(row: IngestJobsTable): IngestJob {
   if (row.chunks !== null) job.chunks = row.chunks;
   if (row.sha256 !== null) job.sha256 = row.sha256;
   if (row.reused_from !== null) job.reusedFrom = row.reused_from;
+  if (row.copied_from !== null) job.copiedFrom = row.copied_from;
   if (row.attempts > 0) job.attempts = row.attempts;
   if (row.ocr_skipped_pages !== null) job.ocrSkippedPages = row.ocr_skipped_pages;
   if (row.checkpoint_json !== null) job.checkpoint = JSON.parse(row.checkpoint_json) as IngestCheckpoint;

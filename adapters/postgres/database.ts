@@ -158,6 +158,18 @@ const MIGRATIONS: Record<string, Migration> = {
       `.execute(db);
     },
   },
+  '005-document-library-and-record-search': {
+    // Issue 50: the user's document library (completed jobs by user and content, a job copied from another session's)
+    // and full-text search over the user's sessions and messages (GIN indexes on the same expressions the search uses).
+    async up(db) {
+      await sql`
+        ALTER TABLE ingest_jobs ADD COLUMN copied_from TEXT;
+        CREATE INDEX ingest_jobs_by_user_content ON ingest_jobs (user_id, sha256, created_at) WHERE status = 'completed';
+        CREATE INDEX sessions_search ON sessions USING gin (to_tsvector('english', label));
+        CREATE INDEX chat_messages_search ON chat_messages USING gin (to_tsvector('english', content));
+      `.execute(db);
+    },
+  },
   '006-document-kind': {
     // Issue 49: a document's kind (receipt, financial report, ...), told at ingestion or given by its `document_kind` tag.
     async up(db) {

@@ -3,3 +3,4 @@ export { openPostgresDatabase, type PostgresDatabase } from './database.js';
 export { PostgresLexicalIndex } from './postgres-lexical-index.js';
 export { PostgresSessionEraser } from './postgres-session-eraser.js';
 export { PostgresUploadRepo } from './postgres-upload-repo.js';
+export { PostgresRecordSearch } from './postgres-record-search.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Chunk } from '../../core/domain/model.js';
-import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, JobCopy, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import type { TagFilter } from '../../core/domain/tags.js';
 import { searchWords, wordTokens } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
@@ -150,6 +150,15 @@ export class PostgresLexicalIndex implements VectorIndex {
 
   async deleteBySession(sessionId: string): Promise<void> {
     await this.database.db.deleteFrom('chunks').where('session_id', '=', sessionId).execute();
+  }
+
+  /** One statement: the tsvector is generated again from the same text; a chunk the target has already is kept. */
+  async copyJob(copy: JobCopy): Promise<void> {
+    await sql`INSERT INTO chunks (id, session_id, job_id, filename, page, ordinal, text, tags_json, institution, token_count)
+      SELECT ${copy.toJobId} || ':' || ordinal, ${copy.toSessionId}, ${copy.toJobId}, filename, page, ordinal, text, tags_json,
+        institution, token_count
+      FROM chunks WHERE job_id = ${copy.fromJobId} ORDER BY ordinal
+      ON CONFLICT (id) DO NOTHING`.execute(this.database.db);
   }
 
   async count(filter: { sessionId?: string; jobId?: string }): Promise<number> {

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { JobCopy } from '../../core/ports/vector-index.js';
 import type { ChunkRow } from '../kysely/chunk-rows.js';
 
 export const CHUNK_COLUMNS = 'id, session_id, job_id, filename, page, ordinal, text, tags_json';
@@ -17,4 +18,19 @@ export function chunkRowWriter(raw: BetterSqlite3.Database) {
     remove.run(row.id);
     insert.run({ ...row, institution });
   };
+}
+
+/**
+ * Copies a job's chunk rows as another job's, in one statement (the FTS5 triggers index the new rows). A row the target
+ * already has is kept (INSERT OR IGNORE fires no trigger for it): the lexical and the dense index both copy rows, into
+ * the one `chunks` table they share, and a repeated copy adds nothing.
+ */
+export function copyChunkRows(raw: BetterSqlite3.Database, copy: JobCopy): void {
+  raw
+    .prepare(
+      `INSERT OR IGNORE INTO chunks (${CHUNK_COLUMNS}, institution)
+       SELECT @to || ':' || ordinal, @session, @to, filename, page, ordinal, text, tags_json, institution
+       FROM chunks WHERE job_id = @from ORDER BY ordinal`,
+    )
+    .run({ from: copy.fromJobId, to: copy.toJobId, session: copy.toSessionId });
 }

@@ -228,6 +228,45 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
     `,
   },
   {
+    // Issue 50: the user's document library (completed jobs by user and content, a job copied from another session's)
+    // and search over the user's sessions and messages. Session labels are copied into their own FTS5 table by
+    // triggers (the sessions table's rowid is not stable enough for external content: it is no INTEGER PRIMARY KEY,
+    // so VACUUM may renumber it); messages' text is indexed in place by their seq.
+    id: '010-document-library-and-record-search',
+    sql: `
+      ALTER TABLE ingest_jobs ADD COLUMN copied_from TEXT;
+      CREATE INDEX ingest_jobs_by_user_content ON ingest_jobs (user_id, sha256, created_at) WHERE status = 'completed';
+      CREATE VIRTUAL TABLE sessions_fts USING fts5(
+        label, session_id UNINDEXED, tokenize='porter unicode61 remove_diacritics 2'
+      );
+      INSERT INTO sessions_fts (label, session_id) SELECT label, id FROM sessions;
+      CREATE TRIGGER sessions_fts_added AFTER INSERT ON sessions BEGIN
+        INSERT INTO sessions_fts (label, session_id) VALUES (NEW.label, NEW.id);
+      END;
+      CREATE TRIGGER sessions_fts_renamed AFTER UPDATE OF label ON sessions BEGIN
+        DELETE FROM sessions_fts WHERE session_id = OLD.id;
+        INSERT INTO sessions_fts (label, session_id) VALUES (NEW.label, NEW.id);
+      END;
+      CREATE TRIGGER sessions_fts_removed AFTER DELETE ON sessions BEGIN
+        DELETE FROM sessions_fts WHERE session_id = OLD.id;
+      END;
+      CREATE VIRTUAL TABLE chat_messages_fts USING fts5(
+        content, content='chat_messages', content_rowid='seq', tokenize='porter unicode61 remove_diacritics 2'
+      );
+      INSERT INTO chat_messages_fts (chat_messages_fts) VALUES ('rebuild');
+      CREATE TRIGGER chat_messages_fts_added AFTER INSERT ON chat_messages BEGIN
+        INSERT INTO chat_messages_fts (rowid, content) VALUES (NEW.seq, NEW.content);
+      END;
+      CREATE TRIGGER chat_messages_fts_removed AFTER DELETE ON chat_messages BEGIN
+        INSERT INTO chat_messages_fts (chat_messages_fts, rowid, content) VALUES ('delete', OLD.seq, OLD.content);
+      END;
+      CREATE TRIGGER chat_messages_fts_changed AFTER UPDATE OF content ON chat_messages BEGIN
+        INSERT INTO chat_messages_fts (chat_messages_fts, rowid, content) VALUES ('delete', OLD.seq, OLD.content);
+        INSERT INTO chat_messages_fts (rowid, content) VALUES (NEW.seq, NEW.content);
+      END;
+    `,
+  },
+  {
     // Issue 49: a document's kind (receipt, financial report, ...), told at ingestion or given by its `document_kind` tag.
     id: '011-document-kind',
     sql: 'ALTER TABLE ingest_jobs ADD COLUMN kind TEXT;',

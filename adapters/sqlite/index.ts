@@ -9,3 +9,4 @@ export { SqliteDenseIndex } from './sqlite-dense-index.js';
 export { SqliteUploadRepo } from './sqlite-upload-repo.js';
 export { SqliteSessionEraser } from './sqlite-session-eraser.js';
 export { SqliteChatRepo } from './sqlite-chat-repo.js';
+export { SqliteRecordSearch } from './sqlite-record-search.js';

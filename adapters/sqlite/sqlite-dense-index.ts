@@ -1,9 +1,9 @@
 import os from 'node:os';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Chunk } from '../../core/domain/model.js';
-import type { ChunkHit, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, JobCopy, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
-import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
+import { CHUNK_COLUMNS, chunkRowWriter, copyChunkRows } from './chunk-rows.js';
 import type { ChunkVectorsTable, SqliteDatabase } from './database.js';
 import { leadingChunkRows } from './leading-chunks.js';
 import { jobIdSql, tagFilterSql } from './tag-filter-sql.js';
@@ -157,6 +157,21 @@ export class SqliteDenseIndex implements VectorIndex {
       deleteSession.run(sessionId);
       deleteSessionChunks.run(sessionId);
     })();
+  }
+
+  /** The vectors and (unless the lexical index copied them already) the chunk rows, in one transaction. */
+  async copyJob(copy: JobCopy): Promise<void> {
+    const raw = this.database.raw;
+    raw.transaction(() => {
+      copyChunkRows(raw, copy);
+      raw
+        .prepare(
+          `INSERT OR IGNORE INTO chunk_vectors (chunk_id, session_id, job_id, institution, dimensions, vector)
+           SELECT @to || ':' || c.ordinal, @session, @to, v.institution, v.dimensions, v.vector
+           FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.job_id = @from`,
+        )
+        .run({ from: copy.fromJobId, to: copy.toJobId, session: copy.toSessionId });
+    }).immediate();
   }
 
   async count(filter: { sessionId?: string; jobId?: string }): Promise<number> {

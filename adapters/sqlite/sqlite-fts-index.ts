@@ -1,8 +1,8 @@
 import type { Chunk } from '../../core/domain/model.js';
-import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, JobCopy, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { searchWords, termKey } from '../../core/rag/text.js';
 import { toChunk, toChunkRow, type ChunkRow } from '../kysely/chunk-rows.js';
-import { CHUNK_COLUMNS, chunkRowWriter } from './chunk-rows.js';
+import { CHUNK_COLUMNS, chunkRowWriter, copyChunkRows } from './chunk-rows.js';
 import type { SqliteDatabase, SqliteReader } from './database.js';
 import { leadingChunkRows } from './leading-chunks.js';
 import { jobIdSql, tagFilterSql } from './tag-filter-sql.js';
@@ -148,6 +148,10 @@ export class SqliteFtsIndex implements VectorIndex {
 
   async deleteBySession(sessionId: string): Promise<void> {
     this.database.raw.prepare('DELETE FROM chunks WHERE session_id = ?').run(sessionId);
+  }
+
+  async copyJob(copy: JobCopy): Promise<void> {
+    copyChunkRows(this.database.raw, copy);
   }
 
   async count(filter: { sessionId?: string; jobId?: string }): Promise<number> {

@@ -80,6 +80,11 @@ export interface IngestJob {
    * read, or given by its `document_kind` tag (KIND_TAG). None: not told (read before kinds were, or no classifier is configured).
    */
   kind?: string;
+  /**
+   * When the document was added from the user's library (another session's copy of the same content): the job whose
+   * chunks were copied for this one. This job holds its own copy: removing either leaves the other.
+   */
+  copiedFrom?: string;
   createdAt: string;
   updatedAt: string;
 }

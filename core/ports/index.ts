@@ -20,3 +20,4 @@ export type * from './page-renderer.js';
 export type * from './grounded-answerer.js';
 export type * from './storage-space.js';
 export type * from './document-classifier.js';
+export type * from './record-search.js';

@@ -24,6 +24,11 @@ export interface IngestJobRepo {
   listByKey(key: string): Promise<IngestJob[]>;
   /** A completed job of this session with the same content hash, if any. */
   findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null>;
+  /**
+   * The user's completed jobs that have a content hash (of every session), newest first, at most `limit`; with
+   * `sha256`, only those of that content. What the user's document library is made of.
+   */
+  listCompletedByUser(userId: string, options: { sha256?: string; limit: number }): Promise<IngestJob[]>;
   /** The user's job for this key that is queued or processing, if any. */
   findActiveByKey(userId: string, key: string): Promise<IngestJob | null>;
   deleteBySession(sessionId: string): Promise<number>;

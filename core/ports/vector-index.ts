@@ -45,6 +45,12 @@ export interface LeadingChunksQuery {
   perJob: number;
 }
 
+export interface JobCopy {
+  fromJobId: string;
+  toJobId: string;
+  toSessionId: string;
+}
+
 export interface ChunkHit {
   chunk: Chunk;
   /** Higher is better; comparable only within one index's answer. */
@@ -81,5 +87,11 @@ export interface VectorIndex {
    */
   deleteByJob(jobId: string, fromOrdinal?: number): Promise<void>;
   deleteBySession(sessionId: string): Promise<void>;
+  /**
+   * Copies every chunk of one document (`fromJobId`) as the chunks of another (`toJobId`, in `toSessionId`): the same
+   * text, page, ordinal, tags and embedding, ids `${toJobId}:${ordinal}`. How a document of the library is added to
+   * another session without being read again. Chunks the target already holds are kept (a repeated copy adds nothing).
+   */
+  copyJob(copy: JobCopy): Promise<void>;
   count(filter: { sessionId?: string; jobId?: string }): Promise<number>;
 }

@@ -13,6 +13,7 @@ import { chatRoutes } from './routes/chat.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { requestLog, type RequestLogger } from './request-log.js';
 import { ingestRoutes } from './routes/ingest.routes.js';
+import { libraryRoutes } from './routes/library.routes.js';
 import { openApiRoutes } from './routes/openapi.routes.js';
 import { authConfigRoutes, type AuthConfigJson } from './routes/auth-config.routes.js';
 import { sessionRoutes } from './routes/session.routes.js';
@@ -115,7 +116,9 @@ export function createHttpApp(deps: HttpAppDeps): Koa {
     ? new QuestionAdmission(deps.questionsPerUser, () => deps.metrics?.questionRefusals.inc({ reason: 'per_user_limit' }))
     : undefined;
   const ingest = ingestRoutes(deps.docChat, { uploadUrlsAtRequestOrigin: deps.uploadUrlsAtRequestOrigin });
-  const api = new Router().use(sessionRoutes(deps.docChat).routes(), chatRoutes(deps.docChat, deps.logger, admission).routes(), ingest.routes());
+  const api = new Router().use(
+    sessionRoutes(deps.docChat).routes(), libraryRoutes(deps.docChat).routes(), chatRoutes(deps.docChat, deps.logger, admission).routes(), ingest.routes(),
+  );
   api.prefix(API_PREFIX);
   app.use(api.routes());
   return app;

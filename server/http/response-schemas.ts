@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { text, timestamp, wholeNumber } from './schema-parts.js';
 
 /**
  * The response bodies of the HTTP API, as valibot schemas beside the request schemas (schemas.ts). They are not used
@@ -7,9 +8,6 @@ import * as v from 'valibot';
  * those tests.
  */
 
-const text = (description: string) => v.pipe(v.string(), v.description(description));
-const timestamp = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
-const wholeNumber = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
 
 export const SessionJson = v.strictObject({
   id: text('Identifier of the session (a UUID)'),
@@ -114,6 +112,7 @@ export const IngestJobJson = v.strictObject({
   attempts: v.optional(wholeNumber('Runs started for the job (only when above 1)')),
   reusedFrom: v.optional(text('The earlier job of this session whose chunks are reused (same content and tags)')),
   kind: v.optional(text('What kind of document it is (receipt, financial-report, form, letter, other), told once it is read or given by the `document_kind` tag')),
+  copiedFrom: v.optional(text('Added from the library (POST /api/v1/session/{sessionId}/documents): the job whose chunks were copied')),
   tags: v.record(v.string(), v.string()),
   createdAt: timestamp('ISO 8601 timestamp'),
   updatedAt: timestamp('ISO 8601 timestamp'),

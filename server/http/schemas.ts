@@ -92,3 +92,16 @@ export const pageImageQuery = v.object({
 export const passageQuery = v.object({
   text: v.pipe(v.string('text must be the passage to find, given once'), v.description('The passage to find on the page')),
 });
+
+/** A library document's id: the sha256 (hex) GET /api/v1/documents lists it by. */
+export const addDocumentBody = body({
+  documentId: v.pipe(
+    requiredString('documentId'),
+    v.regex(/^[0-9a-f]{64}$/, 'documentId must be the id of a document of GET /api/v1/documents (64 hex digits)'),
+  ),
+});
+
+/** The search box's text; its length and blankness are the core's to judge (core/use-cases/search-records.ts). */
+export const searchQuery = v.object({
+  q: v.pipe(v.string('q is required, once'), v.description('The words to look for (1–200 characters)')),
+});

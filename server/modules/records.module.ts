@@ -3,6 +3,7 @@ import { ContainerModule, type ResolutionContext } from 'inversify';
 import * as v from 'valibot';
 import type { ChatRepo } from '../../core/ports/chat-repo.js';
 import type { IngestJobRepo } from '../../core/ports/ingest-job-repo.js';
+import type { RecordSearch } from '../../core/ports/record-search.js';
 import type { SessionEraser } from '../../core/ports/session-eraser.js';
 import type { SessionRepo } from '../../core/ports/session-repo.js';
 import type { UploadRepo } from '../../core/ports/upload-repo.js';
@@ -82,7 +83,7 @@ export const sqliteFileOf = (dataDir: string): string => path.join(dataDir, 'doc
 type BindOptions = Parameters<ConstructorParameters<typeof ContainerModule>[0]>[0];
 
 /**
- * A dialect binds its handle, upload repo, eraser, lexical index and Lifecycle, and says where its kysely `db` is and
+ * A dialect binds its handle, upload repo, eraser, record search, lexical index and Lifecycle, and says where its kysely `db` is and
  * where the cheap reads (history page, ownership check) run: the same handle, or a pool of their own.
  */
 interface Dialect {
@@ -101,6 +102,7 @@ async function sqliteDialect(file: string): Promise<Dialect> {
       bind<SqliteDatabase>(TOKENS.SqliteDatabase).toDynamicValue(() => sqlite.openSqliteDatabase(file));
       bind<UploadRepo>(TOKENS.UploadRepo).toDynamicValue((ctx) => new sqlite.SqliteUploadRepo(sqliteDatabaseOf(ctx)));
       bind<SessionEraser>(TOKENS.SessionEraser).toDynamicValue((ctx) => new sqlite.SqliteSessionEraser(sqliteDatabaseOf(ctx)));
+      bind<RecordSearch>(TOKENS.RecordSearch).toDynamicValue((ctx) => new sqlite.SqliteRecordSearch(sqliteDatabaseOf(ctx)));
       bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => lexical(ctx, new sqlite.SqliteFtsIndex(sqliteDatabaseOf(ctx)), 'sqlite'));
       bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
         name: 'database',
@@ -126,6 +128,7 @@ async function postgresDialect(records: { url: string; poolSize: number; searchP
       bind(TOKENS.PostgresDatabase).toConstantValue(database);
       bind<UploadRepo>(TOKENS.UploadRepo).toConstantValue(new postgres.PostgresUploadRepo(database));
       bind<SessionEraser>(TOKENS.SessionEraser).toConstantValue(new postgres.PostgresSessionEraser(database));
+      bind<RecordSearch>(TOKENS.RecordSearch).toConstantValue(new postgres.PostgresRecordSearch(database));
       bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => lexical(ctx, new postgres.PostgresLexicalIndex(database), 'postgres'));
       bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
         name: 'database',

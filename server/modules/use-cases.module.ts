@@ -28,6 +28,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           blobs: ctx.get(TOKENS.BlobStore),
           uploads: ctx.get(TOKENS.UploadRepo),
           eraser: ctx.get(TOKENS.SessionEraser),
+          records: ctx.get(TOKENS.RecordSearch),
           uploadLimits: config.uploadLimits,
           acceptedTypes: new AcceptedTypes(config.acceptedTypes),
           indexes: dense ? [ctx.get<VectorIndex>(TOKENS.LexicalIndex), dense] : [ctx.get<VectorIndex>(TOKENS.LexicalIndex)],

@@ -277,6 +277,29 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect((await s.jobs.listBySession('s2')).map((j) => j.id)).to.deep.equal(['j2', 'j4']);
       });
 
+      it('refuses a second job with an id already stored, and keeps the first', async () => {
+        await s.jobs.create(job('j1', 's1', { status: 'completed' }));
+        const refused = await s.jobs.create(job('j1', 's2', { status: 'completed', key: 'u1/other.pdf' })).then(() => null, (e: unknown) => e);
+        expect(refused).to.be.instanceOf(Error);
+        expect(await s.jobs.findById('j1')).to.include({ sessionId: 's1' });
+      });
+
+      it('lists a user’s completed jobs with a content hash across sessions, newest first, by content, up to a limit', async () => {
+        await s.jobs.create(job('j3', 's2', { status: 'completed', sha256: 'h', copiedFrom: 'j1' }));
+        await s.jobs.create(job('j1', 's1', { status: 'completed', sha256: 'h' }));
+        await s.jobs.create(job('j2', 's1', { status: 'completed', sha256: 'g' }));
+        await s.jobs.create(job('j4', 's1', { status: 'failed', sha256: 'h' }));
+        await s.jobs.create(job('j5', 's1', { status: 'completed' })); // no hash: never read
+        await s.jobs.create(job('j6', 's3', { status: 'completed', sha256: 'h', userId: 'u2' }));
+        expect((await s.jobs.listCompletedByUser('u1', { limit: 10 })).map((j) => j.id)).to.deep.equal(['j3', 'j2', 'j1']);
+        expect((await s.jobs.listCompletedByUser('u1', { limit: 2 })).map((j) => j.id)).to.deep.equal(['j3', 'j2']);
+        expect((await s.jobs.listCompletedByUser('u1', { sha256: 'h', limit: 10 })).map((j) => j.id)).to.deep.equal(['j3', 'j1']);
+        expect((await s.jobs.listCompletedByUser('u2', { limit: 10 })).map((j) => j.id)).to.deep.equal(['j6']);
+        expect(await s.jobs.listCompletedByUser('u3', { limit: 10 })).to.deep.equal([]);
+        expect(await s.jobs.findById('j3')).to.include({ copiedFrom: 'j1' });
+        expect(await s.jobs.findById('j1')).to.not.have.property('copiedFrom');
+      });
+
       it('finds a completed job of the same session by content hash', async () => {
         await s.jobs.create(job('j1', 's1', { status: 'completed', sha256: 'h' }));
         await s.jobs.create(job('j2', 's1', { status: 'failed', sha256: 'g' }));

@@ -108,9 +108,14 @@ describeWithPostgres('Repos on PostgreSQL', () => {
 });
 
 /** The schema as it was before migration 004 (a later migration must be rolled back before an earlier one). */
-// Later migrations first (kysely refuses a migration older than the last one applied).
-const ROLL_BACK_004 = `
+/** Migrations 006 and 005 undone, so that an older one can be rolled back (kysely applies migrations in order only). */
+const ROLL_BACK_005 = `
   ALTER TABLE ingest_jobs DROP COLUMN kind;
   DELETE FROM kysely_migration WHERE name = '006-document-kind';
+  DROP INDEX ingest_jobs_by_user_content, sessions_search, chat_messages_search;
+  ALTER TABLE ingest_jobs DROP COLUMN copied_from;
+  DELETE FROM kysely_migration WHERE name = '005-document-library-and-record-search';`;
+
+const ROLL_BACK_004 = `${ROLL_BACK_005}
   ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json, DROP COLUMN reading_page, DROP COLUMN died_on_page;
   DELETE FROM kysely_migration WHERE name = '004-ingest-checkpoints';`;

@@ -415,6 +415,45 @@ export function vectorIndexContract(name: string, makeSubject: () => Promise<Vec
       expect(await index.count({})).to.equal(8);
     });
 
+    it('copyJob copies a document’s chunks into another session: same text, pages, tags; found there, the source untouched', async function () {
+      const c = await seed();
+      const copy = `${ids.job1}-copy`;
+      await index.copyJob({ fromJobId: ids.job1, toJobId: copy, toSessionId: ids.sessionB });
+      expect(await index.count({ jobId: copy })).to.equal(3);
+      expect(await index.count({ sessionId: ids.sessionB })).to.equal(5);
+      expect(await index.count({ jobId: ids.job1 })).to.equal(3);
+      const leading = await index.leadingChunks({ sessionId: ids.sessionB, perJob: 10, jobIds: [copy] });
+      expect(leading).to.deep.equal(
+        [c.a1, c.a2, c.a3].map((a) => ({ ...a, id: `${copy}:${a.ordinal}`, jobId: copy, sessionId: ids.sessionB })),
+      );
+      const hits = await index.search(query({ sessionId: ids.sessionB, text: 'alpine glaciers retreat', limit: 3, jobIds: [copy] }));
+      expect(hits[0].chunk).to.include({ id: `${copy}:1`, jobId: copy, sessionId: ids.sessionB, page: 2 });
+      // Tag filters see the copied tags.
+      const in2024 = await index.search(query({ sessionId: ids.sessionB, text: 'mortgage interest', limit: 5, filters: [{ tag: 'year', values: ['2024'] }] }));
+      expect(in2024.map((h) => h.chunk.id)).to.deep.equal([`${copy}:2`]);
+    });
+
+    it('copyJob again adds nothing; removing the copy leaves the source, removing the source leaves the copy', async function () {
+      await seed();
+      const copy = `${ids.job2}-copy`;
+      await index.copyJob({ fromJobId: ids.job2, toJobId: copy, toSessionId: ids.sessionB });
+      await index.copyJob({ fromJobId: ids.job2, toJobId: copy, toSessionId: ids.sessionB });
+      expect(await index.count({ jobId: copy })).to.equal(3);
+      await index.deleteByJob(copy);
+      expect(await index.count({ jobId: ids.job2 })).to.equal(3);
+      await index.copyJob({ fromJobId: ids.job2, toJobId: copy, toSessionId: ids.sessionB });
+      await index.deleteBySession(ids.sessionA);
+      expect(await index.count({ jobId: copy })).to.equal(3);
+      const hits = await index.search(query({ sessionId: ids.sessionB, text: 'volcano basalt lava', limit: 1 }));
+      expect(hits[0].chunk.id).to.equal(`${copy}:0`);
+    });
+
+    it('copyJob of an unknown job copies nothing', async function () {
+      await seed();
+      await index.copyJob({ fromJobId: `unknown-${randomUUID()}`, toJobId: `copy-${randomUUID()}`, toSessionId: ids.sessionB });
+      expect(await index.count({})).to.equal(8);
+    });
+
     it('search in a session without chunks answers []', async function () {
       expect(await index.search(query({ sessionId: ids.sessionA, text: 'anything at all', limit: 5 }))).to.deep.equal([]);
       await seed();

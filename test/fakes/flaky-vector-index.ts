@@ -1,5 +1,5 @@
 import { UpstreamUnavailableError } from '../../core/domain/errors.js';
-import type { ChunkHit, IndexQuery, IndexedChunk } from '../../core/ports/vector-index.js';
+import type { ChunkHit, IndexQuery, IndexedChunk, JobCopy } from '../../core/ports/vector-index.js';
 import { InMemoryVectorIndex, type InMemoryVectorIndexOptions } from './in-memory-vector-index.js';
 
 /**
@@ -43,6 +43,11 @@ export class FlakyVectorIndex extends InMemoryVectorIndex {
   override async deleteBySession(sessionId: string): Promise<void> {
     this.check();
     return super.deleteBySession(sessionId);
+  }
+
+  override async copyJob(copy: JobCopy): Promise<void> {
+    this.check();
+    return super.copyJob(copy);
   }
 
   override async count(filter: { sessionId?: string; jobId?: string }): Promise<number> {

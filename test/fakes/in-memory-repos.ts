@@ -96,6 +96,7 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
     // Checked and stored in one synchronous step, so concurrent calls cannot both pass.
     const active = isActive(job) && this.sorted().find((j) => j.userId === job.userId && j.key === job.key && isActive(j));
     if (active) throw new IngestAlreadyActiveError(active.id);
+    if (this.rows.has(job.id)) throw new Error(`duplicate ingest job id ${job.id}`);
     this.rows.set(job.id, copy(job));
   }
 
@@ -134,6 +135,14 @@ export class InMemoryIngestJobRepo implements IngestJobRepo {
 
   async findCompletedBySha256(sessionId: string, sha256: string): Promise<IngestJob | null> {
     return this.sorted().find((j) => j.sessionId === sessionId && j.sha256 === sha256 && j.status === 'completed') ?? null;
+  }
+
+  async listCompletedByUser(userId: string, options: { sha256?: string; limit: number }): Promise<IngestJob[]> {
+    return this.sorted()
+      .filter((j) => j.userId === userId && j.status === 'completed' && j.sha256 !== undefined)
+      .filter((j) => options.sha256 === undefined || j.sha256 === options.sha256)
+      .reverse()
+      .slice(0, options.limit);
   }
 
   async findActiveByKey(userId: string, key: string): Promise<IngestJob | null> {

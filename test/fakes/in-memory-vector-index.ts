@@ -1,6 +1,6 @@
 import type { Chunk } from '../../core/domain/model.js';
 import { matchesTagFilters } from '../../core/domain/tags.js';
-import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
+import type { ChunkHit, DocumentTerms, DocumentTermsQuery, IndexQuery, IndexedChunk, JobCopy, LeadingChunksQuery, VectorIndex } from '../../core/ports/vector-index.js';
 import { searchWords, withoutPossessive, wordTokens } from '../../core/rag/text.js';
 import { cosine } from '../support/vectors.js';
 
@@ -102,6 +102,19 @@ export class InMemoryVectorIndex implements VectorIndex {
 
   async deleteBySession(sessionId: string): Promise<void> {
     for (const [id, e] of this.entries) if (e.chunk.sessionId === sessionId) this.entries.delete(id);
+  }
+
+  async copyJob(copy: JobCopy): Promise<void> {
+    const sources = [...this.entries.values()].filter((e) => e.chunk.jobId === copy.fromJobId);
+    for (const { chunk, embedding, terms } of sources) {
+      const id = `${copy.toJobId}:${chunk.ordinal}`;
+      if (this.entries.has(id)) continue;
+      this.entries.set(id, {
+        chunk: { ...copyChunk(chunk), id, jobId: copy.toJobId, sessionId: copy.toSessionId },
+        embedding: embedding ? [...embedding] : undefined,
+        terms,
+      });
+    }
   }
 
   async count(filter: { sessionId?: string; jobId?: string }): Promise<number> {

@@ -9,6 +9,7 @@ import type { VectorIndex } from '../../core/ports/vector-index.js';
 import { ExtractiveAnswerer } from '../../adapters/extractive/extractive-answerer.js';
 import { FakeDocumentReader } from '../fakes/fake-document-reader.js';
 import { ManualClock, RecordingLogger, SequentialIds } from '../fakes/fixed-clock-and-ids.js';
+import { InMemoryRecordSearch } from '../fakes/in-memory-record-search.js';
 import { InMemoryBlobStore } from '../fakes/in-memory-blob-store.js';
 import { InMemoryChatRepo, InMemoryIngestJobRepo, InMemorySessionEraser, InMemorySessionRepo } from '../fakes/in-memory-repos.js';
 import { InMemoryUploadRepo } from '../fakes/in-memory-upload-repo.js';
@@ -90,6 +91,7 @@ export function coreFixture(
   const queued = queue.queued;
   const docChat: DocChat = createDocChat({
     sessions, chats, jobs, blobs, uploads, eraser, indexes, reader: options.reader ?? reader,
+    records: new InMemoryRecordSearch(sessions, chats),
     uploadLimits: options.uploadLimits,
     llm: options.llm ?? new ExtractiveAnswerer(),
     reranker: options.reranker,

@@ -5,6 +5,7 @@ import { Chat } from './Chat';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Documents } from './Documents';
 import { shortName } from './names';
+import { Library } from './Library';
 import { navigate, useSelectedSessionId } from './route';
 import { SessionList } from './SessionList';
 import { SourceDialog } from './SourceDialog';
@@ -133,12 +134,19 @@ function SessionView({ api, session, onDelete, onFirstUse }: { api: Api; session
   const [confirming, setConfirming] = useState(false);
   const [documents, setDocuments] = useState<IngestJob[]>([]);
   const [opened, setOpened] = useState<CitedPage | undefined>();
+  const [library, setLibrary] = useState(false);
+  /** Bumped when a library document was added: the document list is read again. */
+  const [added, setAdded] = useState(0);
   return (
     <>
       <div class="session-head">
         <h1>{session.label}</h1>
-        <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete session</button>
+        <span class="session-actions">
+          <button type="button" onClick={() => setLibrary(true)}>Library</button>
+          <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete session</button>
+        </span>
       </div>
+      {library && <Library api={api} sessionId={session.id} onAdded={() => setAdded((n) => n + 1)} onClose={() => setLibrary(false)} />}
       {confirming && (
         <ConfirmDialog
           title="Delete this session?"
@@ -149,7 +157,7 @@ function SessionView({ api, session, onDelete, onFirstUse }: { api: Api; session
         />
       )}
       <div class={opened ? 'panes with-source' : 'panes'}>
-        <Documents api={api} sessionId={session.id} onChange={setDocuments} onAdded={onFirstUse} />
+        <Documents key={added} api={api} sessionId={session.id} onChange={setDocuments} onAdded={onFirstUse} />
         <Chat key={session.id} api={api} sessionId={session.id} title={session.label} documents={documents} onOpen={setOpened} onAsked={onFirstUse} />
         {opened && (
           <SourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} cited={opened}

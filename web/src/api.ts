@@ -1,5 +1,5 @@
 import type { UploadTypes } from './upload-rules';
-import type { ChatMessage, IngestJob, PageArea, Session, Source } from './types';
+import type { ChatMessage, IngestJob, LibraryDocument, PageArea, Session, Source } from './types';
 
 /** A 401 from the API: the app returns to sign-in with a message. */
 export class Unauthorized extends Error {}
@@ -45,6 +45,10 @@ export class Api {
 
   listDocuments = async (sessionId: string) => (await this.json<{ data: IngestJob[] }>('GET', `/session/${enc(sessionId)}/documents`)).data;
   deleteDocument = async (sessionId: string, ingestId: string) => void (await this.request('DELETE', `/session/${enc(sessionId)}/documents/${enc(ingestId)}`));
+  library = () => this.json<{ data: LibraryDocument[]; truncated: boolean }>('GET', '/documents');
+  /** Adds a library document to the session (its chunks copied, nothing uploaded): the session's job of it. */
+  addLibraryDocument = async (sessionId: string, documentId: string) =>
+    (await this.json<{ data: IngestJob }>('POST', `/session/${enc(sessionId)}/documents`, { documentId })).data;
   ingestJob = async (id: string) => (await this.json<{ data: IngestJob }>('GET', `/ingest/${enc(id)}`)).data;
 
   uploadTypes = async () => (await this.json<{ data: UploadTypes }>('GET', '/ingest/upload/types')).data;

@@ -67,3 +67,11 @@ export interface IngestJob {
 }
 
 export type AuthConfig = { mode: 'local' } | { mode: 'supabase'; supabaseUrl: string; supabaseAnonKey: string };
+
+/** A document of the user's library (GET /api/v1/documents): one per content, with the sessions holding it. */
+export interface LibraryDocument {
+  id: string;
+  filename: string;
+  pages?: number;
+  sessions: { sessionId: string; label: string; ingestId: string; addedAt: string }[];
+}

@@ -1,6 +1,7 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { chatBody, ingestBody, labelBody, uploadUrlBody } from '../schemas.js';
+import { addDocumentBody, chatBody, ingestBody, labelBody, uploadUrlBody } from '../schemas.js';
+import * as librarySchemas from '../library-response-schemas.js';
 import * as responseSchemas from '../response-schemas.js';
 import { API_OPERATIONS, AUTHENTICATED, OVER_CAPACITY, type ApiOperation, type ApiResponseSpec } from './operations.js';
 
@@ -13,10 +14,12 @@ import { API_OPERATIONS, AUTHENTICATED, OVER_CAPACITY, type ApiOperation, type A
 type Json = Record<string, unknown>;
 
 /** Request schemas by the name they get under components.schemas. */
-const REQUEST_SCHEMAS = { SessionLabel: labelBody, ChatQuestion: chatBody, UploadUrlRequest: uploadUrlBody, IngestRequest: ingestBody };
+const REQUEST_SCHEMAS = {
+  SessionLabel: labelBody, ChatQuestion: chatBody, UploadUrlRequest: uploadUrlBody, IngestRequest: ingestBody, AddDocumentRequest: addDocumentBody,
+};
 
 /** Every named schema; a schema used inside another (or as a whole body) becomes a $ref to its name. */
-const NAMED: Record<string, v.GenericSchema> = { ...REQUEST_SCHEMAS, ...responseSchemas };
+const NAMED: Record<string, v.GenericSchema> = { ...REQUEST_SCHEMAS, ...responseSchemas, ...librarySchemas };
 
 /** Marks a path parameter whose value keeps its slashes (the local upload key); the tests' path matcher honours it. */
 export const MULTI_SEGMENT = 'x-multi-segment';

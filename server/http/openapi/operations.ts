@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { chatBody, historyQuery, ingestBody, labelBody, pageImageQuery, passageQuery, uploadUrlBody } from '../schemas.js';
 import * as r from '../response-schemas.js';
+import { libraryOperations } from './library-operations.js';
 
 /**
  * Every operation of the HTTP API and every status it answers: the one place the contract is declared. The OpenAPI
@@ -172,6 +173,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       503: json('Object storage or the vector index did not answer; the document is kept, repeat the call', r.ServiceUnavailable),
     },
   },
+  ...libraryOperations({ json, BAD_REQUEST, BODY_TOO_LARGE, SESSION_NOT_FOUND, FAILED, UNAVAILABLE, OUT_OF_SPACE }),
   {
     method: 'post', path: '/api/v1/chat/completions', operationId: 'askQuestion',
     summary: 'Ask a question about the documents of a session', body: chatBody,

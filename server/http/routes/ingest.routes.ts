@@ -26,6 +26,7 @@ export function ingestJobJson(job: IngestJob) {
     ...(job.attempts !== undefined && job.attempts > 1 && { attempts: job.attempts }),
     ...(job.reusedFrom !== undefined && { reusedFrom: job.reusedFrom }),
     ...(job.kind !== undefined && { kind: job.kind }),
+    ...(job.copiedFrom !== undefined && { copiedFrom: job.copiedFrom }),
     tags: job.tags,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
