@@ -15,9 +15,9 @@ import { bareWord, nearSpelling } from './absent-names.js';
 /**
  * Below this share of the subject's weight in the answer's own passage, the answer says the documents do not hold it:
  * for an answer read from a table (a row is named by its label, in the words a question uses) and for one quoting
- * prose (a sentence may say it in other words).
+ * prose (a sentence may say it in other words: above 0.2 SQuAD's right answers were refused, docs/benchmarks.md).
  */
-export const MIN_SUBJECT_SUPPORT = { table: Number(process.env.DOC_CHAT_MIN_SUBJECT_SUPPORT ?? 0.45), prose: Number(process.env.DOC_CHAT_MIN_PROSE_SUPPORT ?? 0.45) };
+export const MIN_SUBJECT_SUPPORT = { table: 0.45, prose: 0.2 };
 
 /** Numbers and periods ("2019", "30,000", "FY19", "Q3") say which cell or which threshold, not what about. */
 const NUMBER_OR_PERIOD = /^(?:\d[\d,.]*|(?:fy|q[1-4]|h[12])\d*)$/i;
