@@ -9,6 +9,7 @@ import { formatNumber, withUnit, type Figure, type TableUnit } from './figures.j
 import { compute, type Computed, type TableOperation } from './table-arithmetic.js';
 import type { GridColumn, GridRow, TableGrid } from './table-grid.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
+import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
 
 export interface TableCell {
   grid: TableGrid;
@@ -42,6 +43,12 @@ const ADJACENCY_WEIGHT = 0.1;
 export function answerFromTables(question: string, grids: readonly TableGrid[], intents: readonly TableIntent[] = TABLE_INTENTS): TableAnswer | undefined {
   if (grids.length === 0) return undefined;
   const shared = labelsShared(grids);
+  // "In which year was X larger?", "How many years did X exceed 1,500?": one row's periods compared.
+  const comparison = comparisonAsked(question);
+  if (comparison) {
+    const compared = bestRow(question, grids, labelWeights(grids));
+    return compared && comparisonAnswer(comparison, compared, shared);
+  }
   const operation = operationAsked(question, intents);
   const years = yearsAsked(question);
   const weigh = labelWeights(grids);
@@ -254,6 +261,17 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
   return { line, operation, cells: used, computed, confidence: match.confidence };
 }
 
+/** The periods of one row that meet a comparison, or how many do, with every period's figure. */
+function comparisonAnswer(comparison: PeriodComparison, match: RowMatch, shared: Set<string>): TableAnswer | undefined {
+  const cells = yearColumns(match.grid, match.row).flatMap((c) => cell(match, c) ?? []);
+  if (cells.length < 2) return undefined;
+  const figures = cells.map((c) => ({ period: c.column.label || String(c.column.year), value: c.value }));
+  const met = periodsMeeting(comparison, figures);
+  if (comparison.asks === 'which' && met.length === 0) return undefined;
+  const line = comparisonLine(comparison, rowName(match.row, shared), figures, met);
+  return { line, operation: comparison.asks === 'count' ? 'count' : 'compare', cells, confidence: match.confidence };
+}
+
 /** A difference, ratio or share of two rows in one period (the one asked, else the latest). */
 function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMatch, years: number[], shared: Set<string>): TableAnswer | undefined {
   const grid = first.grid;
@@ -279,6 +297,8 @@ const OPERATION_NAMES: Record<TableOperation, string> = {
   difference: 'Difference between',
   ratio: 'Ratio of',
   share: 'Share of',
+  count: '',
+  compare: '',
 };
 
 function periodsText(operation: TableOperation, periods: string[]): string {

@@ -4,7 +4,8 @@
  */
 import { formatNumber, roundTo } from './figures.js';
 
-export type TableOperation = 'lookup' | 'change' | 'percent-change' | 'average' | 'sum' | 'difference' | 'ratio' | 'share';
+/** The arithmetic operations, a look-up, and the comparisons across periods (period-comparison.ts: nothing to compute). */
+export type TableOperation = 'lookup' | 'change' | 'percent-change' | 'average' | 'sum' | 'difference' | 'ratio' | 'share' | 'count' | 'compare';
 
 export interface Computed {
   value: number;
@@ -48,5 +49,8 @@ export function compute(operation: TableOperation, values: readonly number[], de
       return values.length >= 2 ? result(values.reduce((s, v) => s + v, 0), false, values.map(show).join(' + ')) : undefined;
     case 'average':
       return values.length >= 2 ? result(values.reduce((s, v) => s + v, 0) / values.length, false, `(${values.map(show).join(' + ')}) / ${values.length}`) : undefined;
+    case 'count':
+    case 'compare':
+      return undefined;
   }
 }
