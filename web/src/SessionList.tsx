@@ -1,19 +1,23 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { navigate } from './route';
 import type { Session } from './types';
 
-export function SessionList({ sessions, selectedId, onCreate, onRename, onChoose }: {
+export function SessionList({ sessions, selectedId, onCreate, onRename, onChoose, children }: {
   sessions?: Session[];
   selectedId?: string;
   onCreate(): void;
   onRename(id: string, label: string): Promise<void>;
   /** A session's link was followed (the phone's menu closes, even on the session already shown). */
   onChoose?(): void;
+  /** Shown under the New session button (the search over past chats), inside the phone's Sessions menu too. */
+  children?: ComponentChildren;
 }) {
   return (
     <nav class="sessions" id="sessions" aria-label="Sessions" onClick={(e) => (e.target as Element).closest('a') && onChoose?.()}>
       <h2>Sessions</h2>
       <button type="button" class="primary" onClick={onCreate}>New session</button>
+      {children}
       <ul>
         {sessions?.map((session) => (
           <SessionItem key={session.id} session={session} current={session.id === selectedId} onRename={onRename} />

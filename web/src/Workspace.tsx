@@ -7,6 +7,7 @@ import { Documents } from './Documents';
 import { shortName } from './names';
 import { Library } from './Library';
 import { navigate, useSelectedSessionId } from './route';
+import { Search } from './Search';
 import { SessionList } from './SessionList';
 import { SourceDialog } from './SourceDialog';
 import type { CitedPage, IngestJob, Session } from './types';
@@ -109,7 +110,9 @@ export function Workspace({ api, onSignOut }: { api: Api; onSignOut(): void }) {
           <button type="button" class="link" onClick={onSignOut}>Sign out</button>
         </div>
       </header>
-      <SessionList sessions={sessions} selectedId={selectedId} onCreate={create} onRename={rename} onChoose={() => setDrawer(undefined)} />
+      <SessionList sessions={sessions} selectedId={selectedId} onCreate={create} onRename={rename} onChoose={() => setDrawer(undefined)}>
+        <Search api={api} />
+      </SessionList>
       <main class="session">
         {error && <p class="error" role="alert">{error}</p>}
         {selected ? (

@@ -1,5 +1,5 @@
 import type { UploadTypes } from './upload-rules';
-import type { ChatMessage, IngestJob, LibraryDocument, PageArea, Session, Source } from './types';
+import type { ChatMessage, IngestJob, LibraryDocument, PageArea, SearchMatches, Session, Source } from './types';
 
 /** A 401 from the API: the app returns to sign-in with a message. */
 export class Unauthorized extends Error {}
@@ -59,6 +59,8 @@ export class Api {
 
   history = (sessionId: string, page: number) =>
     this.json<{ data: ChatMessage[]; total?: number }>('GET', `/chat/history/${enc(sessionId)}?page=${page}`);
+  /** The caller's sessions by name and messages by text matching `query` (400 when it is blank or over 200 characters). */
+  search = async (query: string) => (await this.json<{ data: SearchMatches }>('GET', `/search?q=${encodeURIComponent(query)}`)).data;
   clearChat = async (sessionId: string) => void (await this.request('DELETE', `/chat/${enc(sessionId)}`));
 
   /**

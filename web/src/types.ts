@@ -75,3 +75,9 @@ export interface LibraryDocument {
   pages?: number;
   sessions: { sessionId: string; label: string; ingestId: string; addedAt: string }[];
 }
+
+/** What GET /api/v1/search?q= found among the caller's own sessions (by name) and messages (by text), best first. */
+export interface SearchMatches {
+  sessions: { sessionId: string; label: string; createdAt: string }[];
+  messages: { messageId: string; sessionId: string; sessionLabel: string; role: 'user' | 'assistant'; excerpt: string; createdAt: string }[];
+}
