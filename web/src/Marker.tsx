@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { CitedPage } from './types';
 
 let markerIds = 0;
@@ -12,7 +12,8 @@ export function Marker({ n, page, open }: { n: number; page: CitedPage; open(pag
   const [id] = useState(() => `marker-tip-${++markerIds}`);
   const [shown, setShown] = useState(false);
   const wrap = useRef<HTMLSpanElement>(null);
-  useEffect(() => {
+  // Attached before the tooltip is painted: an Escape pressed as soon as it shows must find the listener there.
+  useLayoutEffect(() => {
     if (!shown) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setShown(false);
     // A pointer that left without a mouseleave (the answer re-rendered under it) still hides it, unless the mark has focus.
