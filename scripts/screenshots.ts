@@ -73,6 +73,12 @@ try {
   await ask(page, 'Does the ferry run on Sundays?');
   await page.getByText(/^Pages found, not quoted/).click();
   await shot('also-found');
+  // The library: the user's documents across sessions, each addable here without an upload.
+  await page.getByRole('button', { name: 'Library' }).click();
+  const library = page.getByRole('dialog', { name: 'Library' });
+  await library.getByRole('list', { name: 'Library documents' }).getByRole('listitem').first().waitFor();
+  await shot('library');
+  await library.getByRole('button', { name: 'Close' }).click();
   await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'Bank fees 2024' }).click();
   await page.getByRole('heading', { name: 'Bank fees 2024' }).waitFor();
   await lastAnswerSources(page).first().waitFor();
