@@ -19,6 +19,9 @@ describe('web app in Chromium, the document library', function () {
     await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
     await page.getByLabel('Upload documents').setInputFiles([acme]);
     await waitForStatus(page, acme.name, /^completed$/);
+    // The session is named from its first document.
+    await page.getByRole('heading', { level: 1, name: 'Untitled session' }).waitFor({ state: 'detached' });
+    const firstLabel = (await page.getByRole('heading', { level: 1 }).textContent())!.trim();
     const first = page.url();
 
     // A second session: the document reaches it from the library, with no upload request at all.
@@ -32,7 +35,7 @@ describe('web app in Chromium, the document library', function () {
     await page.getByRole('button', { name: 'Library' }).click();
     const dialog = page.getByRole('dialog', { name: 'Library' });
     const item = dialog.getByRole('list', { name: 'Library documents' }).getByRole('listitem').filter({ hasText: acme.name });
-    await item.getByText('In: Untitled session').waitFor();
+    await item.getByText(`In: ${firstLabel}`).waitFor();
     await expectAccessible(page, 'the library dialog');
     const added = page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/v1\/session\/[^/]+\/documents$/.test(new URL(r.url()).pathname));
     await item.getByRole('button', { name: 'Add to this session' }).click();
