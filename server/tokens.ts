@@ -19,6 +19,8 @@ export const TOKENS = {
   BlobStore: Symbol.for('BlobStore'),
   /** DATA_DIR's free space and the space held back for deletions (adapters/system/disk-space.ts). */
   StorageSpace: Symbol.for('StorageSpace'),
+  /** Gives back the space a store in DATA_DIR freed but keeps (SQLite's write-ahead log); bound by the records' module. */
+  SpaceReclaimer: Symbol.for('SpaceReclaimer'),
   LexicalIndex: Symbol.for('LexicalIndex'),
   DenseIndex: Symbol.for('DenseIndex'),
   DocumentReader: Symbol.for('DocumentReader'),

@@ -25,6 +25,12 @@ export interface SqliteDatabase {
   chunkWriter?: ChunkWriteThread;
   /** For a database file: the thread that copies the write-ahead log into the file (see WalCheckpointer). */
   checkpointer?: WalCheckpointer;
+  /**
+   * Copies the write-ahead log into the file and empties it: the log of a deletion on a full disk otherwise keeps the
+   * space the deletion freed. Never blocks the thread: while a reader or the checkpoint thread holds the log it tries
+   * again a few times, then leaves the log as it is. Resolves true when emptied.
+   */
+  truncateLog(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -308,6 +314,13 @@ export function openSqliteDatabase(file: string, threads: SqliteThreadTimings = 
     raw,
     chunkWriter,
     checkpointer,
+    truncateLog: async () => {
+      for (let attempt = 0; attempt < TRUNCATE_ATTEMPTS; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, TRUNCATE_RETRY_MS));
+        if (truncateLogNow(raw)) return true;
+      }
+      return false;
+    },
     // Kysely's destroy closes the underlying better-sqlite3 handle too (the last connection: it checkpoints).
     close: async () => {
       await chunkWriter?.close();
@@ -315,6 +328,23 @@ export function openSqliteDatabase(file: string, threads: SqliteThreadTimings = 
       await db.destroy();
     },
   };
+}
+
+const TRUNCATE_ATTEMPTS = 10;
+const TRUNCATE_RETRY_MS = 50;
+
+function truncateLogNow(raw: BetterSqlite3.Database): boolean {
+  if (raw.memory) return false;
+  const waited = raw.pragma('busy_timeout', { simple: true }) as number;
+  raw.pragma('busy_timeout = 0'); // on the request thread: a reader or the checkpoint thread busy means not now
+  try {
+    const [result] = raw.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    return result?.busy === 0;
+  } catch {
+    return false; // busy, or the file could not take the log's pages: the log stays, as it was
+  } finally {
+    raw.pragma(`busy_timeout = ${waited}`);
+  }
 }
 
 /** A read-only connection: for searching the indexes from another thread (adapters/answer-pool). */

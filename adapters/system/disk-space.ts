@@ -43,6 +43,8 @@ export interface DiskSpaceOptions {
   /** The free bytes of the directory's file system for an unprivileged user (default: fs.statfs). */
   freeBytes?: (directory: string) => Promise<number>;
   cacheMs?: number;
+  /** Gives back what the stores in the directory freed but keep for reuse (see StorageSpace.reclaim). */
+  reclaim?: () => Promise<void>;
 }
 
 /**
@@ -112,6 +114,16 @@ export class DiskSpace implements StorageSpace {
     this.held = left;
     this.checked = undefined;
     return true;
+  }
+
+  async reclaim(): Promise<void> {
+    if (!this.options.reclaim || (await this.free()) + this.held >= this.options.reserveBytes) return;
+    try {
+      await this.options.reclaim();
+    } catch (error) {
+      this.options.logger?.warn('could not give back the space a deletion freed', { error: String(error) });
+    }
+    this.checked = undefined;
   }
 
   private figures(free: number) {

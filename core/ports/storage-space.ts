@@ -13,4 +13,9 @@ export interface StorageSpace {
    * some was given, false when none is held any more. It is held back again once free space allows.
    */
   release(): Promise<boolean>;
+  /**
+   * After a deletion: while free space is below the reserve, gives back to the file system what the stores freed but
+   * keep for reuse (a database's write-ahead log), so that it shows as free. Best effort, never throws.
+   */
+  reclaim?(): Promise<void>;
 }

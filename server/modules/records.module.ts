@@ -104,6 +104,7 @@ async function sqliteDialect(file: string): Promise<Dialect> {
       bind<SessionEraser>(TOKENS.SessionEraser).toDynamicValue((ctx) => new sqlite.SqliteSessionEraser(sqliteDatabaseOf(ctx)));
       bind<RecordSearch>(TOKENS.RecordSearch).toDynamicValue((ctx) => new sqlite.SqliteRecordSearch(sqliteDatabaseOf(ctx)));
       bind<VectorIndex>(TOKENS.LexicalIndex).toDynamicValue((ctx) => lexical(ctx, new sqlite.SqliteFtsIndex(sqliteDatabaseOf(ctx)), 'sqlite'));
+      bind<() => Promise<void>>(TOKENS.SpaceReclaimer).toDynamicValue((ctx) => async () => void (await sqliteDatabaseOf(ctx).truncateLog()));
       bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => ({
         name: 'database',
         probe: async () => void sqliteDatabaseOf(ctx).raw.prepare('SELECT 1').get(),

@@ -121,7 +121,10 @@ export const serviceModule: ServiceModule<ServiceSection> = {
       bind<IdGenerator>(TOKENS.Ids).toConstantValue(new RandomUuidGenerator());
       // DATA_DIR's free space, whichever families keep their data there (the records and files of the embedded stack).
       bind<DiskSpace>(DISK_SPACE).toDynamicValue((ctx) =>
-        new DiskSpace({ directory: config.dataDir, reserveBytes: config.diskReserveBytes, logger: ctx.get<Logger>(TOKENS.Logger) }),
+        new DiskSpace({
+          directory: config.dataDir, reserveBytes: config.diskReserveBytes, logger: ctx.get<Logger>(TOKENS.Logger),
+          reclaim: ctx.get<() => Promise<void>>(TOKENS.SpaceReclaimer, { optional: true }),
+        }),
       );
       bind<StorageSpace>(TOKENS.StorageSpace).toDynamicValue((ctx) => ctx.get<DiskSpace>(DISK_SPACE));
       bind<Lifecycle>(TOKENS.Lifecycle).toDynamicValue((ctx) => {

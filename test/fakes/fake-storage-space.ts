@@ -14,6 +14,7 @@ export class FakeStorageSpace implements StorageSpace {
   full = false;
   steps = 0;
   released = 0;
+  reclaimed = 0;
 
   async ensureRoom(): Promise<void> {
     if (this.full) throw new InsufficientStorageError();
@@ -28,5 +29,9 @@ export class FakeStorageSpace implements StorageSpace {
     this.steps--;
     this.released++;
     return true;
+  }
+
+  async reclaim(): Promise<void> {
+    this.reclaimed++;
   }
 }

@@ -87,7 +87,9 @@ describe('extraction memory policy (issue 18: cost per page flat in the length o
   });
 
   it('loads @napi-rs/canvas and pdf.js into an extraction process only for a photo, not for PDFs read and OCR\'d with PDFium', async () => {
-    const reader = new ChildProcessDocumentReader({ poolSize: 1, idleMs: 60_000 });
+    // A memory limit high enough that the child is not recycled for its size after the photo (canvas, pdf.js and OCR
+    // can leave it above a quarter of the default limit): this test asks which process read it, not when it is replaced.
+    const reader = new ChildProcessDocumentReader({ poolSize: 1, idleMs: 60_000, maxMemoryMb: 4_096 });
     const before = new Set(childPids());
     // Skia's native library, which @napi-rs/canvas maps; pdf.js is imported only beside it (pdf-page-raster.ts, raster.ts).
     const canvasLoaded = (pid: number) => fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes('skia');

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { openSqliteDatabase } from '../../../adapters/sqlite/database.js';
 
 describe('SQLite write-ahead log checkpoints (a thread of their own)', function () {
@@ -69,6 +70,34 @@ describe('SQLite write-ahead log checkpoints (a thread of their own)', function 
       expect((again.raw.prepare('SELECT count(*) AS n FROM filler').get() as { n: number }).n).to.equal(2_000);
     } finally {
       await again.close();
+    }
+  });
+
+  it('empties the log on request (a deletion on a full disk), and leaves it without waiting while a reader holds it', async () => {
+    const file = path.join(dir, 'doc-chat.db');
+    // A checkpoint thread that never starts within the test: only truncateLog empties the log.
+    const database = openSqliteDatabase(file, { checkpointEveryMs: 600_000 });
+    const reader = new BetterSqlite3(file, { readonly: true });
+    try {
+      database.raw.exec('CREATE TABLE filler (body TEXT)');
+      database.raw.prepare('INSERT INTO filler (body) VALUES (?)').run('x'.repeat(100_000));
+      const logSize = () => fs.statSync(`${file}-wal`).size;
+      expect(logSize()).to.be.above(100_000);
+      // A reader in the middle of a read holds the log: the truncation gives up after its few tries, well within a second.
+      reader.prepare('BEGIN').run();
+      reader.prepare('SELECT count(*) FROM filler').get();
+      const started = Date.now();
+      expect(await database.truncateLog()).to.equal(false);
+      expect(Date.now() - started).to.be.below(2_000);
+      expect(logSize()).to.be.above(100_000);
+      reader.prepare('COMMIT').run();
+      expect(await database.truncateLog()).to.equal(true);
+      expect(logSize()).to.equal(0);
+      expect(database.raw.pragma('busy_timeout', { simple: true }), 'the wait for locks is as it was').to.equal(5_000);
+      expect((database.raw.prepare('SELECT length(body) AS n FROM filler').get() as { n: number }).n).to.equal(100_000);
+    } finally {
+      reader.close();
+      await database.close();
     }
   });
 });

@@ -121,6 +121,26 @@ describe('DiskSpace: the free space of DATA_DIR and the part held back', () => {
     await huge.init();
     await rejection(huge.ensureRoom());
   });
+
+  it('asks the stores to give back what they keep only while free space is below the reserve, and logs a failure', async () => {
+    let asked = 0;
+    const watched = new DiskSpace({
+      directory: dir, reserveBytes: 8 * MB, logger, cacheMs: 0, freeBytes: async () => free,
+      reclaim: async () => {
+        asked++;
+        if (asked === 2) throw new Error('locked');
+      },
+    });
+    await watched.init();
+    await watched.reclaim();
+    expect(asked, 'with room to spare').to.equal(0);
+    free = MB;
+    await watched.reclaim();
+    expect(asked).to.equal(1);
+    await watched.reclaim(); // throws inside: logged, not thrown
+    expect(asked).to.equal(2);
+    expect(logger.lines.some((l) => l.level === 'warn' && /could not give back/.test(l.message))).to.equal(true);
+  });
 });
 
 describe('isStorageExhausted', () => {

@@ -144,6 +144,7 @@ describe('a full disk (issue 48, point 3)', () => {
     };
     await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: session.id });
     expect(space.released).to.equal(3);
+    expect(space.reclaimed, 'asked once the deletion succeeded').to.equal(1);
     expect(await f.sessions.findById(session.id)).to.equal(null);
     expect(await f.blobs.stat(key)).to.equal(null);
   });
