@@ -126,7 +126,9 @@ export class ExtractiveAnswerer implements Llm {
       chosen.push(piece);
       words += piece.words;
     }
-    const { parts, sources, markers, quotes } = render(chosen, row ? first : undefined);
+    // What answers best leads its page's quote (the reader's first words), unless it announces what follows it (":").
+    const leading = row ? first : /:$/.test(chosen[0].text) ? undefined : chosen[0];
+    const { parts, sources, markers, quotes } = render(chosen, leading);
     // A row a skill named answers in the skill's wording ("COGS": "Total cost of revenue"); any other quote must be
     // about what the question asks.
     const subject = row ? undefined : subjectSupport(request.question, chosen[0].passage, request.contexts);
@@ -454,7 +456,7 @@ function render(chosen: Candidate[], leading?: Candidate): { parts: string[]; so
   const quoted: Record<string, string> = {};
   for (const group of groups.values()) {
     if (budget <= 0) break;
-    // In reading order; a table row that answers leads its page's quote, so the 80 words never cut it off.
+    // In reading order, but what answers (`leading`) leads its page's quote, so the 80 words never cut it off.
     group.sort((a, b) => Number(b === leading) - Number(a === leading) || a.rank - b.rank || a.position - b.position);
     // A quote that ends on a colon stops where its list starts (in another passage): say that it goes on.
     const quote = limitWords(joinLines(group), budget).replace(/:$/, ': …');

@@ -55,9 +55,8 @@ export function answerFromTables(question: string, grids: readonly TableGrid[], 
   const twoRows = operation === 'difference' || operation === 'ratio' || operation === 'share';
   const phrases = twoRows ? twoPhrases(question, operation) : undefined;
   if (phrases) {
-    const first = bestRow(phrases[0], grids, weigh);
-    const second = first && bestRow(phrases[1], [first.grid], weigh, first.row);
-    if (first && second) return twoRowAnswer(operation, first, second, years, shared);
+    const pair = rowPair(phrases, grids, weigh);
+    if (pair) return twoRowAnswer(operation, pair[0], pair[1], years, shared);
   }
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
   const match = bestRow(question, grids, weigh);
@@ -141,6 +140,22 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
   return best;
 }
 
+/**
+ * The rows two phrases name, in one table and not the same row: each phrase's best row tried first and the other's
+ * best beside it, the pair with the surer matches kept ("Swiss income" of "total income before taxes" is not the
+ * total's row, though its words are the total's too).
+ */
+function rowPair(phrases: [string, string], grids: readonly TableGrid[], weigh: (key: string) => number): [RowMatch, RowMatch] | undefined {
+  const pairs: [RowMatch, RowMatch][] = [];
+  const first = bestRow(phrases[0], grids, weigh);
+  const second = first && bestRow(phrases[1], [first.grid], weigh, first.row);
+  if (first && second) pairs.push([first, second]);
+  const other = bestRow(phrases[1], grids, weigh);
+  const itsFirst = other && bestRow(phrases[0], [other.grid], weigh, other.row);
+  if (other && itsFirst) pairs.push([itsFirst, other]);
+  return pairs.sort((a, b) => b[0].confidence + b[1].confidence - (a[0].confidence + a[1].confidence))[0];
+}
+
 /** The two rows' phrases of a two-row question: "difference between A and B", "ratio of A to B", "what percentage of B is A". */
 function twoPhrases(question: string, operation: TableOperation): [string, string] | undefined {
   const q = question.replace(/\?$/, '');
@@ -149,7 +164,7 @@ function twoPhrases(question: string, operation: TableOperation): [string, strin
     if (ofWhole) return [ofWhole[2], ofWhole[1]];
     const asShare = /(.+?)\s+as\s+an?\s+(?:percentage|proportion|share|fraction|%)\s+of\s+(.+)/i.exec(q);
     if (asShare) return [asShare[1], asShare[2]];
-    const within = /(?:proportion|share|percentage|percent|fraction)\s+of\s+(?:the\s+)?(.+?)\s+(?:in|to|of|within|out of|from)\s+(?:the\s+)?(.+)/i.exec(q);
+    const within = /(?:proportion|share|percentage|percent|fraction)\s+of\s+(?:the\s+)?(.+?)\s+(?:in|to|of|within|out of|from|among|over)\s+(?:the\s+)?(.+)/i.exec(q);
     return within ? [within[1], within[2]] : undefined;
   }
   const pair = operation === 'ratio' ? /(?:ratio\s+(?:of|between)\s+)?(.+?)\s+(?:to|and|divided by|over)\s+(.+)/i : /(?:between|of)\s+(.+?)\s+and\s+(.+)/i;
@@ -325,11 +340,13 @@ function labelsShared(grids: readonly TableGrid[]): Set<string> {
 }
 
 /**
- * The unit of the row's figures: percent when it prints them so; the table's currency but not its scale when the
+ * The unit of the row's figures: percent when it prints them all so; the table's currency but not its scale when the
  * label says the figure is per something, a rate, a ratio or a count ("Dividends per share" in a table "in thousands").
  */
 function unitOf(match: RowMatch): TableUnit | undefined {
-  const rowPercent = match.row.figures.some((f) => f?.percent);
+  // Percentages beside amounts ("2,493 2,433 2.5%": a change column) leave the amounts in the table's unit.
+  const printed = match.row.figures.filter((f) => f?.value !== undefined);
+  const rowPercent = printed.length > 0 && printed.every((f) => f!.percent);
   if (rowPercent) return { multiplier: 1, percent: true };
   const unit = match.grid.unit;
   if (unit && UNSCALED.test(match.row.label)) return unit.currency && /\bper\b/i.test(match.row.label) ? { multiplier: 1, currency: unit.currency } : undefined;

@@ -44,7 +44,10 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
   const grids: TableGrid[] = [];
   let current: Draft | undefined;
   let section: string | undefined;
-  const close = () => {
+  /** The last column header of years seen, and where: rows that follow it after a break are still under it. */
+  let lastHeader: { at: number; header: string; columns: GridColumn[]; unitLines: string[] } | undefined;
+  const close = (at: number) => {
+    if (current?.header && current.columns.some((c) => c.year !== undefined)) lastHeader = { at, header: current.header, columns: current.columns, unitLines: current.unitLines };
     if (current && current.rows.length >= 2) grids.push(finish(current));
     current = undefined;
     section = undefined;
@@ -52,13 +55,13 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
   for (let i = 0; i < units.length; i++) {
     const unit = units[i];
     if (unit.kind === 'columns' || namesPeriods(unit)) {
-      close();
+      close(i);
       current = { ...titleAbove(units, i), header: unit.text, columns: columnsOf(unit.text), rows: [] };
       continue;
     }
     const row = rowOf(unit, current);
     if (row) {
-      current ??= { ...titleAbove(units, i), columns: [], rows: [] };
+      current ??= startedAt(units, i, row.figures.length, lastHeader);
       current.rows.push({ ...row, ...(section ? { section } : {}) });
       continue;
     }
@@ -79,9 +82,9 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
     const short = unit.kind === 'heading' || (unit.kind === 'sentence' && ((words <= MAX_SECTION_WORDS && /:$/.test(unit.text)) || (words <= 4 && !/[.!?]$/.test(unit.text))));
     // A header's second line in brackets ("(Decrease)") titles no section.
     if (short && units[i + 1]?.kind !== 'columns' && !unit.text.startsWith('(')) section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
-    else if (current.rows.length > 0 || unit.kind !== 'sentence' || unit.text.split(' ').length > MAX_SECTION_WORDS) close();
+    else if (current.rows.length > 0 || unit.kind !== 'sentence' || unit.text.split(' ').length > MAX_SECTION_WORDS) close(i);
   }
-  close();
+  close(units.length);
   return grids;
 }
 
@@ -111,6 +114,8 @@ function rowOf(unit: TextUnit, table: Draft | undefined): Omit<GridRow, 'section
   // A footnote mark after the label ("Working capital (1) $207,599 …") is no figure: more cells than the columns.
   const columns = table?.columns.length ?? 0;
   if (columns > 0 && cells.length > columns && /^\(\d\)$/.test(cells[0])) [label, cells] = [`${label} ${cells[0]}`, cells.slice(1)];
+  // The end of a bracket the label opened ("Indemnification receivable (see Note 13) $598 $2,410"): the label's.
+  while (/^\d+\)$/.test(cells[0] ?? '') && (label.match(/\(/g)?.length ?? 0) > (label.match(/\)/g)?.length ?? 0)) [label, cells] = [`${label} ${cells[0]}`, cells.slice(1)];
   const figures = cells.map(parseFigure);
   if (figures.length === 0 || figures.some((f) => f === undefined)) return undefined;
   if (columns > 0 && figures.length > columns + 2) return undefined;
@@ -118,6 +123,49 @@ function rowOf(unit: TextUnit, table: Draft | undefined): Omit<GridRow, 'section
 }
 /** A line within a table with more words than this is prose, not a row whose figures the layout missed. */
 const MAX_ROW_WORDS = 20;
+
+/**
+ * A table whose first row has no header line right above it: a header broken over the lines above (wrappedHeader),
+ * else the last header of years when it stands a few units up and names as many columns as the row has figures (a
+ * sentence between the header and the rows, or a table the layout broke in two: "Total accrued receivables, net" …).
+ */
+function startedAt(units: readonly TextUnit[], at: number, figures: number, last: { at: number; header: string; columns: GridColumn[]; unitLines: string[] } | undefined): Draft {
+  const title = titleAbove(units, at);
+  const wrapped = wrappedHeader(units, at, figures);
+  if (wrapped.columns.length > 0 || !last || at - last.at > MAX_HEADER_DISTANCE || last.columns.length !== figures) return { ...title, ...wrapped, rows: [] };
+  return { ...title, header: last.header, columns: last.columns, unitLines: [...last.unitLines, ...title.unitLines], rows: [] };
+}
+/** Units between a header and the rows still under it. */
+const MAX_HEADER_DISTANCE = 6;
+
+/**
+ * A column header the page broke over short lines ("Balance Sheet January 3," / "2020" / "December" / "28, 2018"),
+ * read from the lines above a table's first row: when they name as many years as the row has figures, in the order
+ * printed, those are the columns. Else no columns (the table reads by position).
+ */
+function wrappedHeader(units: readonly TextUnit[], at: number, figures: number): { header?: string; columns: GridColumn[] } {
+  const lines: string[] = [];
+  for (let i = at - 1; i >= 0 && lines.length < MAX_HEADER_LINES; i--) {
+    const unit = units[i];
+    // A date's day and year on a line of their own ("28, 2018") read as a row: a header's part, not a row.
+    if (unit.kind === 'columns') break;
+    if (unit.text.split(' ').length > MAX_HEADER_LINE_WORDS) {
+      // The header run on after the sentence introducing the table ("… were as follows: Fiscal year end June 1, 2019 …").
+      const tail = /:\s*([^:]+)$/.exec(unit.text)?.[1];
+      if (tail && tail.split(' ').length <= MAX_HEADER_LINE_WORDS * 2) lines.unshift(tail);
+      break;
+    }
+    const datePart = unit.kind === 'row' && /^\d{1,2},? (?:19|20)\d\d$/.test(unit.text);
+    if (unit.kind === 'row' && !datePart) break;
+    lines.unshift(unit.text);
+  }
+  const header = lines.join(' ');
+  const years = [...header.matchAll(YEAR)].map((m) => Number(m[0]));
+  if (figures < 2 || years.length !== figures || new Set(years).size !== years.length) return { columns: [] };
+  return { header, columns: years.map((year) => ({ label: String(year), year })) };
+}
+const MAX_HEADER_LINES = 6;
+const MAX_HEADER_LINE_WORDS = 12;
 
 /** The heading just above a table (at most two units up, before any row) and the unit its lines name. */
 function titleAbove(units: readonly TextUnit[], at: number): { title?: string; unitLines: string[] } {

@@ -17,13 +17,15 @@ const MOVE = String.raw`(?:change|increase|decrease|growth|decline|rise|drop|fal
 export const TABLE_INTENTS: readonly TableIntent[] = [
   // "Absolute change" of a percentage is the difference of its points, not a change relative to the earlier.
   { operation: 'change', language: 'en', trigger: /\babsolute\s+(?:percentage\s+|percent\s+)?(?:change|difference|increase|decrease)\b/i },
-  { operation: 'percent-change', language: 'en', trigger: new RegExp(String.raw`\b(?:percentage|percent|%)\s*(?:point\s+)?${MOVE}|\b${MOVE}\s+(?:in\s+)?(?:percentage|percent)\b|\bgrowth rate\b|\bby what (?:percentage|percent)\b|\b(?:percentage|percent|%)\s*${MOVE}`, 'i') },
+  { operation: 'percent-change', language: 'en', trigger: new RegExp(String.raw`\b(?:percentage|percent|%)\s*(?:point\s+)?${MOVE}|\b${MOVE}\s+(?:in\s+)?(?:percentage|percent)\b|\b${MOVE}\s*\(%\)|\bgrowth rate\b|\bby what (?:percentage|percent)\b|\b(?:percentage|percent|%)\s*${MOVE}`, 'i') },
   { operation: 'share', language: 'en', trigger: /\b(?:percentage|proportion|share|fraction|percent|%)\s+of\b/i },
   { operation: 'average', language: 'en', trigger: /\baverage\b|\bmean\b/i },
   { operation: 'ratio', language: 'en', trigger: /\bratio\b|\bdivided by\b/i },
   { operation: 'difference', language: 'en', trigger: /\bdifference\b/i },
   { operation: 'change', language: 'en', trigger: new RegExp(String.raw`\b${MOVE}\b`, 'i') },
   { operation: 'sum', language: 'en', trigger: /\bsum\b|\bcombined\b|\baltogether\b|\btotal\s+(?:of|for)\s+(?:both|all|each)\b/i },
+  // "What is the total X across all 3 years?": the periods' sum.
+  { operation: 'sum', language: 'en', trigger: /\btotal\b.*\b(?:across|over|in|for)\s+(?:all|the)\s+(?:\d|two|three|four|five)\s+years\b/i },
   // "What is the total X in 2018 and 2019?": the periods' sum, unless each is asked ("respectively").
   { operation: 'sum', language: 'en', trigger: /^(?!.*\b(?:respectively|each)\b).*\btotal\b.*\b(?:19|20)\d\d\b.*\b(?:and|to|-|through)\b\s*(?:19|20)\d\d\b/i },
 ];

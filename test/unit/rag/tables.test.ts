@@ -107,6 +107,33 @@ describe('tables read as tables', () => {
   });
 });
 
+describe('headers a page breaks or leaves behind', () => {
+  it('reads a header of dates broken over short lines, a day and year on a line of their own', () => {
+    const [grid] = grids(`Balance at March 2,\n2021\nFebruary\n26, 2020\n(in millions)\nSpare parts 14 9\nTooling 31 40`);
+    expect(grid.columns.map((c) => c.year)).to.deep.equal([2021, 2020]);
+    expect(grid.unit).to.deep.include({ scale: 'million' });
+    expect(answerFromTables('What was the change in tooling from 2020 to 2021?', [grid])?.line).to.equal('Change in Tooling from 2020 to 2021: −9 million (31 − 40 = −9)');
+  });
+
+  it('reads a header run on after the sentence that introduces the table', () => {
+    const [grid] = grids(`The harbour dues collected were as follows: Season ending May 3, 2021 May 4, 2020\nCargo dues $1,200 $900\nBerth dues 300 350`);
+    expect(grid.columns.map((c) => c.year)).to.deep.equal([2021, 2020]);
+  });
+
+  it('keeps rows under their header across a sentence and across a break in the table', () => {
+    const text = `2021 2020\nAll figures in euros. Included below are the costs the board approved for the new depot:\nFencing 120 80\nLighting 45 60\nThe lighting contract was renewed in the spring after a tender among three suppliers.\nTotal depot costs 165 140\nLess: grants received 20 10`;
+    const found = grids(text);
+    expect(found.map((g) => g.columns.map((c) => c.year))).to.deep.equal([[2021, 2020], [2021, 2020]]);
+    expect(answerFromTables('What is the percentage change in grants received from 2020 to 2021?', found)?.computed?.value).to.equal(100);
+  });
+
+  it('keeps a bracket the label opened in the label ("(see Note 4)")', () => {
+    const [grid] = grids(`2021 2020\nDeposits held (see Note 4) $310 $250\nPrepayments 12 15`);
+    expect(grid.rows.map((r) => r.label)).to.deep.equal(['Deposits held (see Note 4)', 'Prepayments']);
+    expect(grid.rows[0].figures.map((f) => f?.value)).to.deep.equal([310, 250]);
+  });
+});
+
 describe('answers from table cells', () => {
   it('picks the row the question names, not one that shares a word ("net income" is not "Other income — net")', () => {
     const answer = answerFromTables('What was the net income in 2019?', grids(INCOME));
@@ -138,6 +165,19 @@ describe('answers from table cells', () => {
     expect(answer?.cells.map((c) => c.row.label)).to.deep.equal(['Fixed Price', 'Total sales']);
   });
 
+  it('states an amount beside a percentage column in the table’s unit, not as a percentage', () => {
+    const text = `(in thousands) 2021 2020 % Change\nFerry tickets 2,400 2,000 20%\nSeason passes 900 1,000 (10)%`;
+    expect(answerFromTables('What were ferry tickets in 2021?', grids(text))?.line).to.equal('Ferry tickets, 2021: 2,400 thousand');
+  });
+
+  it('finds the two rows of a share whichever phrase names its row more surely', () => {
+    const text = `2021 2020\nLocal income 210 180\nForeign income 60 40\nTotal income before taxes 270 220`;
+    const answer = answerFromTables('What percentage of the total income before taxes does local income form a part of in 2021?', grids(text));
+    expect(answer?.cells.map((c) => c.row.label)).to.deep.equal(['Local income', 'Total income before taxes']);
+    expect(answer?.computed?.value).to.equal(77.78);
+    expect(answerFromTables('What is the percentage of foreign income among the total income before taxes in 2020?', grids(text))?.computed?.value).to.equal(18.18);
+  });
+
   it('answers nothing when no row names what is asked', () => {
     expect(answerFromTables('What is the capital of France?', grids(INCOME))).to.equal(undefined);
     expect(answerFromTables('Who audited the statements?', grids(SALES))).to.equal(undefined);
@@ -148,5 +188,7 @@ describe('answers from table cells', () => {
     expect(operationAsked('By how much did revenue increase?')).to.equal('change');
     expect(operationAsked('What is the average revenue?')).to.equal('average');
     expect(operationAsked('What was the revenue in 2019?')).to.equal('lookup');
+    expect(operationAsked('What is the change (%) for bookings between 2018 and 2019?')).to.equal('percent-change');
+    expect(operationAsked('What is the total rent paid across all 3 years?')).to.equal('sum');
   });
 });
