@@ -40,6 +40,8 @@ export function tableAnswer(request: AnswerRequest): Answer | undefined {
 }
 
 function fires(found: TableAnswer, question: string): boolean {
+  // A question about the table's shape (its periods, a section's items) says "included", "components" as such.
+  if (found.operation === 'periods' || found.operation === 'items') return true;
   if (ASKS_OTHER.test(question)) return false;
   return found.operation !== 'lookup' || (found.confidence >= LOOKUP_CONFIDENCE && ASKS_FIGURE.test(question.trim()) && NAMES_FIGURE.test(question));
 }

@@ -10,6 +10,7 @@ import { compute, type Computed, type TableOperation } from './table-arithmetic.
 import type { GridColumn, GridRow, TableGrid } from './table-grid.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
 import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
+import { structureAnswer } from './table-structure.js';
 
 export interface TableCell {
   grid: TableGrid;
@@ -42,6 +43,9 @@ const ADJACENCY_WEIGHT = 0.1;
  */
 export function answerFromTables(question: string, grids: readonly TableGrid[], intents: readonly TableIntent[] = TABLE_INTENTS): TableAnswer | undefined {
   if (grids.length === 0) return undefined;
+  // "Which years does the table show?", "What are the items under deferred tax liabilities?": the table's shape.
+  const shape = structureAnswer(question, grids);
+  if (shape) return shape;
   const shared = labelsShared(grids);
   // "In which year was X larger?", "How many years did X exceed 1,500?": one row's periods compared.
   const comparison = comparisonAsked(question);
@@ -102,7 +106,7 @@ function labelKeys(row: GridRow): string[] {
  * A label's words as matching keys, function words left out. Not the retrieval stop list: "other", "more" and "most"
  * tell rows apart ("Other income" is not "Income").
  */
-function keysOf(text: string): string[] {
+export function keysOf(text: string): string[] {
   return wordTokens(text.replace(YEAR, ' ')).filter((w) => !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w)).map(termKey);
 }
 const FUNCTION_WORDS = new Set('a an the of and or in on at by for to from with as its their our per'.split(' '));
@@ -314,6 +318,8 @@ const OPERATION_NAMES: Record<TableOperation, string> = {
   share: 'Share of',
   count: '',
   compare: '',
+  periods: '',
+  items: '',
 };
 
 function periodsText(operation: TableOperation, periods: string[]): string {

@@ -4,8 +4,11 @@
  */
 import { formatNumber, roundTo } from './figures.js';
 
-/** The arithmetic operations, a look-up, and the comparisons across periods (period-comparison.ts: nothing to compute). */
-export type TableOperation = 'lookup' | 'change' | 'percent-change' | 'average' | 'sum' | 'difference' | 'ratio' | 'share' | 'count' | 'compare';
+/**
+ * The arithmetic operations, a look-up, the comparisons across periods (period-comparison.ts) and the questions about a
+ * table's shape (table-structure.ts: its periods, the items of a section); the last four compute nothing.
+ */
+export type TableOperation = 'lookup' | 'change' | 'percent-change' | 'average' | 'sum' | 'difference' | 'ratio' | 'share' | 'count' | 'compare' | 'periods' | 'items';
 
 export interface Computed {
   value: number;

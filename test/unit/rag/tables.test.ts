@@ -5,6 +5,7 @@ import { compute } from '../../../core/rag/tables/table-arithmetic.js';
 import { answerFromTables } from '../../../core/rag/tables/table-answer.js';
 import { readTableGrids } from '../../../core/rag/tables/table-grid.js';
 import { operationAsked } from '../../../core/rag/tables/table-intents.js';
+import { structureAnswer } from '../../../core/rag/tables/table-structure.js';
 
 /** A page of NIKE's 2019 10-K (note 17) as the PDF reader lays it out. */
 const SEGMENTS = `YEAR ENDED MAY 31,
@@ -190,5 +191,27 @@ describe('answers from table cells', () => {
     expect(operationAsked('What was the revenue in 2019?')).to.equal('lookup');
     expect(operationAsked('What is the change (%) for bookings between 2018 and 2019?')).to.equal('percent-change');
     expect(operationAsked('What is the total rent paid across all 3 years?')).to.equal('sum');
+  });
+});
+
+describe('questions about a table’s shape', () => {
+  const DEPOT = `Depot costs (in thousands)\n2021 2020 2019\nBuildings:\nFencing 120 80 75\nLighting 45 60 50\nTotal buildings 165 140 125\nVehicles:\nVans 300 280 260\nForklifts 90 85 0\nTotal vehicles 390 365 260`;
+
+  it('names the years a table covers', () => {
+    const answer = structureAnswer('Which years does the table provide information for depot costs?', grids(DEPOT));
+    expect(answer?.line).to.equal('The table covers 2021, 2020 and 2019');
+    expect(structureAnswer('In which years were the vans recorded?', grids(DEPOT))?.operation).to.equal('periods');
+  });
+
+  it('lists the items under a section, not its total', () => {
+    const answer = structureAnswer('What are the items under vehicles?', grids(DEPOT));
+    expect(answer?.line).to.equal('Vehicles: Vans and Forklifts');
+    expect(answer?.cells.map((c) => c.row.label)).to.deep.equal(['Vans', 'Forklifts']);
+  });
+
+  it('leaves alone a question about when something happened, which period is higher, or a section no table has', () => {
+    expect(structureAnswer('In which period did the depot open?', grids(DEPOT))).to.equal(undefined);
+    expect(structureAnswer('In which year were the vans higher?', grids(DEPOT))).to.equal(undefined);
+    expect(structureAnswer('What are the components of the pension plan?', grids(DEPOT))).to.equal(undefined);
   });
 });

@@ -1,0 +1,86 @@
+/**
+ * Questions about a table's shape rather than one of its figures: which periods it covers ("Which years does the
+ * table provide information for net sales?") and which items a section lists ("What are the items under deferred tax
+ * liabilities?"). Answered from the grid: its columns' years, or the labels of the rows under that section.
+ * Domain-neutral; the triggers are data (STRUCTURE_INTENTS), in one language each.
+ */
+import { wordTokens } from '../text.js';
+import type { TableAnswer, TableCell } from './table-answer.js';
+import { keysOf } from './table-answer.js';
+import type { GridRow, TableGrid } from './table-grid.js';
+
+export interface StructureIntent {
+  asks: 'periods' | 'items';
+  language: string;
+  /** For 'items', group 1 is the section's name as the question says it. */
+  trigger: RegExp;
+}
+
+export const STRUCTURE_INTENTS: readonly StructureIntent[] = [
+  // The table named, or the periods something "is shown / was calculated" for; not when one happened ("In which
+  // period did …") nor which one is higher.
+  { asks: 'periods', language: 'en', trigger: /^\s*(?:in\s+)?(?:which|what)\s+(?:fiscal\s+|financial\s+)?(?:years?|periods?)\b(?!.*\b(?:higher|lower|larger|smaller|greater|less|more|most|least|exceed|above|below|increase|decrease)\b)(?:.*\btable\b|\s+(?:is|are|was|were|does|do)\b.*\b(?:provided|shown|included|calculated|presented|covered|reported|recorded|listed)\b)/i },
+  { asks: 'items', language: 'en', trigger: /^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:components?|items?|types?|elements?|categories|line items|sub-?items)\s+(?:under|of|in|included in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
+];
+
+/** Of the grid's items, the share of the section's words the question must name. */
+const MIN_SECTION_RECALL = 0.6;
+
+export function structureAnswer(question: string, grids: readonly TableGrid[], intents: readonly StructureIntent[] = STRUCTURE_INTENTS): TableAnswer | undefined {
+  const intent = intents.find((i) => i.trigger.test(question));
+  if (!intent) return undefined;
+  return intent.asks === 'periods' ? periodsAnswer(question, grids) : itemsAnswer(intent.trigger.exec(question)![1], grids);
+}
+
+/** The years of the table whose title, header or labels the question's words name most (the only one, if one). */
+function periodsAnswer(question: string, grids: readonly TableGrid[]): TableAnswer | undefined {
+  const asked = new Set(keysOf(question));
+  const scored = grids
+    .filter((g) => g.columns.some((c) => c.year !== undefined))
+    .map((grid) => {
+      const words = new Set([...keysOf(grid.title ?? ''), ...grid.rows.flatMap((r) => [...keysOf(r.label), ...keysOf(r.section ?? '')])]);
+      return { grid, score: [...asked].filter((k) => words.has(k)).length };
+    })
+    .sort((a, b) => b.score - a.score);
+  const best = scored[0];
+  if (!best || (scored.length > 1 && best.score === 0)) return undefined;
+  const years = [...new Set(best.grid.columns.flatMap((c) => (c.year === undefined ? [] : [c.year])))];
+  if (years.length < 2) return undefined;
+  const row = best.grid.rows.find((r) => r.figures.some((f) => f?.value !== undefined));
+  if (!row) return undefined;
+  return { line: `The table covers ${listed(years.map(String))}`, operation: 'periods', cells: cellsOf(best.grid, [row]), confidence: 1 };
+}
+
+/** The labels of the rows under the section the question names (its words, most of them, in the section's name). */
+function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | undefined {
+  const asked = new Set(keysOf(named));
+  if (asked.size === 0) return undefined;
+  let best: { grid: TableGrid; rows: GridRow[]; recall: number } | undefined;
+  for (const grid of grids) {
+    const sections = new Map<string, GridRow[]>();
+    for (const row of grid.rows) if (row.section) sections.set(row.section, [...(sections.get(row.section) ?? []), row]);
+    for (const [section, rows] of sections) {
+      const keys = new Set(keysOf(section));
+      const recall = [...asked].filter((k) => keys.has(k)).length / asked.size;
+      const precision = keys.size === 0 ? 0 : [...keys].filter((k) => asked.has(k)).length / keys.size;
+      if (recall >= MIN_SECTION_RECALL && precision >= MIN_SECTION_RECALL && (!best || recall > best.recall)) best = { grid, rows, recall };
+    }
+  }
+  // The items are the rows with a name of their own, not the section's total.
+  const items = best?.rows.filter((r) => r.label && !/^total\b/i.test(r.label) && wordTokens(r.label).length > 0);
+  if (!best || !items || items.length < 2) return undefined;
+  const section = best.rows[0].section!;
+  return { line: `${section.replace(/:$/, '')}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(best.grid, items), confidence: best.recall };
+}
+
+function cellsOf(grid: TableGrid, rows: GridRow[]): TableCell[] {
+  return rows.flatMap((row) => {
+    const at = row.figures.findIndex((f) => f?.value !== undefined);
+    const column = grid.columns[at] ?? { label: '' };
+    return at < 0 ? [] : [{ grid, row, column, value: row.figures[at]!.value! }];
+  });
+}
+
+function listed(items: string[]): string {
+  return items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
