@@ -34,6 +34,8 @@ export interface TableAnswer {
 const MIN_RECALL = 0.5;
 const MIN_PRECISION = 0.5;
 const YEAR = /\b(?:19|20)\d\d\b/g;
+/** The precision a label opening with the words asked counts as (below an even match's 1: that one wins a tie). */
+const OPENING_PRECISION = 0.9;
 /** What words asked side by side and standing so in a label add to its match (a tie-breaker between rows of the same words). */
 const ADJACENCY_WEIGHT = 0.1;
 
@@ -98,9 +100,11 @@ function labelWeights(grids: readonly TableGrid[]): (key: string) => number {
   return (key) => Math.log(1 + rows / (df.get(key) ?? 0.5));
 }
 
+/** A label's words, its note references left out ("(see Note 13)", "(1)"); a total row without a label is its section's. */
 function labelKeys(row: GridRow): string[] {
-  return keysOf(row.label);
+  return keysOf((row.label || row.section || '').replace(NOTE_REFERENCE, ' '));
 }
+const NOTE_REFERENCE = /\((?:see\s+)?(?:note|notes)\s+[\w.]+\)|\(\d+\)/gi;
 
 /**
  * A label's words as matching keys, function words left out. Not the retrieval stop list: "other", "more" and "most"
@@ -135,7 +139,11 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
       const label = [...new Set(ordered)];
       const context = new Set([...label, ...(row.section ? keysOf(row.section) : []), ...(grid.title ? keysOf(grid.title) : [])]);
       const recall = sum(asked.filter((k) => context.has(k))) / askedWeight;
-      const precision = label.length > 0 ? sum(label.filter((k) => asked.includes(k))) / sum(label) : 0;
+      // A label that opens with every word asked, in order, names it with a qualifier ("Indemnification receivable
+      // from …"): as sure as an even match.
+      const opens = asked.length >= 2 && asked.every((k, i) => ordered[i] === k);
+      const even = label.length > 0 ? sum(label.filter((k) => asked.includes(k))) / sum(label) : 0;
+      const precision = opens ? Math.max(even, OPENING_PRECISION) : even;
       if (recall < MIN_RECALL || precision < MIN_PRECISION) continue;
       const confidence = recall * (0.5 + precision / 2) + ADJACENCY_WEIGHT * adjacency(asked, ordered);
       if (!best || confidence > best.confidence) best = { grid, row, confidence };
@@ -355,7 +363,8 @@ function unitOf(match: RowMatch): TableUnit | undefined {
   const rowPercent = printed.length > 0 && printed.every((f) => f!.percent);
   if (rowPercent) return { multiplier: 1, percent: true };
   const unit = match.grid.unit;
-  if (unit && UNSCALED.test(match.row.label)) return unit.currency && /\bper\b/i.test(match.row.label) ? { multiplier: 1, currency: unit.currency } : undefined;
+  const label = match.row.label || match.row.section || '';
+  if (unit && UNSCALED.test(label)) return unit.currency && /\bper\b/i.test(label) ? { multiplier: 1, currency: unit.currency } : undefined;
   return unit;
 }
 const UNSCALED = /\bper\b|\brate\b|\bratio\b|\bmargin\b|%|\bpercent|\bdays\b|\bnumber of\b|\bheadcount\b|\bemployees\b/i;

@@ -59,6 +59,12 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
       current = { ...titleAbove(units, i), header: unit.text, columns: columnsOf(unit.text), rows: [] };
       continue;
     }
+    // A label with only a footnote mark where figures would be ("Basic earnings per share (cents per share) (1)")
+    // heads the rows below it, as a section.
+    if (current && unit.kind === 'row' && footnoteOnly(unit.text)) {
+      section = splitRow(unit.text).label.replace(/:$/, '');
+      continue;
+    }
     const row = rowOf(unit, current);
     if (row) {
       current ??= startedAt(units, i, row.figures.length, lastHeader);
@@ -121,6 +127,11 @@ function rowOf(unit: TextUnit, table: Draft | undefined): Omit<GridRow, 'section
   if (columns > 0 && figures.length > columns + 2) return undefined;
   return { label: label.replace(/:$/, ''), figures, text: unit.text };
 }
+function footnoteOnly(text: string): boolean {
+  const { label, cells } = splitRow(text);
+  return label !== '' && cells.length > 0 && cells.every((c) => /^\(\d\)$/.test(c));
+}
+
 /** A line within a table with more words than this is prose, not a row whose figures the layout missed. */
 const MAX_ROW_WORDS = 20;
 

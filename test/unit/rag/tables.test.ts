@@ -179,6 +179,18 @@ describe('answers from table cells', () => {
     expect(answerFromTables('What is the percentage of foreign income among the total income before taxes in 2020?', grids(text))?.computed?.value).to.equal(18.18);
   });
 
+  it('takes a label that opens with the words asked, whatever qualifier or note reference follows', () => {
+    const text = `2021 2020\nDeposits held (see Note 4) $310 $250\nInsurance claims receivable from the carrier for storm damage 96 12\nPrepayments 12 15`;
+    expect(answerFromTables('What is the change in insurance claims receivable from 2020 to 2021?', grids(text))?.computed?.value).to.equal(84);
+    expect(answerFromTables('What was the change in deposits held from 2020 to 2021?', grids(text))?.computed?.value).to.equal(60);
+  });
+
+  it('reads a label with only a footnote mark as the heading of the rows below it, its total row named by it', () => {
+    const text = `(in millions) 2021 2020\nRevenue 1,200 1,100\nEarnings per share (cents per share) (1)\nContinuing operations 40.5 38.0\nDiscontinued operations 2.5 1.0\n43.0 39.0`;
+    const answer = answerFromTables('What was the change in earnings per share (cents per share) from 2020 to 2021?', grids(text));
+    expect(answer?.line).to.equal('Change in Earnings per share (cents per share) from 2020 to 2021: 4 (43 − 39 = 4)');
+  });
+
   it('answers nothing when no row names what is asked', () => {
     expect(answerFromTables('What is the capital of France?', grids(INCOME))).to.equal(undefined);
     expect(answerFromTables('Who audited the statements?', grids(SALES))).to.equal(undefined);
