@@ -67,6 +67,8 @@ export function answerFromTables(question: string, grids: readonly TableGrid[], 
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
   const match = bestRow(question, grids, weigh);
   if (!match) return undefined;
+  // Two rows asked of and only one found: one of its figures is no answer, unless the row prints the share itself.
+  if (phrases && !(operation === 'share' && match.row.figures.some((f) => f?.percent))) return undefined;
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
   return periodAnswer(single, match, years, shared);
 }
