@@ -121,7 +121,13 @@ export function inferredColumns(above: TextUnit[], firstRow: string): string | u
   const lines: string[] = [];
   for (let i = above.length - 1; i >= 0 && lines.length < 6 && above[i].text.split(' ').length <= 16; i--) lines.unshift(above[i].text);
   const years = [...new Set(lines.join(' ').match(YEAR) ?? [])];
-  return years.length >= 2 && years.length === splitRow(firstRow).cells.length ? years.join(' ') : undefined;
+  const cells = splitRow(firstRow).cells.length;
+  if (years.length >= 2 && years.length === cells) return years.join(' ');
+  // A header run on after the sentence introducing the table ("… for the Group: $ million 2019 2018 Change (%)"),
+  // kept as printed: its words name columns beside the years.
+  const tail = /:\s*([^:]+)$/.exec(above.at(-1)?.text ?? '')?.[1];
+  const tailYears = new Set(tail?.match(YEAR) ?? []);
+  return tail && tail.split(' ').length <= 24 && tailYears.size >= 2 && tailYears.size <= cells ? tail : undefined;
 }
 
 /**

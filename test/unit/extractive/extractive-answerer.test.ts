@@ -360,6 +360,14 @@ describe('ExtractiveAnswerer', () => {
     expect(quotes(answer.text)[0]).to.include('approximately 73,100 employees worldwide');
   });
 
+  it('answers a computed figure whose row label holds a word that would otherwise ask something else ("related")', async () => {
+    const text = 'Accrued liabilities (in thousands)\n2021 2020\nPayroll accruals $116.9 $105.9\nTax related accruals 30.8 38.4\nOther accruals 12.0 9.0';
+    const answer = await answerer.answer({ question: 'What is the average tax related accruals for 2020 and 2021?', contexts: [passage('1', text)], history: [] });
+    expect(answer.text.split('\n')[0]).to.equal('Average Tax related accruals, 2020 and 2021: $34.6 thousand ((38.4 + 30.8) / 2 = 34.6)');
+    const why = await answerer.answer({ question: 'Why did payroll accruals rise in 2021?', contexts: [passage('1', text)], history: [] });
+    expect(why.text.split('\n')[0]).to.not.match(/^Change in/);
+  });
+
   it('follows a sentence announcing a table on a colon with the table’s lines, without their dot leaders', async () => {
     // shared/data/pdfs/federal-register-2020-17221.pdf, page 5.
     const text = [

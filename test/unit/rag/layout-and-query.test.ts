@@ -174,6 +174,14 @@ describe('chunkPages with structure', () => {
     expect(namedColumns([{ kind: 'heading', text: header }], rows[0])).to.equal(header);
   });
 
+  it('carries a header run on after the sentence that introduces the table atop each chunk of the table', () => {
+    const intro = 'The following table shows the harbour office’s figures for the season as a whole: € thousand 2021 2020 Change (%)';
+    const rows = Array.from({ length: 40 }, (_, i) => `Berth number ${i} ${100 + i}.5 ${90 + i}.0 ${i}.1`);
+    const chunks = chunkPages([{ page: 1, method: 'text', text: [intro, ...rows].join('\n') }]);
+    expect(chunks.length).to.be.above(2);
+    for (const chunk of chunks.slice(1)) expect(chunk.text.split('\n')[0], chunk.text).to.equal('€ thousand 2021 2020 Change (%)');
+  });
+
   it('takes at most the first six headings above a table as the title: a sidebar of headings does not open every chunk', () => {
     // shared/data/pdfs/irs-i1040nr-2007.pdf, page 2: a column of 15 headings beside the page's prose, then a table.
     const sidebar = ['Items to Note', 'Additional Information', 'Pub. 525 Taxable and Nontaxable', 'Income', 'Pub. 529 Miscellaneous Deductions',
