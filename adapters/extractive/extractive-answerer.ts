@@ -6,7 +6,7 @@ import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { absentNames, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
 import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, subjectSupport } from './answer-support.js';
 import { asWrittenInPassages } from './passage-wording.js';
-import { tableAnswer, withAlsoFound } from './table-answer.js';
+import { tableAnswerRead, withAlsoFound } from './table-answer.js';
 import { bestRow, cellForYear, columnHeaderOf, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -64,6 +64,11 @@ export class ExtractiveAnswerer implements Llm {
     // overview of one receipt, its item lines) comes first.
     // Only skills of a kind the documents asked of hold take part (all of them when the kinds are not known).
     const skills = this.skills.filter((skill) => servesHeldKind(skill.kinds, request.kinds && new Set(request.kinds)));
+    // A figure computed from the cells of the row the question names (rows × columns, any kind of document) comes
+    // before a skill's own reading: the skill's vocabulary may pick another row ("receivables" for "Other receivables").
+    const table = asked.overview ? undefined : tableAnswerRead(request);
+    const computed = table?.computed ? supported(request, table.answer) : undefined;
+    if (computed && !isNotFoundAnswer(computed.text)) return withAlsoFound(computed, this.quoteAnswer(request, skills));
     for (const skill of skills) {
       const answer = skill.answer(request);
       if (answer) return { ...answer, skills: [skill.name] };
@@ -81,7 +86,7 @@ export class ExtractiveAnswerer implements Llm {
     // A figure the passages' tables print, or one computed from their cells, with the rows it came from; what the
     // sentences say of it follows, as also found (the prose may qualify a figure the table prints).
     // Each only where the passage it leads with is about the question's subject (answer-support.ts).
-    const fromTable = supported(request, tableAnswer(request));
+    const fromTable = supported(request, table?.answer);
     const quoted = this.quoteAnswer(request, skills);
     return fromTable && !isNotFoundAnswer(fromTable.text) ? withAlsoFound(fromTable, quoted) : quoted;
   }

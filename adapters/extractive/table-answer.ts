@@ -17,6 +17,11 @@ const ASKS_OTHER = /\b(?:why|reasons?|describe|explain|means?|meaning|purpose|ho
 const NAMES_FIGURE = /\b(?:19|20)\d\d\b|\b(?:amount|value|total|balance|sum|figure|how much|how many|number of|price|cost|costs)\b/i;
 
 export function tableAnswer(request: AnswerRequest): Answer | undefined {
+  return tableAnswerRead(request)?.answer;
+}
+
+/** The table's answer and what it did: a figure computed from cells is surer than a skill's own reading of the rows. */
+export function tableAnswerRead(request: AnswerRequest): { answer: Answer; computed: boolean } | undefined {
   const grids: TableGrid[] = [];
   const passageOf = new Map<TableGrid, ContextPassage>();
   for (const passage of request.contexts) {
@@ -31,12 +36,13 @@ export function tableAnswer(request: AnswerRequest): Answer | undefined {
   const passage = passageOf.get(grid)!;
   const rows = [...new Set(found.cells.map((c) => c.row))];
   const quote = [grid.header, ...rows.map((r) => r.text)].filter(Boolean).join(' | ');
-  return {
+  const answer = {
     text: `${found.line}\n\n“${quote}” [1]\n\nSources: [1] ${passage.filename}, page ${passage.page}`,
     usedRefs: [passage.ref],
     markers: { [passage.ref]: 1 },
     quotes: { [passage.ref]: rows.map((r) => r.text).join(' ') },
   };
+  return { answer, computed: found.computed !== undefined };
 }
 
 function fires(found: TableAnswer, question: string): boolean {
