@@ -125,14 +125,31 @@ export function carriesGold(text: string, gold: TatqaGold): boolean {
  * first line, and of that what stands before the first quote ("2018: $533 — “…”" leads with "2018: $533"); an answer
  * that opens with a quote leads with that quote's first sentence, or first table row (rows are joined by " | ").
  */
-export function answerLead(answer: string): string {
+export function answerLead(answer: string, sentence: (text: string) => string = firstSentence): string {
   const firstLine = answerBody(answer).trim().split('\n')[0];
   const before = firstLine.split('“')[0].replace(/[\s—–:-]+$/, '');
-  if (/[\p{L}\p{N}]/u.test(before)) return firstSentence(before);
+  if (/[\p{L}\p{N}]/u.test(before)) return sentence(before);
   const quote = /“([^”]*)”?/.exec(firstLine)?.[1] ?? firstLine;
-  return firstSentence(quote.split(' | ')[0]);
+  return sentence(quote.split(' | ')[0]);
 }
 
-function firstSentence(text: string): string {
+/**
+ * The first sentence: up to a full stop (or ! ?) before a capital, a quote or a bracket, but not the stop of an
+ * abbreviation ("U.S. GAAP", "Inc.", "No.", "e.g.") nor a list item's number at the very start ("1. Order intake …").
+ * Until stop 54 the lead was cut at any such stop (firstSentenceAsBefore), which cut right answers short.
+ */
+export function firstSentence(text: string): string {
+  const t = text.trim();
+  const start = /^(?:\(?\d{1,2}[.)]\s+)/.exec(t)?.[0].length ?? 0;
+  for (const m of t.slice(start).matchAll(/[.!?](?=\s+[“"(\p{Lu}])/gu)) {
+    const upTo = t.slice(0, start + m.index + 1);
+    if (/(?:\b(?:[A-Za-z]\.){1,3}|\b(?:Inc|Co|Corp|Ltd|No|Nos|vs|Mr|Mrs|Ms|Dr|St|Jr|Sr|approx|etc)\.)$/.test(upTo)) continue;
+    return upTo.trim();
+  }
+  return t;
+}
+
+/** The first sentence as the bench cut it until stop 54: at any full stop before a capital. */
+export function firstSentenceAsBefore(text: string): string {
   return (/^.*?[.!?](?=\s+[“"(\p{Lu}])/u.exec(text)?.[0] ?? text).trim();
 }

@@ -24,7 +24,7 @@ import { isWeakMatchAnswer } from '../adapters/extractive/absent-names.js';
 import { percentile, sample, seededRandom } from './metrics.js';
 import { TATQA_ANSWER_TYPES, TATQA_PARTS, tatqaPart, type TatqaAnswerType, type TatqaPart, type TatqaQuestion } from './tatqa-data.js';
 import { cachedTatqaPagePdf } from './tatqa-page.js';
-import { answerLead, carriesGold } from './tatqa-score.js';
+import { answerLead, carriesGold, firstSentenceAsBefore } from './tatqa-score.js';
 
 const PART = (process.env.TATQA_PART ?? 'dev') as TatqaPart;
 const CAP = Number(process.env.TATQA_QUESTIONS ?? Infinity);
@@ -39,6 +39,8 @@ interface Asked {
   unrelatedAnswer: string;
   answered: boolean;
   lead: boolean;
+  /** The lead as scored until stop 54 (its first sentence cut at "U.S." or "1."), for comparison with earlier figures. */
+  leadAsBefore: boolean;
   notFound: boolean;
   mayNotAnswer: boolean;
   unrelatedNotFound: boolean;
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
         unrelatedAnswer: unrelated,
         answered: carriesGold(own, question),
         lead: carriesGold(answerLead(own), question),
+        leadAsBefore: carriesGold(answerLead(own, firstSentenceAsBefore), question),
         notFound: isNotFoundAnswer(own),
         mayNotAnswer: isWeakMatchAnswer(own),
         unrelatedNotFound: isNotFoundAnswer(unrelated),
@@ -140,6 +143,7 @@ function tally(results: Asked[]) {
   return {
     answered: count((r) => r.answered),
     lead: count((r) => r.lead),
+    leadAsBefore: count((r) => r.leadAsBefore),
     byKind,
     inScope: { notFound: count((r) => r.notFound), mayNotAnswer: count((r) => r.mayNotAnswer) },
     unrelated: { notFound: count((r) => r.unrelatedNotFound), mayNotAnswer: count((r) => r.unrelatedMayNotAnswer), either: count((r) => r.unrelatedNotFound || r.unrelatedMayNotAnswer) },
@@ -156,6 +160,7 @@ function printFigures(f: { part: TatqaPart; configuration: string; reports: numb
   console.log(`  ${'kind'.padEnd(12)}${'answered'.padEnd(22)}lead`);
   for (const kind of TATQA_ANSWER_TYPES) console.log(`  ${kind.padEnd(12)}${show(f.byKind[kind].answered).padEnd(22)}${show(f.byKind[kind].lead)}`);
   console.log(`  ${'all'.padEnd(12)}${show(f.answered).padEnd(22)}${show(f.lead)}`);
+  console.log(`  lead as scored until stop 54 (first sentence cut at "U.S.", "1."): ${show(f.leadAsBefore)}`);
   console.log(`  own report: "not found" ${show(f.inScope.notFound)}, of which showing what came closest ${show(f.inScope.mayNotAnswer)}`);
   console.log(`  unrelated report: "not found" ${show(f.unrelated.notFound)}`);
   console.log(`  chat latency p50 ${f.latencyMs.p50} ms, p95 ${f.latencyMs.p95} ms`);

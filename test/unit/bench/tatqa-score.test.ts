@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { answerLead, carriesGold, carriesValue, numbersIn, spanNumber } from '../../../bench/tatqa-score.js';
+import { answerLead, carriesGold, carriesValue, firstSentenceAsBefore, numbersIn, spanNumber } from '../../../bench/tatqa-score.js';
 
 describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
   describe('numbers read by value', () => {
@@ -104,6 +104,13 @@ describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
     it('is nothing when the answer says not found: its closest passage is not an answer', () => {
       const answer = 'I could not find this in your documents. None of the passages I found mentions Foo.\n\nClosest found: “Bar was 3.” [1]';
       expect(answerLead(answer)).to.equal('');
+    });
+
+    it('runs past the stop of an abbreviation or of a list item’s number, not past a sentence’s end', () => {
+      expect(answerLead('Free cash flow (non-U.S. GAAP measure), 2018: $533 million\n\n“…” [1]')).to.equal('Free cash flow (non-U.S. GAAP measure), 2018: $533 million');
+      expect(answerLead('“1. Order intake represents commitments from customers. Revenue rose.” [1]')).to.equal('1. Order intake represents commitments from customers.');
+      expect(answerLead('“Acme Inc. sold the plant. It closed in 2019.” [1]')).to.equal('Acme Inc. sold the plant.');
+      expect(answerLead('“1. Order intake represents commitments. Revenue rose.” [1]', firstSentenceAsBefore)).to.equal('1.');
     });
 
     it('is the direct line, not what was also found', () => {
