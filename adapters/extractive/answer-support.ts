@@ -19,6 +19,9 @@ import { bareWord, nearSpelling } from './absent-names.js';
  */
 export const MIN_SUBJECT_SUPPORT = { table: 0.45, prose: 0.2 };
 
+/** What a subject's word counts for when the passage holds it only apart from the word the question puts beside it. */
+const APART_WEIGHT = 0.5;
+
 /** Numbers and periods ("2019", "30,000", "FY19", "Q3") say which cell or which threshold, not what about. */
 const NUMBER_OR_PERIOD = /^(?:\d[\d,.]*|(?:fy|q[1-4]|h[12])\d*)$/i;
 /**
@@ -47,9 +50,10 @@ export interface SubjectSupport {
 
 /**
  * How much of the question's subject `passage` holds; `retrieved` (every retrieved passage) weighs the words by how
- * many of its sentences hold them.
+ * many of its sentences hold them. `phrases`: the question's pairs of words are looked for side by side (not for a
+ * table's row, named by its label in the words a question uses, in any order).
  */
-export function subjectSupport(question: string, passage: ContextPassage, retrieved: readonly ContextPassage[]): SubjectSupport {
+export function subjectSupport(question: string, passage: ContextPassage, retrieved: readonly ContextPassage[], { phrases = true } = {}): SubjectSupport {
   const subject = [...new Map(contentTokens(question)
     .filter((t) => !isFrameWord(t))
     .map((t) => [termKey(t), t] as const))];
@@ -60,13 +64,23 @@ export function subjectSupport(question: string, passage: ContextPassage, retrie
   const held = new Set([...words.map(termKey), ...fileNameTerms(passage.filename), ...runTogetherInFileName(question, passage.filename).map(termKey)]);
   const vocabulary = [...new Set(words)];
   const written = question.split(/\s+/).map(bareWord);
+  // Words the question says side by side ("net income") that the passage holds only apart ("net periodic cost …
+  // income") count half: it may speak of something else made of the same words.
+  const keys = subject.map(([key]) => key);
+  const passageKeys = contentTokens(passage.text).map(termKey);
+  const pairs = new Set(passageKeys.slice(1).map((k, i) => `${passageKeys[i]} ${k}`));
+  const inText = new Set(passageKeys); // a word of the file name is beside nothing
+  const apart = new Set<string>();
+  for (let i = 1; phrases && i < keys.length; i++) {
+    if (inText.has(keys[i - 1]) && inText.has(keys[i]) && !pairs.has(`${keys[i - 1]} ${keys[i]}`) && !pairs.has(`${keys[i]} ${keys[i - 1]}`)) apart.add(keys[i - 1]).add(keys[i]);
+  }
   let total = 0;
   let found = 0;
   const missing: string[] = [];
   for (const [key, token] of subject) {
     const weight = rarity(key);
     total += weight;
-    if (held.has(key) || vocabulary.some((word) => nearSpelling(token, word))) found += weight;
+    if (held.has(key) || vocabulary.some((word) => nearSpelling(token, word))) found += apart.has(key) ? weight * APART_WEIGHT : weight;
     else missing.push(written.find((w) => w.toLowerCase() === token) ?? token);
   }
   return { share: total > 0 ? found / total : 1, missing };

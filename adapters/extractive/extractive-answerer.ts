@@ -228,7 +228,7 @@ function supported(request: AnswerRequest, answer: Answer | undefined): Answer |
   const leadRef = Object.entries(answer.markers ?? {}).find(([, n]) => n === 1)?.[0] ?? answer.usedRefs[0];
   const passage = request.contexts.find((p) => p.ref === leadRef);
   if (!passage) return answer;
-  const support = subjectSupport(request.question, passage, request.contexts);
+  const support = subjectSupport(request.question, passage, request.contexts, { phrases: false });
   return support.share < MIN_SUBJECT_SUPPORT.table ? asClosestFound(answer, support.missing) : answer;
 }
 

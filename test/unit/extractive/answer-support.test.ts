@@ -38,6 +38,15 @@ describe('how much of a question’s subject an answer’s passage holds', () =>
     expect(subjectSupport('When is the depposit returned?', lease, [lease]).share).to.equal(1);
   });
 
+  it('counts half the words a question puts side by side that the passage holds only apart', () => {
+    const apart = passage('Net periodic cost rose in 2019. Interest income was flat.', '1');
+    const beside = passage('Net income rose in 2019 on higher interest.', '2');
+    const asked = 'What was the net income in 2019?';
+    expect(subjectSupport(asked, beside, [apart, beside]).share).to.equal(1);
+    expect(subjectSupport(asked, apart, [apart, beside]).share).to.equal(0.5);
+    expect(subjectSupport(asked, apart, [apart, beside], { phrases: false }).share).to.equal(1);
+  });
+
   it('turns an answer into "not found" that shows its quotes as what came closest, sources kept', () => {
     const answer = { text: 'Total, 2018: $434.7 million\n\n“2019 2018 | Total 475.6 434.7” [1]\n\nAlso found: “Land $3.7” [2]\n\nSources: [1] a.pdf, page 4; [2] a.pdf, page 5', usedRefs: ['1', '2'], markers: { 1: 1, 2: 2 } };
     const closest = asClosestFound(answer, ['sales']);
