@@ -47,7 +47,7 @@ export function tableAnswerRead(request: AnswerRequest): { answer: Answer; compu
 
 function fires(found: TableAnswer, question: string): boolean {
   // A question about the table's shape (its periods, a section's items) says "included", "components" as such.
-  if (found.operation === 'periods' || found.operation === 'items') return true;
+  if (found.operation === 'periods' || found.operation === 'items' || (found.operation === 'count' && found.computed === undefined)) return true;
   // A word of the rows' own labels ("Tax related accruals", "Costs included in inventory") asks nothing else.
   const labels = new Set(found.cells.flatMap((c) => c.row.label.toLowerCase().split(/[^\p{L}]+/u)));
   if (ASKS_OTHER.test(question.split(/\s+/).filter((w) => !labels.has(w.toLowerCase().replace(/[^\p{L}]/gu, ''))).join(' '))) return false;

@@ -10,7 +10,7 @@ import { compute, type Computed, type TableOperation } from './table-arithmetic.
 import type { GridColumn, GridRow, TableGrid } from './table-grid.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
 import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
-import { structureAnswer } from './table-structure.js';
+import { asksStructure, structureAnswer } from './table-structure.js';
 
 export interface TableCell {
   grid: TableGrid;
@@ -47,7 +47,7 @@ export function answerFromTables(question: string, grids: readonly TableGrid[], 
   if (grids.length === 0) return undefined;
   // "Which years does the table show?", "What are the items under deferred tax liabilities?": the table's shape.
   const shape = structureAnswer(question, grids);
-  if (shape) return shape;
+  if (shape || asksStructure(question)) return shape; // none found: no figure of a row answers it either
   const shared = labelsShared(grids);
   // "In which year was X larger?", "How many years did X exceed 1,500?": one row's periods compared.
   const comparison = comparisonAsked(question);

@@ -1,7 +1,7 @@
 /**
  * Questions about a table's shape rather than one of its figures: which periods it covers ("Which years does the
  * table provide information for net sales?") and which items a section lists ("What are the items under deferred tax
- * liabilities?"). Answered from the grid: its columns' years, or the labels of the rows under that section.
+ * liabilities?", "How many components are there under …?"). Answered from the grid: its columns' years, or the labels of the rows under that section.
  * Domain-neutral; the triggers are data (STRUCTURE_INTENTS), in one language each.
  */
 import { wordTokens } from '../text.js';
@@ -10,7 +10,8 @@ import { keysOf } from './table-answer.js';
 import type { GridRow, TableGrid } from './table-grid.js';
 
 export interface StructureIntent {
-  asks: 'periods' | 'items';
+  /** 'count': how many items a section lists. */
+  asks: 'periods' | 'items' | 'count';
   language: string;
   /** For 'items', group 1 is the section's name as the question says it. */
   trigger: RegExp;
@@ -20,16 +21,25 @@ export const STRUCTURE_INTENTS: readonly StructureIntent[] = [
   // The table named, or the periods something "is shown / was calculated" for; not when one happened ("In which
   // period did …") nor which one is higher.
   { asks: 'periods', language: 'en', trigger: /^\s*(?:in\s+)?(?:which|what)\s+(?:fiscal\s+|financial\s+)?(?:years?|periods?)\b(?!.*\b(?:higher|lower|larger|smaller|greater|less|more|most|least|exceed|above|below|increase|decrease)\b)(?:.*\btable\b|\s+(?:is|are|was|were|does|do)\b.*\b(?:provided|shown|included|calculated|presented|covered|reported|recorded|listed)\b)/i },
+  { asks: 'count', language: 'en', trigger: /^\s*how many\s+(?:major\s+|main\s+)?(?:components?|items?|types?|elements?|categories|line items)\s+(?:are there\s+|are\s+)?(?:under|of|in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
   { asks: 'items', language: 'en', trigger: /^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:components?|items?|types?|elements?|categories|line items|sub-?items)\s+(?:under|of|in|included in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
 ];
 
-/** Of the grid's items, the share of the section's words the question must name. */
-const MIN_SECTION_RECALL = 0.6;
+/** The share of the words the question names that a section's name must hold (and of its own that must be named). */
+const MIN_SECTION_RECALL = 0.75;
+
+/** Whether the question asks about a table's shape (then a figure of some row is no answer to it). */
+export function asksStructure(question: string, intents: readonly StructureIntent[] = STRUCTURE_INTENTS): boolean {
+  return intents.some((i) => i.trigger.test(question));
+}
 
 export function structureAnswer(question: string, grids: readonly TableGrid[], intents: readonly StructureIntent[] = STRUCTURE_INTENTS): TableAnswer | undefined {
   const intent = intents.find((i) => i.trigger.test(question));
   if (!intent) return undefined;
-  return intent.asks === 'periods' ? periodsAnswer(question, grids) : itemsAnswer(intent.trigger.exec(question)![1], grids);
+  if (intent.asks === 'periods') return periodsAnswer(question, grids);
+  const items = itemsAnswer(intent.trigger.exec(question)![1], grids);
+  if (!items || intent.asks === 'items') return items;
+  return { ...items, line: `${items.cells.length} items: ${items.line}`, operation: 'count' };
 }
 
 /** The years of the table whose title, header or labels the question's words name most (the only one, if one). */
@@ -66,8 +76,13 @@ function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | 
       if (recall >= MIN_SECTION_RECALL && precision >= MIN_SECTION_RECALL && (!best || recall > best.recall)) best = { grid, rows, recall };
     }
   }
-  // The items are the rows with a name of their own, not the section's total.
-  const items = best?.rows.filter((r) => r.label && !/^total\b/i.test(r.label) && wordTokens(r.label).length > 0);
+  // The items are the rows with a name of their own, not the section's totals ("Total …", or a label that repeats the
+  // section's name: "Gross deferred tax liabilities").
+  const sectionKeys = best ? keysOf(best.rows[0].section!) : [];
+  const items = best?.rows.filter((r) => {
+    const keys = new Set(keysOf(r.label));
+    return r.label && !/^total\b/i.test(r.label) && wordTokens(r.label).length > 0 && !sectionKeys.every((k) => keys.has(k));
+  });
   if (!best || !items || items.length < 2) return undefined;
   const section = best.rows[0].section!;
   return { line: `${section.replace(/:$/, '')}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(best.grid, items), confidence: best.recall };

@@ -221,6 +221,12 @@ describe('questions about a table’s shape', () => {
     expect(answer?.cells.map((c) => c.row.label)).to.deep.equal(['Vans', 'Forklifts']);
   });
 
+  it('counts the items under a section, leaving out the rows that total it ("Total vehicles")', () => {
+    expect(structureAnswer('How many items are there under vehicles?', grids(DEPOT))?.line).to.equal('2 items: Vehicles: Vans and Forklifts');
+    // Asked of a section no table names: no figure of some row stands in for the count.
+    expect(answerFromTables('How many components are there under pensions?', grids(DEPOT))).to.equal(undefined);
+  });
+
   it('leaves alone a question about when something happened, which period is higher, or a section no table has', () => {
     expect(structureAnswer('In which period did the depot open?', grids(DEPOT))).to.equal(undefined);
     expect(structureAnswer('In which year were the vans higher?', grids(DEPOT))).to.equal(undefined);
