@@ -19,6 +19,9 @@ import { bareWord, nearSpelling } from './absent-names.js';
  */
 export const MIN_SUBJECT_SUPPORT = { table: 0.45, prose: 0.2 };
 
+/** A question asking for a figure: it names a year, an amount or a total, or asks how much or how many. */
+const ASKS_A_FIGURE = /\b(?:19|20)\d\d\b|\bhow (?:much|many)\b|\b(?:amount|value|total|balance|figure)\b/i;
+
 /** What a subject's word counts for when the passage holds it only apart from the word the question puts beside it. */
 const APART_WEIGHT = 0.5;
 
@@ -50,10 +53,12 @@ export interface SubjectSupport {
 
 /**
  * How much of the question's subject `passage` holds; `retrieved` (every retrieved passage) weighs the words by how
- * many of its sentences hold them. `phrases`: the question's pairs of words are looked for side by side (not for a
- * table's row, named by its label in the words a question uses, in any order).
+ * many of its sentences hold them. `phrases`: the question's pairs of words are looked for side by side; by default
+ * only when it asks for a figure (a year, an amount, "how much"): a figure's name is a phrase ("net income"), while
+ * prose says a fact in other words (SQuAD's held-out containment fell 0.877 → 0.871 with pairs for every question).
+ * Not for a table's row either: named by its label in the words a question uses, in any order.
  */
-export function subjectSupport(question: string, passage: ContextPassage, retrieved: readonly ContextPassage[], { phrases = true } = {}): SubjectSupport {
+export function subjectSupport(question: string, passage: ContextPassage, retrieved: readonly ContextPassage[], { phrases = ASKS_A_FIGURE.test(question) } = {}): SubjectSupport {
   const subject = [...new Map(contentTokens(question)
     .filter((t) => !isFrameWord(t))
     .map((t) => [termKey(t), t] as const))];

@@ -45,6 +45,8 @@ describe('how much of a question’s subject an answer’s passage holds', () =>
     expect(subjectSupport(asked, beside, [apart, beside]).share).to.equal(1);
     expect(subjectSupport(asked, apart, [apart, beside]).share).to.equal(0.5);
     expect(subjectSupport(asked, apart, [apart, beside], { phrases: false }).share).to.equal(1);
+    // Not asked as a figure: prose may put the words apart and still say it.
+    expect(subjectSupport('Why did net income rise?', apart, [apart, beside]).share).to.equal(1);
   });
 
   it('turns an answer into "not found" that shows its quotes as what came closest, sources kept', () => {
