@@ -224,7 +224,9 @@ export class DocumentExtractor {
     const first = range?.firstPage ?? 1;
     const last = Math.min(range?.lastPage ?? Infinity, units.length);
     for (let num = first; num <= last; num++) {
-      events.onPage({ page: num, text: normalizeExtractedText(units[num - 1]!.text), method: 'text' });
+      const { text, label } = units[num - 1]!;
+      // The label goes with the page: a source then names "Sheet Q3", not "page 3" (IngestJob.units).
+      events.onPage({ page: num, text: normalizeExtractedText(text), method: 'text', ...(label && { label }) });
       events.onProgress(num / units.length, num);
     }
   }
