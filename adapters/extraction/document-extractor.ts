@@ -225,8 +225,9 @@ export class DocumentExtractor {
     const last = Math.min(range?.lastPage ?? Infinity, units.length);
     for (let num = first; num <= last; num++) {
       const { text, label } = units[num - 1]!;
-      // The label goes with the page: a source then names "Sheet Q3", not "page 3" (IngestJob.units).
-      events.onPage({ page: num, text: normalizeExtractedText(text), method: 'text', ...(label && { label }) });
+      // The label goes with the page ('' for a unit without one): a source then names "Sheet Q3", not "page 3", and
+      // the document is known to be read as units (IngestJob.units).
+      events.onPage({ page: num, text: normalizeExtractedText(text), method: 'text', label });
       events.onProgress(num / units.length, num);
     }
   }

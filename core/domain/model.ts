@@ -92,7 +92,7 @@ export interface IngestJob {
   copiedFrom?: string;
   /**
    * Of a document without pages (Word, Excel, PowerPoint, HTML, text, e-mail), each unit's label by page: units[n - 1]
-   * names page n ("Sheet Q3"), '' where a unit has none. None for PDFs and photos, whose pages are pages.
+   * names page n ("Sheet Q3"), '' where a unit has none (all '' for a short text file). None for PDFs and photos.
    */
   units?: string[];
   createdAt: string;
@@ -143,7 +143,7 @@ export interface ExtractedPage {
    * limit was reached; its text is empty and the job counts it (IngestJob.ocrSkippedPages).
    */
   method: 'text' | 'ocr' | 'ocr-skipped';
-  /** The unit this page is, for a document without pages ("Sheet Q3", "Slide 4", "7. Termination"). */
+  /** The unit this page is, for a document without pages ("Sheet Q3", "Slide 4", "7. Termination"; '' for none). */
   label?: string;
 }
 

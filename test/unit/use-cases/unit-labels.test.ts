@@ -11,7 +11,7 @@ const rejection = (p: Promise<unknown>) => p.then(() => expect.fail('expected a 
 
 /** The fake reader with a label on each page, as a workbook's sheets come from the extraction ('' for none). */
 function labellingReader(labels: string[], fake = new FakeDocumentReader()): DocumentReader {
-  const labelled = (pages: ExtractedPage[]) => pages.map((p) => (labels[p.page - 1] ? { ...p, label: labels[p.page - 1] } : p));
+  const labelled = (pages: ExtractedPage[]) => pages.map((p) => ({ ...p, label: labels[p.page - 1] ?? '' }));
   return {
     read: async (request) => labelled(await fake.read({ ...request, onPages: request.onPages && ((pages) => request.onPages!(labelled(pages))) })),
   };
@@ -115,16 +115,18 @@ describe('Unit labels (documents without pages)', () => {
   });
 
   describe('UnitLabelList', () => {
-    it('keeps an earlier run’s labels, adds those of the pages read, fills holes with \'\' and has none without a label', () => {
+    it('keeps an earlier run’s labels, adds those of the pages read, fills holes with \'\' and has none for pages without labels', () => {
       const list = new UnitLabelList(['Slide 1']);
       list.add({ page: 3, text: 'x', method: 'text', label: 'Slide 3' });
-      list.add({ page: 4, text: 'x', method: 'text' });
       expect(list.upTo(4)).to.deep.equal(['Slide 1', '', 'Slide 3', '']);
       expect(list.upTo(2)).to.deep.equal(['Slide 1', '']);
-      expect(new UnitLabelList().upTo(5)).to.equal(undefined);
-      const unlabelled = new UnitLabelList();
-      unlabelled.add({ page: 1, text: 'x', method: 'text' });
-      expect(unlabelled.upTo(1)).to.equal(undefined);
+      // A PDF's pages come without labels: no units. A text file's one unit has an empty label: units all the same.
+      const pdf = new UnitLabelList();
+      pdf.add({ page: 1, text: 'x', method: 'text' });
+      expect(pdf.upTo(1)).to.equal(undefined);
+      const text = new UnitLabelList();
+      text.add({ page: 1, text: 'x', method: 'text', label: '' });
+      expect(text.upTo(1)).to.deep.equal(['']);
     });
   });
 });
