@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { NotFoundError } from '../../../core/domain/errors.js';
 import type { ExtractedPage } from '../../../core/domain/model.js';
 import type { DocumentReader } from '../../../core/ports/document-reader.js';
-import { NO_PAGE_TEXT } from '../../../core/use-cases/get-page-text.js';
+import { GetPageText, NO_PAGE_TEXT } from '../../../core/use-cases/get-page-text.js';
 import { UnitLabelList } from '../../../core/use-cases/unit-labels.js';
 import { FakeDocumentReader } from '../../fakes/fake-document-reader.js';
 import { coreFixture } from '../../support/core-fixture.js';
@@ -93,6 +93,23 @@ describe('Unit labels (documents without pages)', () => {
         label: 'Sheet Q3', text: 'Office rent rose to 4,800 euros in the third quarter.',
       });
       expect(await f.docChat.getPageText.execute({ userId: 'u1', jobId: job.id, page: 3 })).to.deep.include({ label: '' });
+    });
+
+    it('reads a document’s units once for several of them, and again once its entry is pushed out', async () => {
+      const fake = new FakeDocumentReader();
+      const f = coreFixture({ reader: labellingReader(['Sheet Q1', 'Sheet Q3', ''], fake) });
+      const { job } = await f.sessionWithUpload('u1', BUDGET, 'budget.xlsx');
+      await f.drain();
+      const read = fake.calls;
+      const texts = new GetPageText({ jobs: f.jobs, blobs: f.blobs, reader: labellingReader(['Sheet Q1', 'Sheet Q3', ''], fake), cacheBytes: 400 });
+      await Promise.all([1, 2, 3, 2].map((page) => texts.execute({ userId: 'u1', jobId: job.id, page })));
+      expect(fake.calls - read).to.equal(1);
+      // Another document fills the 400 bytes: the first is read again when asked for.
+      const other = await f.sessionWithUpload('u1', BUDGET.replace('Travel', 'Fuel'), 'other.xlsx');
+      await f.drain();
+      await texts.execute({ userId: 'u1', jobId: other.job.id, page: 1 });
+      await texts.execute({ userId: 'u1', jobId: job.id, page: 1 });
+      expect(fake.calls - read).to.equal(4); // +1 ingestion of the other, +1 its units, +1 the first again
     });
 
     it('hides another user’s job, and says "Page not found" past the last unit or for a file no longer stored', async () => {
