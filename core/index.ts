@@ -35,6 +35,7 @@ import { ListLibrary } from './use-cases/list-library.js';
 import { SearchRecords } from './use-cases/search-records.js';
 import { FindPassageOnPage } from './use-cases/find-passage-on-page.js';
 import { GetPageImage } from './use-cases/get-page-image.js';
+import { GetPageText } from './use-cases/get-page-text.js';
 import { GetChatHistory } from './use-cases/get-chat-history.js';
 import { GetIngestJob } from './use-cases/get-ingest-job.js';
 import { ListSessions } from './use-cases/list-sessions.js';
@@ -108,6 +109,8 @@ export interface DocChat {
   addLibraryDocument: AddLibraryDocument;
   searchRecords: SearchRecords;
   getPageImage: GetPageImage;
+  /** A unit of a document without pages (a sheet, a slide) as text: a source's passage in its context. */
+  getPageText: GetPageText;
   findPassageOnPage: FindPassageOnPage;
   askQuestion: AskQuestion;
   sweepUploads: SweepUploads;
@@ -139,6 +142,7 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     addLibraryDocument: new AddLibraryDocument({ sessions, jobs, indexes, clock, space }),
     searchRecords: new SearchRecords(ports.records),
     getPageImage: new GetPageImage({ jobs, blobs, renderer }),
+    getPageText: new GetPageText({ jobs, blobs, reader }),
     findPassageOnPage: new FindPassageOnPage({ jobs, blobs, renderer }),
     askQuestion: new AskQuestion({
       sessions, chats, jobs, indexes, llm, embedder, reranker: ports.reranker, grounded: ports.grounded, ids, clock,
@@ -153,7 +157,8 @@ export * from './domain/errors.js';
 export * from './domain/model.js';
 export type * from './ports/index.js';
 export { AskQuestion, ClearChat, CreateSession, CreateUploadUrl, DeleteSession, GetChatHistory, GetIngestJob };
-export { DeleteDocument, FindPassageOnPage, GetPageImage, ListDocuments };
+export { DeleteDocument, FindPassageOnPage, GetPageImage, GetPageText, ListDocuments };
+export { NO_PAGE_TEXT, type PageText } from './use-cases/get-page-text.js';
 export { MAX_PASSAGE_CHARS } from './use-cases/find-passage-on-page.js';
 export { MAX_PAGE_IMAGE_SIDE, PAGE_NOT_FOUND } from './use-cases/get-page-image.js';
 export { DOCUMENT_NOT_FOUND } from './use-cases/delete-document.js';
@@ -192,5 +197,6 @@ export * from './rag/tables/table-structure.js';
 export { rerank, RERANK_POOL } from './rag/rerank.js';
 export { RetrieveAndAnswer, type RetrievalDeps } from './use-cases/retrieve-and-answer.js';
 export { answerInSentences } from './rag/answer-stream.js';
+export { passagePlace, placeInDocument, type PassagePlace } from './rag/place.js';
 export { isOverviewQuestion, isRequestWord, overviewAnswer } from './rag/overview.js';
 export { echoedHeading, echoesHeading } from './rag/question-headings.js';

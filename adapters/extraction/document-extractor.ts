@@ -224,7 +224,10 @@ export class DocumentExtractor {
     const first = range?.firstPage ?? 1;
     const last = Math.min(range?.lastPage ?? Infinity, units.length);
     for (let num = first; num <= last; num++) {
-      events.onPage({ page: num, text: normalizeExtractedText(units[num - 1]!.text), method: 'text' });
+      const { text, label } = units[num - 1]!;
+      // The label goes with the page ('' for a unit without one): a source then names "Sheet Q3", not "page 3", and
+      // the document is known to be read as units (IngestJob.units).
+      events.onPage({ page: num, text: normalizeExtractedText(text), method: 'text', label });
       events.onProgress(num / units.length, num);
     }
   }

@@ -3,6 +3,7 @@ import {
   servesHeldKind, splitUnits, termKey, withoutLeaders, wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
+import { passagePlace } from '../../core/rag/place.js';
 import { absentNames, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
 import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, subjectSupport } from './answer-support.js';
 import { asWrittenInPassages } from './passage-wording.js';
@@ -468,7 +469,7 @@ function render(chosen: Candidate[], leading?: Candidate): { parts: string[]; so
     budget -= countWords(quote);
     const n = sources.length + 1;
     quotes.push(`“${quote}” [${n}]`);
-    sources.push(`[${n}] ${group[0].passage.filename}, page ${group[0].passage.page}`);
+    sources.push(`[${n}] ${passagePlace(group[0].passage)}`);
     for (const c of group) {
       markers[c.passage.ref] = n;
       // Every unit it quotes of the passage (a heading alone would centre its source's excerpt on the heading).

@@ -3,7 +3,7 @@
  * first ("Consolidated Net Income, 2019: $8,985 million", or the computation asked: "Percentage change in … : 38.74%
  * ((8,985 − 6,476) / 6,476 = 38.74%)"), then the rows it read, quoted under their column header.
  */
-import { answerFromTables, NOT_FOUND_ANSWER, readTableGrids, splitUnits, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
+import { answerFromTables, NOT_FOUND_ANSWER, passagePlace, readTableGrids, splitUnits, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
 
 /**
  * Below this row match a plain look-up is left to the sentence ranking: a question that shares a label's words may
@@ -37,7 +37,7 @@ export function tableAnswerRead(request: AnswerRequest): { answer: Answer; compu
   const rows = [...new Set(found.cells.map((c) => c.row))];
   const quote = [grid.header, ...rows.map((r) => r.text)].filter(Boolean).join(' | ');
   const answer = {
-    text: `${found.line}\n\n“${quote}” [1]\n\nSources: [1] ${passage.filename}, page ${passage.page}`,
+    text: `${found.line}\n\n“${quote}” [1]\n\nSources: [1] ${passagePlace(passage)}`,
     usedRefs: [passage.ref],
     markers: { [passage.ref]: 1 },
     quotes: { [passage.ref]: rows.map((r) => r.text).join(' ') },

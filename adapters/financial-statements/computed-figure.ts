@@ -1,4 +1,4 @@
-import type { Answer, AnswerRequest } from '../../core/index.js';
+import { passagePlace, type Answer, type AnswerRequest } from '../../core/index.js';
 import { evaluate, itemsOf } from './financial-formula.js';
 import { computedFigureRequest, type AmountUnit, type FigureRequest } from './financial-metrics.js';
 import { lookUp, statementRows, type FoundValue } from './statement-lookup.js';
@@ -61,7 +61,7 @@ function render(found: FoundValue[]): Required<Pick<Answer, 'text' | 'markers' |
   for (const { row } of found) {
     if (seen.has(`${row.passage.ref}\u0000${row.text}`)) continue;
     seen.add(`${row.passage.ref}\u0000${row.text}`);
-    const page = `${row.passage.filename}, page ${row.passage.page}`;
+    const page = passagePlace(row.passage);
     if (!pages.includes(page)) pages.push(page);
     markers[row.passage.ref] = pages.indexOf(page) + 1;
     quoted[row.passage.ref] = quoted[row.passage.ref] ? `${quoted[row.passage.ref]} ${row.text}` : row.text;

@@ -54,6 +54,7 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
         reading_page: job.readingPage ?? null,
         died_on_page: job.diedOnPage ?? null,
         kind: job.kind ?? null,
+        units_json: job.units ? JSON.stringify(job.units) : null,
         created_at: job.createdAt,
         updated_at: job.updatedAt,
       })
@@ -82,6 +83,7 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
     if ('readingPage' in patch) set.reading_page = patch.readingPage ?? null;
     if ('diedOnPage' in patch) set.died_on_page = patch.diedOnPage ?? null;
     if ('kind' in patch) set.kind = patch.kind ?? null;
+    if ('units' in patch) set.units_json = patch.units ? JSON.stringify(patch.units) : null;
     if ('updatedAt' in patch) set.updated_at = patch.updatedAt!;
     const row = await this.db.updateTable('ingest_jobs').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     return row ? toJob(row) : null;
@@ -185,5 +187,6 @@ function toJob(row: IngestJobsTable): IngestJob {
   if (row.reading_page !== null) job.readingPage = row.reading_page;
   if (row.died_on_page !== null) job.diedOnPage = row.died_on_page;
   if (row.kind !== null) job.kind = row.kind;
+  if (row.units_json !== null) job.units = JSON.parse(row.units_json) as string[];
   return job;
 }

@@ -50,6 +50,8 @@ export interface IngestJobsTable {
   died_on_page: number | null;
   /** Added by migration 011 (SQLite) / 006 (PostgreSQL): IngestJob.kind. */
   kind: string | null;
+  /** Added by migration 012 (SQLite) / 007 (PostgreSQL): IngestJob.units as a JSON array. */
+  units_json: string | null;
   /** Added by migration 010 (SQLite) / 005 (PostgreSQL): IngestJob.copiedFrom. */
   copied_from: string | null;
   created_at: string;

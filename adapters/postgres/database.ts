@@ -176,6 +176,12 @@ const MIGRATIONS: Record<string, Migration> = {
       await sql`ALTER TABLE ingest_jobs ADD COLUMN kind TEXT`.execute(db);
     },
   },
+  '007-unit-labels': {
+    // Issue 51: the unit labels of a document without pages ("Sheet Q3"), IngestJob.units as a JSON array.
+    async up(db) {
+      await sql`ALTER TABLE ingest_jobs ADD COLUMN units_json TEXT`.execute(db);
+    },
+  },
 };
 
 export interface PostgresPoolSizes {

@@ -1,4 +1,4 @@
-import { contentTokens, intentsAsked, wordTokens, type Answer, type AnswerRequest, type ContextPassage } from '../../core/index.js';
+import { contentTokens, intentsAsked, passagePlace, wordTokens, type Answer, type AnswerRequest, type ContextPassage } from '../../core/index.js';
 import { RECEIPT_INTENTS } from './receipt-intents.js';
 
 /**
@@ -296,7 +296,7 @@ export function moreReceipts(asked: number): string | undefined {
 export function quotedPassages(quoted: { passage: ContextPassage; lines: string[]; amount?: string; also?: ContextPassage[] }[], note?: string): Answer {
   const quotes = quoted.map(({ lines }) => lines.map(oneLine).join(' … '));
   const cited = quotes.map((quote, i) => `${quoted[i].amount ? `${quoted[i].amount} — ` : ''}“${quote}” [${i + 1}]`);
-  const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passage.filename}, page ${passage.page}`);
+  const sources = quoted.map(({ passage }, i) => `[${i + 1}] ${passagePlace(passage)}`);
   // A quote's lines from other passages of its document (`also`) cite those passages under the same number, each
   // with the lines it holds (what its source's excerpt shows).
   const cites = quoted.flatMap(({ passage, lines, also = [] }, i) => {

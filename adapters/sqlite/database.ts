@@ -277,6 +277,11 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
     id: '011-document-kind',
     sql: 'ALTER TABLE ingest_jobs ADD COLUMN kind TEXT;',
   },
+  {
+    // Issue 51: the unit labels of a document without pages ("Sheet Q3"), IngestJob.units as a JSON array.
+    id: '012-unit-labels',
+    sql: 'ALTER TABLE ingest_jobs ADD COLUMN units_json TEXT;',
+  },
 ];
 
 /** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */

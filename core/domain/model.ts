@@ -25,6 +25,11 @@ export interface Source {
    * (the extractive one does): the words a client marks on the page, within the wider excerpt.
    */
   quote?: string;
+  /**
+   * The unit the passage is in, for a document without pages (a Word section, a sheet, a slide: "Sheet Q3"), in place
+   * of `page`, which then only counts units. None for PDFs and photos.
+   */
+  unit?: string;
 }
 
 export interface ChatMessage {
@@ -85,6 +90,11 @@ export interface IngestJob {
    * chunks were copied for this one. This job holds its own copy: removing either leaves the other.
    */
   copiedFrom?: string;
+  /**
+   * Of a document without pages (Word, Excel, PowerPoint, HTML, text, e-mail), each unit's label by page: units[n - 1]
+   * names page n ("Sheet Q3"), '' where a unit has none (all '' for a short text file). None for PDFs and photos.
+   */
+  units?: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -133,6 +143,8 @@ export interface ExtractedPage {
    * limit was reached; its text is empty and the job counts it (IngestJob.ocrSkippedPages).
    */
   method: 'text' | 'ocr' | 'ocr-skipped';
+  /** The unit this page is, for a document without pages ("Sheet Q3", "Slide 4", "7. Termination"; '' for none). */
+  label?: string;
 }
 
 export const ALLOWED_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/jpg'] as const;

@@ -23,6 +23,11 @@ export interface GroundedQuestion {
    * its kind, or one is null. None: not known, every planner and skill may take part.
    */
   kinds?: Record<string, string | null>;
+  /**
+   * The unit labels of each of those jobs that has units (IngestJob.units), by id: a passage of a workbook is named
+   * "Sheet Q3", not "page 3". None: passages are named by page.
+   */
+  units?: Record<string, string[]>;
 }
 
 export interface GroundedAnswer {

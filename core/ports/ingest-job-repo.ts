@@ -4,7 +4,7 @@ export type IngestJobPatch = Partial<
   Pick<
     IngestJob,
     | 'status' | 'stage' | 'progress' | 'error' | 'pages' | 'chunks' | 'ocrSkippedPages' | 'sha256' | 'reusedFrom' | 'attempts'
-    | 'checkpoint' | 'readingPage' | 'diedOnPage' | 'kind' | 'updatedAt'
+    | 'checkpoint' | 'readingPage' | 'diedOnPage' | 'kind' | 'units' | 'updatedAt'
   >
 >;
 

@@ -5,6 +5,8 @@ export interface ContextPassage {
   ref: string;
   filename: string;
   page: number;
+  /** The unit's label when the document has no pages ("Sheet Q3"): it is named instead of the page. */
+  unit?: string;
   text: string;
   score: number;
 }

@@ -1,6 +1,7 @@
 import type { Source } from '../domain/model.js';
 import type { Answer, ContextPassage } from '../ports/llm.js';
 import type { ChunkHit } from '../ports/vector-index.js';
+import { unitOf, type UnitLabels } from './place.js';
 import { splitSentences, termKeys, truncateWords } from './text.js';
 
 export interface PackedContext {
@@ -13,7 +14,7 @@ export interface PackedContext {
  * Keeps the best hits that fit a character budget (the model's context), numbering them "1", "2"… in rank order.
  * Exact duplicate texts (the same page ingested twice under different names) are kept once.
  */
-export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: number): PackedContext {
+export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: number, units?: UnitLabels): PackedContext {
   const passages: ContextPassage[] = [];
   const byRef = new Map<string, ChunkHit>();
   const seen = new Set<string>();
@@ -26,7 +27,8 @@ export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: nu
     seen.add(text);
     used += text.length;
     const ref = String(passages.length + 1);
-    passages.push({ ref, filename: hit.chunk.filename, page: hit.chunk.page, text, score: hit.score });
+    const unit = unitOf(units, hit.chunk.jobId, hit.chunk.page);
+    passages.push({ ref, filename: hit.chunk.filename, page: hit.chunk.page, ...(unit && { unit }), text, score: hit.score });
     byRef.set(ref, hit);
   }
   return { passages, byRef };
@@ -48,9 +50,11 @@ export function toSources(packed: PackedContext, { usedRefs, markers = {}, quote
   const inOrder = ranked.filter((ref) => shown.has(ref)).map((ref, rank) => ({ ref, rank })).sort((a, b) => order(a.ref) - order(b.ref) || a.rank - b.rank);
   return inOrder.map(({ ref }) => {
     const hit = packed.byRef.get(ref)!;
+    const unit = packed.passages[Number(ref) - 1]?.unit;
     return {
       filename: hit.chunk.filename,
       page: hit.chunk.page,
+      ...(unit && { unit }),
       // The quoted words are the "question" the excerpt is centred on: the sentence holding most of them is the quote.
       excerpt: excerptFor(hit.chunk.text, (used.has(ref) && quotes[ref]) || question, EXCERPT_CHARS),
       score: Number(hit.score.toFixed(6)),

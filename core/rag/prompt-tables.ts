@@ -8,6 +8,7 @@
  */
 import type { ContextPassage } from '../ports/llm.js';
 import { splitUnits } from './layout.js';
+import { passagePlace } from './place.js';
 import type { TableUnit } from './tables/figures.js';
 import { answerFromTables, figuresByColumn } from './tables/table-answer.js';
 import { readTableGrids, type TableGrid } from './tables/table-grid.js';
@@ -36,7 +37,7 @@ export function passageTables(contexts: readonly ContextPassage[]): PassageTable
 export function tablesForPrompt(question: string, contexts: readonly ContextPassage[]): string | undefined {
   const tables = passageTables(contexts);
   if (tables.length === 0) return undefined;
-  const parts = tables.map(({ passage, grid }) => markdownTable(grid, `[${passage.ref}] (${passage.filename}, page ${passage.page})`));
+  const parts = tables.map(({ passage, grid }) => markdownTable(grid, `[${passage.ref}] (${passagePlace(passage)})`));
   const figure = figureLine(question, tables);
   return [...parts, ...(figure ? [figure] : [])].join('\n\n');
 }

@@ -103,7 +103,9 @@ export function selectContexts(contexts: ContextPassage[], maxChars: number): Co
 }
 
 function renderDocument(context: ContextPassage): string {
-  const attrs = `ref="${escapeAttribute(context.ref)}" file="${escapeAttribute(context.filename)}" page="${escapeAttribute(String(context.page))}"`;
+  // A unit of a document without pages is named as the answer should cite it ("Sheet Q3"), not by its number.
+  const place = context.unit ? `unit="${escapeAttribute(context.unit)}"` : `page="${escapeAttribute(String(context.page))}"`;
+  const attrs = `ref="${escapeAttribute(context.ref)}" file="${escapeAttribute(context.filename)}" ${place}`;
   return `<document ${attrs}>\n${neutralizeDelimiters(context.text.trim())}\n</document>`;
 }
 

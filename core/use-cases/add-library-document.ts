@@ -62,6 +62,7 @@ export class AddLibraryDocument {
       ...(source.pages !== undefined && { pages: source.pages }),
       ...(source.chunks !== undefined && { chunks: source.chunks }),
       ...(source.ocrSkippedPages !== undefined && { ocrSkippedPages: source.ocrSkippedPages }),
+      ...(source.units !== undefined && { units: [...source.units] }),
     };
     // Chunks first, the record last: until the record exists no answer cites the copy (answers draw on completed
     // jobs only), and a copy cut short is removed again.

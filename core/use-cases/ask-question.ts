@@ -172,7 +172,8 @@ export class AskQuestion {
     const naming = lexicalIndex ? overviewSubject(question) : undefined;
     const overviewed = naming && (naming.length === 0 ? citable : documentsNamed(naming, citable, question)).filter((job) => matchesTagFilters(job.tags, filters));
     if (lexicalIndex && overviewed && overviewed.length > 0) {
-      const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, documents: overviewed.map(ownIds), contextChars: this.settings.contextChars });
+      const units = unitsOf(overviewed);
+      const packed = await overviewContext(lexicalIndex, { sessionId: input.sessionId, filters, documents: overviewed.map(ownIds), contextChars: this.settings.contextChars, units });
       // With more documents than it covers, the answer says how many there are.
       const more = overviewed.length > OVERVIEW_DOCUMENTS ? moreDocumentsNote(OVERVIEW_DOCUMENTS, overviewed.length) : undefined;
       const note = joinNotes(more, readingNote);
@@ -182,7 +183,8 @@ export class AskQuestion {
     }
     const filenames = Object.fromEntries(citable.flatMap((job) => ownIds(job).map((id) => [id, job.filename])));
     const kinds = kindsOf(citable.filter((job) => matchesTagFilters(job.tags, filters)));
-    const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames, kinds };
+    const units = unitsOf(citable);
+    const grounded = { userId: input.userId, sessionId: input.sessionId, question, history, filters, visibleJobIds: [...visible], filenames, kinds, units };
     if (this.deps.grounded) {
       const answered = await this.deps.grounded.answer(grounded, signal);
       return { request: { question, contexts: [], history }, answered, note: joinNotes(answered.note, readingNote) };
@@ -258,6 +260,11 @@ function jobIdsOf(jobs: readonly IngestJob[]): Set<string> {
 /** The kind of each job's chunks, by the ids they are indexed under; null for a job never told one. */
 function kindsOf(jobs: readonly IngestJob[]): Record<string, string | null> {
   return Object.fromEntries(jobs.flatMap((job) => ownIds(job).map((id) => [id, job.kind ?? null])));
+}
+
+/** The unit labels of the jobs that have units, by the ids their chunks are indexed under (a passage names its unit). */
+function unitsOf(jobs: readonly IngestJob[]): Record<string, string[]> {
+  return Object.fromEntries(jobs.flatMap((job) => (job.units ? ownIds(job).map((id) => [id, job.units!]) : [])));
 }
 
 /** A job's id, and the id of the job whose chunks it reuses. */

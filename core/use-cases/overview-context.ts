@@ -2,6 +2,7 @@ import type { TagFilter } from '../domain/tags.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { packContexts, type PackedContext } from '../rag/context.js';
 import { OVERVIEW_CHUNKS_PER_DOCUMENT } from '../rag/overview.js';
+import type { UnitLabels } from '../rag/place.js';
 
 /** Documents an overview covers at most (their opening passages share the context budget). */
 export const OVERVIEW_DOCUMENTS = 10;
@@ -13,7 +14,7 @@ export const OVERVIEW_DOCUMENTS = 10;
  */
 export async function overviewContext(
   index: VectorIndex,
-  query: { sessionId: string; filters?: readonly TagFilter[]; documents: readonly (readonly string[])[]; contextChars: number },
+  query: { sessionId: string; filters?: readonly TagFilter[]; documents: readonly (readonly string[])[]; contextChars: number; units?: UnitLabels },
 ): Promise<PackedContext> {
   const covered = query.documents.slice(0, OVERVIEW_DOCUMENTS);
   const jobIds = covered.flat();
@@ -23,5 +24,5 @@ export async function overviewContext(
   const ordered = chunks.sort((a, b) => a.ordinal - b.ordinal || documentOf(a.jobId) - documentOf(b.jobId));
   // Scores only order the sources: earlier passages first.
   const hits = ordered.map((chunk, i) => ({ chunk, score: 1 / (1 + i) }));
-  return packContexts(hits, covered.length * OVERVIEW_CHUNKS_PER_DOCUMENT, query.contextChars);
+  return packContexts(hits, covered.length * OVERVIEW_CHUNKS_PER_DOCUMENT, query.contextChars, query.units);
 }

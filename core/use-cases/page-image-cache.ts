@@ -1,17 +1,21 @@
 import type { PageImage } from '../ports/page-renderer.js';
 
 /**
- * Recently rendered page images, least recently used dropped first, bounded by their total size (a Map keeps
- * insertion order: a hit is moved to the end). Concurrent requests for one page share one rendering.
+ * Recently rendered page images (or other renderings: `sizeOf` tells their bytes), least recently used dropped first,
+ * bounded by their total size (a Map keeps insertion order: a hit is moved to the end). Concurrent requests for one
+ * page share one rendering.
  */
-export class PageImageCache {
-  private readonly images = new Map<string, PageImage>();
-  private readonly inFlight = new Map<string, Promise<PageImage | null>>();
+export class PageImageCache<T = PageImage> {
+  private readonly images = new Map<string, T>();
+  private readonly inFlight = new Map<string, Promise<T | null>>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sizeOf: (value: T) => number = (image) => (image as PageImage).bytes.length,
+  ) {}
 
-  async getOrRender(key: string, render: () => Promise<PageImage | null>): Promise<PageImage | null> {
+  async getOrRender(key: string, render: () => Promise<T | null>): Promise<T | null> {
     const cached = this.images.get(key);
     if (cached) {
       this.images.delete(key);
@@ -27,14 +31,15 @@ export class PageImageCache {
     return pending;
   }
 
-  private store(key: string, image: PageImage): void {
-    if (image.bytes.length > this.maxBytes || this.images.has(key)) return;
+  private store(key: string, image: T): void {
+    const size = this.sizeOf(image);
+    if (size > this.maxBytes || this.images.has(key)) return;
     this.images.set(key, image);
-    this.bytes += image.bytes.length;
+    this.bytes += size;
     for (const [oldKey, old] of this.images) {
       if (this.bytes <= this.maxBytes) break;
       this.images.delete(oldKey);
-      this.bytes -= old.bytes.length;
+      this.bytes -= this.sizeOf(old);
     }
   }
 }

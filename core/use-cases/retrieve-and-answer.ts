@@ -186,7 +186,7 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
     }));
     const wholes = whole > 0 && focus ? await this.openingChunks(focus, whole, { sessionId, filters }, visible) : [];
     const fused = withPinned([...pinnedHits.flat(), ...openings, ...wholes], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
-    const packed = packContexts(fused, this.settings.passages, this.settings.contextChars);
+    const packed = packContexts(fused, this.settings.passages, this.settings.contextChars, input.units);
     const note = semanticDown ? SEMANTIC_SEARCH_UNAVAILABLE_NOTE : undefined;
     const request = { question, contexts: packed.passages, history, ...(held && { kinds: [...held].sort() }) };
     return { request, packed, query, ...(note && { note }), plugins: [...tookPart] };

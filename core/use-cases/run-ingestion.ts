@@ -16,6 +16,7 @@ import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
 import { progressWriter } from './ingest-progress.js';
 import { DEFAULT_INGEST_RETRY, sleep, stalledRuns, type IngestRetrySettings } from './ingest-retry.js';
 import { PageIndexer, type PageCheckpoint } from './page-indexer.js';
+import { UnitLabelList } from './unit-labels.js';
 import { KIND_TAG } from './start-ingestion.js';
 import { cutShort, describe, diedOnPage, internalFailure, noReadableText, OUT_OF_DISK_SPACE_REASON, userFacingReason } from './ingest-failure-reasons.js';
 import { UNWATCHED_SPACE, withReleasedReserve } from './space-reserve.js';
@@ -177,7 +178,7 @@ export class RunIngestion {
       // run of this job indexed goes: they would be cited twice).
       if (job.checkpoint) await this.dropChunks(job.id);
       await this.deps.jobs.update(job.id, {
-        status: 'completed', stage: undefined, progress: 1, sha256, reusedFrom: twin.id, pages: twin.pages, chunks: twin.chunks, kind: twin.kind,
+        status: 'completed', stage: undefined, progress: 1, sha256, reusedFrom: twin.id, pages: twin.pages, chunks: twin.chunks, kind: twin.kind, units: twin.units,
         checkpoint: undefined, readingPage: undefined, diedOnPage: undefined, updatedAt: this.now(),
       });
       return;
@@ -200,14 +201,20 @@ export class RunIngestion {
     signal.addEventListener('abort', stopRun, { once: true });
     progress.onGone(() => run.abort(new JobStoppedError('cancelled')));
     const chunking = this.deps.chunking ?? DEFAULT_CHUNKING;
+    // Unit labels by page (a workbook's sheets), an earlier run's included: recorded with each checkpoint, as a run
+    // going on from one reads no page before it.
+    const units = new UnitLabelList(from ? job.units?.slice(0, from.pages) : undefined);
     const onCheckpoint = (checkpoint: PageCheckpoint) =>
-      this.recordCheckpoint(job.id, { ...checkpoint, run: attempt }, reading.page && Math.max(reading.page, checkpoint.pages + 1));
+      this.recordCheckpoint(job.id, { ...checkpoint, run: attempt }, reading.page && Math.max(reading.page, checkpoint.pages + 1), units.upTo(checkpoint.pages));
     const { checkpointMs } = this.retry;
     const indexer = new PageIndexer(job, { indexes, embedder, chunking, from, onCheckpoint, checkpointMs }, run.signal, (error) => run.abort(error));
     // The kind is counted from the pages as they pass (a run going on from a checkpoint counts the pages it reads).
     const tally = job.tags[KIND_TAG] === undefined ? this.deps.classifier?.start() : undefined;
     const handOver = (batch: ExtractedPage[]) => {
-      for (const page of batch) tally?.addPage(page.text);
+      for (const page of batch) {
+        tally?.addPage(page.text);
+        units.add(page);
+      }
       indexer.push(batch);
     };
     let fraction = 0;
@@ -256,7 +263,7 @@ export class RunIngestion {
 
       await progress.stop(); // no progress write may land after `completed`
       const done = await this.deps.jobs.update(job.id, {
-        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pageCount, chunks, kind: job.tags[KIND_TAG] ?? tally?.kind(),
+        status: 'completed', stage: undefined, progress: 1, error: undefined, pages: pageCount, chunks, kind: job.tags[KIND_TAG] ?? tally?.kind(), units: units.upTo(pageCount),
         ocrSkippedPages: indexer.ocrSkippedPages > 0 ? indexer.ocrSkippedPages : undefined,
         checkpoint: undefined, readingPage: undefined, diedOnPage: undefined, updatedAt: this.now(),
       });
@@ -306,8 +313,8 @@ export class RunIngestion {
    * Records that the pages so far are in every index, and that a run dying now dies on the page after them. A write
    * that fails is only logged: the run goes on, and a later checkpoint records the same and more.
    */
-  private async recordCheckpoint(jobId: string, checkpoint: IngestCheckpoint, readingPage: number | undefined): Promise<void> {
-    await this.deps.jobs.update(jobId, { checkpoint, readingPage, updatedAt: this.now() }).catch((error: unknown) =>
+  private async recordCheckpoint(jobId: string, checkpoint: IngestCheckpoint, readingPage: number | undefined, units: string[] | undefined): Promise<void> {
+    await this.deps.jobs.update(jobId, { checkpoint, readingPage, ...(units && { units }), updatedAt: this.now() }).catch((error: unknown) =>
       this.deps.logger.warn('could not record an ingest checkpoint', { jobId, pages: checkpoint.pages, error: String(error) }),
     );
   }

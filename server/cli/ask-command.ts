@@ -1,3 +1,4 @@
+import { passagePlace } from '../../core/rag/place.js';
 import { CliError } from './cli-error.js';
 import type { DocChatClient } from './doc-chat-client.js';
 import { resolveSession } from './sessions.js';
@@ -9,8 +10,8 @@ export interface AskOptions {
 }
 
 /**
- * `doc-chat ask`: the answer, then one line per page (file and page) it quotes unless the answer lists them itself, then
- * the other pages found.
+ * `doc-chat ask`: the answer, then one line per page (file and page, or the unit of a document without pages: "budget.xlsx,
+ * Sheet Q3") it quotes unless the answer lists them itself, then the other pages found.
  */
 export async function ask(client: DocChatClient, sessionIdOrLabel: string, question: string, options: AskOptions = {}): Promise<string> {
   const { session } = await resolveSession(client, sessionIdOrLabel, { createMissing: false });
@@ -26,7 +27,7 @@ export async function ask(client: DocChatClient, sessionIdOrLabel: string, quest
   const { answer, sources } = await client.ask(session.id, question, { institution: options.institution, documents });
   const lines = [answer.trim(), ''];
   // Several passages of one page are one source to the reader; pages found but not quoted come after, apart.
-  const pages = (list: typeof sources) => new Set(list.map((s) => `  ${s.filename}, page ${s.page}`));
+  const pages = (list: typeof sources) => new Set(list.map((s) => `  ${passagePlace(s)}`));
   const quoted = pages(sources.filter((s) => s.cited !== false));
   const others = [...pages(sources.filter((s) => s.cited === false))].filter((line) => !quoted.has(line));
   // An answer that ends on its own numbered "Sources: [1] a.pdf, page 2 …" has listed the quoted pages already.

@@ -27,7 +27,7 @@ export interface JobJson {
 
 export interface AnswerJson {
   answer: string;
-  sources: { filename: string; page: number; excerpt?: string; cited?: boolean }[];
+  sources: { filename: string; page: number; excerpt?: string; cited?: boolean; unit?: string }[];
 }
 
 /** An HTTP answer the command cannot use; the message is the server's own error text where it gave one. */

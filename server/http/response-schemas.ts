@@ -32,6 +32,7 @@ export const Source = v.strictObject({
   cited: v.pipe(v.boolean(), v.description('Whether the answer quotes (or cites) this passage; false: a passage found for the question that the answer does not draw on')),
   marker: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('The number the answer’s text cites it by ([2]: 2); only on cited sources, when the answer numbers them'))),
   quote: v.optional(text('What the answer quotes of the passage, word for word (… where it left words out); only on cited sources, when the answerer says (the extractive one does)')),
+  unit: v.optional(text('Of a document without pages (Word, Excel, PowerPoint, HTML, text, e-mail): the unit the passage is in ("Sheet Q3", "Slide 4", "7. Termination"), named in place of the page, which then counts units; GET /api/v1/ingest/{id}/pages/{page}/text returns its text')),
 });
 
 export const ChatAnswer = v.strictObject({
@@ -173,6 +174,14 @@ export const PageArea = v.strictObject({
 export const PassageAreas = v.strictObject({
   data: v.pipe(v.array(PageArea), v.description('Where the passage is drawn, a line of it each, in page order; [] when the page does not hold it')),
 });
+
+export const PageText = v.strictObject({
+  data: v.strictObject({
+    label: text('The unit’s name ("Sheet Q3", "Slide 4", "7. Termination"); "" for a unit without one'),
+    text: text('The unit’s text as it was read for the answers (plain text: never the document’s own markup)'),
+  }),
+});
+export const NoPageText = v.strictObject({ error: v.literal('This document has pages of its own: its page images show them') });
 
 export const IngestJobNotFound = v.strictObject({ error: v.literal('Ingest job not found') });
 export const PageNotFound = v.strictObject({ error: v.literal('Page not found') });

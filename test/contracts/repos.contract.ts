@@ -50,6 +50,13 @@ export const JOB_BEFORE_CHECKPOINTS = `INSERT INTO ingest_jobs (id, user_id, ses
   tags_json, status, attempts, created_at, updated_at) VALUES ('old', 'u1', 's1', 'u1/a.pdf', 'f.pdf', 'application/pdf',
   '{}', 'processing', 1, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z')`;
 
+/** That job, once migrated to unit labels, reads as it was stored (no units) and then keeps them. */
+export async function expectJobBeforeUnitsTakesThem(jobs: IngestJobRepo): Promise<void> {
+  expect(await jobs.findById('old')).to.include({ status: 'processing' }).and.not.have.property('units');
+  expect(await jobs.update('old', { units: ['Sheet Q3'] })).to.deep.include({ units: ['Sheet Q3'] });
+  expect(await jobs.findById('old')).to.deep.include({ units: ['Sheet Q3'] });
+}
+
 /** That job, once migrated, reads as it was stored and then keeps a checkpoint. */
 export async function expectJobBeforeCheckpointsTakesOne(jobs: IngestJobRepo): Promise<void> {
   expect(await jobs.findById('old')).to.include({ status: 'processing', attempts: 1 }).and.not.have.any.keys('checkpoint', 'readingPage');
@@ -242,6 +249,18 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.jobs.findById('j1')).to.include({ kind: 'receipt' });
         await s.jobs.create(job('j2', 's1', { key: 'u1/other.pdf', kind: 'letter' }));
         expect((await s.jobs.listBySession('s1')).map((j) => j.kind)).to.deep.equal(['receipt', 'letter']);
+      });
+
+      it('keeps the unit labels of a document without pages, in page order, given at creation or told later', async () => {
+        await s.jobs.create(job('j1', 's1'));
+        expect(await s.jobs.findById('j1')).to.not.have.property('units');
+        const units = ['Sheet Q3', '', 'Sheet “Notes”, ü'];
+        expect(await s.jobs.update('j1', { status: 'completed', units })).to.deep.include({ units });
+        expect(await s.jobs.findById('j1')).to.deep.include({ units });
+        await s.jobs.create(job('j2', 's1', { key: 'u1/other.docx', units: ['1. Scope'] }));
+        expect((await s.jobs.listBySession('s1')).map((j) => j.units)).to.deep.equal([units, ['1. Scope']]);
+        await s.jobs.update('j1', { units: undefined });
+        expect(await s.jobs.findById('j1')).to.not.have.property('units');
       });
 
       it('finds the user’s queued or processing job for a key, and refuses a second one, also created concurrently', async () => {

@@ -6,7 +6,7 @@ import { KyselyIngestJobRepo } from '../../adapters/kysely/kysely-ingest-job-rep
 import { KyselySessionRepo } from '../../adapters/kysely/kysely-session-repo.js';
 import { describeWithPostgres, sharedPostgresCluster } from '../support/postgres-cluster.js';
 import { postgresRepoSubject } from '../support/postgres-repo-subject.js';
-import { expectJobBeforeCheckpointsTakesOne, JOB_BEFORE_CHECKPOINTS, repoContract } from './repos.contract.js';
+import { expectJobBeforeCheckpointsTakesOne, expectJobBeforeUnitsTakesThem, JOB_BEFORE_CHECKPOINTS, repoContract } from './repos.contract.js';
 
 describeWithPostgres('Repos on PostgreSQL', () => {
   repoContract('PostgreSQL (real server)', async () => {
@@ -89,33 +89,50 @@ describeWithPostgres('Repos on PostgreSQL', () => {
       }
     });
 
+    it('migration 007 adds unit labels to the jobs an older version stored, which then keep them', async () => {
+      await withJobBeforeMigration('unit_labels', ROLL_BACK_007, expectJobBeforeUnitsTakesThem);
+    });
+
     it('migration 004 adds checkpoints to the jobs an older version stored, which then keep one', async () => {
-      const cluster = sharedPostgresCluster();
-      const url = await cluster.createDatabase('ingest_checkpoints');
-      try {
-        let database = await openPostgresDatabase(url);
-        await database.pool.query(ROLL_BACK_004);
-        await database.pool.query(JOB_BEFORE_CHECKPOINTS);
-        await database.close();
-        database = await openPostgresDatabase(url);
-        await expectJobBeforeCheckpointsTakesOne(new KyselyIngestJobRepo(database.db));
-        await database.close();
-      } finally {
-        await cluster.dropDatabase(url);
-      }
+      await withJobBeforeMigration('ingest_checkpoints', ROLL_BACK_004, expectJobBeforeCheckpointsTakesOne);
     });
   });
 });
 
-/** The schema as it was before migration 004 (a later migration must be rolled back before an earlier one). */
-/** Migrations 006 and 005 undone, so that an older one can be rolled back (kysely applies migrations in order only). */
-const ROLL_BACK_005 = `
+/** Migration 007 undone: the schema before unit labels. */
+const ROLL_BACK_007 = `
+  ALTER TABLE ingest_jobs DROP COLUMN units_json;
+  DELETE FROM kysely_migration WHERE name = '007-unit-labels';`;
+
+/** Migrations 007, 006 and 005 undone, so that an older one can be rolled back (kysely applies migrations in order only). */
+const ROLL_BACK_005 = `${ROLL_BACK_007}
   ALTER TABLE ingest_jobs DROP COLUMN kind;
   DELETE FROM kysely_migration WHERE name = '006-document-kind';
   DROP INDEX ingest_jobs_by_user_content, sessions_search, chat_messages_search;
   ALTER TABLE ingest_jobs DROP COLUMN copied_from;
   DELETE FROM kysely_migration WHERE name = '005-document-library-and-record-search';`;
 
+/** The schema as it was before migration 004 (a later migration must be rolled back before an earlier one). */
 const ROLL_BACK_004 = `${ROLL_BACK_005}
   ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json, DROP COLUMN reading_page, DROP COLUMN died_on_page;
   DELETE FROM kysely_migration WHERE name = '004-ingest-checkpoints';`;
+
+/**
+ * A database rolled back by `rollBack` to before a migration, holding a job as a version then stored it, opened again
+ * (the migrations applied): `check` sees that job through the repository.
+ */
+async function withJobBeforeMigration(name: string, rollBack: string, check: (jobs: KyselyIngestJobRepo) => Promise<void>): Promise<void> {
+  const cluster = sharedPostgresCluster();
+  const url = await cluster.createDatabase(name);
+  try {
+    let database = await openPostgresDatabase(url);
+    await database.pool.query(rollBack);
+    await database.pool.query(JOB_BEFORE_CHECKPOINTS);
+    await database.close();
+    database = await openPostgresDatabase(url);
+    await check(new KyselyIngestJobRepo(database.db));
+    await database.close();
+  } finally {
+    await cluster.dropDatabase(url);
+  }
+}

@@ -9,7 +9,7 @@ import { openSqliteDatabase, sql } from '../../adapters/sqlite/database.js';
 import { SqliteSessionEraser } from '../../adapters/sqlite/sqlite-session-eraser.js';
 import { SqliteUploadRepo } from '../../adapters/sqlite/sqlite-upload-repo.js';
 import { SqliteChatRepo } from '../../adapters/sqlite/sqlite-chat-repo.js';
-import { expectJobBeforeCheckpointsTakesOne, JOB_BEFORE_CHECKPOINTS, repoContract } from './repos.contract.js';
+import { expectJobBeforeCheckpointsTakesOne, expectJobBeforeUnitsTakesThem, JOB_BEFORE_CHECKPOINTS, repoContract } from './repos.contract.js';
 
 repoContract('SQLite on a temp file', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'repos-'));
@@ -139,25 +139,20 @@ describe('SQLite database', () => {
     }
   });
 
+  it('migration 012 adds unit labels to the jobs an older version stored, which then keep them', async () => {
+    await withJobBeforeMigration(`
+      ALTER TABLE ingest_jobs DROP COLUMN units_json;
+      DELETE FROM schema_migrations WHERE id = '012-unit-labels';
+    `, expectJobBeforeUnitsTakesThem);
+  });
+
   it('migration 009 adds checkpoints to the jobs an older version stored, which then keep one', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
-    const file = path.join(dir, 'x.sqlite');
-    try {
-      let database = openSqliteDatabase(file);
-      database.raw.exec(`
-        ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json;
-        ALTER TABLE ingest_jobs DROP COLUMN reading_page;
-        ALTER TABLE ingest_jobs DROP COLUMN died_on_page;
-        DELETE FROM schema_migrations WHERE id = '009-ingest-checkpoints';
-      `);
-      database.raw.prepare(JOB_BEFORE_CHECKPOINTS).run();
-      await database.close();
-      database = openSqliteDatabase(file);
-      await expectJobBeforeCheckpointsTakesOne(new KyselyIngestJobRepo(database.db));
-      await database.close();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    await withJobBeforeMigration(`
+      ALTER TABLE ingest_jobs DROP COLUMN checkpoint_json;
+      ALTER TABLE ingest_jobs DROP COLUMN reading_page;
+      ALTER TABLE ingest_jobs DROP COLUMN died_on_page;
+      DELETE FROM schema_migrations WHERE id = '009-ingest-checkpoints';
+    `, expectJobBeforeCheckpointsTakesOne);
   });
 
   it('migration 006 counts the messages an older version stored, then triggers keep the count', async () => {
@@ -215,3 +210,23 @@ describe('SQLite database', () => {
     void database.close();
   });
 });
+
+/**
+ * A database rolled back by `rollBack` to before a migration, holding a job as a version then stored it, opened again
+ * (the migration applied): `check` sees that job through the repository.
+ */
+async function withJobBeforeMigration(rollBack: string, check: (jobs: KyselyIngestJobRepo) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-'));
+  const file = path.join(dir, 'x.sqlite');
+  try {
+    let database = openSqliteDatabase(file);
+    database.raw.exec(rollBack);
+    database.raw.prepare(JOB_BEFORE_CHECKPOINTS).run();
+    await database.close();
+    database = openSqliteDatabase(file);
+    await check(new KyselyIngestJobRepo(database.db));
+    await database.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

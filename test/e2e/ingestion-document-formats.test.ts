@@ -79,14 +79,36 @@ describe('ingestion of Word, Excel, PowerPoint, HTML, Markdown, text, CSV, e-mai
     ['e-mail attachment', 'How much are the harbour dues for May?', 'dues.eml', 2, /310 euros/],
     ['PNG (OCR)', 'Until when is the parking permit valid?', 'screenshot.png', 1, /end of October/i],
   ];
+  /** The unit a source names instead of its page (issue 51), where the test knows its label. */
+  const units: Record<string, string> = { 'budget.xlsx 1': 'Sheet Q3', 'budget.xlsx 2': 'Sheet Staff', 'deck.pptx 2': 'Slide 2', 'deck.pptx 3': 'Slide 3' };
   for (const [what, question, filename, page, answer] of cases) {
     it(`answers from ${what}, citing ${filename} page ${page}`, async () => {
       const res = await api.ask(sessionId, question);
       expect(res.status).to.equal(200);
       expect(res.body.data, question).to.match(answer);
       expect(res.body.sources[0], question).to.include({ filename, page });
+      const unit = units[`${filename} ${page}`];
+      if (unit) {
+        expect(res.body.sources[0], question).to.include({ unit });
+        expect(res.body.data, question).to.contain(`${filename}, ${unit}`).and.not.contain(`${filename}, page`);
+      }
     });
   }
+
+  it('gives a unit’s label and text to its owner only; a page past the last, or of a photo, is 404 with its reason', async () => {
+    const budget = jobs.get('budget.xlsx').id;
+    const sheet = await api.get(`/api/v1/ingest/${budget}/pages/1/text`);
+    expect(sheet.status).to.equal(200);
+    expect(sheet.headers.get('cache-control')).to.equal('private, max-age=3600');
+    expect(sheet.body.data.label).to.equal('Sheet Q3');
+    expect(sheet.body.data.text).to.contain('Travel budget').and.contain('12,500');
+    const stranger = await t.as('stranger');
+    expect(await stranger.get(`/api/v1/ingest/${budget}/pages/1/text`)).to.deep.include({ status: 404, body: { error: 'Ingest job not found' } });
+    expect(await api.get(`/api/v1/ingest/${budget}/pages/3/text`)).to.deep.include({ status: 404, body: { error: 'Page not found' } });
+    expect(await api.get(`/api/v1/ingest/${budget}/pages/0/text`)).to.deep.include({ status: 400, body: { error: 'page: page must be a whole number from 1' } });
+    const photo = await api.get(`/api/v1/ingest/${jobs.get('screenshot.png').id}/pages/1/text`);
+    expect(photo).to.deep.include({ status: 404, body: { error: 'This document has pages of its own: its page images show them' } });
+  });
 
   it('draws the PNG’s page; a Word document has no page image', async () => {
     const png = await api.getBinary(`/api/v1/ingest/${jobs.get('screenshot.png').id}/pages/1?width=400`);

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { answerBlocks, markerOrder, type Block } from './answer-text';
 import { Marker } from './Marker';
+import { placeOf } from './place';
 import { answerForCopy } from './transcript';
 import type { CitedPage, Source } from './types';
 
@@ -17,7 +18,7 @@ export function Answer({ text, sources = [], open, streaming }: { text: string; 
   const source = (cited: CitedPage, n?: number) => (
     <li key={pageKey(cited)}>
       {n !== undefined && <span class="number" aria-hidden="true">[{n}]</span>}
-      <button type="button" class="source" onClick={() => open(cited)}>{cited.filename}, page {cited.page}</button>
+      <button type="button" class="source" onClick={() => open(cited)}>{placeOf(cited)}</button>
     </li>
   );
   const render = (blocks: Block[]) => blocks.map((block, i) => <BlockView key={i} block={block} byMarker={byMarker} open={open} />);
@@ -136,11 +137,11 @@ function citedInOrder(text: string, sources: Source[]) {
 /** The sources by page, in the order the answer gives them: passages of one page are one page to open. */
 function citedPages(sources: Source[], quoted: boolean): CitedPage[] {
   const pages = new Map<string, CitedPage>();
-  for (const { filename, ingestId, page, excerpt, quote } of sources) {
+  for (const { filename, ingestId, page, excerpt, quote, unit } of sources) {
     const passage = { excerpt, quote };
     const cited = pages.get(pageKey({ ingestId, page }));
     if (cited) cited.passages.push(passage);
-    else pages.set(pageKey({ ingestId, page }), { filename, ingestId, page, passages: [passage], quoted });
+    else pages.set(pageKey({ ingestId, page }), { filename, ingestId, page, ...(unit && { unit }), passages: [passage], quoted });
   }
   return [...pages.values()];
 }

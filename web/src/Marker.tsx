@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { placeOf } from './place';
 import type { CitedPage } from './types';
 
 let markerIds = 0;
@@ -42,14 +43,14 @@ export function Marker({ n, page, open }: { n: number; page: CitedPage; open(pag
   const passage = page.passages.map((p) => p.quote ?? p.excerpt).join(' … ');
   return (
     <span class="marker-wrap" ref={wrap} onMouseEnter={() => setShown(true)} onMouseLeave={() => setShown(false)}>
-      <button type="button" class="link marker" aria-label={`Source ${n}: ${page.filename}, page ${page.page}`}
+      <button type="button" class="link marker" aria-label={`Source ${n}: ${placeOf(page)}`}
         aria-describedby={shown ? id : undefined}
         onFocus={() => setShown(true)} onBlur={() => setShown(false)} onClick={() => open(page)}>
         [{n}]
       </button>
       {shown && (
         <span role="tooltip" id={id} class="tooltip" ref={tip}>
-          <span class="tooltip-source">{page.filename}, page {page.page}</span>
+          <span class="tooltip-source">{placeOf(page)}</span>
           {passage}
         </span>
       )}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Api, Unauthorized } from './api';
 import { SidePanel } from './SidePanel';
 import { pageImageSize } from './page-image-size';
+import { quotePieces } from './passage-marks';
 import type { CitedPage, PageArea } from './types';
 
 /**
@@ -98,9 +99,7 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
       {cited.passages.map((passage, i) => <blockquote key={i} class="excerpt">{markedExcerpt(passage)}</blockquote>)}
       {/* Zoomed, the frame scrolls both ways; it takes the keyboard focus so that arrow keys scroll it too. */}
       <div ref={frame} class={zoomed ? 'page-image zoomed' : 'page-image'} {...(zoomed ? { tabIndex: 0, role: 'region', 'aria-label': `Page ${page}, zoomed` } : {})}>
-        {error && WITHOUT_PAGE_IMAGES.test(cited.filename)
-          ? <p class="hint">{cited.filename} has no drawn pages: page {page} is its {unitName(cited.filename)}, and the passage is shown above as text.</p>
-          : error ? <p class="error">The page could not be shown: {error}</p> : shown?.page !== page && <p aria-busy="true">Loading page {page}…</p>}
+        {error ? <p class="error">The page could not be shown: {error}</p> : shown?.page !== page && <p aria-busy="true">Loading page {page}…</p>}
         {shown && (
           <div class="sheet">
             <img
@@ -138,7 +137,7 @@ export function SourceDialog({ api, cited, pages, onClose }: { api: Api; cited: 
 function markedExcerpt({ excerpt, quote }: { excerpt: string; quote?: string }) {
   // The pieces come in the excerpt's order: each is looked for after the one before ("Dr." is not marked elsewhere).
   let cursor = 0;
-  const found = (quote ?? '').split(/…|(?<=[.!?]["'”’)]?)\s+(?=\S)/).map((piece) => piece.trim()).filter(Boolean)
+  const found = quotePieces(quote ?? '')
     .flatMap((piece) => {
       const after = excerpt.indexOf(piece, cursor);
       const at = after < 0 ? excerpt.indexOf(piece) : after;
@@ -163,14 +162,4 @@ function markedExcerpt({ excerpt, quote }: { excerpt: string; quote?: string }) 
   }
   parts.push(excerpt.slice(from));
   return parts;
-}
-
-/** Documents without drawn pages (issue 51): a "page" of theirs is a section, a sheet, a slide or a part of a mail. */
-const WITHOUT_PAGE_IMAGES = /\.(?:docx|docm|xlsx|xlsm|pptx|pptm|html?|md|markdown|txt|text|log|csv|eml)$/i;
-
-function unitName(filename: string): string {
-  if (/\.(?:xlsx|xlsm|csv)$/i.test(filename)) return 'sheet (in the order of the workbook)';
-  if (/\.(?:pptx|pptm)$/i.test(filename)) return 'slide';
-  if (/\.eml$/i.test(filename)) return 'message (1) or a page of an attachment';
-  return 'section (in the order of its headings)';
 }

@@ -9,7 +9,9 @@ import { Library } from './Library';
 import { navigate, useSelectedSessionId } from './route';
 import { Search } from './Search';
 import { SessionList } from './SessionList';
+import { hasNoPageImages } from './place';
 import { SourceDialog } from './SourceDialog';
+import { UnitSourceDialog } from './UnitSourceDialog';
 import type { CitedPage, IngestJob, Session } from './types';
 
 export const UNTITLED = 'Untitled session';
@@ -162,9 +164,11 @@ function SessionView({ api, session, onDelete, onFirstUse }: { api: Api; session
       <div class={opened ? 'panes with-source' : 'panes'}>
         <Documents key={added} api={api} sessionId={session.id} onChange={setDocuments} onAdded={onFirstUse} />
         <Chat key={session.id} api={api} sessionId={session.id} title={session.label} documents={documents} onOpen={setOpened} onAsked={onFirstUse} />
-        {opened && (
-          <SourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} cited={opened}
-            pages={documents.find((doc) => doc.id === opened.ingestId)?.pages} onClose={() => setOpened(undefined)} />
+        {/* A document without pages (its source names a unit, or its type has none) shows the unit as text. */}
+        {opened && (opened.unit || hasNoPageImages(opened.filename)
+          ? <UnitSourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} cited={opened} onClose={() => setOpened(undefined)} />
+          : <SourceDialog key={`${opened.ingestId}:${opened.page}`} api={api} cited={opened}
+              pages={documents.find((doc) => doc.id === opened.ingestId)?.pages} onClose={() => setOpened(undefined)} />
         )}
       </div>
     </>

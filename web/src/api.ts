@@ -76,6 +76,10 @@ export class Api {
   findOnPage = async (ingestId: string, page: number, text: string) =>
     (await this.json<{ data: PageArea[] }>('GET', `/ingest/${enc(ingestId)}/pages/${page}/find?text=${encodeURIComponent(text)}`)).data;
 
+  /** A unit of a document without pages (a sheet, a slide) as plain text, with its label. */
+  pageText = async (ingestId: string, page: number) =>
+    (await this.json<{ data: { label: string; text: string } }>('GET', `/ingest/${enc(ingestId)}/pages/${page}/text`)).data;
+
   /** Streams an answer (server-sent events read with fetch: EventSource cannot POST or send a header). */
   async ask(
     body: { message: string; sessionId: string; filters?: Record<string, string[]>; documents?: string[] },

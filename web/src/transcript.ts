@@ -1,4 +1,5 @@
 // '.js': the unit tests (test/unit/web) compile this file under the service's Node resolution too.
+import { placeOf } from './place.js';
 import type { ChatMessage, Source } from './types.js';
 
 /**
@@ -14,7 +15,7 @@ export function answerForCopy(text: string, sources: Source[] = []): string {
     const key = `${s.ingestId}:${s.page}`;
     if (seen.has(key)) return [];
     seen.add(key);
-    return [`${s.marker !== undefined ? `[${s.marker}] ` : ''}${s.filename}, page ${s.page}`];
+    return [`${s.marker !== undefined ? `[${s.marker}] ` : ''}${placeOf(s)}`];
   });
   return `${text.trim()}\n\nSources: ${listed.join('; ')}`;
 }

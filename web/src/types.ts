@@ -17,6 +17,8 @@ export interface Source {
   marker?: number;
   /** What the answer quotes of the passage, word for word, when the answerer says (the extractive one does). */
   quote?: string;
+  /** Of a document without pages: the unit the passage is in ("Sheet Q3"), named instead of the page. */
+  unit?: string;
 }
 
 /** A page an answer cites, with every passage it quotes from that page (sources of one page shown as one). */
@@ -24,6 +26,8 @@ export interface CitedPage {
   filename: string;
   ingestId: string;
   page: number;
+  /** The unit's label, for a document without pages ("Sheet Q3"): shown as text, not as a page image. */
+  unit?: string;
   /** Each passage's excerpt, and what the answer quotes of it (marked on the page and in the excerpt) if it says. */
   passages: { excerpt: string; quote?: string }[];
   /** The answer quotes these passages (false: passages found for the question that it does not quote). */

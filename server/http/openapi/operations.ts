@@ -295,6 +295,26 @@ export const API_OPERATIONS: ApiOperation[] = [
     },
   },
   {
+    method: 'get', path: '/api/v1/ingest/{id}/pages/{page}/text', operationId: 'pageText',
+    summary: 'A unit of a document without pages (a sheet, a slide, a section) as text, for its owner',
+    description:
+      'Of a Word, Excel, PowerPoint, HTML, Markdown, text, CSV or e-mail document, whose units are its pages (a ' +
+      'source’s `unit` names one): its label and its text, read again from the stored file, so that a client can show ' +
+      'a source’s passage in its context. PDFs and photos are shown as page images instead. Answers carry ' +
+      '`Cache-Control: private, max-age=3600`.',
+    pathParameters: { id: 'Identifier of the ingest job (the document)', page: 'The 1-based page (unit), a whole number' },
+    responses: {
+      200: json('The unit', r.PageText),
+      400: json('`page` is not a whole number from 1 ("page: page must be a whole number from 1")', r.ErrorMessage),
+      404: json(
+        'The job does not exist or belongs to another user ("Ingest job not found"), the document has no such page ("Page not found"), ' +
+        'or it is a document with pages of its own, a PDF or a photo ("This document has pages of its own: its page images show them")',
+        v.union([r.IngestJobNotFound, r.PageNotFound, r.NoPageText]),
+      ),
+      500: FAILED, 503: UNAVAILABLE,
+    },
+  },
+  {
     method: 'get', path: '/api/v1/ingest/{id}/pages/{page}/find', operationId: 'findPassageOnPage',
     summary: 'Where a passage (a source’s excerpt) is drawn on a page, for its owner',
     description:

@@ -101,6 +101,14 @@ export function ingestRoutes(docChat: DocChat, options: IngestRouteOptions = {})
     ctx.body = { data: areas };
   });
 
+  // Extension: a unit of a document without pages (a sheet, a slide) as text, to show a source's passage in its context.
+  router.get('/ingest/:id/pages/:page/text', async (ctx) => {
+    const { page } = parse(pageParams, { page: ctx.params.page });
+    const { label, text } = await docChat.getPageText.execute({ userId: userIdOf(ctx), jobId: ctx.params.id, page });
+    ctx.set('Cache-Control', `private, max-age=${PAGE_IMAGE_MAX_AGE_SECONDS}`);
+    ctx.body = { data: { label, text } };
+  });
+
   return router;
 }
 

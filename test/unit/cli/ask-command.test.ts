@@ -31,4 +31,9 @@ describe('doc-chat ask output', () => {
     expect(await ask(clientAnswering({ answer: 'A.', sources: [source('a.pdf', 1)] }), 'Papers', 'Q?')).to.equal('A.\n\nSources:\n  a.pdf, page 1\n');
     expect(await ask(clientAnswering({ answer: 'Not found.', sources: [] }), 'Papers', 'Q?')).to.equal('Not found.\n\nNo sources.\n');
   });
+
+  it('names the unit of a document without pages instead of its page', async () => {
+    const answer = { answer: 'A.', sources: [{ ...source('budget.xlsx', 1, true), unit: 'Sheet Q3' }, { ...source('deck.pptx', 2, false), unit: 'Slide 2' }] };
+    expect(await ask(clientAnswering(answer), 'Papers', 'Q?')).to.equal('A.\n\nSources:\n  budget.xlsx, Sheet Q3\nAlso found, not quoted:\n  deck.pptx, Slide 2\n');
+  });
 });
