@@ -277,6 +277,11 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
     id: '011-document-kind',
     sql: 'ALTER TABLE ingest_jobs ADD COLUMN kind TEXT;',
   },
+  {
+    // Issue 51: an e-mail's attachments are documents of their own, each knowing the mail's job it came with.
+    id: '012-mail-attachments',
+    sql: 'ALTER TABLE ingest_jobs ADD COLUMN attached_to TEXT;',
+  },
 ];
 
 /** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */

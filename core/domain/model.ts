@@ -85,6 +85,11 @@ export interface IngestJob {
    * chunks were copied for this one. This job holds its own copy: removing either leaves the other.
    */
   copiedFrom?: string;
+  /**
+   * When the document came attached to an e-mail of the same session: the mail's job. Its own document all the same
+   * (listed, cited, deleted on its own); the mail's job made it, once, however often the mail's job runs.
+   */
+  attachedTo?: string;
   createdAt: string;
   updatedAt: string;
 }
