@@ -101,7 +101,19 @@ export class MailAttachments {
     const stored = await blobs.write(key, attachment.bytes, contentType);
     await uploads.markIngested(key, now, stored.etag);
     await this.create(job);
+    if (!(await jobs.findById(mail.id))) return this.undo(mail, job);
     this.deps.queue.enqueue({ id, userId: mail.userId });
+  }
+
+  /**
+   * The mail went (its session deleted) while this attachment was made: the deletion may have listed the session's
+   * jobs before this one existed, so what was made here goes now, every job the session still has with it.
+   */
+  private async undo(mail: IngestJob, job: IngestJob): Promise<void> {
+    this.deps.logger.info('mail deleted while its attachments were made: removed again', { jobId: mail.id, attachment: job.id });
+    this.deps.queue.cancel(job.id);
+    await this.deps.blobs.remove(job.key);
+    await this.deps.jobs.deleteBySession(mail.sessionId);
   }
 
   /** Refused when a run of the same mail made it meanwhile (same id): that one stands. */

@@ -110,6 +110,22 @@ describe('An e-mail’s attachments as documents of their own', () => {
     expect(await f.jobs.listBySession(session.id)).to.deep.equal([]);
   });
 
+  it('an attachment made while the session is being deleted goes again, with its file', async () => {
+    const f = mailFixture();
+    const { session } = await f.sessionWithUpload('u1', MAIL, 'mooring.eml');
+    const write = f.blobs.write.bind(f.blobs);
+    // The deletion lists the session's jobs before the first attachment's job exists, and runs to its end.
+    f.blobs.write = async (...args) => {
+      f.blobs.write = write;
+      await f.docChat.deleteSession.execute({ userId: 'u1', sessionId: session.id });
+      return write(...args);
+    };
+    await f.drain();
+    expect(f.blobs.keys()).to.deep.equal([]);
+    expect(await f.jobs.listBySession(session.id)).to.deep.equal([]);
+    expect(f.queued).to.deep.equal([]);
+  });
+
   it('a mail whose job is cancelled while it is read makes no attachment', async () => {
     const f = mailFixture();
     const { session } = await f.sessionWithUpload('u1', MAIL, 'mooring.eml');
