@@ -72,7 +72,12 @@ export class MailAttachments {
   private async fileOne(mail: IngestJob, attachment: DocumentAttachment, place: number): Promise<void> {
     const { jobs, uploads, blobs, logger } = this.deps;
     const id = attachmentJobId(mail.id, place);
-    if (await jobs.findById(id)) return; // an earlier run of the mail's job made it
+    const made = await jobs.findById(id);
+    if (made) {
+      // An earlier run of the mail's job made it, and may have died before queueing it (the queue takes a job once).
+      if (made.status === 'queued') this.deps.queue.enqueue({ id, userId: mail.userId });
+      return;
+    }
     const accepted = this.deps.accepted ?? CONTRACT_TYPES;
     const declared = baseContentType(attachment.contentType);
     const contentType = accepted.accepts(declared) ? declared : accepted.fromName(attachment.filename);

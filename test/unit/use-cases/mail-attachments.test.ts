@@ -43,9 +43,11 @@ describe('An e-mail’s attachments as documents of their own', () => {
     const { session, job } = await f.sessionWithUpload('u1', MAIL, 'mooring.eml');
     await f.drain();
     const keys = f.blobs.keys();
-    // As if the run had died after making the attachments, before the mail was marked completed.
+    // As if the run had died after making the attachments (the receipt's not yet queued), before the mail completed.
     await f.jobs.update(job.id, { status: 'processing', stage: 'indexing' });
+    await f.jobs.update(attachmentJobId(job.id, 1), { status: 'queued' });
     await f.docChat.runIngestion.execute(job.id);
+    expect(f.queued).to.deep.equal([attachmentJobId(job.id, 1)]);
     await f.drain();
     expect(await f.jobs.findById(job.id)).to.include({ status: 'completed' });
     expect((await f.jobs.listBySession(session.id)).map((j) => j.filename).sort()).to.deep.equal(['contract.pdf', 'mooring.eml', 'receipt.jpg']);
