@@ -108,8 +108,10 @@ describeWithPostgres('Repos on PostgreSQL', () => {
 });
 
 /** The schema as it was before migration 004 (a later migration must be rolled back before an earlier one). */
-/** Migrations 006 and 005 undone, so that an older one can be rolled back (kysely applies migrations in order only). */
+/** Migrations 007, 006 and 005 undone, so that an older one can be rolled back (kysely applies migrations in order only). */
 const ROLL_BACK_005 = `
+  ALTER TABLE ingest_jobs DROP COLUMN attached_to;
+  DELETE FROM kysely_migration WHERE name = '007-mail-attachments';
   ALTER TABLE ingest_jobs DROP COLUMN kind;
   DELETE FROM kysely_migration WHERE name = '006-document-kind';
   DROP INDEX ingest_jobs_by_user_content, sessions_search, chat_messages_search;
