@@ -42,6 +42,7 @@ import { ListSessions } from './use-cases/list-sessions.js';
 import { RenameSession } from './use-cases/rename-session.js';
 import { ResumeIngestion } from './use-cases/resume-ingestion.js';
 import { RunIngestion, type IngestRetrySettings } from './use-cases/run-ingestion.js';
+import { MailAttachments, type AttachmentSettings } from './use-cases/mail-attachments.js';
 import { StartIngestion } from './use-cases/start-ingestion.js';
 import { SweepUploads } from './use-cases/sweep-uploads.js';
 import { CONTRACT_TYPES, type AcceptedTypes } from './domain/content-types.js';
@@ -61,6 +62,8 @@ export interface DocChatPorts {
   uploadLimits?: UploadLimits;
   /** The file types uploads may have (default: the contract's three). */
   acceptedTypes?: AcceptedTypes;
+  /** How many of a mail's attachments become documents, and how deep in mails attached to mails (default DEFAULT_ATTACHMENT_SETTINGS). */
+  mailAttachments?: Partial<AttachmentSettings>;
   /** One lexical index at least; a dense one too when an embedder is given (results are fused). */
   indexes: VectorIndex[];
   reader: DocumentReader;
@@ -133,6 +136,9 @@ export function createDocChat(ports: DocChatPorts): DocChat {
     startIngestion: new StartIngestion({ sessions, jobs, blobs, uploads, queue, ids, clock, space, kinds: ports.classifier?.kinds, accepted: ports.acceptedTypes }),
     runIngestion: new RunIngestion({
       jobs, blobs, uploads, reader, indexes, embedder, clock, logger, chunking: ports.chunking, retry: ports.ingestRetry, space, classifier: ports.classifier,
+      attachments: new MailAttachments({
+        jobs, blobs, uploads, queue, clock, logger, accepted: ports.acceptedTypes, limits: ports.uploadLimits, settings: ports.mailAttachments,
+      }),
     }),
     resumeIngestion: new ResumeIngestion({ jobs, queue, clock, logger }),
     getIngestJob: new GetIngestJob(jobs),
@@ -171,6 +177,7 @@ export { OUT_OF_DISK_SPACE_REASON } from './use-cases/ingest-failure-reasons.js'
 export { UNWATCHED_SPACE } from './use-cases/space-reserve.js';
 export { DEFAULT_UPLOAD_LIMITS, SIZE_ERROR, TYPE_ERROR } from './use-cases/create-upload-url.js';
 export { KIND_TAG } from './use-cases/start-ingestion.js';
+export { DEFAULT_ATTACHMENT_SETTINGS, MailAttachments, attachmentJobId, type AttachmentSettings } from './use-cases/mail-attachments.js';
 
 // The defaults and building blocks an outside adapter or embedder needs, so that no one imports from core/'s files.
 export { DEFAULT_RETRIEVAL, MAX_QUESTION_CHARS, type AskQuestionResult, type RetrievalSettings } from './use-cases/ask-question.js';

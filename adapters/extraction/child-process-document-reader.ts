@@ -127,7 +127,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
     // The callbacks are kept, not the request: its bytes must not outlive the temporary file (see tempFile).
     // No closure below may name `request`: V8 keeps what any closure names in the context they all share, and the
     // upload's bytes with it for the whole extraction (heap snapshot: 36 MB held while a long PDF was read).
-    const { signal, onProgress, onReading, onPageCount, onPages, onLastPagesStarted, contentType, firstPage = 1 } = request;
+    const { signal, onProgress, onReading, onPageCount, onPages, onLastPagesStarted, onAttachments, contentType, firstPage = 1 } = request;
     if (!(Number.isInteger(firstPage) && firstPage >= 1)) throw new RangeError('firstPage must be a positive integer');
     if (signal?.aborted) throw new ReadCancelledError();
     const id = this.nextId++;
@@ -202,6 +202,7 @@ export class ChildProcessDocumentReader implements DocumentReader {
           }
         },
         onPages: (pages) => onPages?.(pages),
+        onAttachments: (attachments) => onAttachments?.(attachments),
         onLastPagesStarted: () => {
           try {
             onLastPagesStarted?.();

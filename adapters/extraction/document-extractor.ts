@@ -1,5 +1,6 @@
 import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
+import type { DocumentAttachment } from '../../core/ports/document-reader.js';
 import type { DocumentKind, StructuredKind } from './content-type.js';
 import { documentUnits } from './formats/document-units.js';
 import { openImagePages, type ImageKind } from './formats/image-pages.js';
@@ -64,6 +65,8 @@ export interface ExtractionEvents {
   shouldCleanUp?(): boolean;
   /** The PDF reader's caches were just dropped: a good moment to collect garbage. */
   onCleanedUp?(): void;
+  /** The document's parts that are documents of their own (an e-mail's attachments), before its pages. */
+  onAttachments?(attachments: DocumentAttachment[]): void;
 }
 
 export const MESSAGES = {
@@ -214,11 +217,12 @@ export class DocumentExtractor {
 
   /**
    * A document without pages (text, Markdown, HTML, CSV, Word, Excel, PowerPoint, e-mail): its units (sections,
-   * sheets, slides, a mail's attachments) are its pages, each already text, none needing OCR.
+   * sheets, slides, a mail's headers and body) are its pages, each already text, none needing OCR. A mail's
+   * attachments go to events.onAttachments, as documents of their own.
    */
   private async readUnits(kind: StructuredKind, bytes: Uint8Array, events: ExtractionEvents, range?: PageRange): Promise<void> {
     const { maxSheetRows, maxUnpackedBytes, maxPages } = this.settings;
-    const units = await documentUnits(kind, bytes, { maxSheetRows, maxUnpackedBytes, pdfPageTexts: (pdf) => this.pdfPageTexts(pdf) });
+    const units = await documentUnits(kind, bytes, { maxSheetRows, maxUnpackedBytes }, (attachments) => events.onAttachments?.(attachments));
     if (units.length > maxPages) throw new UnprocessableDocumentError(tooManyPagesMessage(units.length, maxPages));
     events.onStart?.(units.length);
     const first = range?.firstPage ?? 1;
@@ -229,19 +233,6 @@ export class DocumentExtractor {
       // the document is known to be read as units (IngestJob.units).
       events.onPage({ page: num, text: normalizeExtractedText(text), method: 'text', label });
       events.onProgress(num / units.length, num);
-    }
-  }
-
-  /** The text layer of each page of a PDF attached to a mail (no OCR: a scanned attachment is left out). */
-  private async pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
-    const { pdfReader, maxPdfImagePixels, maxPages } = this.settings;
-    const pdf = await openPdfPageSource(pdfReader, bytes, { maxPdfImagePixels });
-    try {
-      const texts: string[] = [];
-      for (let num = 1; num <= Math.min(pdf.pageCount, maxPages); num++) texts.push(markParagraphBreaks(normalizeExtractedText(await pdf.text(num))));
-      return texts;
-    } finally {
-      await pdf.close();
     }
   }
 

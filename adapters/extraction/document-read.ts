@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import { ReadCancelledError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
+import type { DocumentAttachment } from '../../core/ports/document-reader.js';
 import type { DocumentKind } from './content-type.js';
 import { noReadableTextError } from './document-extractor.js';
 import { ExtractionWorkerCrashedError } from './errors.js';
 import type { RangeTask } from './extraction-process.js';
+import type { AttachmentFile } from './protocol.js';
 import { countWordCharacters } from './normalize-text.js';
 import { RunningHeaderRemover } from './running-headers.js';
 
@@ -34,6 +36,8 @@ export interface DocumentReadOptions {
   onPageCount(pages: number): void;
   /** Every range of the document has been handed to a process (called once): it has nothing more to start. */
   onLastPagesStarted(): void;
+  /** The document's attachments (ReadDocumentRequest.onAttachments), once, before resolve; not called when none. */
+  onAttachments(attachments: DocumentAttachment[]): void;
   /** Pages whose text is final (running headers removed), in page order, each once. Throwing fails the document. */
   onPages(pages: ExtractedPage[]): void;
   resolve(pages: ExtractedPage[]): void;
@@ -86,6 +90,8 @@ export class DocumentRead {
   private file?: Promise<string>;
   private bytes?: Uint8Array;
   private lastPagesStarted = false;
+  /** The attachments the child reported (an e-mail's), handed over when the document is read. */
+  private readonly attachments: DocumentAttachment[] = [];
   private readingPage = 0;
   private readingOcr = false;
 
@@ -140,7 +146,10 @@ export class DocumentRead {
       get moreToRead() {
         return document.hasWork;
       },
-      resolve: () => this.onRangeDone(range),
+      resolve: (attachments) => {
+        if (attachments) this.takeAttachments(attachments);
+        this.onRangeDone(range);
+      },
       reject: (error) => this.onRangeFailed(range, error),
     };
     this.inFlight.add(range);
@@ -171,6 +180,17 @@ export class DocumentRead {
       return file;
     });
     return this.file;
+  }
+
+  /** Reads the attachments the child wrote and removes their files at once (a document settled keeps none). */
+  private takeAttachments(files: AttachmentFile[]): void {
+    for (const { filename, contentType, file } of files) {
+      try {
+        if (!this.settled) this.attachments.push({ filename, contentType, bytes: fs.readFileSync(file) });
+      } finally {
+        fs.rmSync(file, { force: true });
+      }
+    }
   }
 
   private removeFile(): void {
@@ -288,6 +308,7 @@ export class DocumentRead {
     // A read going on from a checkpoint may find no text in the rest: the pages before it had some.
     if (this.pagesWithText === 0 && this.options.firstPage === 1) return this.fail(noReadableTextError(this.pagesSkipped, this.options.maxOcrPages));
     this.options.onProgress(1);
+    if (this.attachments.length > 0) this.options.onAttachments(this.attachments);
     this.settled = true;
     this.removeFile();
     this.options.resolve(this.pages);

@@ -3,7 +3,7 @@ import { UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
 import type { DocumentKind } from './content-type.js';
 import { ExtractionMemoryLimitError, ExtractionTimeoutError, ExtractionWorkerCrashedError } from './errors.js';
-import type { ExtractionJob, WorkerCommand, WorkerReply, WorkerStartData } from './protocol.js';
+import type { AttachmentFile, ExtractionJob, WorkerCommand, WorkerReply, WorkerStartData } from './protocol.js';
 import { liveChildren, setRef, startChild } from './worker-entry.js';
 
 /** Limits of one extraction process, enforced from the parent (a child stuck in native code cannot police itself). */
@@ -41,8 +41,8 @@ export interface RangeTask {
   takeOcrPage(): boolean;
   /** Other ranges of the same document remain to be read (then a large process is not recycled yet). */
   readonly moreToRead: boolean;
-  /** The range is read to its end (or the document's). */
-  resolve(): void;
+  /** The range is read to its end (or the document's), with the attachments the child wrote to files, if any. */
+  resolve(attachments?: AttachmentFile[]): void;
   reject(error: Error): void;
 }
 
@@ -224,7 +224,7 @@ export class ExtractionProcess {
     this.release();
     if (reply.type === 'result') {
       this.lastRssMb = reply.rssMb; // a range read to its end is answered; its size only decides recycling
-      task.resolve();
+      task.resolve(reply.attachments);
     } else if (reply.unprocessable) {
       task.reject(new UnprocessableDocumentError(reply.message));
     } else {

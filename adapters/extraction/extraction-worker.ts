@@ -9,7 +9,7 @@ import type { ExtractedPage } from '../../core/domain/model.js';
 import { runInBackground } from './background-priority.js';
 import { cleanupPolicy } from './cleanup-policy.js';
 import { DocumentExtractor } from './document-extractor.js';
-import type { ExtractionJob, OcrGrant, WorkerCommand, WorkerReply, WorkerStartData } from './protocol.js';
+import type { AttachmentFile, ExtractionJob, OcrGrant, WorkerCommand, WorkerReply, WorkerStartData } from './protocol.js';
 
 if (!process.send) throw new Error('extraction-worker must run as a forked child process with an IPC channel');
 
@@ -57,6 +57,7 @@ async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Pro
   let reportedPages = firstPage - 1;
   let reportedAt = 0;
   let pages: ExtractedPage[] = []; // read since the last progress message
+  const attachments: AttachmentFile[] = [];
   try {
     clearTimeout(dropKeptPdf);
     if (crashOnMarker && fs.readFileSync(file).includes(crashOnMarker)) process.kill(process.pid, 'SIGSEGV'); // test-only: a native crash
@@ -64,6 +65,13 @@ async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Pro
     await extractor.extract({ file }, kind, {
       onStart: (pageCount) => reply({ id, type: 'started', pages: pageCount, rssMb: rssMb() }),
       onPage: (page) => pages.push(page),
+      // Written beside the document's file, in the parent's private directory, which reads and removes them.
+      onAttachments: (found) =>
+        found.forEach(({ filename, contentType, bytes }, i) => {
+          const at = `${file}.attachment-${i}`;
+          fs.writeFileSync(at, bytes, { mode: 0o600 });
+          attachments.push({ filename, contentType, file: at });
+        }),
       // The document's OCR budget is the parent's: other processes read other ranges of it at the same time.
       takeOcrPage: () =>
         new Promise<boolean>((answer) => {
@@ -89,10 +97,11 @@ async function read({ id, kind, file, firstPage, lastPage }: ExtractionJob): Pro
     }, { firstPage, lastPage, keepOpenAs: file });
     // A range that ends before the document does (fraction < 1) may still hold pages not sent.
     if (pages.length > 0) reply({ id, type: 'progress', fraction: Math.min(1, fractionNow), pagesDone: pages.at(-1)!.page, pages, rssMb: rssMb() });
-    reply({ id, type: 'result', rssMb: rssMb() });
+    reply({ id, type: 'result', rssMb: rssMb(), ...(attachments.length > 0 && { attachments }) });
     // The pool hands the next range of a document to the process that is free at once: no range soon, no document.
     dropKeptPdf = setTimeout(() => void extractor.closeKeptPdf(), KEEP_PDF_OPEN_MS);
   } catch (error) {
+    for (const { file: written } of attachments) fs.rmSync(written, { force: true });
     const err = error instanceof Error ? error : new Error(String(error));
     reply({
       id,

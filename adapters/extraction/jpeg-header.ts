@@ -48,7 +48,8 @@ export function readJpegHeader(jpeg: Uint8Array): JpegHeader {
   return header;
 }
 
-function readTiffOrientation(view: DataView, tiff: number, end: number): number | undefined {
+/** The Orientation tag of IFD0 in EXIF's TIFF structure at `tiff` (either byte order), read no further than `end`. */
+export function readTiffOrientation(view: DataView, tiff: number, end: number): number | undefined {
   if (tiff + 8 > end) return undefined;
   const order = view.getUint16(tiff);
   if (order !== 0x4949 && order !== 0x4d4d) return undefined; // "II" little-endian, "MM" big-endian

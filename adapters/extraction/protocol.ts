@@ -23,6 +23,16 @@ export interface WorkerStartData {
   crashOnMarker?: string;
 }
 
+/**
+ * An attachment of the document (an e-mail's), written by the child to `file` beside the document's temporary file:
+ * bytes do not travel in messages. The parent reads it and removes it.
+ */
+export interface AttachmentFile {
+  filename: string;
+  contentType: string;
+  file: string;
+}
+
 /** Messages from the parent: a page range of a document to read, or the answer to an OCR request. */
 export type WorkerCommand = ExtractionJob | OcrGrant;
 
@@ -57,6 +67,6 @@ export type WorkerReply =
   /** Pages up to number `pagesDone` are finished, `pages` are those read since the last message; `rssMb` is the child's size now. */
   | { id: number; type: 'progress'; fraction: number; pagesDone: number; pages: ExtractedPage[]; rssMb: number }
   /** The range is read to its end: every page was sent with the progress messages before. */
-  | { id: number; type: 'result'; rssMb: number }
+  | { id: number; type: 'result'; rssMb: number; attachments?: AttachmentFile[] }
   /** Errors are sent as data: class identity does not survive serialization. */
   | { id: number; type: 'error'; unprocessable: boolean; message: string; stack?: string };

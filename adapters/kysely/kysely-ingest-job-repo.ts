@@ -48,6 +48,7 @@ export class KyselyIngestJobRepo implements IngestJobRepo {
         sha256: job.sha256 ?? null,
         reused_from: job.reusedFrom ?? null,
         copied_from: job.copiedFrom ?? null,
+        attached_to: job.attachedTo ?? null,
         attempts: job.attempts ?? 0,
         ocr_skipped_pages: job.ocrSkippedPages ?? null,
         checkpoint_json: job.checkpoint ? JSON.stringify(job.checkpoint) : null,
@@ -181,6 +182,7 @@ function toJob(row: IngestJobsTable): IngestJob {
   if (row.sha256 !== null) job.sha256 = row.sha256;
   if (row.reused_from !== null) job.reusedFrom = row.reused_from;
   if (row.copied_from !== null) job.copiedFrom = row.copied_from;
+  if (row.attached_to !== null) job.attachedTo = row.attached_to;
   if (row.attempts > 0) job.attempts = row.attempts;
   if (row.ocr_skipped_pages !== null) job.ocrSkippedPages = row.ocr_skipped_pages;
   if (row.checkpoint_json !== null) job.checkpoint = JSON.parse(row.checkpoint_json) as IngestCheckpoint;

@@ -54,6 +54,8 @@ export interface IngestJobsTable {
   units_json: string | null;
   /** Added by migration 010 (SQLite) / 005 (PostgreSQL): IngestJob.copiedFrom. */
   copied_from: string | null;
+  /** Added by migration 012 (SQLite) / 007 (PostgreSQL): IngestJob.attachedTo. */
+  attached_to: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { constants as fsConstants, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -268,6 +268,29 @@ export class LocalBlobStore implements BlobStore {
       if (isMissing(error) || errorCode(error) === 'EISDIR') throw new NotFoundError(`No object under key ${key}`);
       throw error;
     }
+  }
+
+  /** Written as an upload is (temporary file, then renamed), with no upload URL: the sidecar records none. */
+  async write(key: string, bytes: Uint8Array, contentType: string): Promise<BlobInfo> {
+    const target = this.paths.objectPath(key);
+    await this.init();
+    const id = randomUUID();
+    const tmpData = path.join(this.tmpDir, `${id}.part`);
+    const tmpMeta = path.join(this.tmpDir, `${id}.meta`);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sidecar: Sidecar = { contentType, size: bytes.byteLength, uploadedAt: this.clock.now().toISOString(), sha256 };
+    try {
+      await fs.writeFile(tmpData, bytes, { mode: PRIVATE_FILE_MODE });
+      await fs.writeFile(tmpMeta, JSON.stringify(sidecar), { mode: PRIVATE_FILE_MODE });
+      await fs.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await fs.mkdir(path.dirname(this.paths.metaPath(target)), { recursive: true, mode: PRIVATE_DIR_MODE });
+      await fs.rename(tmpData, target);
+      await fs.rename(tmpMeta, this.paths.metaPath(target));
+    } finally {
+      await fs.rm(tmpData, { force: true });
+      await fs.rm(tmpMeta, { force: true });
+    }
+    return { size: bytes.byteLength, contentType, etag: sha256 };
   }
 
   /** Removes the bytes; the sidecar stays as a tombstone while the upload URL is valid, so it cannot be used again. */

@@ -182,6 +182,12 @@ const MIGRATIONS: Record<string, Migration> = {
       await sql`ALTER TABLE ingest_jobs ADD COLUMN units_json TEXT`.execute(db);
     },
   },
+  '008-mail-attachments': {
+    // Issue 51: an e-mail's attachments are documents of their own, each knowing the mail's job it came with.
+    async up(db) {
+      await sql`ALTER TABLE ingest_jobs ADD COLUMN attached_to TEXT`.execute(db);
+    },
+  },
 };
 
 export interface PostgresPoolSizes {

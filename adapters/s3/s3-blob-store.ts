@@ -171,6 +171,13 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async write(key: string, bytes: Uint8Array, contentType: string): Promise<BlobInfo> {
+    return this.call('write', async () => {
+      const written = await this.client.putObject(this.bucket, key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), bytes.byteLength, { 'Content-Type': contentType });
+      return { size: bytes.byteLength, contentType, etag: written.etag };
+    });
+  }
+
   async remove(key: string): Promise<void> {
     await this.call('remove', async () => {
       try {

@@ -282,6 +282,11 @@ export const MIGRATIONS: readonly { id: string; sql: string }[] = [
     id: '012-unit-labels',
     sql: 'ALTER TABLE ingest_jobs ADD COLUMN units_json TEXT;',
   },
+  {
+    // Issue 51: an e-mail's attachments are documents of their own, each knowing the mail's job it came with.
+    id: '013-mail-attachments',
+    sql: 'ALTER TABLE ingest_jobs ADD COLUMN attached_to TEXT;',
+  },
 ];
 
 /** How the database's background threads (chunk writer, checkpointer) come and go; defaults suit the service. */

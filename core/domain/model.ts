@@ -95,6 +95,11 @@ export interface IngestJob {
    * names page n ("Sheet Q3"), '' where a unit has none (all '' for a short text file). None for PDFs and photos.
    */
   units?: string[];
+  /**
+   * When the document came attached to an e-mail of the same session: the mail's job. Its own document all the same
+   * (listed, cited, deleted on its own); the mail's job made it, once, however often the mail's job runs.
+   */
+  attachedTo?: string;
   createdAt: string;
   updatedAt: string;
 }

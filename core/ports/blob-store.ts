@@ -36,6 +36,11 @@ export interface BlobStore {
    * NotFoundError when the object is absent. Each call reads the object again from its start.
    */
   stream(key: string): AsyncIterable<Uint8Array>;
+  /**
+   * Stores bytes the service itself made (an e-mail's attachment, a document of its own) under `key`, replacing what
+   * is there: a run resumed writes the same bytes again. Resolves with what stat would now say.
+   */
+  write(key: string, bytes: Uint8Array, contentType: string): Promise<BlobInfo>;
   /** Removing a missing key is not an error. */
   remove(key: string): Promise<void>;
 }

@@ -6,6 +6,15 @@ import type { ExtractedPage } from '../domain/model.js';
  */
 export type StoredDocument = Uint8Array | (() => AsyncIterable<Uint8Array>);
 
+/** A part of a document that is a document of its own (an e-mail's attachment), for the caller to ingest as one. */
+export interface DocumentAttachment {
+  /** Its name in the document ("contract.pdf"). */
+  filename: string;
+  /** The type it declared, else the one its name implies: the caller checks it against the types it takes. */
+  contentType: string;
+  bytes: Uint8Array;
+}
+
 export interface ReadDocumentRequest {
   document: StoredDocument;
   /** The declared type: application/pdf, image/jpeg or image/jpg. */
@@ -48,6 +57,12 @@ export interface ReadDocumentRequest {
    * once (a running extraction is stopped, a queued one never starts) and read() rejects with ReadCancelledError.
    */
   signal?: AbortSignal;
+  /**
+   * Called at most once, before read() resolves, with the document's parts that are documents of their own (an
+   * e-mail's attachments, in the mail's order); their text is not among its pages, which name them. Called whatever
+   * firstPage is: a run going on from a checkpoint is told them again (the caller makes each one once). Optional.
+   */
+  onAttachments?: (attachments: DocumentAttachment[]) => void;
 }
 
 /**

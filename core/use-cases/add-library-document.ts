@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { NotFoundError } from '../domain/errors.js';
 import type { IngestJob } from '../domain/model.js';
 import { loadOwnedSession } from '../domain/ownership.js';
@@ -8,6 +7,7 @@ import type { SessionRepo } from '../ports/session-repo.js';
 import type { StorageSpace } from '../ports/storage-space.js';
 import type { VectorIndex } from '../ports/vector-index.js';
 import { DOCUMENT_NOT_FOUND } from './delete-document.js';
+import { derivedJobId } from './derived-id.js';
 import { UNWATCHED_SPACE } from './space-reserve.js';
 
 export interface AddLibraryDocumentDeps {
@@ -81,13 +81,7 @@ export class AddLibraryDocument {
   }
 }
 
-/**
- * The job a document added to a session gets: one id per session and content, so two adds at the same time make one
- * job (the second's record is refused as a duplicate) and copy into the same chunk ids. A UUID's shape (version 8:
- * custom), as the other jobs' ids.
- */
+/** The job a document added to a session gets: one per session and content, so two adds at the same time make one. */
 function copyIdOf(sessionId: string, documentId: string): string {
-  const hex = createHash('sha256').update(`${sessionId}\n${documentId}`).digest('hex');
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return derivedJobId(`${sessionId}\n${documentId}`);
 }

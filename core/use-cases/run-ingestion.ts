@@ -5,7 +5,7 @@ import { sniffContentType, UPLOAD_CHANGED } from '../domain/uploads.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Clock } from '../ports/clock-and-ids.js';
 import type { DocumentClassifier } from '../ports/document-classifier.js';
-import type { DocumentReader } from '../ports/document-reader.js';
+import type { DocumentAttachment, DocumentReader } from '../ports/document-reader.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { IngestJobRepo } from '../ports/ingest-job-repo.js';
 import type { Logger } from '../ports/logger.js';
@@ -16,6 +16,7 @@ import { DEFAULT_CHUNKING, type ChunkingOptions } from '../rag/chunking.js';
 import { progressWriter } from './ingest-progress.js';
 import { DEFAULT_INGEST_RETRY, sleep, stalledRuns, type IngestRetrySettings } from './ingest-retry.js';
 import { PageIndexer, type PageCheckpoint } from './page-indexer.js';
+import type { MailAttachments } from './mail-attachments.js';
 import { UnitLabelList } from './unit-labels.js';
 import { KIND_TAG } from './start-ingestion.js';
 import { cutShort, describe, diedOnPage, internalFailure, noReadableText, OUT_OF_DISK_SPACE_REASON, userFacingReason } from './ingest-failure-reasons.js';
@@ -39,6 +40,8 @@ export interface RunIngestionDeps {
   space?: StorageSpace;
   /** Tells each document's kind from its pages (default: none; a `document_kind` tag is taken as it is). */
   classifier?: DocumentClassifier;
+  /** Makes the attachments a reader reports (an e-mail's) documents of their own (default: they are left out). */
+  attachments?: MailAttachments;
 }
 
 /** Writes of a job's `failed` status tried before giving up (the lease then has the job run again). */
@@ -218,6 +221,7 @@ export class RunIngestion {
       indexer.push(batch);
     };
     let fraction = 0;
+    let attachments: DocumentAttachment[] = [];
     const recordProgress = () =>
       progress(reading.ocr ? 'recognizing' : 'extracting', 0.05 + 0.85 * fraction).catch((error: unknown) =>
         this.deps.logger.warn('could not record ingest progress', { jobId: job.id, error: String(error) }),
@@ -246,6 +250,7 @@ export class RunIngestion {
           );
         },
         onLastPagesStarted: finishing,
+        onAttachments: (found) => (attachments = found),
         signal: run.signal,
       });
       // The reader read the file after the scan: one replaced in between is not the file that was hashed (the job
@@ -253,6 +258,8 @@ export class RunIngestion {
       await this.checkUnchanged(job.key);
       finishing(); // a reader that did not say so earlier: extraction is over, indexing what is left follows
       reading.page = undefined;
+      // Before the mail completes: a run cut short from here on is resumed, and finds the attachments it made.
+      await this.deps.attachments?.file(job, attachments, run.signal);
       // A reader that handed over no pages (or not all) as it went: the rest are indexed now.
       if (indexer.pagesSeen < pages.length) handOver(pages.slice(indexer.pagesSeen));
       if (!(await progress(embedder ? 'embedding' : 'indexing', 0.92, true))) return;

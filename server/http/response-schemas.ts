@@ -113,6 +113,7 @@ export const IngestJobJson = v.strictObject({
   attempts: v.optional(wholeNumber('Runs started for the job (only when above 1)')),
   reusedFrom: v.optional(text('The earlier job of this session whose chunks are reused (same content and tags)')),
   kind: v.optional(text('What kind of document it is (receipt, financial-report, form, letter, other), told once it is read or given by the `document_kind` tag')),
+  attachedTo: v.optional(text('Came attached to an e-mail of the session: the ingest id of the mail, which made this document')),
   copiedFrom: v.optional(text('Added from the library (POST /api/v1/session/{sessionId}/documents): the job whose chunks were copied')),
   tags: v.record(v.string(), v.string()),
   createdAt: timestamp('ISO 8601 timestamp'),

@@ -9,7 +9,7 @@ import { loadOrCreateSecret } from '../../adapters/system/secret-file.js';
 import { localUploadRouter, UPLOAD_PATH_PREFIX } from '../http/routes/local-upload.routes.js';
 import { optional, setting } from '../config/variables.js';
 import { httpUrl, positiveInt, text } from '../config/schemas.js';
-import { DOCUMENT_TYPES, EXTRA_DOCUMENT_TYPES } from '../../core/index.js';
+import { DEFAULT_ATTACHMENT_SETTINGS, DOCUMENT_TYPES, EXTRA_DOCUMENT_TYPES } from '../../core/index.js';
 import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { ServiceModule } from './module.js';
@@ -38,6 +38,9 @@ const typeList = v.pipe(
 const ACCEPTED_TYPES = setting('ACCEPTED_TYPES', typeList, [] as string[], 'File types uploads may have beyond the API contract\'s PDF and JPEG (comma-separated MIME types, all, or none): Word, Excel, PowerPoint, HTML, Markdown, text, CSV, e-mail, PNG, WebP, TIFF, HEIC', {
   defaultText: 'none',
 });
+// Each attachment taken is a stored file and a job in the user's queue: bounded so one mail cannot flood either.
+const MAX_MAIL_ATTACHMENTS = setting('MAX_MAIL_ATTACHMENTS', positiveInt(1_000), DEFAULT_ATTACHMENT_SETTINGS.maxPerMail, 'Attachments of one e-mail ingested as documents of their own (each a stored file and a job in the user\'s queue); later ones are only named in the mail');
+const MAX_MAIL_DEPTH = setting('MAX_MAIL_DEPTH', positiveInt(10), DEFAULT_ATTACHMENT_SETTINGS.maxDepth, 'How deep e-mails attached to e-mails are followed: 1 ingests a mail\'s attachments but not those of a mail among them');
 // At most a day, so a sweep cannot be configured away by accident.
 const UPLOAD_SWEEP_INTERVAL_MS = setting('UPLOAD_SWEEP_INTERVAL_MS', positiveInt(86_400_000), 600_000, 'How often uploads never ingested are removed once their URL expired');
 
@@ -49,6 +52,8 @@ export interface FilesSection {
   acceptedTypes: string[];
   /** How often uploads never ingested are swept (UPLOAD_SWEEP_INTERVAL_MS). */
   uploadSweepIntervalMs: number;
+  /** An e-mail's attachments taken as documents of their own (MAX_MAIL_ATTACHMENTS, MAX_MAIL_DEPTH). */
+  mailAttachments: { maxPerMail: number; maxDepth: number };
 }
 
 /** The raw local store, for its upload receiver (TOKENS.BlobStore holds it wrapped for metrics). */
@@ -57,12 +62,13 @@ const LOCAL_STORE = Symbol('LocalBlobStore');
 /** Uploaded files: on local disk behind signed URLs the app serves itself, or on an S3 server with presigned URLs. */
 export const filesModule: ServiceModule<FilesSection> = {
   family: 'files',
-  variables: [S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET, S3_PUBLIC_URL, USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS, UPLOAD_SWEEP_INTERVAL_MS, ACCEPTED_TYPES],
+  variables: [S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_BUCKET, S3_PUBLIC_URL, USER_STORAGE_QUOTA_BYTES, MAX_PENDING_UPLOADS, UPLOAD_SWEEP_INTERVAL_MS, ACCEPTED_TYPES, MAX_MAIL_ATTACHMENTS, MAX_MAIL_DEPTH],
   configure(env): FilesSection {
     const limits = {
       uploadLimits: { storageQuotaBytes: env.read(USER_STORAGE_QUOTA_BYTES), maxPendingUploads: env.read(MAX_PENDING_UPLOADS) },
       uploadSweepIntervalMs: env.read(UPLOAD_SWEEP_INTERVAL_MS),
       acceptedTypes: env.read(ACCEPTED_TYPES),
+      mailAttachments: { maxPerMail: env.read(MAX_MAIL_ATTACHMENTS), maxDepth: env.read(MAX_MAIL_DEPTH) },
     };
     if (!env.together([S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY])) {
       env.forbidWithout([S3_BUCKET, S3_PUBLIC_URL], S3_ENDPOINT);

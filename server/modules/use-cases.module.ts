@@ -31,6 +31,7 @@ export const useCasesModule: ServiceModule<Record<never, never>> = {
           records: ctx.get(TOKENS.RecordSearch),
           uploadLimits: config.uploadLimits,
           acceptedTypes: new AcceptedTypes(config.acceptedTypes),
+          mailAttachments: config.mailAttachments,
           indexes: dense ? [ctx.get<VectorIndex>(TOKENS.LexicalIndex), dense] : [ctx.get<VectorIndex>(TOKENS.LexicalIndex)],
           reader: ctx.get(TOKENS.DocumentReader),
           renderer: ctx.get(TOKENS.PageRenderer, { optional: true }),

@@ -184,6 +184,20 @@ export function blobStoreContract(name: string, makeSubject: () => Promise<BlobS
       expect((await s().store.stat(b))?.etag).to.be.a('string').and.not.equal(first);
     });
 
+    it('write stores bytes the service made, with their type; writing again replaces them; remove deletes them', async function () {
+      const key = newKey('contract.pdf');
+      const written = await s().store.write(key, new Uint8Array([7, 8, 9]), 'application/pdf');
+      const info = await s().store.stat(key);
+      expect(info).to.include({ size: 3, contentType: 'application/pdf' });
+      expect(written).to.include({ size: 3, etag: info?.etag });
+      expect([...(await s().store.read(key))]).to.deep.equal([7, 8, 9]);
+      const again = await s().store.write(key, new Uint8Array([1, 2]), 'application/pdf');
+      expect([...(await s().store.read(key))]).to.deep.equal([1, 2]);
+      expect(again.etag).to.equal((await s().store.stat(key))?.etag).and.not.equal(info?.etag);
+      await s().store.remove(key);
+      expect(await s().store.stat(key)).to.equal(null);
+    });
+
     if (traits.singleUseUploads) {
       it('an upload URL works once: a second PUT, a new URL for the key, or a PUT after remove is refused (409)', async function () {
         const key = newKey();

@@ -27,13 +27,13 @@ describe('SQLite record search migration', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-search-migration-'));
     const file = path.join(dir, 'test.sqlite');
     try {
-      // The schema as it was before migration 010 (and the later 011 and 012), with records in it.
+      // The schema as it was before migration 010 (and the later 011 to 013), with records in it.
       let database = openSqliteDatabase(file);
       database.raw.exec(`
         DROP TRIGGER sessions_fts_added; DROP TRIGGER sessions_fts_renamed; DROP TRIGGER sessions_fts_removed; DROP TABLE sessions_fts;
         DROP TRIGGER chat_messages_fts_added; DROP TRIGGER chat_messages_fts_removed; DROP TRIGGER chat_messages_fts_changed;
         DROP TABLE chat_messages_fts; DROP INDEX ingest_jobs_by_user_content; ALTER TABLE ingest_jobs DROP COLUMN copied_from;
-        ALTER TABLE ingest_jobs DROP COLUMN kind; ALTER TABLE ingest_jobs DROP COLUMN units_json;
+        ALTER TABLE ingest_jobs DROP COLUMN kind; ALTER TABLE ingest_jobs DROP COLUMN units_json; ALTER TABLE ingest_jobs DROP COLUMN attached_to;
         DELETE FROM schema_migrations WHERE id >= '010';
         INSERT INTO sessions (id, label, user_id, created_at) VALUES ('s1', 'Old budget', 'u1', 'x');
         INSERT INTO chat_messages (id, session_id, role, content, created_at) VALUES ('m1', 's1', 'user', 'the old forecast', 'x');`);

@@ -319,6 +319,13 @@ export function repoContract(name: string, makeSubject: () => Promise<RepoSubjec
         expect(await s.jobs.findById('j1')).to.not.have.property('copiedFrom');
       });
 
+      it('keeps the mail a job came attached to', async () => {
+        await s.jobs.create(job('j1', 's1', { status: 'completed' }));
+        await s.jobs.create(job('j2', 's1', { status: 'queued', key: 'u1/contract.pdf', attachedTo: 'j1' }));
+        expect(await s.jobs.findById('j2')).to.include({ attachedTo: 'j1' });
+        expect(await s.jobs.findById('j1')).to.not.have.property('attachedTo');
+      });
+
       it('finds a completed job of the same session by content hash', async () => {
         await s.jobs.create(job('j1', 's1', { status: 'completed', sha256: 'h' }));
         await s.jobs.create(job('j2', 's1', { status: 'failed', sha256: 'g' }));

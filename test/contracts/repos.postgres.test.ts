@@ -99,12 +99,14 @@ describeWithPostgres('Repos on PostgreSQL', () => {
   });
 });
 
-/** Migration 007 undone: the schema before unit labels. */
+/** Migrations 008 and 007 undone: the schema before mail attachments and unit labels. */
 const ROLL_BACK_007 = `
+  ALTER TABLE ingest_jobs DROP COLUMN attached_to;
+  DELETE FROM kysely_migration WHERE name = '008-mail-attachments';
   ALTER TABLE ingest_jobs DROP COLUMN units_json;
   DELETE FROM kysely_migration WHERE name = '007-unit-labels';`;
 
-/** Migrations 007, 006 and 005 undone, so that an older one can be rolled back (kysely applies migrations in order only). */
+/** Migrations 008 to 005 undone, so that an older one can be rolled back (kysely applies migrations in order only). */
 const ROLL_BACK_005 = `${ROLL_BACK_007}
   ALTER TABLE ingest_jobs DROP COLUMN kind;
   DELETE FROM kysely_migration WHERE name = '006-document-kind';

@@ -1,6 +1,6 @@
 import { ReadCancelledError, UnprocessableDocumentError } from '../../core/domain/errors.js';
 import type { ExtractedPage } from '../../core/domain/model.js';
-import type { DocumentReader, ReadDocumentRequest, StoredDocument } from '../../core/ports/document-reader.js';
+import type { DocumentAttachment, DocumentReader, ReadDocumentRequest, StoredDocument } from '../../core/ports/document-reader.js';
 
 const JPEG_MAGIC = [0xff, 0xd8, 0xff];
 
@@ -18,6 +18,8 @@ export class FakeDocumentReader implements DocumentReader {
   beforeAnswer: (() => Promise<void>) | null = null;
   /** The first page each read() was asked for (ReadDocumentRequest.firstPage), in call order. */
   firstPages: number[] = [];
+  /** The attachments a document of this text has (an e-mail's), told through onAttachments on every read of it. */
+  attachmentsOf: ((text: string) => DocumentAttachment[]) | null = null;
 
   /** A "PDF" page that is exactly this text stands for a scanned page the OCR page limit skipped ('ocr-skipped'). */
   static readonly OCR_SKIPPED_PAGE = '<ocr-skipped>';
@@ -57,6 +59,8 @@ export class FakeDocumentReader implements DocumentReader {
         )).filter((page) => page.page >= firstPage);
     // Like a real reader, the first half of the pages is handed over while the rest is still "being read".
     request.onPageCount?.(isJpeg ? 1 : text.split('\f').length);
+    const attachments = this.attachmentsOf?.(text) ?? [];
+    if (attachments.length > 0) request.onAttachments?.(attachments);
     const half = Math.ceil(pages.length / 2);
     // A photo is read by OCR; the fake's PDF pages have a text layer.
     if (pages.length > 0) request.onReading?.(firstPage, isJpeg);

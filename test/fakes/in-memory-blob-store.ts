@@ -130,6 +130,12 @@ export class InMemoryBlobStore implements BlobStore {
     }
   }
 
+  async write(key: string, bytes: Uint8Array, contentType: string): Promise<BlobInfo> {
+    this.assertAvailable();
+    this.put(key, bytes, contentType);
+    return (await this.stat(key))!;
+  }
+
   async remove(key: string): Promise<void> {
     this.assertAvailable();
     this.blobs.delete(key);

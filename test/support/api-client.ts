@@ -114,6 +114,19 @@ export class ApiClient {
     }
   }
 
+  /** Polls the session's documents until it has `count` and each is completed or failed (an e-mail's attachments come later). */
+  async waitForDocuments(sessionId: string, count: number, timeoutMs = 120_000): Promise<any[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await this.get(`/api/v1/session/${sessionId}/documents`);
+      if (res.status !== 200) throw new Error(`documents: ${res.status} ${res.text}`);
+      const documents: any[] = res.body.data;
+      if (documents.length >= count && documents.every((d) => d.status === 'completed' || d.status === 'failed')) return documents;
+      if (Date.now() > deadline) throw new Error(`session ${sessionId} has ${documents.length} documents, not all finished, after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   async uploadAndIngest(sessionId: string, filename: string, bytes: Uint8Array, contentType: string, tags: Record<string, unknown> = {}) {
     const key = await this.upload(filename, bytes, contentType);
     const jobId = await this.ingest(sessionId, key, filename, tags);

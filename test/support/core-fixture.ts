@@ -1,6 +1,7 @@
 import type { AcceptedTypes } from '../../core/domain/content-types.js';
 import { createDocChat, type DocChat } from '../../core/index.js';
 import type { IngestRetrySettings } from '../../core/use-cases/run-ingestion.js';
+import type { AttachmentSettings } from '../../core/use-cases/mail-attachments.js';
 import type { Llm } from '../../core/ports/llm.js';
 import type { QueryPlanner } from '../../core/ports/query-planner.js';
 import type { DocumentClassifier } from '../../core/ports/document-classifier.js';
@@ -74,6 +75,7 @@ export function coreFixture(
     space?: StorageSpace;
     /** The file types uploads may have (default: the contract's three). */
     acceptedTypes?: AcceptedTypes;
+    mailAttachments?: Partial<AttachmentSettings>;
   } = {},
 ) {
   const clock = new ManualClock();
@@ -100,6 +102,7 @@ export function coreFixture(
     classifier: options.classifier,
     space: options.space,
     acceptedTypes: options.acceptedTypes,
+    mailAttachments: options.mailAttachments,
     queue,
     ids: new SequentialIds('id'),
     clock,

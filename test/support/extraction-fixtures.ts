@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { PDFDocument, degrees } from 'pdf-lib';
+import { exifTiff } from './image-orientation.js';
 import { CORPUS_AVAILABLE, corpusPath } from './paths.js';
 
 /** A file of the real-document corpus (see paths.ts); call it in hooks and tests, never while suites are defined. */
@@ -75,18 +76,7 @@ export function withoutApp1Segments(jpeg: Uint8Array): Uint8Array {
  * fixtures without touching the shared data.
  */
 export function withExifOrientation(jpeg: Uint8Array, orientation: number, byteOrder: 'II' | 'MM'): Uint8Array {
-  const little = byteOrder === 'II';
-  const tiff = new DataView(new ArrayBuffer(26));
-  tiff.setUint16(0, little ? 0x4949 : 0x4d4d);
-  tiff.setUint16(2, 42, little);
-  tiff.setUint32(4, 8, little); // IFD0 right after the header
-  tiff.setUint16(8, 1, little); // one entry
-  tiff.setUint16(10, 0x0112, little); // Orientation
-  tiff.setUint16(12, 3, little); // type SHORT
-  tiff.setUint32(14, 1, little); // count
-  tiff.setUint16(18, orientation, little);
-  tiff.setUint32(22, 0, little); // no next IFD
-  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), new Uint8Array(tiff.buffer)]);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), exifTiff(orientation, byteOrder)]);
   const segment = Buffer.from([0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]);
   return Buffer.concat([jpeg.subarray(0, 2), segment, payload, jpeg.subarray(2)]);
 }

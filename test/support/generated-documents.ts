@@ -58,13 +58,18 @@ export function textWebp(lines: string[], options: TextImageOptions = {}): Uint8
  * of the upright picture.
  */
 export function sidewaysTextJpeg(lines: string[], options: TextImageOptions = {}): Uint8Array {
+  return sidewaysText(lines, options, 'image/jpeg');
+}
+
+/** The same as a PNG or WebP (orientation written by withPngOrientation, withWebpOrientation). */
+export function sidewaysText(lines: string[], options: TextImageOptions, format: 'image/jpeg' | 'image/png' | 'image/webp'): Uint8Array {
   const upright = drawText(lines, options);
   const turned = createCanvas(upright.height, upright.width);
   const ctx = turned.getContext('2d');
   ctx.translate(0, upright.width);
   ctx.rotate(-Math.PI / 2);
   ctx.drawImage(upright, 0, 0);
-  return turned.toBuffer('image/jpeg', 90);
+  return format === 'image/png' ? turned.toBuffer('image/png') : turned.toBuffer(format, 90);
 }
 
 /**

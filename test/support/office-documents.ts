@@ -184,13 +184,19 @@ function tiffOfPages(pages: { pixels: Uint8Array; width: number; height: number;
 
 /** A mail with a plain-text body and a PDF of `pdfLines` attached (base64), as a mail client writes it. */
 export async function mailWithPdf(body: string, pdfLines: string[]): Promise<Uint8Array> {
-  const pdf = Buffer.from(await pagedTextPdf([pdfLines])).toString('base64');
+  return mailWithAttachments(body, [{ filename: 'invoice.pdf', contentType: 'application/pdf', bytes: await pagedTextPdf([pdfLines]) }]);
+}
+
+/** A multipart e-mail with a plain-text body and these attachments (base64, as mail programs send them). */
+export function mailWithAttachments(body: string, attachments: { filename: string; contentType: string; bytes: Uint8Array }[]): Uint8Array {
+  const parts = attachments.flatMap(({ filename, contentType, bytes }) => [
+    '--b1', `Content-Type: ${contentType}; name="${filename}"`, `Content-Disposition: attachment; filename="${filename}"`,
+    'Content-Transfer-Encoding: base64', '', ...(Buffer.from(bytes).toString('base64').match(/.{1,76}/g) ?? []),
+  ]);
   return strToU8([
     'From: Harbour Office <office@harbour.example>', 'To: Skipper <skipper@boats.example>', 'Subject: Dues for May',
     'Date: Tue, 02 Jun 2020 10:00:00 +0000', 'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="b1"', '',
-    '--b1', 'Content-Type: text/plain; charset=utf-8', '', body,
-    '--b1', 'Content-Type: application/pdf; name="invoice.pdf"', 'Content-Disposition: attachment; filename="invoice.pdf"',
-    'Content-Transfer-Encoding: base64', '', ...(pdf.match(/.{1,76}/g) ?? []), '--b1--', '',
+    '--b1', 'Content-Type: text/plain; charset=utf-8', '', body, ...parts, '--b1--', '',
   ].join('\r\n'));
 }
 

@@ -1,22 +1,17 @@
 import PostalMime, { type Address, type Attachment } from 'postal-mime';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
+import type { DocumentAttachment } from '../../../core/ports/document-reader.js';
 import { oneLine, type DocumentUnit } from './blocks.js';
 import { htmlUnits } from './text-units.js';
-
-/** An attachment of an e-mail, with the type its name or declared type gives it, to be read as a document of its own. */
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  bytes: Uint8Array;
-}
 
 /**
  * An e-mail (.eml): postal-mime (maintained, no dependencies, used by Cloudflare's e-mail workers) parses its MIME
  * structure; the headers (from, to, cc, date, subject) head the message's unit as metadata lines, then the body (its
- * plain text, or its HTML read as a web page is). Attachments are handed back for the caller to read as units of
- * their own ("attachment contract.pdf"). Nested messages are bounded by postal-mime's own depth limits.
+ * plain text, or its HTML read as a web page is), after a line naming its attachments. The attachments (not the
+ * images an HTML body shows inline) are handed back with their declared type, each to be a document of its own; a
+ * mail attached is one of them (the service bounds how deep it follows those). postal-mime bounds MIME nesting too.
  */
-export async function emlUnits(bytes: Uint8Array): Promise<{ message: DocumentUnit; attachments: MailAttachment[] }> {
+export async function emlUnits(bytes: Uint8Array): Promise<{ message: DocumentUnit; attachments: DocumentAttachment[] }> {
   let email;
   try {
     email = await PostalMime.parse(bytes, { attachmentEncoding: 'arraybuffer', maxNestingDepth: 50, maxRfc822NestingDepth: 3 });
@@ -37,7 +32,7 @@ export async function emlUnits(bytes: Uint8Array): Promise<{ message: DocumentUn
   return { message: { label: `Message${email.subject ? `: ${oneLine(email.subject)}` : ''}`, text: [...headers, ...listed, '', body].join('\n') }, attachments };
 }
 
-function attachmentOf(attachment: Attachment): MailAttachment {
+function attachmentOf(attachment: Attachment): DocumentAttachment {
   const content = attachment.content;
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content instanceof Uint8Array ? content : new Uint8Array(content);
   return { filename: attachment.filename ?? 'attachment', contentType: attachment.mimeType, bytes };

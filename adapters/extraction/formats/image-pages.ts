@@ -1,4 +1,5 @@
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
+import { imageOrientation, webpForDecoding } from './image-orientation.js';
 
 /** Decoding needs several bytes per pixel at once; 50 MP covers full-resolution phone photos (as for JPEG). */
 export const MAX_IMAGE_PIXELS = 50_000_000;
@@ -25,18 +26,21 @@ function checkSize(width: number, height: number): void {
 }
 
 /**
- * Opens an image for OCR. PNG and WebP are decoded by @napi-rs/canvas (Skia, already the PDF path's raster library);
+ * Opens an image for OCR. PNG and WebP are decoded by @napi-rs/canvas (Skia, already the PDF path's raster library)
+ * as stored, their EXIF orientation (PNG's eXIf chunk, WebP's EXIF chunk) read by us;
  * TIFF by utif2 (maintained UTIF.js, pure JavaScript, every page and the usual compressions, the Orientation tag
  * read); HEIC by heic-decode (libheif compiled to WebAssembly, bundled: nothing is downloaded), which applies the
- * photo's rotation itself. A native decoder that crashes on a crafted file takes down only this extraction process.
+ * photo's rotation and mirroring itself (irot, imir: the page comes upright). A native decoder that crashes on a crafted file takes down only this extraction process.
  */
 export async function openImagePages(kind: ImageKind, bytes: Uint8Array): Promise<ImagePages> {
   if (kind === 'tiff') return tiffPages(bytes);
   if (kind === 'heic') return heicPages(bytes);
   if (kind === 'png' && bytes.length >= 24) checkSize(readUint32(bytes, 16), readUint32(bytes, 20)); // IHDR, before decoding
   const { Image, createCanvas } = await import('@napi-rs/canvas');
+  const orientation = imageOrientation(kind, bytes);
+  const decodable = kind === 'webp' ? webpForDecoding(bytes) : bytes;
   const image = new Image();
-  image.src = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  image.src = Buffer.from(decodable.buffer, decodable.byteOffset, decodable.byteLength);
   checkSize(image.width, image.height);
   return {
     count: 1,
@@ -44,7 +48,7 @@ export async function openImagePages(kind: ImageKind, bytes: Uint8Array): Promis
       const canvas = createCanvas(image.width, image.height);
       const context = canvas.getContext('2d');
       context.drawImage(image, 0, 0);
-      return { rgba: context.getImageData(0, 0, image.width, image.height).data, width: image.width, height: image.height, orientation: 1 };
+      return { rgba: context.getImageData(0, 0, image.width, image.height).data, width: image.width, height: image.height, orientation };
     },
     close() {},
   };

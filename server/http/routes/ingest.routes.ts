@@ -27,6 +27,7 @@ export function ingestJobJson(job: IngestJob) {
     ...(job.reusedFrom !== undefined && { reusedFrom: job.reusedFrom }),
     ...(job.kind !== undefined && { kind: job.kind }),
     ...(job.copiedFrom !== undefined && { copiedFrom: job.copiedFrom }),
+    ...(job.attachedTo !== undefined && { attachedTo: job.attachedTo }),
     tags: job.tags,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,

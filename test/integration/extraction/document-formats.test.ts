@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { strToU8 } from 'fflate';
 import { UnprocessableDocumentError } from '../../../core/domain/errors.js';
 import type { ExtractedPage } from '../../../core/domain/model.js';
+import type { DocumentAttachment } from '../../../core/ports/document-reader.js';
 import { ChildProcessDocumentReader } from '../../../adapters/extraction/index.js';
 import { pagedTextPdf, readFixture, textJpeg, textPng, textWebp } from '../../support/generated-documents.js';
 import {
-  blankPagesTiff, budgetXlsx, contractDocx, mailWithPdf, deckPptx, DOCX_TYPE, multiPageTiff, PPTX_TYPE, withBombPart, withEntityExpansion, withMacros, XLSX_TYPE,
+  blankPagesTiff, budgetXlsx, contractDocx, mailWithAttachments, deckPptx, DOCX_TYPE, multiPageTiff, PPTX_TYPE, withBombPart, withEntityExpansion, withMacros, XLSX_TYPE,
 } from '../../support/office-documents.js';
 import { rejection } from '../../support/extraction-processes.js';
 
@@ -56,11 +57,29 @@ describe('ChildProcessDocumentReader: Word, Excel, PowerPoint, HTML, Markdown, t
     expect(csv[0]!.text).to.equal('Item 2019 2018\nRent 1,200 1100');
   });
 
-  it('reads an e-mail: headers as metadata, the body, and an attached PDF as pages of its own', async () => {
-    const pages = await read(await mailWithPdf('Hello, the invoice for the mooring is attached. Please pay by the end of June.', ['Attached invoice: the harbour dues for May are 310 euros.']), 'message/rfc822');
+  it('reads an e-mail: headers as metadata and the body as its page; its attachments reported as documents of their own', async () => {
+    const pdf = await pagedTextPdf([['Attached invoice: the harbour dues for May are 310 euros.']]);
+    const photo = textPng(['Receipt: paid'], { width: 500, height: 200, fontSize: 40 });
+    const mail = mailWithAttachments('Hello, the invoice for the mooring is attached. Please pay by the end of June.', [
+      { filename: 'invoice.pdf', contentType: 'application/pdf', bytes: pdf },
+      { filename: 'receipt.png', contentType: 'application/octet-stream', bytes: photo },
+    ]);
+    const reported: DocumentAttachment[][] = [];
+    const pages = await reader.read({ document: mail, contentType: 'message/rfc822', onAttachments: (found) => reported.push(found) });
+    expect(pages).to.have.length(1);
     expect(pages[0]!.text).to.include('From: Harbour Office <office@harbour.example>').and.include('Subject: Dues for May')
-      .and.include('Attachments: invoice.pdf').and.include('Please pay by the end of June.');
-    expect(pages[1]!.text).to.include('Attachment invoice.pdf, page 1').and.include('harbour dues for May are 310 euros');
+      .and.include('Attachments: invoice.pdf, receipt.png').and.include('Please pay by the end of June.').and.not.include('310 euros');
+    expect(reported).to.have.length(1);
+    expect(reported[0]!.map(({ filename, contentType }) => ({ filename, contentType }))).to.deep.equal([
+      { filename: 'invoice.pdf', contentType: 'application/pdf' },
+      { filename: 'receipt.png', contentType: 'application/octet-stream' },
+    ]);
+    expect(Buffer.from(reported[0]![0]!.bytes).equals(Buffer.from(pdf))).to.equal(true);
+    expect(Buffer.from(reported[0]![1]!.bytes).equals(Buffer.from(photo))).to.equal(true);
+    // A run going on past the mail's page is told them again, and reads no page.
+    const again: DocumentAttachment[][] = [];
+    expect(await reader.read({ document: mail, contentType: 'message/rfc822', firstPage: 2, onAttachments: (found) => again.push(found) })).to.deep.equal([]);
+    expect(again.map((list) => list.map((a) => a.filename))).to.deep.equal([['invoice.pdf', 'receipt.png']]);
   });
 
   it('reads a PNG screenshot and every page of a TIFF by OCR', async () => {

@@ -125,6 +125,13 @@ describe('configuration', () => {
     expect(configError({ UPLOAD_SWEEP_INTERVAL_MS: '100000000' }).variable).to.equal('UPLOAD_SWEEP_INTERVAL_MS');
   });
 
+  it('takes 20 attachments of an e-mail, 3 mails deep, unless told otherwise', () => {
+    expect(loadConfig({}).mailAttachments).to.deep.equal({ maxPerMail: 20, maxDepth: 3 });
+    expect(loadConfig({ MAX_MAIL_ATTACHMENTS: '5', MAX_MAIL_DEPTH: '1' }).mailAttachments).to.deep.equal({ maxPerMail: 5, maxDepth: 1 });
+    expect(configError({ MAX_MAIL_ATTACHMENTS: '0' }).variable).to.equal('MAX_MAIL_ATTACHMENTS');
+    expect(configError({ MAX_MAIL_DEPTH: '11' }).variable).to.equal('MAX_MAIL_DEPTH');
+  });
+
   it('reads LOG_LEVEL as one of pino\'s level names, info by default', () => {
     expect(loadConfig({}).logLevel).to.equal('info');
     expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).to.equal('debug');
