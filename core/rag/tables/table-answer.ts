@@ -8,27 +8,13 @@ import { termKey, wordTokens } from '../text.js';
 import { formatNumber, withUnit, type Figure, type TableUnit } from './figures.js';
 import { compute, type Computed, type TableOperation } from './table-arithmetic.js';
 import type { GridColumn, GridRow, TableGrid } from './table-grid.js';
+import { FUNCTION_WORDS, keysOf, type TableAnswer, type TableCell } from './table-cells.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
 import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
 import { asksStructure, structureAnswer } from './table-structure.js';
 
-export interface TableCell {
-  grid: TableGrid;
-  row: GridRow;
-  column: GridColumn;
-  value: number;
-}
-
-export interface TableAnswer {
-  /** The direct answer: "Net income, 2019: $8,985 million", "Change in visitors from 2018 to 2019: 1,200 thousand". */
-  line: string;
-  operation: TableOperation;
-  /** The cells it read, in the order the computation uses them. */
-  cells: TableCell[];
-  computed?: Computed;
-  /** How sure the row match is, 0..1 (the weighted share of the asked words the row's label holds, times its precision). */
-  confidence: number;
-}
+export type { TableAnswer, TableCell } from './table-cells.js';
+export { keysOf } from './table-cells.js';
 
 /** A row must hold at least this share (by weight) of the words asked, and its label be at least this much words asked. */
 const MIN_RECALL = 0.5;
@@ -107,15 +93,6 @@ function labelKeys(row: GridRow): string[] {
   return keysOf((row.label || row.section || '').replace(NOTE_REFERENCE, ' '));
 }
 const NOTE_REFERENCE = /\((?:see\s+)?(?:note|notes)\s+[\w.]+\)|\(\d+\)/gi;
-
-/**
- * A label's words as matching keys, function words left out. Not the retrieval stop list: "other", "more" and "most"
- * tell rows apart ("Other income" is not "Income").
- */
-export function keysOf(text: string): string[] {
-  return wordTokens(text.replace(YEAR, ' ')).filter((w) => !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w)).map(termKey);
-}
-const FUNCTION_WORDS = new Set('a an the of and or in on at by for to from with as its their our per'.split(' '));
 
 /** Share of the asked words' neighbouring pairs that stand side by side in the label too ("net income" in "Consolidated Net Income"). */
 function adjacency(asked: string[], label: string[]): number {

@@ -150,7 +150,7 @@ function startedAt(units: readonly TextUnit[], at: number, figures: number, last
 const MAX_HEADER_DISTANCE = 6;
 
 /**
- * A column header the page broke over short lines ("Balance Sheet January 3," / "2020" / "December" / "28, 2018"),
+ * A column header the page broke over short lines ("Stock at January 3," / "2020" / "December" / "28, 2018"),
  * read from the lines above a table's first row: when they name as many years as the row has figures, in the order
  * printed, those are the columns. Else no columns (the table reads by position).
  */
@@ -161,7 +161,7 @@ function wrappedHeader(units: readonly TextUnit[], at: number, figures: number):
     // A date's day and year on a line of their own ("28, 2018") read as a row: a header's part, not a row.
     if (unit.kind === 'columns') break;
     if (unit.text.split(' ').length > MAX_HEADER_LINE_WORDS) {
-      // The header run on after the sentence introducing the table ("… were as follows: Fiscal year end June 1, 2019 …").
+      // The header run on after the sentence introducing the table ("… were as follows: Season ending June 1, 2019 …").
       const tail = /:\s*([^:]+)$/.exec(unit.text)?.[1];
       if (tail && tail.split(' ').length <= MAX_HEADER_LINE_WORDS * 2) lines.unshift(tail);
       break;

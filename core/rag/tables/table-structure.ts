@@ -5,8 +5,7 @@
  * Domain-neutral; the triggers are data (STRUCTURE_INTENTS), in one language each.
  */
 import { wordTokens } from '../text.js';
-import type { TableAnswer, TableCell } from './table-answer.js';
-import { keysOf } from './table-answer.js';
+import { keysOf, type TableAnswer, type TableCell } from './table-cells.js';
 import type { GridRow, TableGrid } from './table-grid.js';
 
 export interface StructureIntent {
@@ -20,9 +19,9 @@ export interface StructureIntent {
 export const STRUCTURE_INTENTS: readonly StructureIntent[] = [
   // The table named, or the periods something "is shown / was calculated" for; not when one happened ("In which
   // period did …") nor which one is higher.
-  { asks: 'periods', language: 'en', trigger: /^\s*(?:in\s+)?(?:which|what)\s+(?:fiscal\s+|financial\s+)?(?:years?|periods?)\b(?!.*\b(?:higher|lower|larger|smaller|greater|less|more|most|least|exceed|above|below|increase|decrease)\b)(?:.*\btable\b|\s+(?:is|are|was|were|does|do)\b.*\b(?:provided|shown|included|calculated|presented|covered|reported|recorded|listed)\b)/i },
-  { asks: 'count', language: 'en', trigger: /^\s*how many\s+(?:major\s+|main\s+)?(?:components?|items?|types?|elements?|categories|line items)\s+(?:are there\s+|are\s+)?(?:under|of|in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
-  { asks: 'items', language: 'en', trigger: /^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:components?|items?|types?|elements?|categories|line items|sub-?items)\s+(?:under|of|in|included in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
+  { asks: 'periods', language: 'en', trigger: /^\s*(?:in\s+)?(?:which|what)\s+(?:years?|periods?)\b(?!.*\b(?:higher|lower|larger|smaller|greater|less|more|most|least|exceed|above|below|increase|decrease)\b)(?:.*\btable\b|\s+(?:is|are|was|were|does|do)\b.*\b(?:provided|shown|included|calculated|presented|covered|reported|recorded|listed)\b)/i },
+  { asks: 'count', language: 'en', trigger: /^\s*how many\s+(?:major\s+|main\s+)?(?:components?|items?|types?|elements?|categories)\s+(?:are there\s+|are\s+)?(?:under|of|in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
+  { asks: 'items', language: 'en', trigger: /^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:components?|items?|types?|elements?|categories|sub-?items)\s+(?:under|of|in|included in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
 ];
 
 /** The share of the words the question names that a section's name must hold (and of its own that must be named). */

@@ -41,6 +41,7 @@ describe('web app in Chromium, citation numbers in an answer', function () {
     const lines = ['Harbour office accounts', '(in thousands) 2021 2020', 'Ferry tickets 2,400 2,000', 'Season passes 900 1,000', 'Berth dues 310 250', 'The harbour office collected its fees at the quay.'];
     const pdf = await pagedTextPdf([lines]);
     await page.getByRole('button', { name: 'New session' }).click();
+    await page.getByRole('heading', { name: 'Untitled session' }).waitFor(); // its upload box, not the last session's
     await page.getByLabel('Upload documents').setInputFiles([{ name: 'harbour.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) }]);
     await waitForStatus(page, 'harbour.pdf', /^completed$/);
     const text = await ask(page, 'What was the percentage change in ferry tickets from 2020 to 2021?');

@@ -549,7 +549,8 @@ for (const makeStack of STACK_FACTORIES) {
       });
       const leafletFile = { name: 'leaflet.pdf', mimeType: 'application/pdf', buffer: Buffer.from(leaflet.bytes) };
       const [cited] = (await askOfOnly(page, leafletFile, 'How many tracks, notes and songs does the disk hold?')).filter((s) => s.cited);
-      expect(cited.quote).to.equal('Each song holds 32 tracks. The disk holds 110,000 notes. Each track holds 16 channels. The disk holds 100 songs.');
+      // The sentence that answers best leads the quote; the others follow in reading order.
+      expect(cited.quote).to.equal('The disk holds 110,000 notes. Each song holds 32 tracks. Each track holds 16 channels. The disk holds 100 songs.');
       await lastAnswerSources(page).first().click();
       const dialog = page.getByRole('dialog', { name: 'leaflet.pdf, page 1' });
       await dialog.locator('blockquote mark').first().waitFor();
