@@ -25,6 +25,9 @@ const ledgerPage = (n: number) => [
   `Ledger page ${n}`,
   `On ledger page ${n} the harbour office recorded ${n * 3 + 7} crates of tea and ${n + 11} barrels of oil.`,
   'Every crate was weighed twice and sealed by the clerk on duty before it left the quay.',
+  // The slow page is a full page of lines: its OCR takes seconds, so a kill sent while the row names it lands while
+  // it is read (with three lines a fast machine read it in a moment, and a run got past it before the kill).
+  ...(n === SLOW_PAGE ? Array.from({ length: 36 }, (_, i) => `Ledger page ${n} line ${i + 1}`) : []),
 ];
 
 interface JobRow {
