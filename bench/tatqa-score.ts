@@ -90,21 +90,60 @@ export function spanNumber(span: string): number | undefined {
   return m ? Number(m[1].replace(/,/g, '') + (m[2] ?? '')) : undefined;
 }
 
-function carriesSpan(text: string, span: string, scale: string): boolean {
+function carriesSpan(text: string, span: string, scale: string, asBefore: boolean): boolean {
   const needle = normalizeAnswer(span);
   if (needle.length > 0 && ` ${normalizeAnswer(text)} `.includes(` ${needle} `)) return true;
   const value = spanNumber(span);
-  return value !== undefined && carriesValue(text, value, scale);
+  if (value !== undefined && carriesValue(text, value, scale)) return true;
+  return !asBefore && carriesSpanFigure(text, span, scale);
 }
 
-/** Whether `text` (an answer, or its lead) carries the gold answer. */
-export function carriesGold(text: string, gold: TatqaGold): boolean {
+/** A gold span that is one figure with its unit as the report prints it ("$16.9 million", "3.6%", "£(8.1m)", "29 per cent"). */
+export function spanFigure(span: string): { value: number; decimals: number; factor?: number } | undefined {
+  const m = /^\s*[$€£]?\s*\(?\s*[$€£]?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(%|per\s*cent|thousand|million|billion|bn|m)?\s*\)?\s*$/i.exec(span);
+  if (!m) return undefined;
+  const word = m[3]?.toLowerCase().replace(/\s+/g, '');
+  const factor = !word || word === '%' || word === 'percent' ? undefined : UNIT[word];
+  return { value: Number(m[1].replace(/,/g, '') + (m[2] ?? '')), decimals: m[2] ? m[2].length - 1 : 0, ...(factor ? { factor } : {}) };
+}
+
+/**
+ * Whether `text` prints the figure a gold span prints, by value at the span's own precision (sign ignored): the report
+ * printed "$16.9 million", so "$16,901 thousand" or a computed "16.90" carries it, and "13.19%" carries "13.2". A number
+ * of the answer without a unit word is in the table's units (the gold's scale); a less precise one must round from the
+ * span and keep enough digits, as for carriesValue.
+ */
+export function carriesSpanFigure(text: string, span: string, scale = ''): boolean {
+  const figure = spanFigure(span);
+  if (!figure) return false;
+  const tableFactor = SCALE[scale] ?? 1;
+  const spanFactor = figure.factor ?? tableFactor;
+  const target = figure.value * spanFactor;
+  const step = 10 ** -figure.decimals * spanFactor;
+  const goldIsYear = figure.factor === undefined && Number.isInteger(figure.value) && figure.value >= 1900 && figure.value <= 2099;
+  const slack = 1e-9 * Math.max(1, target);
+  return numbersIn(text).some((n) => {
+    if (n.isYear && !goldIsYear) return false;
+    const factor = n.unit === 1 ? tableFactor : 1;
+    const value = Math.abs(n.value) * factor;
+    const nStep = 10 ** -n.decimals * n.unit * factor;
+    if (nStep <= step + slack) return Math.abs(value - target) <= 0.5 * step + slack;
+    const enoughDigits = n.significant >= 3 || (n.decimals > 0 && n.significant >= 2);
+    return enoughDigits && Math.abs(value - target) <= 0.5 * nStep + slack;
+  });
+}
+
+/**
+ * Whether `text` (an answer, or its lead) carries the gold answer. `asBefore`: as scored until stop 55, when a span's
+ * figure counted only when printed bare and at its own precision ("$16.9 million" was not read as a figure).
+ */
+export function carriesGold(text: string, gold: TatqaGold, asBefore = false): boolean {
   const body = answerBody(text);
   switch (gold.answer_type) {
     case 'span':
     case 'multi-span': {
       const spans = Array.isArray(gold.answer) ? gold.answer : [String(gold.answer)];
-      return spans.length > 0 && spans.every((span) => carriesSpan(body, span, gold.scale));
+      return spans.length > 0 && spans.every((span) => carriesSpan(body, span, gold.scale, asBefore));
     }
     case 'count': {
       // Said in the answer's own words, not inside a quote: a quoted table is full of small numbers ("Other (1)").

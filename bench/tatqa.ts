@@ -41,6 +41,8 @@ interface Asked {
   lead: boolean;
   /** The lead as scored until stop 54 (its first sentence cut at "U.S." or "1."), for comparison with earlier figures. */
   leadAsBefore: boolean;
+  answeredAsBefore: boolean;
+  leadAsStop54: boolean;
   notFound: boolean;
   mayNotAnswer: boolean;
   unrelatedNotFound: boolean;
@@ -76,7 +78,9 @@ async function main(): Promise<void> {
         unrelatedAnswer: unrelated,
         answered: carriesGold(own, question),
         lead: carriesGold(answerLead(own), question),
-        leadAsBefore: carriesGold(answerLead(own, firstSentenceAsBefore), question),
+        leadAsBefore: carriesGold(answerLead(own, firstSentenceAsBefore), question, true),
+        answeredAsBefore: carriesGold(own, question, true),
+        leadAsStop54: carriesGold(answerLead(own), question, true),
         notFound: isNotFoundAnswer(own),
         mayNotAnswer: isWeakMatchAnswer(own),
         unrelatedNotFound: isNotFoundAnswer(unrelated),
@@ -144,6 +148,8 @@ function tally(results: Asked[]) {
     answered: count((r) => r.answered),
     lead: count((r) => r.lead),
     leadAsBefore: count((r) => r.leadAsBefore),
+    answeredAsBefore: count((r) => r.answeredAsBefore),
+    leadAsStop54: count((r) => r.leadAsStop54),
     byKind,
     inScope: { notFound: count((r) => r.notFound), mayNotAnswer: count((r) => r.mayNotAnswer) },
     unrelated: { notFound: count((r) => r.unrelatedNotFound), mayNotAnswer: count((r) => r.unrelatedMayNotAnswer), either: count((r) => r.unrelatedNotFound || r.unrelatedMayNotAnswer) },
@@ -160,7 +166,8 @@ function printFigures(f: { part: TatqaPart; configuration: string; reports: numb
   console.log(`  ${'kind'.padEnd(12)}${'answered'.padEnd(22)}lead`);
   for (const kind of TATQA_ANSWER_TYPES) console.log(`  ${kind.padEnd(12)}${show(f.byKind[kind].answered).padEnd(22)}${show(f.byKind[kind].lead)}`);
   console.log(`  ${'all'.padEnd(12)}${show(f.answered).padEnd(22)}${show(f.lead)}`);
-  console.log(`  lead as scored until stop 54 (first sentence cut at "U.S.", "1."): ${show(f.leadAsBefore)}`);
+  console.log(`  as scored in stop 54 (a span's figure read only when bare: "$16.9 million" was not): answered ${show(f.answeredAsBefore)}, lead ${show(f.leadAsStop54)}`);
+  console.log(`  lead as scored until stop 54 (also the first sentence cut at "U.S.", "1."): ${show(f.leadAsBefore)}`);
   console.log(`  own report: "not found" ${show(f.inScope.notFound)}, of which showing what came closest ${show(f.inScope.mayNotAnswer)}`);
   console.log(`  unrelated report: "not found" ${show(f.unrelated.notFound)}`);
   console.log(`  chat latency p50 ${f.latencyMs.p50} ms, p95 ${f.latencyMs.p95} ms`);

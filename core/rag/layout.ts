@@ -15,10 +15,10 @@ export interface TextUnit {
 }
 
 /**
- * One whitespace-separated table cell: 1,577 · (1,577) · $ · $5,363 · 30.8% · 0.55 · — (nil), or a percent sign the
+ * One whitespace-separated table cell: 1,577 · (1,577) · $ · $5,363 · 30.8% · 0.55 · — or $— (nil), or a percent sign the
  * text layer set apart from its number ("4,693 10 %": a report's column of changes).
  */
-const CELL = /^(?:\$|%|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|[—–-])$/;
+const CELL = /^(?:\$|%|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|\$?[—–-])$/;
 const YEAR = /\b(?:19|20)\d\d\b/g;
 
 

@@ -29,7 +29,8 @@ const ADJACENCY_WEIGHT = 0.1;
  * The answer the tables give to the question, or undefined when no row names what it asks well enough, or the cells
  * the operation needs are not there.
  */
-export function answerFromTables(question: string, grids: readonly TableGrid[], intents: readonly TableIntent[] = TABLE_INTENTS): TableAnswer | undefined {
+export function answerFromTables(question: string, tables: readonly TableGrid[], intents: readonly TableIntent[] = TABLE_INTENTS): TableAnswer | undefined {
+  let grids = tables;
   if (grids.length === 0) return undefined;
   // "Which years does the table show?", "What are the items under deferred tax liabilities?": the table's shape.
   const shape = structureAnswer(question, grids);
@@ -43,28 +44,40 @@ export function answerFromTables(question: string, grids: readonly TableGrid[], 
   }
   const operation = operationAsked(question, intents);
   const years = yearsAsked(question);
+  // Tables of one period each ("Range 2018" over "Low High"): those of the year asked.
+  const ofYear = grids.filter((g) => g.period === undefined || years.length === 0 || years.includes(g.period));
+  if (ofYear.length < grids.length && ofYear.length > 0) grids = ofYear;
   const weigh = labelWeights(grids);
   const twoRows = operation === 'difference' || operation === 'ratio' || operation === 'share';
   const phrases = twoRows ? twoPhrases(question, operation) : undefined;
   if (phrases) {
     const pair = rowPair(phrases, grids, weigh);
-    if (pair) return twoRowAnswer(operation, pair[0], pair[1], years, shared);
+    if (pair) return twoRowAnswer(operation, pair[0], pair[1], years, shared, namedColumns(question, pair[0].grid)[0]);
   }
+  // Rows listed for a sum or an average ("the sum of A and B in 2019", "the average of A, B and C"): one period's cells.
+  const listed = operation === 'sum' || operation === 'average' ? listedPhrases(question) : undefined;
+  const rows = listed && listedRows(listed, grids, weigh);
+  if (rows) return rowsAnswer(operation, rows, years, shared);
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
   const match = bestRow(question, grids, weigh);
   if (!match) return undefined;
+  // Columns named by words ("the low and high price", "current … out of total …"): the row's cells under them.
+  const named = namedColumns(question, match.grid);
+  if (named.length === 2 && operation !== 'lookup' && operation !== 'average' && operation !== 'sum') return columnsAnswer(operation, match, named, shared);
+  if (named.length >= 1 && !phrases) return columnAnswer(operation, match, named[0], shared);
   // Two rows asked of and only one found: one of its figures is no answer, unless the row prints the share itself.
   if (phrases && !(operation === 'share' && match.row.figures.some((f) => f?.percent))) return undefined;
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
   return periodAnswer(single, match, years, shared);
 }
 
-/** The years a question names, in its order; a range ("2015 to 2019", "2017-2019", "between 2017 and 2019") with each year in it. */
+/** The years a question names, in its order; a range ("2015 to 2019", "2019 to 2017", "between 2017 and 2019") with each year in it. */
 function yearsAsked(question: string): number[] {
   const ranged = question.replace(/\b((?:19|20)\d\d)\s*(?:-|–|to|through)\s*((?:19|20)\d\d)\b/g, (whole, from: string, to: string) => {
     const [a, b] = [Number(from), Number(to)];
-    if (b <= a || b - a > 10 || !/\b(?:average|mean|sum|total|combined)\b/i.test(question)) return whole;
-    return Array.from({ length: b - a + 1 }, (_, i) => a + i).join(' ');
+    if (a === b || Math.abs(b - a) > 10 || !/\b(?:average|mean|sum|total|combined|respectively)\b/i.test(question)) return whole;
+    // "2019 to 2017 respectively": each year, in the order asked.
+    return Array.from({ length: Math.abs(b - a) + 1 }, (_, i) => a + Math.sign(b - a) * i).join(' ');
   });
   return [...new Set((ranged.match(YEAR) ?? []).map(Number))];
 }
@@ -104,7 +117,8 @@ function adjacency(asked: string[], label: string[]): number {
 }
 
 /** The row best named by the phrase: weighted recall of the phrase's words that any label holds, times the label's precision. */
-function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: string) => number, except?: GridRow): RowMatch | undefined {
+function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: string) => number, except?: GridRow | readonly GridRow[]): RowMatch | undefined {
+  const skipped = new Set(Array.isArray(except) ? except : except ? [except] : []);
   const known = new Set(grids.flatMap((g) => g.rows.flatMap((r) => [...labelKeys(r), ...(r.section ? keysOf(r.section) : [])])));
   const asked = [...new Set(wordTokens(phrase).filter((w) => !OPERATION_WORDS.has(w) && !FUNCTION_WORDS.has(w)).map(termKey))].filter((k) => known.has(k));
   if (asked.length === 0) return undefined;
@@ -113,7 +127,7 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
   let best: RowMatch | undefined;
   for (const grid of grids) {
     for (const row of grid.rows) {
-      if (row === except || row.figures.every((f) => f?.value === undefined)) continue;
+      if (skipped.has(row) || row.figures.every((f) => f?.value === undefined)) continue;
       const ordered = labelKeys(row);
       const label = [...new Set(ordered)];
       const context = new Set([...label, ...(row.section ? keysOf(row.section) : []), ...(grid.title ? keysOf(grid.title) : [])]);
@@ -164,6 +178,52 @@ function twoPhrases(question: string, operation: TableOperation): [string, strin
   // "between 2019 and 2018": periods, not rows.
   if (!/\p{L}{3}/u.test(match[1].replace(YEAR, '')) || !/\p{L}{3}/u.test(match[2].replace(YEAR, ''))) return undefined;
   return [match[1], match[2]];
+}
+
+/**
+ * The rows a sum or an average lists, as phrases: "sum of A and B in 2019" → A, B; "average of A, B and C" → A, B, C;
+ * "average of X at <date> for A and B" → A, B.
+ * Undefined unless two phrases or more name words (not periods: "A in 2018 and 2019" lists one row).
+ */
+function listedPhrases(question: string): string[] | undefined {
+  const list = /\b(?:sum|total|average|mean|combined)\b\s+(?:(?:amount|value)\s+)?(?:of|for)\s+(?:the\s+)?(?:amount\s+of\s+)?(.+)/i.exec(question.replace(/\?$/, ''))?.[1];
+  if (!list) return undefined;
+  // "the average of the net balances at September 30, 2019 for A, B and C": the rows follow "for".
+  const rows = /\bfor\s+((?:(?!\bfor\b).)+?\band\b.+)$/i.exec(list)?.[1] ?? list;
+  const items = rows.replace(PERIOD_TAIL, '').split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((p) => p.trim()).filter(Boolean);
+  if (items.length < 2 || items.some((p) => !/\p{L}{3}/u.test(p.replace(YEAR, '')))) return undefined;
+  return items;
+}
+const PERIOD_TAIL = /\s+(?:in|for|during|as of|at|of)\s+(?:the\s+)?(?:\p{L}+\s+)?(?:years?\s+)?(?:(?:ended\s+)?\p{L}*\s*\d{0,2},?\s*)?(?:19|20)\d\d\b.*$/iu;
+
+/** One distinct row per phrase, all in the table of the first phrase's row. */
+function listedRows(phrases: readonly string[], grids: readonly TableGrid[], weigh: (key: string) => number): RowMatch[] | undefined {
+  const first = bestRow(phrases[0], grids, weigh);
+  if (!first) return undefined;
+  const rows = [first];
+  for (const phrase of phrases.slice(1)) {
+    const next = bestRow(phrase, [first.grid], weigh, rows.map((r) => r.row));
+    if (!next) return undefined;
+    rows.push(next);
+  }
+  return rows;
+}
+
+/** A sum or an average of several rows' cells in one period (the one asked, else the latest). */
+function rowsAnswer(operation: TableOperation, rows: RowMatch[], years: number[], shared: Set<string>): TableAnswer | undefined {
+  const grid = rows[0].grid;
+  if (years.length > 1) return undefined;
+  const column = years.length === 1 ? columnOf(grid, years[0]) : yearColumns(grid, rows[0].row)[0] ?? (grid.columns.some((c) => c.year !== undefined) ? -1 : 0);
+  const cells = column >= 0 ? rows.map((r) => cell(r, column)) : [];
+  if (cells.length === 0 || cells.some((c) => c === undefined)) return undefined;
+  const used = cells as TableCell[];
+  const computed = compute(operation, used.map((c) => c.value));
+  if (!computed) return undefined;
+  const names = rows.map((r) => rowName(r.row, shared));
+  const period = used[0].column.label ? `, ${used[0].column.label}` : '';
+  const value = withUnit(computed.value, unitOf(rows[0]));
+  const line = `${OPERATION_NAMES[operation]} ${names.slice(0, -1).join(', ')} and ${names.at(-1)}${period}: ${value} (${computed.trace})`;
+  return { line, operation, cells: used, computed, confidence: Math.min(...rows.map((r) => r.confidence)) };
 }
 
 /** A column by year: the first whose header names it. */
@@ -221,8 +281,20 @@ function figureIndex(match: RowMatch, column: number): number | undefined {
   const amounts = figures.flatMap((f, i) => (f && !f.percent ? [i] : []));
   const k = years.indexOf(column);
   if (figures.length <= named || k < 0) return undefined;
+  // Each column heads an amount and its shares ("2019 2018 Change" over "Amount % of total Amount % of total ($) (%)":
+  // "64,798 9% 35,452 5% 29,346 83"): a year's figure is its group's first.
+  const width = figures.length / named;
+  if (Number.isInteger(width) && named >= 2 && amountsWithShares(figures, width)) return column * width;
   if (amounts.length === years.length) return amounts[k];
   return years.every((at, i) => at === i) ? column : undefined;
+}
+
+/** Figures in groups of `width`, each an amount followed by shares of it (a percentage, or a number up to 100). */
+function amountsWithShares(figures: ReadonlyArray<Figure | undefined>, width: number): boolean {
+  return figures.every((f, i) => {
+    if (i % width === 0) return !f?.percent;
+    return f === undefined || f.value === undefined || f.percent || Math.abs(f.value) <= 100;
+  });
 }
 
 /** A lookup, change, percent change, sum or average of one row over periods. */
@@ -279,9 +351,9 @@ function comparisonAnswer(comparison: PeriodComparison, match: RowMatch, shared:
 }
 
 /** A difference, ratio or share of two rows in one period (the one asked, else the latest). */
-function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMatch, years: number[], shared: Set<string>): TableAnswer | undefined {
+function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMatch, years: number[], shared: Set<string>, named?: number): TableAnswer | undefined {
   const grid = first.grid;
-  const column = years.length > 0 ? columnOf(grid, years[0]) : yearColumns(grid, first.row)[0] ?? 0;
+  const column = named ?? (years.length > 0 ? columnOf(grid, years[0]) : yearColumns(grid, first.row)[0] ?? 0);
   const a = column >= 0 ? cell(first, column) : undefined;
   const b = column >= 0 ? cell(second, column) : undefined;
   if (!a || !b) return undefined;
@@ -292,6 +364,51 @@ function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMat
   const what = operation === 'share' ? `${rowName(first.row, shared)} as a share of ${(rowName(second.row, shared))}` : `${OPERATION_NAMES[operation]} ${(rowName(first.row, shared))} and ${(rowName(second.row, shared))}`;
   const value = withUnit(computed.value, unit, { percent: computed.percent });
   return { line: `${what}${period}: ${value} (${computed.trace})`, operation, cells: [a, b], computed, confidence: Math.min(first.confidence, second.confidence) };
+}
+
+/**
+ * The columns a question names by their words, in the order it names them: those without a year whose label's words
+ * it holds at least half of, the fuller match first where two share a word ("unrealized gains" is not "Unrealized
+ * Losses"). None when the table's columns name years, or a column's words are the row's too.
+ */
+function namedColumns(question: string, grid: TableGrid): number[] {
+  if (grid.columns.some((c) => c.year !== undefined)) return [];
+  const asked = wordTokens(question).map(termKey);
+  const scored = grid.columns.flatMap((column, i) => {
+    const keys = [...new Set(keysOf(column.label))].filter((k) => !/^\d/.test(k));
+    const held = keys.filter((k) => asked.includes(k));
+    if (keys.length === 0 || held.length / keys.length < 0.5) return [];
+    return [{ i, score: held.length / keys.length, at: Math.min(...held.map((k) => asked.indexOf(k))), keys: held }];
+  });
+  // A word shared by two named columns goes to the one that holds more of the question's words.
+  const kept = scored.filter((c) => !scored.some((o) => o !== c && o.score > c.score && c.keys.every((k) => o.keys.includes(k))));
+  return kept.sort((a, b) => a.at - b.at).map((c) => c.i);
+}
+
+/** One row's figure under a column named by words, or an operation of that figure alone (a look-up). */
+function columnAnswer(operation: TableOperation, match: RowMatch, column: number, shared: Set<string>): TableAnswer | undefined {
+  if (operation !== 'lookup') return undefined;
+  const found = cell(match, column);
+  if (!found) return undefined;
+  const decimals = match.row.figures[figureIndex(match, column) ?? 0]?.decimals ?? 0;
+  const value = withUnit(found.value, unitOf(match), { decimals, keepDecimals: true });
+  return { line: `${rowName(match.row, shared)}, ${found.column.label}: ${value}`, operation, cells: [found], confidence: match.confidence };
+}
+
+/** A difference, ratio, share or change between one row's cells under two columns named by words, in the order named. */
+function columnsAnswer(operation: TableOperation, match: RowMatch, columns: number[], shared: Set<string>): TableAnswer | undefined {
+  const cells = columns.map((c) => cell(match, c));
+  if (cells.some((c) => c === undefined)) return undefined;
+  const [a, b] = cells as TableCell[];
+  const computed = compute(operation, [a.value, b.value]);
+  if (!computed) return undefined;
+  const unit = operation === 'share' || operation === 'ratio' || operation === 'percent-change' ? undefined : unitOf(match);
+  const value = withUnit(computed.value, unit, { percent: computed.percent || (unit?.percent ?? false) });
+  const label = rowName(match.row, shared);
+  const what = operation === 'share' ? `${label}, ${a.column.label} as a share of ${b.column.label}`
+    : operation === 'change' || operation === 'percent-change' ? `${OPERATION_NAMES[operation]} ${label} from ${a.column.label} to ${b.column.label}`
+      : `${OPERATION_NAMES[operation]} ${label}, ${a.column.label} and ${b.column.label}`;
+  return { line: `${what}: ${value} (${computed.trace})`, operation, cells: [a, b], computed, confidence: match.confidence };
 }
 
 const OPERATION_NAMES: Record<TableOperation, string> = {

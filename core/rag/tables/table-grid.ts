@@ -31,6 +31,8 @@ export interface TableGrid {
   /** The line naming the columns, as printed ("(Dollars in millions) 2019 2018 2017"). */
   header?: string;
   unit?: TableUnit;
+  /** The one year the lines above a table name when its columns name none ("Range 2018" over "Low High"). */
+  period?: number;
   columns: GridColumn[];
   rows: GridRow[];
 }
@@ -57,6 +59,11 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
     if (unit.kind === 'columns' || namesPeriods(unit)) {
       close(i);
       current = { ...titleAbove(units, i), header: unit.text, columns: columnsOf(unit.text), rows: [] };
+      continue;
+    }
+    // The table's header printed again (a quarter's table under each year's heading): the next table starts.
+    if (current?.header && current.rows.length > 0 && current.header.endsWith(unit.text) && !current.columns.some((c) => c.year !== undefined)) {
+      close(i);
       continue;
     }
     // A label with only a footnote mark where figures would be ("Basic earnings per share (cents per share) (1)")
@@ -88,7 +95,10 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
     const short = unit.kind === 'heading' || (unit.kind === 'sentence' && ((words <= MAX_SECTION_WORDS && /:$/.test(unit.text)) || (words <= 4 && !/[.!?]$/.test(unit.text))));
     // A header's second line in brackets ("(Decrease)") titles no section.
     if (short && units[i + 1]?.kind !== 'columns' && !unit.text.startsWith('(')) section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
-    else if (current.rows.length > 0 || unit.kind !== 'sentence' || unit.text.split(' ').length > MAX_SECTION_WORDS) close(i);
+    // A header's second line naming each year's columns ("Amount % of total Amount % of total ($) (%)")
+    // is no prose: the rows below are still the header's.
+    else if (current.rows.length === 0 && unit.kind === 'sentence' && !/[.!?]$/.test(unit.text) && words <= MAX_ROW_WORDS) continue;
+    else if (current.rows.length > 0 || unit.kind !== 'sentence' || words > MAX_SECTION_WORDS) close(i);
   }
   close(units.length);
   return grids;
@@ -124,7 +134,8 @@ function rowOf(unit: TextUnit, table: Draft | undefined): Omit<GridRow, 'section
   while (/^\d+\)$/.test(cells[0] ?? '') && (label.match(/\(/g)?.length ?? 0) > (label.match(/\)/g)?.length ?? 0)) [label, cells] = [`${label} ${cells[0]}`, cells.slice(1)];
   const figures = cells.map(parseFigure);
   if (figures.length === 0 || figures.some((f) => f === undefined)) return undefined;
-  if (columns > 0 && figures.length > columns + 2) return undefined;
+  // More figures than the header has columns: a few (a change and its %), or a group under each ("Amount %").
+  if (columns > 0 && figures.length > columns + 2 && (figures.length % columns !== 0 || figures.length > columns * 3)) return undefined;
   return { label: label.replace(/:$/, ''), figures, text: unit.text };
 }
 function footnoteOnly(text: string): boolean {
@@ -138,13 +149,15 @@ const MAX_ROW_WORDS = 20;
 /**
  * A table whose first row has no header line right above it: a header broken over the lines above (wrappedHeader),
  * else the last header of years when it stands a few units up and names as many columns as the row has figures (a
- * sentence between the header and the rows, or a table the layout broke in two: "Total accrued receivables, net" …).
+ * sentence between the header and the rows, or a table the layout broke in two: "Total accrued receivables, net" …),
+ * else columns named by words just above it (wordHeader).
  */
 function startedAt(units: readonly TextUnit[], at: number, figures: number, last: { at: number; header: string; columns: GridColumn[]; unitLines: string[] } | undefined): Draft {
   const title = titleAbove(units, at);
   const wrapped = wrappedHeader(units, at, figures);
-  if (wrapped.columns.length > 0 || !last || at - last.at > MAX_HEADER_DISTANCE || last.columns.length !== figures) return { ...title, ...wrapped, rows: [] };
-  return { ...title, header: last.header, columns: last.columns, unitLines: [...last.unitLines, ...title.unitLines], rows: [] };
+  if (wrapped.columns.length > 0) return { ...title, ...wrapped, rows: [] };
+  if (last && at - last.at <= MAX_HEADER_DISTANCE && last.columns.length === figures) return { ...title, header: last.header, columns: last.columns, unitLines: [...last.unitLines, ...title.unitLines], rows: [] };
+  return { ...title, ...(wordHeader(units, at, figures) ?? wrapped), rows: [] };
 }
 /** Units between a header and the rows still under it. */
 const MAX_HEADER_DISTANCE = 6;
@@ -177,6 +190,82 @@ function wrappedHeader(units: readonly TextUnit[], at: number, figures: number):
 }
 const MAX_HEADER_LINES = 6;
 const MAX_HEADER_LINE_WORDS = 12;
+
+/**
+ * Columns named by words, not years, on the short lines just above a table's first row: "Low High"; a header the
+ * page stacked over two lines ("Amortized Unrealized Unrealized Fair" / "Cost Gains Losses Value"), read column by
+ * column; or one broken over lines ("Current 0 to 30" / "days past due … Total $'000 $'000"). Only when the words
+ * fall into exactly as many names as the row has figures (namesOfColumns); else none, and the table reads by position.
+ */
+function wordHeader(units: readonly TextUnit[], at: number, figures: number): { header: string; columns: GridColumn[]; period?: number } | undefined {
+  if (figures < 2) return undefined;
+  const lines: string[] = [];
+  for (let i = at - 1; i >= 0 && lines.length < 3; i--) {
+    const unit = units[i];
+    if (unit.kind === 'row' || unit.kind === 'columns' || /[.!?:]$/.test(unit.text) || unit.text.split(' ').length > MAX_HEADER_LINE_WORDS * 2) break;
+    lines.unshift(unit.text);
+  }
+  const years = new Set(lines.join(' ').match(YEAR) ?? []);
+  const period = years.size === 1 ? { period: Number([...years][0]) } : {};
+  const found = (names: string[] | undefined, header: string) => (names ? { header, columns: names.map((label) => ({ label })), ...period } : undefined);
+  const last = lines.at(-1);
+  if (!last) return undefined;
+  const repeated = lines.length >= 2 ? stackedNames(lines.at(-2)!, last, figures) : undefined;
+  if (repeated) return found(repeated, lines.slice(-2).join(' '));
+  const nearest = namesOfColumns(last, figures);
+  if (nearest) {
+    // The line above names as many columns, a word each: the header's first line ("Amortized" over "Cost").
+    const above = lines.length >= 2 ? withoutUnitWords(lines.at(-2)!).split(' ') : [];
+    const stacked = above.length === figures && above.every((w) => /^\p{Lu}\p{L}+$/u.test(w)) && nearest.every((n) => !n.includes(' '));
+    return stacked ? found(nearest.map((n, k) => `${above[k]} ${n}`), lines.slice(-2).join(' ')) : found(nearest, last);
+  }
+  for (let n = 2; n <= lines.length; n++) {
+    const header = lines.slice(-n).join(' ');
+    const names = namesOfColumns(header, figures);
+    if (names) return found(names, header);
+  }
+  return undefined;
+}
+
+/**
+ * A header's words as column names, when they fall into exactly `count`: a name starts with a capital, or with a
+ * number after a word that ends one ("0 to 30 days past due" / "31 to 60 …"); a word after a joining word ("of",
+ * "than", "to") goes on the same name ("Balances without adoption of Topic 606"). A date before the names is the
+ * table's ("30 June 2019 Current …"), and unit words are no name ("$'000").
+ */
+function namesOfColumns(line: string, count: number): string[] | undefined {
+  const words = withoutUnitWords(line).replace(LEADING_DATE, '').trim().split(' ').filter(Boolean);
+  const names: string[][] = [];
+  for (const word of words) {
+    const previous = names.at(-1)?.at(-1);
+    const joined = previous !== undefined && (JOINING_WORDS.test(previous) || (/^\d/.test(word) && /^\d/.test(previous)));
+    if (!previous || (!joined && /^[\p{Lu}\d]/u.test(word))) names.push([word]);
+    else names.at(-1)!.push(word);
+  }
+  // Each name has a word of its own (not a date's, "For the years ended"), no year, and no name is printed twice.
+  const named = names.map((n) => n.join(' '));
+  if (names.length !== count || new Set(named).size !== count) return undefined;
+  if (names.some((n) => n.some((w) => /^(?:19|20)\d\d\b/.test(w)) || !n.some((w) => /\p{L}{2}/u.test(w) && !DATE_WORDS.test(w) && !JOINING_WORDS.test(w)))) return undefined;
+  return named;
+}
+/**
+ * A header stacked over two lines whose second line repeats a word ("First Second Third Fourth" over "Quarter Quarter
+ * Quarter Quarter Total"): the first line's words go, in order, on the repeated names.
+ */
+function stackedNames(above: string, line: string, count: number): string[] | undefined {
+  const words = withoutUnitWords(line).split(' ');
+  const tops = withoutUnitWords(above).split(' ');
+  if (words.length !== count || !tops.every((w) => /^\p{Lu}\p{L}+$/u.test(w))) return undefined;
+  const repeated = words.flatMap((w, i) => (words.indexOf(w) !== words.lastIndexOf(w) ? [i] : []));
+  if (repeated.length !== tops.length || repeated.some((at, k) => k > 0 && at !== repeated[k - 1] + 1)) return undefined;
+  const names = words.map((w, i) => (repeated.includes(i) ? `${tops[repeated.indexOf(i)]} ${w}` : w));
+  return new Set(names).size === count ? names : undefined;
+}
+const JOINING_WORDS = /^(?:of|for|and|or|in|on|to|than|the|a|an|with|without|from|at|per|by|&)$/i;
+const LEADING_DATE = /^(?:(?:as\s+(?:of|at)\s+)?\d{1,2}\s+\p{L}+\s+(?:19|20)\d\d|\p{L}+\s+\d{1,2},?\s+(?:19|20)\d\d)\s+/iu;
+function withoutUnitWords(line: string): string {
+  return line.replace(/(?:^|\s)(?:[$€£¥]\s?(?:['’]?000|m|mm|mn|bn|k)?|\(?\s*in\s+(?:thousands|millions|billions)\s*\)?|%|\(\d\))(?=\s|$)/gi, ' ').replace(/\s+/g, ' ').trim();
+}
 
 /** The heading just above a table (at most two units up, before any row) and the unit its lines name. */
 function titleAbove(units: readonly TextUnit[], at: number): { title?: string; unitLines: string[] } {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { answerLead, carriesGold, carriesValue, firstSentenceAsBefore, numbersIn, spanNumber } from '../../../bench/tatqa-score.js';
+import { answerLead, carriesGold, carriesSpanFigure, carriesValue, firstSentenceAsBefore, numbersIn, spanFigure, spanNumber } from '../../../bench/tatqa-score.js';
 
 describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
   describe('numbers read by value', () => {
@@ -59,6 +59,23 @@ describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
       expect(carriesGold('Total sales were $ 1,496.5', { answer: ['$1,496.5'], answer_type: 'span', scale: 'million' })).to.equal(true);
       expect(spanNumber('(12.6)')).to.equal(12.6);
       expect(spanNumber('fixed-price type')).to.equal(undefined);
+    });
+
+    it('span: a figure printed with its unit ("$16.9 million") is read by value at its own precision', () => {
+      expect(spanFigure('$16.9 million')).to.deep.equal({ value: 16.9, decimals: 1, factor: 1e6 });
+      expect(spanFigure('3.6%')).to.deep.equal({ value: 3.6, decimals: 1 });
+      expect(spanFigure('29 per cent')).to.deep.equal({ value: 29, decimals: 0 });
+      expect(spanFigure('a total of 866.6 RSUs')).to.equal(undefined);
+      expect(carriesSpanFigure('Change in Interest income: $16,901 thousand', '$16.9 million', 'thousand')).to.equal(true);
+      expect(carriesSpanFigure('Net deferred tax liability, 2019: −2,780', '$2.8 billion', 'million')).to.equal(true);
+      expect(carriesSpanFigure('Percentage change: 13.19%', '13.2', 'percent')).to.equal(true);
+      expect(carriesSpanFigure('Percentage change: 13.26%', '13.2', 'percent')).to.equal(false);
+      expect(carriesSpanFigure('Change: $17 million', '$16.9 million', 'million')).to.equal(false); // too coarse
+      expect(carriesSpanFigure('Change: $16,949 thousand', '$16.9 million', 'thousand')).to.equal(true);
+      expect(carriesSpanFigure('in 2019: 16.9', '$16.9 million', 'thousand')).to.equal(false); // 16.9 thousand
+      const gold = { answer: ['$16.9 million'], answer_type: 'span' as const, scale: 'million' };
+      expect(carriesGold('Change in Interest income: $16,901 thousand', gold)).to.equal(true);
+      expect(carriesGold('Change in Interest income: $16,901 thousand', gold, true)).to.equal(false); // as scored before
     });
 
     it('multi-span: every span must be there', () => {

@@ -135,6 +135,62 @@ describe('headers a page breaks or leaves behind', () => {
   });
 });
 
+describe('columns named by words', () => {
+  const PRICES = `Ticket Prices\nRange 2021\nLow High\nFirst Quarter $ 5.99 $ 8.40\nSecond Quarter $ 4.79 $ 6.48`;
+
+  it('reads a header of words as the columns when it names as many as the rows print, and the year above as the table’s period', () => {
+    const [grid] = grids(PRICES);
+    expect(grid.columns.map((c) => c.label)).to.deep.equal(['Low', 'High']);
+    expect(grid.period).to.equal(2021);
+    expect(answerFromTables('In the first quarter of 2021, what is the difference between the low and high price?', [grid])?.computed?.value).to.equal(-2.41);
+    expect(answerFromTables('What was the high price in the second quarter?', [grid])?.line).to.equal('Second Quarter, High: $6.48');
+  });
+
+  it('reads a header stacked over two lines column by column, and one whose second line repeats a word', () => {
+    const [stacked] = grids(`Amortized Unrealized Unrealized Fair\nCost Gains Losses Value\nHarbour bonds $1,200 $— 30 1,170\nCity bonds 800 25 — 825`);
+    expect(stacked.columns.map((c) => c.label)).to.deep.equal(['Amortized Cost', 'Unrealized Gains', 'Unrealized Losses', 'Fair Value']);
+    expect(stacked.rows[0].figures.map((f) => f?.value)).to.deep.equal([1200, undefined, 30, 1170]);
+    const [quarters] = grids(`First Second\nQuarter Quarter Total\nVisitors 120 130 250\nGuided tours 12 15 27`);
+    expect(quarters.columns.map((c) => c.label)).to.deep.equal(['First Quarter', 'Second Quarter', 'Total']);
+    expect(answerFromTables('How many visitors were there in the second quarter?', [quarters])?.cells.map((c) => c.value)).to.deep.equal([130]);
+  });
+
+  it('splits a header broken over lines into names by their capitals and numbers, and takes shares between two named columns', () => {
+    const [grid] = grids(`The ageing of the members' dues was as follows.\n30 June 2021 Current 0 to 30\ndays overdue More than 30 days overdue Total $'000 $'000 $'000 $'000\nDues billed 900 60 40 1,000\nDues written off 9 6 20 35`);
+    expect(grid.columns.map((c) => c.label)).to.deep.equal(['Current', '0 to 30 days overdue', 'More than 30 days overdue', 'Total']);
+    const answer = answerFromTables('What was the percentage of current dues billed out of total dues billed?', [grid]);
+    expect(answer?.line).to.equal('Dues billed, Current as a share of Total: 90% (900 / 1,000 = 0.9 = 90%)');
+  });
+
+  it('leaves a heading alone that cannot name the columns (too few names, or a year among them)', () => {
+    expect(grids(`Operating costs\nFuel 10 12\nCrew 20 21`)[0].columns.map((c) => c.label)).to.deep.equal(['', '']);
+    expect(grids(`For the years ended October\nFuel 10 12\nCrew 20 21`)[0].columns.map((c) => c.label)).to.deep.equal(['', '']);
+  });
+
+  it('starts a new table where the header is printed again under the next period’s heading', () => {
+    const found = grids(`Season 2021\nFirst Second\nQuarter Quarter Total\nVisitors 120 130 250\nTours 12 15 27\nSeason 2020\nFirst Second\nQuarter Quarter Total\nVisitors 100 90 190\nTours 10 11 21`);
+    expect(found.map((g) => g.period)).to.deep.equal([2021, 2020]);
+    expect(answerFromTables('How many visitors came in the first quarter of 2020?', found)?.cells.map((c) => c.value)).to.deep.equal([100]);
+  });
+});
+
+describe('rows listed and amounts beside their shares', () => {
+  it('sums or averages the rows a question lists, in the period asked', () => {
+    const text = `2021 2020\nFerry tickets 2,400 2,000\nSeason passes 900 1,000\nGift cards 100 50`;
+    expect(answerFromTables('What is the sum of ferry tickets and season passes in 2020?', grids(text))?.line).to.equal('Sum of Ferry tickets and Season passes, 2020: 3,000 (2,000 + 1,000 = 3,000)');
+    expect(answerFromTables('What is the average of ferry tickets, season passes and gift cards in 2021?', grids(text))?.computed?.value).to.equal(1133.33);
+    // One row over two periods stays a sum of its periods.
+    expect(answerFromTables('What is the sum of gift cards in 2020 and 2021?', grids(text))?.computed?.value).to.equal(150);
+  });
+
+  it('reads a year’s amount under a header whose years each head an amount and its share', () => {
+    const text = `2021 2020 Change\nAmount % of total Amount % of total ($) (%)\nFerry tickets $ 2,400 60% $ 2,000 57% 400 20\nSeason passes 1,600 40 1,500 43 100 7`;
+    const [grid] = grids(text);
+    expect(grid.rows.map((r) => r.label)).to.deep.equal(['Ferry tickets', 'Season passes']);
+    expect(answerFromTables('What was the average of season passes in 2021 and 2020?', [grid])?.computed?.value).to.equal(1550);
+  });
+});
+
 describe('answers from table cells', () => {
   it('picks the row the question names, not one that shares a word ("net income" is not "Other income — net")', () => {
     const answer = answerFromTables('What was the net income in 2019?', grids(INCOME));
