@@ -64,7 +64,9 @@ const SCALES: Array<{ pattern: RegExp; multiplier: number; scale: TableUnit['sca
  */
 export function tableUnitOf(lines: readonly string[]): TableUnit | undefined {
   const text = lines.join(' ');
-  const scale = SCALES.find((s) => s.pattern.test(text));
+  // A scale in brackets ("($ in millions)") is the table's; a scale word elsewhere may be prose's ("were $1.73 billion").
+  const bracketed = text.match(/\([^()]*\)/g)?.join(' ') ?? '';
+  const scale = SCALES.find((s) => s.pattern.test(bracketed)) ?? SCALES.find((s) => s.pattern.test(text));
   const currency = CURRENCY.exec(text)?.[0] ?? (/\bdollars?\b/i.test(text) ? '$' : /\beuros?\b/i.test(text) ? '€' : undefined);
   // Percent only when that is all the lines say of their unit ("(in percent)", "%" alone): a header with a "% Change"
   // column beside amounts is no table of percentages.

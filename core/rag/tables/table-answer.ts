@@ -79,7 +79,9 @@ function yearsAsked(question: string): number[] {
     // "2019 to 2017 respectively": each year, in the order asked.
     return Array.from({ length: Math.abs(b - a) + 1 }, (_, i) => a + Math.sign(b - a) * i).join(' ');
   });
-  return [...new Set((ranged.match(YEAR) ?? []).map(Number))];
+  // A year's short form counts as the year ("between F19 and F18").
+  const short = ranged.replace(/\bFY?\s?['’]?(\d\d)\b/g, (_, yy: string) => `20${yy}`);
+  return [...new Set((short.match(YEAR) ?? []).map(Number))];
 }
 
 interface RowMatch {
@@ -103,9 +105,24 @@ function labelWeights(grids: readonly TableGrid[]): (key: string) => number {
 
 /** A label's words, its note references left out ("(see Note 13)", "(1)"); a total row without a label is its section's. */
 function labelKeys(row: GridRow): string[] {
-  return keysOf((row.label || row.section || '').replace(NOTE_REFERENCE, ' '));
+  return keysOf((row.label || row.section || '').replace(NOTE_REFERENCE, ' ').replace(BALANCE_DATE, ' '));
 }
 const NOTE_REFERENCE = /\((?:see\s+)?(?:note|notes)\s+[\w.]+\)|\(\d+\)/gi;
+/**
+ * When a balance is struck ("Goodwill, end of the year", "Balance at beginning of period"): a qualifier of the row, not
+ * what it is. A label with it names what is asked as well as one without; the closing balance is the period's figure
+ * unless the question asks for the opening one.
+ */
+const BALANCE_DATE = /,?\s*(?:(?:at|as of)\s+)?(?:the\s+)?(beginning|start|end|close)\s+of\s+(?:the\s+)?(?:\p{L}+\s+)?(?:year|period)\b/giu;
+const ASKS_OPENING = /\b(?:beginning|start|opening)\b/i;
+/** A small preference among rows equally named: the balance struck when the question asks (closing unless opening asked). */
+function balanceDatePreference(row: GridRow, question: string): number {
+  const struck = [...row.label.matchAll(BALANCE_DATE)].map((m) => m[1].toLowerCase());
+  if (struck.length === 0) return 0;
+  const opening = struck.includes('beginning') || struck.includes('start');
+  return opening === ASKS_OPENING.test(question) ? BALANCE_DATE_WEIGHT : 0;
+}
+const BALANCE_DATE_WEIGHT = 0.05;
 
 /** Share of the asked words' neighbouring pairs that stand side by side in the label too ("net income" in "Consolidated Net Income"). */
 function adjacency(asked: string[], label: string[]): number {
@@ -130,7 +147,7 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
       if (skipped.has(row) || row.figures.every((f) => f?.value === undefined)) continue;
       const ordered = labelKeys(row);
       const label = [...new Set(ordered)];
-      const context = new Set([...label, ...(row.section ? keysOf(row.section) : []), ...(grid.title ? keysOf(grid.title) : [])]);
+      const context = new Set([...label, ...keysOf(row.label), ...(row.section ? keysOf(row.section) : []), ...(grid.title ? keysOf(grid.title) : [])]);
       const recall = sum(asked.filter((k) => context.has(k))) / askedWeight;
       // A label that opens with every word asked, in order, names it with a qualifier ("Indemnification receivable
       // from …"): as sure as an even match.
@@ -138,7 +155,7 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
       const even = label.length > 0 ? sum(label.filter((k) => asked.includes(k))) / sum(label) : 0;
       const precision = opens ? Math.max(even, OPENING_PRECISION) : even;
       if (recall < MIN_RECALL || precision < MIN_PRECISION) continue;
-      const confidence = recall * (0.5 + precision / 2) + ADJACENCY_WEIGHT * adjacency(asked, ordered);
+      const confidence = recall * (0.5 + precision / 2) + ADJACENCY_WEIGHT * adjacency(asked, ordered) + balanceDatePreference(row, phrase);
       if (!best || confidence > best.confidence) best = { grid, row, confidence };
     }
   }

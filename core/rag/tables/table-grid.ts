@@ -38,6 +38,13 @@ export interface TableGrid {
 }
 
 const YEAR = /\b(?:19|20)\d\d\b/g;
+/** A year as a column header prints it: "2019", or a short form ("FY19", "F19", "FY 19"). */
+const PERIOD_YEAR = /\b(?:(?:19|20)\d\d|FY?\s?['’]?\d\d)\b/g;
+/** The year a PERIOD_YEAR match names ("F19" → 2019). */
+export function yearOf(printed: string): number {
+  const digits = printed.replace(/\D/g, '');
+  return digits.length === 4 ? Number(digits) : 2000 + Number(digits);
+}
 /** A sentence this long ends a table: prose has resumed. */
 const MAX_SECTION_WORDS = 8;
 
@@ -111,9 +118,10 @@ type Draft = TableGrid & { unitLines: string[] };
  * more words: "OPERATING COSTS Q4 2019 Q4 2018 $ CHANGE % CHANGE").
  */
 function namesPeriods(unit: TextUnit): boolean {
-  const years = unit.text.match(YEAR)?.length ?? 0;
-  // A "row" whose figures are years and footnote marks is a header ("(in millions) 2019 2018 (4) 2017 (4)").
-  if (unit.kind === 'row' && isTableLine(unit)) return years >= 2 && splitRow(unit.text).cells.every((c) => /^(?:(?:19|20)\d\d|\(\d\))$/.test(c));
+  const years = unit.text.match(PERIOD_YEAR)?.length ?? 0;
+  // A "row" whose figures are years, footnote marks and a unit in brackets is a header ("(in millions) 2019 2018 (4)
+  // 2017 (4)", "Number of shares (1,000) 2019 2018 2017").
+  if (unit.kind === 'row' && isTableLine(unit)) return years >= 2 && splitRow(unit.text).cells.every((c) => /^(?:(?:19|20)\d\d|\(\d\)|\(\$?1?,?000\))$/.test(c));
   return years >= 2 && unit.text.split(' ').length <= 20 && !/\d{1,3},\d{3}|\d\.\d|[.!?]$/.test(unit.text);
 }
 
@@ -287,15 +295,19 @@ function titleAbove(units: readonly TextUnit[], at: number): { title?: string; u
  * the first year head the labels; dates, periods and unit words belong to their year.
  */
 function columnsOf(header: string): GridColumn[] {
-  const years = [...header.matchAll(YEAR)];
+  const years = [...header.matchAll(PERIOD_YEAR)];
   const columns: GridColumn[] = [];
   // The word before the first year, when it stands before each year ("Period 2019 Period 2018"), is the years' own.
   const lead = years.length > 0 ? header.slice(0, years[0].index).trim().split(' ').at(-1)?.toLowerCase() : undefined;
+  const runs = years.map((match, i) => {
+    const run = header.slice(match.index + match[0].length, years[i + 1]?.index ?? header.length).trim();
+    return lead && i + 1 < years.length && run.toLowerCase().endsWith(lead) ? run.slice(0, -lead.length).trim() : run;
+  });
+  // Words after every year ("Season 2019 Tickets Season 2018 Tickets % Inc (Dec)") are the years' own too.
+  const own = runs.length >= 2 && runs[0] !== '' && runs.every((r) => r.startsWith(runs[0])) ? runs[0].length : 0;
   years.forEach((match, i) => {
-    columns.push({ label: match[0], year: Number(match[0]) });
-    let run = header.slice(match.index + match[0].length, years[i + 1]?.index ?? header.length);
-    if (lead && i + 1 < years.length && run.trim().toLowerCase().endsWith(lead)) run = run.trim().slice(0, -lead.length);
-    const words = run.replace(UNIT_WORDS, ' ').replace(/[\s,;()]+/g, ' ').trim();
+    columns.push({ label: match[0], year: yearOf(match[0]) });
+    const words = runs[i].slice(own).replace(UNIT_WORDS, ' ').replace(/[\s,;()]+/g, ' ').trim();
     if (words.split(' ').some((w) => (/\p{L}{3}/u.test(w) && !DATE_WORDS.test(w)) || w === '%')) columns.push({ label: words });
   });
   return columns;

@@ -191,6 +191,30 @@ describe('rows listed and amounts beside their shares', () => {
   });
 });
 
+describe('periods and units as reports print them', () => {
+  it('reads a fiscal year’s short form as its year, in the header and in the question', () => {
+    const [grid] = grids(`Harbour results\nF21 F20 CHANGE\n$ MILLION 53 WEEKS 52 WEEKS\nDues 8,657 8,244 5.0%\nFees 579 603 (4.1)%`);
+    expect(grid.columns.map((c) => c.year)).to.deep.equal([2021, 2020, undefined]);
+    expect(answerFromTables('What is the average value of fees for both F21 and F20?', [grid])?.computed?.value).to.equal(591);
+  });
+
+  it('reads a header line with a unit in brackets among its years, and words printed after each year as the years’ own', () => {
+    expect(grids(`Number of passes (1,000) 2021 2020 2019\nIssued 1,001.1 907.3 866.6\nReturned 52.4 10.0 3.1`)[0].columns.map((c) => c.year)).to.deep.equal([2021, 2020, 2019]);
+    const [sales] = grids(`Route Season 2021 Tickets Season 2020 Tickets % Inc (Dec)\nNorth 2,804.0 2,753.0 2%\nSouth 793.4 843.5 (6)%`);
+    expect(sales.columns.map((c) => c.label)).to.deep.equal(['2021', '2020', '% Inc Dec']);
+  });
+
+  it('takes the scale a bracket names over a scale word of the prose above', () => {
+    expect(tableUnitOf(['Ticket sales in the new season were $1.73 billion. ($ in millions)'])).to.deep.include({ scale: 'million' });
+  });
+
+  it('reads a row struck at the end of the period as the period’s figure, at its start only when asked', () => {
+    const text = `2021 2020\nDeposits, beginning of the year 1,769.4 1,710.3\nAdditions during the year 866.9 —\nDeposits, end of the year 2,450.8 1,620.2`;
+    expect(answerFromTables('What was the change in deposits from 2020 to 2021?', grids(text))?.computed?.value).to.equal(830.6);
+    expect(answerFromTables('What were the deposits at the beginning of the year in 2021?', grids(text))?.cells[0].value).to.equal(1769.4);
+  });
+});
+
 describe('answers from table cells', () => {
   it('picks the row the question names, not one that shares a word ("net income" is not "Other income — net")', () => {
     const answer = answerFromTables('What was the net income in 2019?', grids(INCOME));
