@@ -38,7 +38,7 @@ export interface TableGrid {
 }
 
 const YEAR = /\b(?:19|20)\d\d\b/g;
-/** A year as a column header prints it: "2019", or a short form ("FY19", "F19", "FY 19"). */
+/** A year as a column header prints it: "2019", or a short form ("F19", with a Y or a space after the F too). */
 const PERIOD_YEAR = /\b(?:(?:19|20)\d\d|FY?\s?['’]?\d\d)\b/g;
 /** The year a PERIOD_YEAR match names ("F19" → 2019). */
 export function yearOf(printed: string): number {
