@@ -164,11 +164,14 @@ export function carriesGold(text: string, gold: TatqaGold, asBefore = false): bo
  * first line, and of that what stands before the first quote ("2018: $533 — “…”" leads with "2018: $533"); an answer
  * that opens with a quote leads with that quote's first sentence, or first table row (rows are joined by " | ").
  */
-export function answerLead(answer: string, sentence: (text: string) => string = firstSentence): string {
+export function answerLead(answer: string, sentence: (text: string) => string = firstSentence, { asStop54 = false } = {}): string {
   const firstLine = answerBody(answer).trim().split('\n')[0];
   const before = firstLine.split('“')[0].replace(/[\s—–:-]+$/, '');
   if (/[\p{L}\p{N}]/u.test(before)) return sentence(before);
-  const quote = /“([^”]*)”?/.exec(firstLine)?.[1] ?? firstLine;
+  // The quote ends at the ” before its source mark, the next quote or the line's end: a quotation mark inside it (the
+  // document's “Act”) does not end it.
+  // Until stop 55 it did (asStop54), which cut such leads short.
+  const quote = (asStop54 ? undefined : /“(.*?)”(?=\s*(?:“|\[\d+\]|$))/.exec(firstLine)?.[1]) ?? /“([^”]*)”?/.exec(firstLine)?.[1] ?? firstLine;
   return sentence(quote.split(' | ')[0]);
 }
 

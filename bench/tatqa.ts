@@ -78,9 +78,9 @@ async function main(): Promise<void> {
         unrelatedAnswer: unrelated,
         answered: carriesGold(own, question),
         lead: carriesGold(answerLead(own), question),
-        leadAsBefore: carriesGold(answerLead(own, firstSentenceAsBefore), question, true),
+        leadAsBefore: carriesGold(answerLead(own, firstSentenceAsBefore, { asStop54: true }), question, true),
         answeredAsBefore: carriesGold(own, question, true),
-        leadAsStop54: carriesGold(answerLead(own), question, true),
+        leadAsStop54: carriesGold(answerLead(own, undefined, { asStop54: true }), question, true),
         notFound: isNotFoundAnswer(own),
         mayNotAnswer: isWeakMatchAnswer(own),
         unrelatedNotFound: isNotFoundAnswer(unrelated),
@@ -135,6 +135,8 @@ async function chat(api: ApiClient, sessionId: string, message: string): Promise
 }
 
 type Rate = { n: number; of: number; rate: number };
+/** An answer that leads with a figure computed from cells: "Change in X from 2018 to 2019: 1,200 (9,000 − 7,800 = 1,200)". */
+const COMPUTED_LINE = /\(.*=\s*[−-]?[\d,.]+%?\)/;
 const rate = (n: number, of: number): Rate => ({ n, of, rate: of === 0 ? 0 : Number((n / of).toFixed(3)) });
 
 function tally(results: Asked[]) {
@@ -154,6 +156,11 @@ function tally(results: Asked[]) {
     inScope: { notFound: count((r) => r.notFound), mayNotAnswer: count((r) => r.mayNotAnswer) },
     unrelated: { notFound: count((r) => r.unrelatedNotFound), mayNotAnswer: count((r) => r.unrelatedMayNotAnswer), either: count((r) => r.unrelatedNotFound || r.unrelatedMayNotAnswer) },
     latencyMs: { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) },
+    arithmeticComputed: (() => {
+      const of = results.filter((r) => r.question.answer_type === 'arithmetic');
+      const computed = of.filter((r) => COMPUTED_LINE.test(r.answer.split('\n')[0]));
+      return { computed: rate(computed.length, of.length), right: rate(computed.filter((r) => r.answered).length, computed.length) };
+    })(),
   };
 }
 
@@ -166,8 +173,9 @@ function printFigures(f: { part: TatqaPart; configuration: string; reports: numb
   console.log(`  ${'kind'.padEnd(12)}${'answered'.padEnd(22)}lead`);
   for (const kind of TATQA_ANSWER_TYPES) console.log(`  ${kind.padEnd(12)}${show(f.byKind[kind].answered).padEnd(22)}${show(f.byKind[kind].lead)}`);
   console.log(`  ${'all'.padEnd(12)}${show(f.answered).padEnd(22)}${show(f.lead)}`);
-  console.log(`  as scored in stop 54 (a span's figure read only when bare: "$16.9 million" was not): answered ${show(f.answeredAsBefore)}, lead ${show(f.leadAsStop54)}`);
+  console.log(`  as scored in stop 54 (a span's figure read only when bare: "$16.9 million" was not; a lead cut at a quotation mark inside the quote): answered ${show(f.answeredAsBefore)}, lead ${show(f.leadAsStop54)}`);
   console.log(`  lead as scored until stop 54 (also the first sentence cut at "U.S.", "1."): ${show(f.leadAsBefore)}`);
+  console.log(`  arithmetic answered by a computation from table cells ${show(f.arithmeticComputed.computed)}, of which right ${show(f.arithmeticComputed.right)}`);
   console.log(`  own report: "not found" ${show(f.inScope.notFound)}, of which showing what came closest ${show(f.inScope.mayNotAnswer)}`);
   console.log(`  unrelated report: "not found" ${show(f.unrelated.notFound)}`);
   console.log(`  chat latency p50 ${f.latencyMs.p50} ms, p95 ${f.latencyMs.p95} ms`);

@@ -116,6 +116,10 @@ describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
 
     it('is the first table row of a quote that opens with a table', () => {
       expect(answerLead('“2019 2018 … Revenue $3,037 $2,210 | Royalties 2,907 3,086” [1]')).to.equal('2019 2018 … Revenue $3,037 $2,210');
+      // A quotation mark inside the quote does not end it (it did until stop 55).
+      const nested = '“In December 2017 the Tax Act (the “Act”) reduced the rate from 35% to 21%. It also …” [1]\n\nSources: [1] a.pdf, page 1';
+      expect(answerLead(nested)).to.equal('In December 2017 the Tax Act (the “Act”) reduced the rate from 35% to 21%.');
+      expect(answerLead(nested, undefined, { asStop54: true })).to.equal('In December 2017 the Tax Act (the “Act');
     });
 
     it('is nothing when the answer says not found: its closest passage is not an answer', () => {
