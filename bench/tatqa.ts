@@ -21,8 +21,10 @@ import type { ApiClient } from '../test/support/api-client.js';
 import { startTestService } from '../test/support/test-service.js';
 import { isNotFoundAnswer } from '../core/rag/prompt.js';
 import { isWeakMatchAnswer } from '../adapters/extractive/absent-names.js';
+import { isFrameWord } from '../adapters/extractive/answer-support.js';
+import { contentTokens, termKey, wordTokens } from '../core/rag/text.js';
 import { percentile, sample, seededRandom } from './metrics.js';
-import { TATQA_ANSWER_TYPES, TATQA_PARTS, tatqaPart, type TatqaAnswerType, type TatqaPart, type TatqaQuestion } from './tatqa-data.js';
+import { TATQA_ANSWER_TYPES, TATQA_PARTS, tatqaPart, type TatqaAnswerType, type TatqaContext, type TatqaPart, type TatqaQuestion } from './tatqa-data.js';
 import { cachedTatqaPagePdf } from './tatqa-page.js';
 import { answerLead, carriesGold, firstSentenceAsBefore } from './tatqa-score.js';
 
@@ -47,6 +49,8 @@ interface Asked {
   mayNotAnswer: boolean;
   unrelatedNotFound: boolean;
   unrelatedMayNotAnswer: boolean;
+  /** The unrelated report holds under half the question's subject words (for the decision on issue 49's target). */
+  unrelatedLacksSubject: boolean;
   ms: number;
 }
 
@@ -71,7 +75,8 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const own = await chat(api, sessions[context], question.question);
       const ms = performance.now() - t0;
-      const unrelated = await chat(api, sessions[(context + Math.floor(contexts.length / 2)) % contexts.length], question.question);
+      const other = (context + Math.floor(contexts.length / 2)) % contexts.length;
+      const unrelated = await chat(api, sessions[other], question.question);
       results.push({
         question,
         answer: own,
@@ -85,6 +90,7 @@ async function main(): Promise<void> {
         mayNotAnswer: isWeakMatchAnswer(own),
         unrelatedNotFound: isNotFoundAnswer(unrelated),
         unrelatedMayNotAnswer: isWeakMatchAnswer(unrelated),
+        unrelatedLacksSubject: subjectShare(question.question, contexts[other]) < 0.5,
         ms,
       });
     }
@@ -134,6 +140,13 @@ async function chat(api: ApiClient, sessionId: string, message: string): Promise
   return res.body.data as string;
 }
 
+/** Share of a question's subject words (its content words, not its frame: years, operations, requests) a report's page holds. */
+function subjectShare(question: string, context: TatqaContext): number {
+  const held = new Set(wordTokens([...context.table.table.flat(), ...context.paragraphs.map((p) => p.text)].join(' ')).map(termKey));
+  const subject = [...new Set(contentTokens(question).filter((t) => !isFrameWord(t)).map(termKey))];
+  return subject.length === 0 ? 1 : subject.filter((k) => held.has(k)).length / subject.length;
+}
+
 type Rate = { n: number; of: number; rate: number };
 /** An answer that leads with a figure computed from cells: "Change in X from 2018 to 2019: 1,200 (9,000 − 7,800 = 1,200)". */
 const COMPUTED_LINE = /\(.*=\s*[−-]?[\d,.]+%?\)/;
@@ -154,7 +167,12 @@ function tally(results: Asked[]) {
     leadAsStop54: count((r) => r.leadAsStop54),
     byKind,
     inScope: { notFound: count((r) => r.notFound), mayNotAnswer: count((r) => r.mayNotAnswer) },
-    unrelated: { notFound: count((r) => r.unrelatedNotFound), mayNotAnswer: count((r) => r.unrelatedMayNotAnswer), either: count((r) => r.unrelatedNotFound || r.unrelatedMayNotAnswer) },
+    unrelated: {
+      notFound: count((r) => r.unrelatedNotFound),
+      mayNotAnswer: count((r) => r.unrelatedMayNotAnswer),
+      either: count((r) => r.unrelatedNotFound || r.unrelatedMayNotAnswer),
+      lacksSubject: count((r) => r.unrelatedNotFound, results.filter((r) => r.unrelatedLacksSubject)),
+    },
     latencyMs: { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) },
     arithmeticComputed: (() => {
       const of = results.filter((r) => r.question.answer_type === 'arithmetic');
@@ -177,7 +195,7 @@ function printFigures(f: { part: TatqaPart; configuration: string; reports: numb
   console.log(`  lead as scored until stop 54 (also the first sentence cut at "U.S.", "1."): ${show(f.leadAsBefore)}`);
   console.log(`  arithmetic answered by a computation from table cells ${show(f.arithmeticComputed.computed)}, of which right ${show(f.arithmeticComputed.right)}`);
   console.log(`  own report: "not found" ${show(f.inScope.notFound)}, of which showing what came closest ${show(f.inScope.mayNotAnswer)}`);
-  console.log(`  unrelated report: "not found" ${show(f.unrelated.notFound)}`);
+  console.log(`  unrelated report: "not found" ${show(f.unrelated.notFound)}; of the questions whose subject words it mostly lacks (under half): ${show(f.unrelated.lacksSubject)}`);
   console.log(`  chat latency p50 ${f.latencyMs.p50} ms, p95 ${f.latencyMs.p95} ms`);
   console.log(`  issue 49's targets (on the validation part): answered ${verdict(f.answered.rate, TARGET.answered)}; arithmetic ${verdict(f.byKind.arithmetic.answered.rate, TARGET.arithmetic)};`);
   console.log(`    lead ${verdict(f.lead.rate, TARGET.lead)}; unrelated "not found" ${verdict(f.unrelated.notFound.rate, TARGET.unrelatedNotFound)}; own-report "not found" ${verdict(f.inScope.notFound.rate, TARGET.inScopeNotFound, true)}`);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { asClosestFound, isFrameWord, MIN_SUBJECT_SUPPORT, subjectSupport } from '../../../adapters/extractive/answer-support.js';
+import { asClosestFound, isFrameWord, MIN_SUBJECT_SUPPORT, minSubjectSupport, subjectSupport } from '../../../adapters/extractive/answer-support.js';
 import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
 import { isNotFoundAnswer, NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
@@ -47,6 +47,15 @@ describe('how much of a question’s subject an answer’s passage holds', () =>
     expect(subjectSupport(asked, apart, [apart, beside], { phrases: false }).share).to.equal(1);
     // Not asked as a figure: prose may put the words apart and still say it.
     expect(subjectSupport('Why did net income rise?', apart, [apart, beside]).share).to.equal(1);
+  });
+
+  it('asks more of prose answering a figure question among tables than of prose elsewhere', () => {
+    const prose = passage('The harbour board met in March. Its new ferry carried more passengers than the old one.', '3');
+    expect(minSubjectSupport('What was the ferry revenue in 2019?', false, [prose, INCOME])).to.equal(MIN_SUBJECT_SUPPORT.proseForFigure);
+    expect(minSubjectSupport('What was the ferry revenue in 2019?', false, [prose])).to.equal(MIN_SUBJECT_SUPPORT.prose);
+    expect(minSubjectSupport('Why did the board buy a new ferry?', false, [prose, INCOME])).to.equal(MIN_SUBJECT_SUPPORT.prose);
+    expect(minSubjectSupport('What was the ferry revenue in 2019?', true, [prose, INCOME])).to.equal(MIN_SUBJECT_SUPPORT.table);
+    expect(MIN_SUBJECT_SUPPORT.proseForFigure).to.be.above(MIN_SUBJECT_SUPPORT.prose);
   });
 
   it('turns an answer into "not found" that shows its quotes as what came closest, sources kept', () => {
