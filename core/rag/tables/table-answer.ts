@@ -55,7 +55,7 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
     if (pair) return twoRowAnswer(operation, pair[0], pair[1], years, shared, namedColumns(question, pair[0].grid)[0]);
   }
   // Rows listed for a sum or an average ("the sum of A and B in 2019", "the average of A, B and C"): one period's cells.
-  const listed = operation === 'sum' || operation === 'average' ? listedPhrases(question) : undefined;
+  const listed = operation === 'sum' || operation === 'average' ? listedPhrases(question) : operation === 'lookup' ? respectivePhrases(question) : undefined;
   const rows = listed && listedRows(listed, grids, weigh);
   if (rows) return rowsAnswer(operation, rows, years, shared);
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
@@ -213,6 +213,19 @@ function listedPhrases(question: string): string[] | undefined {
 }
 const PERIOD_TAIL = /\s+(?:in|for|during|as of|at|of)\s+(?:the\s+)?(?:\p{L}+\s+)?(?:years?\s+)?(?:(?:ended\s+)?\p{L}*\s*\d{0,2},?\s*)?(?:19|20)\d\d\b.*$/iu;
 
+/**
+ * The rows a look-up asks "respectively": "the exchange rates for A and B for 2018, respectively" → A, B; "the net
+ * sales of the A and B segment respectively" → A, B segment. Undefined unless two phrases or more name words.
+ */
+function respectivePhrases(question: string): string[] | undefined {
+  if (!/\brespective(?:ly)?\b/i.test(question)) return undefined;
+  const body = question.replace(/\?$/, '').replace(/,?\s*respectively\b/i, '').replace(PERIOD_TAIL, '');
+  const list = /\b(?:of|for)\s+(?:the\s+)?((?:(?!\b(?:of|for)\b).)+?\band\b(?:(?!\b(?:of|for)\b).)+)$/i.exec(body)?.[1];
+  const items = list?.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((p) => p.trim()).filter(Boolean);
+  if (!items || items.length < 2 || items.some((p) => !/\p{L}{3}/u.test(p.replace(YEAR, '')))) return undefined;
+  return items;
+}
+
 /** One distinct row per phrase, all in the table of the first phrase's row. */
 function listedRows(phrases: readonly string[], grids: readonly TableGrid[], weigh: (key: string) => number): RowMatch[] | undefined {
   const first = bestRow(phrases[0], grids, weigh);
@@ -226,7 +239,7 @@ function listedRows(phrases: readonly string[], grids: readonly TableGrid[], wei
   return rows;
 }
 
-/** A sum or an average of several rows' cells in one period (the one asked, else the latest). */
+/** Several rows' cells in one period (the one asked, else the latest): each (a look-up), or their sum or average. */
 function rowsAnswer(operation: TableOperation, rows: RowMatch[], years: number[], shared: Set<string>): TableAnswer | undefined {
   const grid = rows[0].grid;
   if (years.length > 1) return undefined;
@@ -234,10 +247,14 @@ function rowsAnswer(operation: TableOperation, rows: RowMatch[], years: number[]
   const cells = column >= 0 ? rows.map((r) => cell(r, column)) : [];
   if (cells.length === 0 || cells.some((c) => c === undefined)) return undefined;
   const used = cells as TableCell[];
-  const computed = compute(operation, used.map((c) => c.value));
-  if (!computed) return undefined;
   const names = rows.map((r) => rowName(r.row, shared));
   const period = used[0].column.label ? `, ${used[0].column.label}` : '';
+  if (operation === 'lookup') {
+    const figures = used.map((c, i) => `${names[i]}: ${withUnit(c.value, unitOf(rows[i]), { decimals: rows[i].row.figures[figureIndex(rows[i], column) ?? 0]?.decimals ?? 0, keepDecimals: true })}`);
+    return { line: `${period.slice(2) || 'Respectively'}: ${figures.join('; ')}`, operation, cells: used, confidence: Math.min(...rows.map((r) => r.confidence)) };
+  }
+  const computed = compute(operation, used.map((c) => c.value));
+  if (!computed) return undefined;
   const value = withUnit(computed.value, unitOf(rows[0]));
   const line = `${OPERATION_NAMES[operation]} ${names.slice(0, -1).join(', ')} and ${names.at(-1)}${period}: ${value} (${computed.trace})`;
   return { line, operation, cells: used, computed, confidence: Math.min(...rows.map((r) => r.confidence)) };

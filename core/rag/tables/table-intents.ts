@@ -19,7 +19,8 @@ export const TABLE_INTENTS: readonly TableIntent[] = [
   { operation: 'change', language: 'en', trigger: /\babsolute\s+(?:percentage\s+|percent\s+)?(?:change|difference|increase|decrease)\b/i },
   { operation: 'percent-change', language: 'en', trigger: new RegExp(String.raw`\b(?:percentage|percent|%)\s*(?:point\s+)?${MOVE}|\b${MOVE}\s+(?:in\s+)?(?:percentage|percent)\b|\b${MOVE}\s*\(%\)|\bgrowth rate\b|\bby what (?:percentage|percent)\b|\b(?:percentage|percent|%)\s*${MOVE}`, 'i') },
   { operation: 'share', language: 'en', trigger: /\b(?:percentage|proportion|share|fraction|percent|%)\s+of\b/i },
-  { operation: 'average', language: 'en', trigger: /\baverage\b|\bmean\b/i },
+  // "Weighted-average exchange rates", "weighted average shares": a row's name, not an operation.
+  { operation: 'average', language: 'en', trigger: /(?<!\bweighted[- ])\baverage\b|\bmean\b/i },
   { operation: 'ratio', language: 'en', trigger: /\bratio\b|\bdivided by\b/i },
   { operation: 'difference', language: 'en', trigger: /\bdifference\b/i },
   { operation: 'change', language: 'en', trigger: new RegExp(String.raw`\b${MOVE}\b`, 'i') },

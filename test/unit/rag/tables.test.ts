@@ -183,6 +183,14 @@ describe('rows listed and amounts beside their shares', () => {
     expect(answerFromTables('What is the sum of gift cards in 2020 and 2021?', grids(text))?.computed?.value).to.equal(150);
   });
 
+  it('reads the rows a look-up asks "respectively", and a weighted average as a row’s name, not an operation', () => {
+    const text = `2021 2020\nHarbour dues 9.46 8.70\nPilot fees 109.01 110.43\nBerth fees 1,165.70 1,100.50`;
+    expect(answerFromTables('What are the weighted-average fees for pilot fees and berth fees for the year ended December 31, 2020, respectively?', grids(text))?.line)
+      .to.equal('2020: Pilot fees: 110.43; Berth fees: 1,100.50');
+    expect(operationAsked('What was the weighted average number of passes in 2021?')).to.equal('lookup');
+    expect(operationAsked('What was the average number of passes in 2021 and 2020?')).to.equal('average');
+  });
+
   it('reads a year’s amount under a header whose years each head an amount and its share', () => {
     const text = `2021 2020 Change\nAmount % of total Amount % of total ($) (%)\nFerry tickets $ 2,400 60% $ 2,000 57% 400 20\nSeason passes 1,600 40 1,500 43 100 7`;
     const [grid] = grids(text);
