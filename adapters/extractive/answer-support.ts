@@ -7,7 +7,7 @@
  * The threshold was chosen on development data (docs/benchmarks.md, "An honest not found").
  */
 import {
-  contentTokens, fileNameTerms, NOT_FOUND_ANSWER, OPERATION_WORDS, runTogetherInFileName, splitUnits, termKey, wordTokens, type Answer, type ContextPassage,
+  contentTokens, fileNameTerms, NOT_FOUND_ANSWER, OPERATION_WORDS, runTogetherInFileName, termKey, wordTokens, type Answer, type ContextPassage,
 } from '../../core/index.js';
 import { isRequestWord } from '../../core/rag/overview.js';
 import { bareWord, nearSpelling } from './absent-names.js';
@@ -20,15 +20,14 @@ import { bareWord, nearSpelling } from './absent-names.js';
 export const MIN_SUBJECT_SUPPORT = { table: 0.45, prose: 0.2, proseForFigure: 0.4 };
 
 /**
- * The support a quote needs: a row's, a sentence's, or a sentence's for a figure question among tables (a passage
- * retrieved holds table rows): there a figure is named by its row's words, and prose holding few of them speaks of another.
- * Prose without tables says a fact in other words than the question (SQuAD's training sample lost 18 of 800 answers
- * with the stricter support for every figure question).
+ * The support a quote needs: a row's, a sentence's, or a sentence's for a figure question among tables (the passages
+ * retrieved hold table rows): there a figure is named by its row's words, and prose holding few of them speaks of
+ * another. Prose without tables says a fact in other words than the question (SQuAD's training sample lost 18 of 800
+ * answers with the stricter support for every figure question).
  */
-export function minSubjectSupport(question: string, fromRows: boolean, retrieved: readonly ContextPassage[]): number {
+export function minSubjectSupport(question: string, fromRows: boolean, amongTables: boolean): number {
   if (fromRows) return MIN_SUBJECT_SUPPORT.table;
-  const amongTables = ASKS_A_FIGURE.test(question) && retrieved.some((p) => splitUnits(p.text).some((u) => u.kind === 'row'));
-  return amongTables ? MIN_SUBJECT_SUPPORT.proseForFigure : MIN_SUBJECT_SUPPORT.prose;
+  return amongTables && ASKS_A_FIGURE.test(question) ? MIN_SUBJECT_SUPPORT.proseForFigure : MIN_SUBJECT_SUPPORT.prose;
 }
 
 /** A question asking for a figure: it names a year, an amount or a total, or asks how much or how many. */

@@ -19,7 +19,8 @@ export interface TextUnit {
  * text layer set apart from its number ("4,693 10 %": a report's column of changes).
  */
 const CELL = /^(?:\$|%|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|\$?[—–-])$/;
-const YEAR = /\b(?:19|20)\d\d\b/g;
+/** A year as printed, 1900-2099 (global: for match, replace and matchAll, never test). */
+export const YEAR = /\b(?:19|20)\d\d\b/g;
 
 
 /** A line of years naming the columns of the table below it: "Year Ended December 31, 2017 2018 2019". */

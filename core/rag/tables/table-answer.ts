@@ -4,10 +4,11 @@
  * arithmetic the question asks for computed from the cells ("(8,985 − 6,476) / 6,476 = 38.71%"). The answer's first
  * line states the figure with its label, period and unit; the rows it used are its quotes.
  */
+import { YEAR } from '../layout.js';
 import { termKey, wordTokens } from '../text.js';
 import { formatNumber, withUnit, type Figure, type TableUnit } from './figures.js';
 import { compute, type Computed, type TableOperation } from './table-arithmetic.js';
-import type { GridColumn, GridRow, TableGrid } from './table-grid.js';
+import { SHORT_YEAR, yearOf, type GridColumn, type GridRow, type TableGrid } from './table-grid.js';
 import { FUNCTION_WORDS, keysOf, type TableAnswer, type TableCell } from './table-cells.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
 import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
@@ -19,7 +20,6 @@ export { keysOf } from './table-cells.js';
 /** A row must hold at least this share (by weight) of the words asked, and its label be at least this much words asked. */
 const MIN_RECALL = 0.5;
 const MIN_PRECISION = 0.5;
-const YEAR = /\b(?:19|20)\d\d\b/g;
 /** The precision a label opening with the words asked counts as (below an even match's 1: that one wins a tie). */
 const OPENING_PRECISION = 0.9;
 /** What words asked side by side and standing so in a label add to its match (a tie-breaker between rows of the same words). */
@@ -80,7 +80,7 @@ function yearsAsked(question: string): number[] {
     return Array.from({ length: Math.abs(b - a) + 1 }, (_, i) => a + Math.sign(b - a) * i).join(' ');
   });
   // A year's short form counts as the year ("between F19 and F18").
-  const short = ranged.replace(/\bFY?\s?['’]?(\d\d)\b/g, (_, yy: string) => `20${yy}`);
+  const short = ranged.replace(SHORT_YEAR, (printed) => String(yearOf(printed)));
   return [...new Set((short.match(YEAR) ?? []).map(Number))];
 }
 
@@ -207,9 +207,7 @@ function listedPhrases(question: string): string[] | undefined {
   if (!list) return undefined;
   // "the average of the net balances at September 30, 2019 for A, B and C": the rows follow "for".
   const rows = /\bfor\s+((?:(?!\bfor\b).)+?\band\b.+)$/i.exec(list)?.[1] ?? list;
-  const items = rows.replace(PERIOD_TAIL, '').split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((p) => p.trim()).filter(Boolean);
-  if (items.length < 2 || items.some((p) => !/\p{L}{3}/u.test(p.replace(YEAR, '')))) return undefined;
-  return items;
+  return listItems(rows.replace(PERIOD_TAIL, ''));
 }
 const PERIOD_TAIL = /\s+(?:in|for|during|as of|at|of)\s+(?:the\s+)?(?:\p{L}+\s+)?(?:years?\s+)?(?:(?:ended\s+)?\p{L}*\s*\d{0,2},?\s*)?(?:19|20)\d\d\b.*$/iu;
 
@@ -221,9 +219,13 @@ function respectivePhrases(question: string): string[] | undefined {
   if (!/\brespective(?:ly)?\b/i.test(question)) return undefined;
   const body = question.replace(/\?$/, '').replace(/,?\s*respectively\b/i, '').replace(PERIOD_TAIL, '');
   const list = /\b(?:of|for)\s+(?:the\s+)?((?:(?!\b(?:of|for)\b).)+?\band\b(?:(?!\b(?:of|for)\b).)+)$/i.exec(body)?.[1];
-  const items = list?.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((p) => p.trim()).filter(Boolean);
-  if (!items || items.length < 2 || items.some((p) => !/\p{L}{3}/u.test(p.replace(YEAR, '')))) return undefined;
-  return items;
+  return list === undefined ? undefined : listItems(list);
+}
+
+/** A list's items ("A, B and C"), or undefined unless two or more each name words, not only periods. */
+function listItems(list: string): string[] | undefined {
+  const items = list.split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map((p) => p.trim()).filter(Boolean);
+  return items.length >= 2 && items.every((p) => /\p{L}{3}/u.test(p.replace(YEAR, ''))) ? items : undefined;
 }
 
 /** One distinct row per phrase, all in the table of the first phrase's row. */

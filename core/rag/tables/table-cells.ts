@@ -2,6 +2,7 @@
  * What a table's answer is made of (the cells it read, its direct line) and the words a row label is matched by:
  * shared by the figure answers (table-answer.ts) and the answers about a table's shape (table-structure.ts).
  */
+import { YEAR } from '../layout.js';
 import { termKey, wordTokens } from '../text.js';
 import type { Computed, TableOperation } from './table-arithmetic.js';
 import type { GridColumn, GridRow, TableGrid } from './table-grid.js';
@@ -33,4 +34,3 @@ export function keysOf(text: string): string[] {
 }
 export const FUNCTION_WORDS = new Set('a an the of and or in on at by for to from with as its their our per'.split(' '));
 
-const YEAR = /\b(?:19|20)\d\d\b/g;

@@ -4,7 +4,7 @@
  * "North America") and its figures, each column a header (a period when it names a year), and the unit the table
  * prints its figures in. Domain-neutral: a statement of accounts, a price list or a lab table read the same way.
  */
-import { isTableLine, splitRow, type TextUnit } from '../layout.js';
+import { isTableLine, splitRow, YEAR, type TextUnit } from '../layout.js';
 import { parseFigure, tableUnitOf, type Figure, type TableUnit } from './figures.js';
 
 export interface GridColumn {
@@ -37,10 +37,12 @@ export interface TableGrid {
   rows: GridRow[];
 }
 
-const YEAR = /\b(?:19|20)\d\d\b/g;
-/** A year as a column header prints it: "2019", or a short form ("F19", with a Y or a space after the F too). */
-const PERIOD_YEAR = /\b(?:(?:19|20)\d\d|FY?\s?['’]?\d\d)\b/g;
-/** The year a PERIOD_YEAR match names ("F19" → 2019). */
+const SHORT_YEAR_FORM = String.raw`FY?\s?['’]?\d\d`;
+/** A year's short form ("F19", with a Y or a space after the F too), in a header or a question. */
+export const SHORT_YEAR = new RegExp(String.raw`\b${SHORT_YEAR_FORM}\b`, 'g');
+/** A year as a column header prints it: "2019", or its short form. */
+const PERIOD_YEAR = new RegExp(String.raw`\b(?:(?:19|20)\d\d|${SHORT_YEAR_FORM})\b`, 'g');
+/** The year a PERIOD_YEAR or SHORT_YEAR match names ("F19" → 2019). */
 export function yearOf(printed: string): number {
   const digits = printed.replace(/\D/g, '');
   return digits.length === 4 ? Number(digits) : 2000 + Number(digits);
