@@ -60,7 +60,17 @@ export function findPassage(chars: readonly string[], passage: string): CharRang
     for (let i = 0; i < words.length; i++) {
       let shortest = i + 1;
       while (shortest < words.length && fold(words.slice(i, shortest).join('')).length < MIN_RUN) shortest++;
-      if (fold(words.slice(i, shortest).join('')).length < MIN_RUN || !occurs(words.slice(i, shortest))) continue;
+      const long = fold(words.slice(i, shortest).join('')).length >= MIN_RUN;
+      if (!long || !occurs(words.slice(i, shortest))) {
+        // A short line of its own (a table row the quote joined to the next: "First Quarter $ 5.99 $ 8.40 Second …"),
+        // as long as a piece: found whole, when the word after it breaks the run.
+        const line = words.slice(i, shortest - 1);
+        if (long && i === 0 && line.length > 0 && look(line.join(' '))) {
+          lookLongest(words.slice(shortest - 1));
+          return;
+        }
+        continue;
+      }
       // Words i up to (not including) low occur on the page; no run ending after high does.
       let [low, high] = [shortest, words.length];
       while (low < high) {

@@ -65,6 +65,12 @@ describe('findPassage: where a passage lies among a page\'s characters', () => {
     expect(found(page, 'Quarterly totals for stores 2019 2018 unaudited')).to.deep.equal([]);
   });
 
+  it('finds a short table row the quote joined to rows in another order ("First … 8.40" before the header)', () => {
+    const page = 'Low High\nFirst Quarter $ 5.99 $ 8.40\nSecond Quarter $ 4.79 $ 6.48\nThe office sets its prices each quarter.';
+    expect(found(page, 'First Quarter $ 5.99 $ 8.40 Low High Second Quarter $ 4.79 $ 6.48 The office sets its prices each quarter.'))
+      .to.deep.equal(['First Quarter $ 5.99 $ 8.40', 'Second Quarter $ 4.79 $ 6.48\nThe office sets its prices each quarter.']);
+  });
+
   it('gives ranges in page order, overlapping ones merged', () => {
     const page = 'Alpha bravo charlie delta. Echo foxtrot golf hotel. India juliet kilo lima.';
     expect(found(page, '… India juliet kilo lima … Alpha bravo charlie delta …')).to.deep.equal(['Alpha bravo charlie delta.', 'India juliet kilo lima.']);
