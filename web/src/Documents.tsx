@@ -22,6 +22,7 @@ interface Queued {
 }
 
 const POLL_MS = 600;
+const PROGRESS_UNREAD = 'Progress could not be read';
 /**
  * Files sent at once, in the order chosen: the server refuses a user's 21st upload not yet ingested (MAX_PENDING_UPLOADS),
  * so a folder of 30 receipts sent all at once lost 10 of them; and the browser opens 6 connections to a server anyway.
@@ -73,13 +74,20 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
   const running = documents.filter((d) => d.status === 'queued' || d.status === 'processing').map((d) => d.id).join(',');
   useEffect(() => {
     if (!running) return;
+    // A read that fails (a dropped connection, a server restarting) is said once and the next ones keep trying: giving
+    // up left a finished job shown as running until the page was reloaded.
+    let failing = false;
     const timer = setInterval(async () => {
       try {
         const jobs = await Promise.all(running.split(',').map((id) => api.ingestJob(id)));
-        if (alive.current) setDocuments((list) => list.map((d) => jobs.find((j) => j.id === d.id) ?? d));
+        if (!alive.current) return;
+        setDocuments((list) => list.map((d) => jobs.find((j) => j.id === d.id) ?? d));
+        if (failing) setProblems((p) => p.filter((problem) => !problem.startsWith(PROGRESS_UNREAD)));
+        failing = false;
       } catch (e) {
-        clearInterval(timer);
-        report(e, 'Progress could not be read');
+        if (e instanceof Unauthorized) return clearInterval(timer);
+        if (!failing) report(e, PROGRESS_UNREAD);
+        failing = true;
       }
     }, POLL_MS);
     return () => clearInterval(timer);

@@ -61,6 +61,16 @@ for (const makeStack of STACK_FACTORIES) {
       await stack?.close();
     });
 
+    // A failure in CI is read from its log alone: say what the service warned of meanwhile.
+    let linesBefore = 0;
+    beforeEach(() => void (linesBefore = service?.logger.lines.length ?? 0));
+    afterEach(function () {
+      if (this.currentTest?.state !== 'failed' || !service) return;
+      const said = service.logger.lines.slice(linesBefore).filter((l) => l.level !== 'info');
+      console.log(`    the service's warnings and errors during it (${said.length}):`);
+      for (const line of said.slice(-30)) console.log(`      ${line.level} ${line.message} ${JSON.stringify(line.fields ?? {})}`);
+    });
+
     it('serves the app: CSP without inline scripts, index.html not cached, hashed assets immutable, not for /api or /metrics', async () => {
       const index = await fetch(`${service.baseUrl}/sessions/any-id`);
       expect(index.status).to.equal(200);
@@ -482,6 +492,31 @@ for (const makeStack of STACK_FACTORIES) {
       expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).to.equal(undefined);
       expect(await page.locator('#app script, #app b, #app i').count()).to.equal(0);
       expect(await log.count()).to.equal(1);
+    });
+
+    it('keeps following a document whose progress could not be read once, and says so only while it cannot', async () => {
+      const progress = await textPdf({ title: 'Progress', paragraphs: ['The progress of this file is read again after a read that failed.'] });
+      // Listed as running whatever the job's pace, so that the app follows it through GET /ingest/:id.
+      let listed = false;
+      await page.route('**/api/v1/session/*/documents', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { data: { filename: string; status: string }[] };
+        if (listed || !body.data.some((d) => d.filename === 'progress.pdf')) return route.fulfill({ response });
+        listed = true;
+        await route.fulfill({ response, json: { data: body.data.map((d) => (d.filename === 'progress.pdf' ? { ...d, status: 'processing' } : d)) } });
+      });
+      let refused = 0;
+      await page.route(/\/api\/v1\/ingest\/[^/?]+$/, (route) =>
+        route.request().method() === 'GET' && refused++ === 0
+          ? route.fulfill({ status: 503, json: { error: 'Service Unavailable' } })
+          : route.continue());
+      await page.getByLabel('Upload documents').setInputFiles([{ name: 'progress.pdf', mimeType: 'application/pdf', buffer: Buffer.from(progress.bytes) }]);
+      await waitForStatus(page, 'progress.pdf', /^completed$/);
+      await page.unroute('**/api/v1/session/*/documents');
+      await page.unroute(/\/api\/v1\/ingest\/[^/?]+$/);
+      expect(refused, 'a progress read was refused').to.be.greaterThan(1);
+      expect((await page.getByRole('alert').allTextContents()).join(' / '), 'the problem is gone once a read succeeds').to.not.match(/Progress could not be read/);
+      await takeExpectedRefusals(watch, 503);
     });
 
     it('Stop aborts a streaming answer', async () => {

@@ -111,10 +111,16 @@ export const documentItem = (page: Page, filename: string) =>
 export async function waitForStatus(page: Page, filename: string, status: RegExp, ms = 60_000): Promise<string> {
   const item = documentItem(page, filename);
   let shown = '';
-  await waitUntil(`${filename} to reach ${status}`, async () => {
-    shown = (await item.locator('.status').textContent().catch(() => null)) ?? '';
-    return status.test(shown);
-  }, ms);
+  try {
+    await waitUntil(`${filename} to reach ${status}`, async () => {
+      shown = (await item.locator('.status').textContent().catch(() => null)) ?? '';
+      return status.test(shown);
+    }, ms);
+  } catch (e) {
+    // Say what the page showed instead: a job still running, one failed, or a problem the app reported.
+    const problems = await page.getByRole('alert').allTextContents().catch(() => []);
+    throw new Error(`${(e as Error).message}; it shows "${shown}"${problems.length ? `; the page says: ${problems.join(' / ')}` : ''}`);
+  }
   return shown;
 }
 
