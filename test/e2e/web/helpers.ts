@@ -119,7 +119,10 @@ export async function waitForStatus(page: Page, filename: string, status: RegExp
   } catch (e) {
     // Say what the page showed instead: a job still running, one failed, or a problem the app reported.
     const problems = await page.getByRole('alert').allTextContents().catch(() => []);
-    throw new Error(`${(e as Error).message}; it shows "${shown}"${problems.length ? `; the page says: ${problems.join(' / ')}` : ''}`);
+    const lists = page.getByRole('list', { name: 'Documents' });
+    const listed = await lists.evaluateAll((found) => found.map((list) => (list as unknown as { innerText: string }).innerText.replace(/\s+/g, ' '))).catch((error) => [String(error)]);
+    throw new Error(`${(e as Error).message}; it shows "${shown}"${problems.length ? `; the page says: ${problems.join(' / ')}` : ''}; ` +
+      `${await item.count().catch(() => '?')} items of that name; at ${page.url()} the lists named Documents (${listed.length}) hold: ${listed.join(' // ')}`);
   }
   return shown;
 }
