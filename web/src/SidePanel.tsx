@@ -37,13 +37,15 @@ export function SidePanel({ label, onClose, children, class: className }: { labe
     else dialog.showModal();
     return () => dialog.open && dialog.close();
   }, [wide]);
-  // Beside the chat, Escape closes it from within, or when the focus fell to the page (a button that went away);
-  // not while the reader is in the chat (Escape there may close a preview or mean nothing).
-  useEffect(() => {
+  // Beside the chat, Escape closes it from within, from the button that opened it, or when the focus fell to the page
+  // (a button that went away); not while the reader is elsewhere in the chat (Escape there may close a preview or mean
+  // nothing). Listening from the moment it shows: an Escape pressed before the next paint was lost, and the panel
+  // stayed open over the documents it hides.
+  useLayoutEffect(() => {
     if (!wide) return;
     const onKey = (e: KeyboardEvent) => {
       const at = document.activeElement;
-      if (e.key === 'Escape' && (ref.current?.contains(at) || at === document.body || at === null)) {
+      if (e.key === 'Escape' && (ref.current?.contains(at) || at === opener.current || at === document.body || at === null)) {
         e.preventDefault();
         onClose();
       }

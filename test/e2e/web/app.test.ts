@@ -489,9 +489,21 @@ for (const makeStack of STACK_FACTORIES) {
       await source.click();
       await page.getByRole('dialog').locator('mark').filter({ hasText: '<script>window.__xss=3</script>' }).waitFor();
       await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
       expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).to.equal(undefined);
       expect(await page.locator('#app script, #app b, #app i').count()).to.equal(0);
       expect(await log.count()).to.equal(1);
+    });
+
+    it('closes a source beside the chat with an Escape pressed as soon as it opens, the focus still on its button', async () => {
+      // Open, the panel hides the documents beside the chat: an Escape it missed left them hidden for what came next.
+      const source = lastAnswerSources(page).first();
+      await source.focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 5_000 });
+      expect(await documentItem(page, MARKUP_FILENAME).isVisible()).to.equal(true);
+      expect(await source.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement), 'the focus is back on the button').to.equal(true);
     });
 
     it('keeps following a document whose progress could not be read once, and says so only while it cannot', async () => {
