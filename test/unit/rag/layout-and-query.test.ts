@@ -41,6 +41,11 @@ describe('layout of extracted lines', () => {
     expect(isTableRow('Net sales . . . . . . . . $ 36,397 $ 34,350')).to.equal(true);
     expect(isTableRow('The company paid $5,000.'), 'no leaders: the full stop ends a sentence').to.equal(false);
     expect(isTableRow('Late payment . . . . . 31'), 'an index entry').to.equal(false);
+    // "nm" (not meaningful) and "n/a" are a change column's nil: the row keeps its figures; alone they make no row.
+    expect(isTableRow('Interest expense (5,940) (598) (5,342) nm')).to.equal(true);
+    expect(splitRow('Foreign exchange expense and other, net (356) (3,439) 3,083 N/A').cells).to.deep.equal(['(356)', '(3,439)', '3,083', 'N/A']);
+    expect(isTableRow('The laser emits light at 532 nm')).to.equal(false);
+    expect(isTableRow('Figures for that year are n/a')).to.equal(false);
     expect(isHeading('CONSOLIDATED BALANCE SHEETS')).to.equal(true);
     expect(isHeading('Cash Flows from Investing Activities')).to.equal(true);
     expect(isHeading('of the company and its subsidiaries')).to.equal(false);

@@ -212,6 +212,12 @@ describe('periods and units as reports print them', () => {
     expect(sales.columns.map((c) => c.label)).to.deep.equal(['2021', '2020', '% Inc Dec']);
   });
 
+  it('reads a change column that prints "nm" (not meaningful) as nil: the rows stay a table', () => {
+    const text = `2021 2020 Amount % Change\n(dollars in thousands) Other income (expense):\nToll income $ 2,515 $ 1,310 $ 1,205 92 %\nToll expense (5,940) (598) (5,342) nm\nOther, net (356) (3,439) 3,083 nm`;
+    expect(grids(text)[0].rows.map((r) => r.label)).to.deep.equal(['Toll income', 'Toll expense', 'Other, net']);
+    expect(answerFromTables('What was the average toll income for 2020 and 2021?', grids(text))?.computed?.value).to.equal(1912.5);
+  });
+
   it('takes the scale a bracket names over a scale word of the prose above', () => {
     expect(tableUnitOf(['Ticket sales in the new season were $1.73 billion. ($ in millions)'])).to.deep.include({ scale: 'million' });
   });
