@@ -15,11 +15,11 @@ export interface TextUnit {
 }
 
 /**
- * One whitespace-separated table cell: 1,577 · (1,577) · $ · $5,363 · 30.8% · 0.55 · — or $— (nil), "n/a" or "nm" (not
+ * One whitespace-separated table cell: 1,577 · (1,577) · $ · $5,363 · 30.8% · (9.4%) · 0.55 · — or $— (nil), "n/a" or "nm" (not
  * meaningful: a change column's nil), or a percent sign the text layer set apart from its number ("4,693 10 %": a
  * report's column of changes). A nil word adds no figure: a row still needs figures (isTableRow).
  */
-const CELL = /^(?:\$|%|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|\$?[—–-]|n\/a|nm|n\.m\.)$/i;
+const CELL = /^(?:\$|%|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|\(-?\d[\d,]*(?:\.\d+)?%\)|\$?[—–-]|n\/a|nm|n\.m\.)$/i;
 /** A year as printed, 1900-2099 (global: for match, replace and matchAll, never test). */
 export const YEAR = /\b(?:19|20)\d\d\b/g;
 

@@ -35,7 +35,8 @@ const CURRENCY = /[$€£¥]|\b(?:USD|EUR|GBP|CHF|JPY|RMB|CNY|AUD|CAD|SGD|HKD)\b
  * "-134" or "−134"; a currency sign may stand before the figure or inside its brackets ("$(12)").
  */
 export function parseFigure(cell: string): Figure | undefined {
-  const text = cell.replace(/\s+/g, '').replace(/^[$€£¥]/, '').replace(/^\(([$€£¥])/, '(');
+  // A negative share printed "(9.4%)" reads as "(9.4)%".
+  const text = cell.replace(/\s+/g, '').replace(/^[$€£¥]/, '').replace(/^\(([$€£¥])/, '(').replace(/^\((.*)%\)$/, '($1)%');
   if (text === '') return undefined;
   if (NIL.test(text)) return { text, value: undefined, percent: false, decimals: 0 };
   const percent = text.endsWith('%');

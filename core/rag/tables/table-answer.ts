@@ -147,7 +147,7 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
       if (skipped.has(row) || row.figures.every((f) => f?.value === undefined)) continue;
       const ordered = labelKeys(row);
       const label = [...new Set(ordered)];
-      const context = new Set([...label, ...keysOf(row.label), ...(row.section ? keysOf(row.section) : []), ...(grid.title ? keysOf(grid.title) : [])]);
+      const context = new Set([...label, ...keysOf(row.label), ...(row.section ? keysOf(row.section) : []), ...(grid.title ? keysOf(grid.title) : []), ...keysOf(stubHead(grid))]);
       const recall = sum(asked.filter((k) => context.has(k))) / askedWeight;
       // A label that opens with every word asked, in order, names it with a qualifier ("Indemnification receivable
       // from …"): as sure as an even match.
@@ -160,6 +160,15 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
     }
   }
   return best;
+}
+
+/**
+ * The header's words before its first year, over the labels: what every row is of ("PASSENGERS CARRIED Q4 2019 Q4
+ * 2018 …" heads "North line", "South line", …).
+ */
+function stubHead(grid: TableGrid): string {
+  const at = grid.header?.search(/\b(?:19|20)\d\d\b/) ?? -1;
+  return at > 0 ? grid.header!.slice(0, at) : '';
 }
 
 /**

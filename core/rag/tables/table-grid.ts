@@ -122,8 +122,9 @@ type Draft = TableGrid & { unitLines: string[] };
 function namesPeriods(unit: TextUnit): boolean {
   const years = unit.text.match(PERIOD_YEAR)?.length ?? 0;
   // A "row" whose figures are years, footnote marks and a unit in brackets is a header ("(in millions) 2019 2018 (4)
-  // 2017 (4)", "Number of shares (1,000) 2019 2018 2017").
-  if (unit.kind === 'row' && isTableLine(unit)) return years >= 2 && splitRow(unit.text).cells.every((c) => /^(?:(?:19|20)\d\d|\(\d\)|\(\$?1?,?000\))$/.test(c));
+  // 2017 (4)", "Number of shares (1,000) 2019 2018 2017"), also with the units of change columns after the years
+  // ("2019 2018 $ %": the "%" joins the last year's cell).
+  if (unit.kind === 'row' && isTableLine(unit)) return years >= 2 && splitRow(unit.text).cells.every((c) => /^(?:(?:19|20)\d\d%?|\(\d\)|\(\$?1?,?000\))$/.test(c));
   return years >= 2 && unit.text.split(' ').length <= 20 && !/\d{1,3},\d{3}|\d\.\d|[.!?]$/.test(unit.text);
 }
 

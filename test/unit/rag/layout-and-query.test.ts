@@ -43,6 +43,8 @@ describe('layout of extracted lines', () => {
     expect(isTableRow('Late payment . . . . . 31'), 'an index entry').to.equal(false);
     // "nm" (not meaningful) and "n/a" are a change column's nil: the row keeps its figures; alone they make no row.
     expect(isTableRow('Interest expense (5,940) (598) (5,342) nm')).to.equal(true);
+    expect(isTableRow('Net sales $ 93,662 $ 103,350 $ (9,688) (9.4%)'), 'a negative share in brackets').to.equal(true);
+    expect(splitRow('Tax at the rate of 19.0% (2017/18: 19.0%) 8.2 (4.0)').cells, 'a bracket the label opened').to.deep.equal(['8.2', '(4.0)']);
     expect(splitRow('Foreign exchange expense and other, net (356) (3,439) 3,083 N/A').cells).to.deep.equal(['(356)', '(3,439)', '3,083', 'N/A']);
     expect(isTableRow('The laser emits light at 532 nm')).to.equal(false);
     expect(isTableRow('Figures for that year are n/a')).to.equal(false);

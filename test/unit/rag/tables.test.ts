@@ -46,6 +46,8 @@ describe('table figures', () => {
     expect(parseFigure('$(12)')).to.include({ value: -12 });
     expect(parseFigure('-3.25')).to.include({ value: -3.25, decimals: 2 });
     expect(parseFigure('30.8%')).to.include({ value: 30.8, percent: true });
+    expect(parseFigure('(9.4%)')).to.include({ value: -9.4, percent: true });
+    expect(parseFigure('(9.4)%')).to.include({ value: -9.4, percent: true });
     expect(parseFigure('—')).to.include({ value: undefined });
     expect(parseFigure('1,45')).to.equal(undefined);
     expect(parseFigure('Revenue')).to.equal(undefined);
@@ -218,6 +220,14 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What was the average toll income for 2020 and 2021?', grids(text))?.computed?.value).to.equal(1912.5);
   });
 
+  it('reads a line of years followed by the units of change columns as the header ("2019 2018 $ %")', () => {
+    const text = `December\n31,\nChange\n2021 2020 $ %\nNet fares $ 93,662 $ 103,350 $ (9,688) (9.4%)\nCoach hire $ 11,062 $ 13,477 $ 2,415 17.9%\nLicences $ 192 $ 631 $ 439 69.6%`;
+    const [grid] = grids(text);
+    expect(grid.columns.slice(0, 2).map((c) => c.year)).to.deep.equal([2021, 2020]);
+    expect(grid.rows.map((r) => r.label)).to.deep.equal(['Net fares', 'Coach hire', 'Licences']);
+    expect(answerFromTables('What is the total coach hire altogether for years ended December 31, 2020 and 2021?', [grid])?.computed?.value).to.equal(24539);
+  });
+
   it('takes the scale a bracket names over a scale word of the prose above', () => {
     expect(tableUnitOf(['Ticket sales in the new season were $1.73 billion. ($ in millions)'])).to.deep.include({ scale: 'million' });
   });
@@ -234,6 +244,11 @@ describe('answers from table cells', () => {
     const answer = answerFromTables('What was the net income in 2019?', grids(INCOME));
     expect(answer?.line).to.equal('Consolidated Net Income, 2019: $8,985 million');
     expect(answer?.cells.map((c) => c.value)).to.deep.equal([8985]);
+  });
+
+  it('reads the header’s words over the labels as every row’s subject: the row named picks, not the total that repeats them', () => {
+    const text = `PASSENGERS CARRIED Q4 2021 Q4 2020 $ CHANGE %\nNorth line 2,493 2,407 86 3.6%\nSouth line 3,138 3,137 1 –\nHarbour line 879 850 29 3.4%\nTransfers (194) (179) (15) (8.4%)\nTotal passengers carried 6,316 6,215 101 1.6%`;
+    expect(answerFromTables('What is the sum of the passengers carried for North line in Q4 2021 and 2020?', grids(text))?.computed?.value).to.equal(4900);
   });
 
   it('answers the latest period when none is asked', () => {
