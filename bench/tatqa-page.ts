@@ -126,6 +126,9 @@ class PageWriter {
       this.y -= height + layout.leading * 0.25;
     };
     this.y -= TEXT.leading * 0.3;
+    // Printers keep a table's header rows with its first row: a header row left at the foot of a page, the rest of the
+    // header over the rows on the next, heads nothing and reads as a line of prose joined to the page after.
+    this.room(rows.slice(0, headers + 1).reduce((sum, row, r) => sum + drawRow(row, r < headers).height + layout.leading * 0.25, 0));
     rows.forEach((row, r) => {
       const header = r < headers;
       if (!this.room(drawRow(row, header).height) && !header) rows.slice(0, headers).forEach((h) => draw(h, true));

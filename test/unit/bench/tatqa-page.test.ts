@@ -7,13 +7,13 @@ import { forPrint, headerRowCount, isFigureCell, TATQA_PAGE_TITLE, tatqaPagePdf 
 import { describeWithCorpus } from '../../support/corpus.js';
 
 /** Every page's text as the service's readers extract it, pages joined. */
-async function extracted(reader: PdfReaderName, bytes: Uint8Array): Promise<{ text: string; pages: number }> {
+async function extracted(reader: PdfReaderName, bytes: Uint8Array): Promise<{ text: string; pages: number; texts: string[] }> {
   // A copy: pdf.js takes the buffer it is given (it is detached afterwards).
   const pdf = await openPdfPageSource(reader, bytes.slice(), { maxPdfImagePixels: 50_000_000 });
   try {
     const pages: string[] = [];
     for (let page = 1; page <= pdf.pageCount; page++) pages.push(normalizeExtractedText(await pdf.text(page)));
-    return { text: pages.join('\n'), pages: pdf.pageCount };
+    return { text: pages.join('\n'), pages: pdf.pageCount, texts: pages };
   } finally {
     await pdf.close();
   }
@@ -82,6 +82,20 @@ describe('TAT-QA report page (bench/tatqa-page.ts)', function () {
     expect(text).to.include('The company’s revenue — in € — rose');
     expect(text).to.match(/Revenue\s+€5\s+€ 5\.0/);
     expect(text).to.match(/Other -1\b/); // U+2212, which WinAnsi lacks, keeps its sign as a hyphen-minus
+  });
+
+  it('keeps the header rows with the first row: a page with room for one header row only starts the table on the next', async () => {
+    // A paragraph that ends at every height near the foot of the first page, half a line apart.
+    let split = 0;
+    for (let words = 1500; words <= 1800; words += 15) {
+      const prose = Array.from({ length: words }, (_, i) => `w${i % 10}`).join(' ');
+      const { texts } = await extracted('pdfium', await tatqaPagePdf(context(SALES, [prose])));
+      const page = texts.find((t) => t.includes('Fixed Price'))!;
+      if (texts.indexOf(page) > 0) split++;
+      expect(page.indexOf('Years Ended September 30,'), `${words} words`).to.be.within(0, page.indexOf('2019 2018 2017'));
+      expect(page.indexOf('2019 2018 2017'), `${words} words`).to.be.lessThan(page.indexOf('Fixed Price'));
+    }
+    expect(split, 'some of them leave the table to the next page').to.be.greaterThan(0);
   });
 
   it('breaks a long table over pages, its header rows printed again on the next', async () => {
