@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Api, putWithProgress, Unauthorized } from './api';
+import { Api, ApiError, putWithProgress, Unauthorized } from './api';
 import { broadcast, useBroadcast } from './broadcast';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DocumentItem } from './DocumentItem';
@@ -86,6 +86,11 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
         failing = false;
       } catch (e) {
         if (e instanceof Unauthorized) return clearInterval(timer);
+        // A job gone (its document removed elsewhere): the list says what is left, and what to follow.
+        if (e instanceof ApiError && e.status === 404) {
+          clearInterval(timer);
+          return void refresh();
+        }
         if (!failing) report(e, PROGRESS_UNREAD);
         failing = true;
       }

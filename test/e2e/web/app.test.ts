@@ -506,29 +506,37 @@ for (const makeStack of STACK_FACTORIES) {
       expect(await source.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement), 'the focus is back on the button').to.equal(true);
     });
 
-    it('keeps following a document whose progress could not be read once, and says so only while it cannot', async () => {
-      const progress = await textPdf({ title: 'Progress', paragraphs: ['The progress of this file is read again after a read that failed.'] });
-      // Listed as running whatever the job's pace, so that the app follows it through GET /ingest/:id.
-      let listed = false;
-      await page.route('**/api/v1/session/*/documents', async (route) => {
-        const response = await route.fetch();
-        const body = (await response.json()) as { data: { filename: string; status: string }[] };
-        if (listed || !body.data.some((d) => d.filename === 'progress.pdf')) return route.fulfill({ response });
-        listed = true;
-        await route.fulfill({ response, json: { data: body.data.map((d) => (d.filename === 'progress.pdf' ? { ...d, status: 'processing' } : d)) } });
-      });
-      let refused = 0;
-      await page.route(/\/api\/v1\/ingest\/[^/?]+$/, (route) =>
-        route.request().method() === 'GET' && refused++ === 0
-          ? route.fulfill({ status: 503, json: { error: 'Service Unavailable' } })
-          : route.continue());
-      await page.getByLabel('Upload documents').setInputFiles([{ name: 'progress.pdf', mimeType: 'application/pdf', buffer: Buffer.from(progress.bytes) }]);
-      await waitForStatus(page, 'progress.pdf', /^completed$/);
-      await page.unroute('**/api/v1/session/*/documents');
-      await page.unroute(/\/api\/v1\/ingest\/[^/?]+$/);
-      expect(refused, 'a progress read was refused').to.be.greaterThan(1);
-      expect((await page.getByRole('alert').allTextContents()).join(' / '), 'the problem is gone once a read succeeds').to.not.match(/Progress could not be read/);
-      await takeExpectedRefusals(watch, 503);
+    it('keeps following a document whose progress could not be read once, says so only while it cannot, and lets a job gone go', async () => {
+      // 503: the server could not answer, and the next reads go on. 404: the job is gone, and the list says what is left.
+      for (const [name, status] of [['progress.pdf', 503], ['gone.pdf', 404]] as const) {
+        const file = await textPdf({ title: 'Progress', paragraphs: [`The progress of ${name} is read again after a read that failed.`] });
+        // Listed as running whatever the job's pace, so that the app follows it through GET /ingest/:id.
+        let listed = false;
+        let listings = 0;
+        await page.route('**/api/v1/session/*/documents', async (route) => {
+          listings++;
+          const response = await route.fetch();
+          const body = (await response.json()) as { data: { filename: string; status: string }[] };
+          if (listed || !body.data.some((d) => d.filename === name)) return route.fulfill({ response });
+          listed = true;
+          await route.fulfill({ response, json: { data: body.data.map((d) => (d.filename === name ? { ...d, status: 'processing' } : d)) } });
+        });
+        let reads = 0;
+        let listingsBefore = 0;
+        await page.route(/\/api\/v1\/ingest\/[^/?]+$/, (route) => {
+          if (route.request().method() !== 'GET' || reads++ > 0) return route.continue();
+          listingsBefore = listings;
+          return route.fulfill({ status, json: { error: status === 404 ? 'Not Found' : 'Service Unavailable' } });
+        });
+        await page.getByLabel('Upload documents').setInputFiles([{ name, mimeType: 'application/pdf', buffer: Buffer.from(file.bytes) }]);
+        await waitForStatus(page, name, /^completed$/);
+        await page.unroute('**/api/v1/session/*/documents');
+        await page.unroute(/\/api\/v1\/ingest\/[^/?]+$/);
+        if (status === 503) expect(reads, 'read again after the refusal').to.be.greaterThan(1);
+        else expect(listings, 'the list asked for again').to.be.greaterThan(listingsBefore);
+        expect((await page.getByRole('alert').allTextContents()).join(' / '), 'no problem left').to.not.match(/Progress could not be read/);
+        await takeExpectedRefusals(watch, status);
+      }
     });
 
     it('Stop aborts a streaming answer', async () => {
