@@ -167,7 +167,7 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
  * 2018 …" heads "North line", "South line", …).
  */
 function stubHead(grid: TableGrid): string {
-  const at = grid.header?.search(/\b(?:19|20)\d\d\b/) ?? -1;
+  const at = grid.header?.search(YEAR) ?? -1; // search() ignores the g flag and lastIndex
   return at > 0 ? grid.header!.slice(0, at) : '';
 }
 
