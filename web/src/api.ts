@@ -1,4 +1,4 @@
-import type { UploadTypes } from './upload-rules';
+import { UPLOAD_STALL_MS, type UploadTypes } from './upload-rules';
 import type { ChatMessage, IngestJob, LibraryDocument, PageArea, SearchMatches, Session, Source } from './types';
 
 /** A 401 from the API: the app returns to sign-in with a message. */
@@ -152,22 +152,39 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
 export function putWithProgress(url: string, file: File, contentType: string, onProgress: (fraction: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const settle = (error?: Error) => {
+      clearTimeout(watchdog);
+      if (error) reject(error);
+      else resolve();
+    };
+    // Restarted by every sign of life; firing means nothing moved for UPLOAD_STALL_MS.
+    const watch = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        xhr.abort();
+        settle(new Error(`Upload stalled: the storage server took nothing for ${UPLOAD_STALL_MS / 1000} s. Try again.`));
+      }, UPLOAD_STALL_MS);
+    };
     xhr.open('PUT', url);
     xhr.setRequestHeader('Content-Type', contentType);
-    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) resolve();
-      else {
-        let message = `Upload failed (${xhr.status})`;
-        try {
-          message = (JSON.parse(xhr.responseText) as { error?: string }).error ?? message;
-        } catch {
-          // An object store's XML error: keep the status.
-        }
-        reject(new Error(message));
-      }
+    xhr.upload.onprogress = (event) => {
+      watch();
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
-    xhr.onerror = () => reject(new Error('Upload failed: the storage server could not be reached'));
+    xhr.upload.onload = watch;
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) return settle();
+      let message = `Upload failed (${xhr.status})`;
+      try {
+        message = (JSON.parse(xhr.responseText) as { error?: string }).error ?? message;
+      } catch {
+        // An object store's XML error: keep the status.
+      }
+      settle(new Error(message));
+    };
+    xhr.onerror = () => settle(new Error('Upload failed: the storage server could not be reached'));
+    watch();
     xhr.send(file);
   });
 }

@@ -1,5 +1,10 @@
 /** The upload-URL route's rules (docs/api.md), checked before anything is sent, and told in a person's words. */
 export const MAX_FILE_BYTES = 52_428_800;
+/**
+ * How long an upload may go without a byte reaching the storage server (or, once all are sent, without its answer)
+ * before it is given up: a stalled PUT would otherwise show "uploading" forever and hold one of the few upload slots.
+ */
+export const UPLOAD_STALL_MS = 60_000;
 /** The API's contract texts for these refusals: right for a client program, not for a person. */
 const API_SIZE_ERROR = 'Maximum file size limit exceed';
 const API_TYPE_PREFIX = 'Invalid File Type | Valid Type Are: ';

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
-import { requireChromium, sayWhyBrowserSuitesSkip } from '../../support/browser.js';
+import { launchChromium, requireChromium, sayWhyBrowserSuitesSkip } from '../../support/browser.js';
 import { textPdf } from '../../support/make-pdf.js';
 import { TEST_JWT_SECRET } from '../../support/test-service.js';
+import { UPLOAD_STALL_MS } from '../../../web/src/upload-rules.js';
 import { documentItem, embeddedAppInChromium, waitForStatus, waitUntil } from './helpers.js';
 
 requireChromium();
@@ -71,5 +72,31 @@ describe('web app in Chromium, a folder of files at once', function () {
     await waitUntil('the first session again', async () => page.url() === first);
     await waitForStatus(page, file.name, /^completed$/, 30_000);
     await page.unrouteAll();
+  });
+  it('gives up an upload whose bytes stall, says so, and frees its place: the same file sent again completes', async () => {
+    // A browser of its own: its clock is faked (the app's timers run as usual until the test jumps ahead).
+    const browser = await launchChromium();
+    try {
+      const page = await browser.context.newPage();
+      await page.clock.install();
+      let stalled = 0;
+      await page.route((url) => url.pathname.startsWith('/uploads/'), () => void stalled++); // never answered
+      await page.goto(`${app.service().baseUrl}/#token=${await signLocalToken(TEST_JWT_SECRET, 'stalled-user')}`);
+      await page.getByRole('button', { name: 'New session' }).click();
+      const [file] = await notes(1, 'stalled');
+      await page.getByLabel('Upload documents').setInputFiles([file]);
+      await documentItem(page, file.name).getByText('uploading').waitFor();
+      await waitUntil('the PUT held', async () => stalled === 1);
+      await page.clock.fastForward(UPLOAD_STALL_MS - 5_000);
+      expect(await page.getByRole('alert').count(), 'not given up before its time').to.equal(0);
+      await page.clock.fastForward(10_000);
+      await page.getByRole('alert').getByText(`${file.name}: Upload stalled`).waitFor();
+      expect(await documentItem(page, file.name).count(), 'no longer shown as uploading').to.equal(0);
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.getByLabel('Upload documents').setInputFiles([file]);
+      await waitForStatus(page, file.name, /^completed$/, 30_000);
+    } finally {
+      await browser.close();
+    }
   });
 });
