@@ -3,7 +3,7 @@
  * first ("Consolidated Net Income, 2019: $8,985 million", or the computation asked: "Percentage change in … : 38.74%
  * ((8,985 − 6,476) / 6,476 = 38.74%)"), then the rows it read, quoted under their column header.
  */
-import { answerFromTables, NOT_FOUND_ANSWER, passagePlace, readTableGrids, splitUnits, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
+import { answerFromTables, isTableRow, NOT_FOUND_ANSWER, passagePlace, readTableGrids, splitUnits, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
 
 /**
  * Below this row match a plain look-up is left to the sentence ranking: a question that shares a label's words may
@@ -56,34 +56,61 @@ function fires(found: TableAnswer, question: string): boolean {
 
 /**
  * The table's answer, then the quotes of the sentence answer under "Also found", renumbered after the table's source
- * (a quote of the table's own passage keeps its number, [1]).
+ * (a quote of the table's own passage keeps its number, [1]). A quote of that passage leaves out the rows and header
+ * the table's quote already shows, and goes when nothing else is left: what else was found, not the answer again.
  */
 export function withAlsoFound(table: Answer, quoted: Answer): Answer {
   const [body, sources = ''] = quoted.text.split('\n\nSources: ');
-  const start = body.indexOf('“');
-  if (quoted.text === NOT_FOUND_ANSWER || start < 0 || quoted.usedRefs.length === 0) return table;
+  if (quoted.text === NOT_FOUND_ANSWER || !body.includes('“') || quoted.usedRefs.length === 0) return table;
+  const [tableBody, tableSources] = table.text.split('\n\nSources: ');
+  const shown = new Set(/“(.*)” \[1\]/s.exec(tableBody)?.[1].split(' | '));
   const tableRef = table.usedRefs[0];
+  const refsOf = (n: number) => Object.entries(quoted.markers ?? {}).filter(([, m]) => m === n).map(([ref]) => ref);
+  const quotes = [...body.slice(body.indexOf('“')).matchAll(QUOTE)]
+    .map(([, text, n]) => ({ text: refsOf(Number(n)).includes(tableRef) ? unshown(text, shown) : text, n: Number(n) }))
+    .filter((q) => q.text);
   const renumber = new Map<number, number>();
   let next = 2;
-  for (const [ref, n] of Object.entries(quoted.markers ?? {}).sort((a, b) => a[1] - b[1])) {
-    if (!renumber.has(n)) renumber.set(n, ref === tableRef ? 1 : next++);
-  }
-  // The sentence answer's own "Also found" joins this one (one list of what else was found).
-  const also = body.slice(start).replace(/\n\nAlso found: /g, ' ').replace(/\[(\d+)\]/g, (_, n: string) => `[${renumber.get(Number(n)) ?? n}]`);
+  for (const { n } of quotes) if (!renumber.has(n)) renumber.set(n, refsOf(n).includes(tableRef) ? 1 : next++);
+  if (quotes.length === 0) return table;
+  const also = quotes.map((q) => `“${q.text}” [${renumber.get(q.n)}]`).join(' ');
   const listed = sources.split('; ').flatMap((entry) => {
     const m = /^\[(\d+)\] (.*)$/.exec(entry);
     const n = m && renumber.get(Number(m[1]));
     return m && n && n !== 1 ? [`[${n}] ${m[2]}`] : [];
   });
-  const [tableBody, tableSources] = table.text.split('\n\nSources: ');
-  const markers = { ...Object.fromEntries(Object.entries(quoted.markers ?? {}).map(([ref, n]) => [ref, renumber.get(n) ?? n])), ...table.markers };
-  const quotes = { ...quoted.quotes };
-  for (const [ref, text] of Object.entries(table.quotes ?? {})) quotes[ref] = quotes[ref] ? `${text} ${quotes[ref]}` : text;
+  const kept = [...renumber.keys()].flatMap(refsOf);
+  const markers = { ...Object.fromEntries(kept.map((ref) => [ref, renumber.get(quoted.markers![ref])!])), ...table.markers };
+  const quoteTexts: Record<string, string> = Object.fromEntries(kept.flatMap((ref) => (quoted.quotes?.[ref] ? [[ref, quoted.quotes[ref]]] : [])));
+  for (const [ref, text] of Object.entries(table.quotes ?? {})) quoteTexts[ref] = quoteTexts[ref] ? `${text} ${quoteTexts[ref]}` : text;
   return {
     text: `${tableBody}\n\nAlso found: ${also}\n\nSources: ${[tableSources, ...listed].join('; ')}`,
-    usedRefs: [...new Set([...table.usedRefs, ...quoted.usedRefs])],
+    usedRefs: [...new Set([...table.usedRefs, ...kept])],
     markers,
-    quotes,
+    quotes: quoteTexts,
     ...(quoted.skills && { skills: quoted.skills }),
   };
+}
+
+/** A quote and the number of its source, as the sentence answer writes them: “…” [2]. */
+const QUOTE = /“(.*?)” \[(\d+)\]/gs;
+
+/**
+ * A quote without the rows and header the table's quote shows (`shown`): its parts are kept apart by " | ", and a row
+ * quoted under its header reads "header … row". A row kept right after dropped ones keeps their header.
+ */
+function unshown(quote: string, shown: ReadonlySet<string>): string {
+  const kept: string[] = [];
+  let header: string | undefined;
+  for (const part of quote.split(' | ')) {
+    const at = part.indexOf(' … ');
+    const [head, row] = at > 0 ? [part.slice(0, at), part.slice(at + 3)] : [undefined, part];
+    if (shown.has(row) || shown.has(part)) {
+      header = head ?? (isTableRow(row) ? header : row);
+      continue;
+    }
+    kept.push(header && !head && isTableRow(row) ? `${header} … ${row}` : part);
+    header = undefined;
+  }
+  return kept.join(' | ');
 }

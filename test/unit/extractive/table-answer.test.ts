@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
+import { withAlsoFound } from '../../../adapters/extractive/table-answer.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
 
 const passage = (ref: string, text: string, filename = 'report.pdf', page = 1): ContextPassage => ({ ref, filename, page, text, score: 1 });
@@ -24,6 +25,29 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
     expect(sources).to.equal('Sources: [1] report.pdf, page 1; [2] letter.pdf, page 3');
     expect(answer.markers).to.deep.include({ 1: 1, 2: 2 });
     expect(answer.quotes?.['1']).to.include('Consolidated Net Income 7,768 8,985 6,476');
+  });
+
+  it('leaves out of "Also found" the rows its quote shows of the same page, keeping their header with a row left, and a quote left empty', async () => {
+    const ask = (contexts: ContextPassage[]) => answerer.answer({ question: 'What was the net income in 2019?', history: [], contexts });
+    const [, quote, also, sources] = (await ask([passage('1', STATEMENT), passage('2', PROSE, 'letter.pdf', 3)])).text.split('\n\n');
+    expect(quote).to.equal('“(In millions except per share data) 2020 2019 2018 | Consolidated Net Income 7,768 8,985 6,476” [1]');
+    expect(also).to.include('“(In millions except per share data) 2020 2019 2018 … Other income (loss) — net 841 34 (1,674)” [1]');
+    expect(also.match(/Consolidated Net Income/g), 'the answer’s row once, in its own quote').to.equal(null);
+    expect(sources).to.equal('Sources: [1] report.pdf, page 1; [2] letter.pdf, page 3');
+    // The same row printed in another document is something else found: it stays, under its own number.
+    const copy = '(In millions except per share data) 2020 2019 2018\nConsolidated Net Income 7,768 8,985 6,476';
+    const withCopy = await ask([passage('1', STATEMENT), passage('3', copy, 'summary.pdf', 2), passage('2', PROSE, 'letter.pdf', 3)]);
+    expect(withCopy.text).to.include('“Consolidated Net Income 7,768 8,985 6,476” [3]').and.include('[3] summary.pdf, page 2');
+    // A quote of the table's page with nothing but what the table's quote shows goes, and the sources close up.
+    const table = { text: 'Row, 2019: 5\n\n“Item 2019 2018 | Row 5 4” [1]\n\nSources: [1] a.pdf, page 1', usedRefs: ['a'], markers: { a: 1 }, quotes: { a: 'Row 5 4' } };
+    const sentences = {
+      text: '“A sentence about the row.” [1] “Item 2019 2018 … Row 5 4” [2]\n\nAlso found: “Another one.” [3]\n\nSources: [1] b.pdf, page 2; [2] a.pdf, page 1; [3] c.pdf, page 9',
+      usedRefs: ['b', 'a', 'c'], markers: { b: 1, a: 2, c: 3 }, quotes: { b: 'A sentence about the row.', a: 'Row 5 4', c: 'Another one.' },
+    };
+    const merged = withAlsoFound(table, sentences);
+    expect(merged.text.split('\n\n').slice(2)).to.deep.equal(['Also found: “A sentence about the row.” [2] “Another one.” [3]', 'Sources: [1] a.pdf, page 1; [2] b.pdf, page 2; [3] c.pdf, page 9']);
+    expect(merged.markers).to.deep.equal({ a: 1, b: 2, c: 3 });
+    expect(withAlsoFound(table, { ...sentences, text: '“Item 2019 2018 … Row 5 4” [1]\n\nSources: [1] a.pdf, page 1', usedRefs: ['a'], markers: { a: 1 } }).text).to.equal(table.text);
   });
 
   it('computes what the question asks and shows how', async () => {
