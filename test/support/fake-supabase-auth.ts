@@ -85,6 +85,7 @@ export class FakeSupabaseAuth {
     const accessToken = await new SignJWT({ role: 'authenticated' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId).setAudience('authenticated').setIssuedAt(now).setExpirationTime(now + this.tokenLifetimeSeconds)
+      .setJti(randomUUID()) // each grant a token of its own, even within one second
       .sign(new TextEncoder().encode(this.jwtSecret));
     const refreshToken = randomUUID();
     this.refreshTokens.set(refreshToken, userId);

@@ -9,6 +9,8 @@ import { expectAccessible, waitUntil } from './helpers.js';
 requireChromium();
 sayWhyBrowserSuitesSkip('web app in Chromium, Supabase sign-in');
 const PROJECT_SECRET = 'the-supabase-project-secret-0123456789abcdef';
+/** supabase-js's auto-refresh tick (AUTO_REFRESH_TICK_DURATION_MS). */
+const SUPABASE_REFRESH_CHECK_MS = 30_000;
 
 /** Supabase mode: Email and Password through supabase-js in the browser (its own lazily loaded chunk), token refreshed. */
 describe('web app in Chromium, Supabase sign-in', function () {
@@ -29,6 +31,8 @@ describe('web app in Chromium, Supabase sign-in', function () {
     await provider.start();
     service = await startTestService({ SUPABASE_URL: provider.url, SUPABASE_ANON_KEY: provider.anonKey, AUTH_JWT_SECRET: '' });
     ({ browser, page, watch } = await openWatchedPage());
+    // Time runs as usual until the refresh test jumps it forward to supabase-js's next check.
+    await page.clock.install();
   });
   after(async () => {
     await browser?.close();
@@ -60,8 +64,10 @@ describe('web app in Chromium, Supabase sign-in', function () {
     await page.getByRole('navigation', { name: 'Sessions' }).waitFor();
     await page.getByRole('button', { name: 'New session' }).click();
     await page.getByRole('heading', { name: 'Untitled session' }).waitFor();
-    // supabase-js checks every 30 s and refreshes a token that ends within 90 s.
-    await waitUntil('a refresh_token grant', async () => provider.grants.includes('refresh_token'), 45_000);
+    // supabase-js checks every 30 s and refreshes a token that ends within 90 s: the page's clock skips the wait.
+    expect(provider.grants, 'no refresh before the check').to.not.include('refresh_token');
+    await page.clock.fastForward(SUPABASE_REFRESH_CHECK_MS);
+    await waitUntil('a refresh_token grant', async () => provider.grants.includes('refresh_token'), 15_000);
     // The refreshed token is the one the app now sends.
     await page.reload();
     await page.getByRole('navigation', { name: 'Sessions' }).getByRole('link', { name: 'Untitled session' }).waitFor();
