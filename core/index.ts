@@ -201,6 +201,7 @@ export * from './rag/tables/table-answer.js';
 export * from './rag/tables/table-grid.js';
 export * from './rag/tables/table-intents.js';
 export * from './rag/tables/table-structure.js';
+export { keysOf } from './rag/tables/table-cells.js';
 export { rerank, RERANK_POOL } from './rag/rerank.js';
 export { RetrieveAndAnswer, type RetrievalDeps } from './use-cases/retrieve-and-answer.js';
 export { answerInSentences } from './rag/answer-stream.js';

@@ -3,7 +3,7 @@
  * first ("Consolidated Net Income, 2019: $8,985 million", or the computation asked: "Percentage change in … : 38.74%
  * ((8,985 − 6,476) / 6,476 = 38.74%)"), then the rows it read, quoted under their column header.
  */
-import { answerFromTables, isTableRow, NOT_FOUND_ANSWER, passagePlace, readTableGrids, splitUnits, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
+import { answerFromTables, isTableRow, keysOf, NOT_FOUND_ANSWER, passagePlace, readTableGrids, splitUnits, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
 
 /**
  * Below this row match a plain look-up is left to the sentence ranking: a question that shares a label's words may
@@ -51,7 +51,14 @@ function fires(found: TableAnswer, question: string): boolean {
   // A word of the rows' own labels ("Tax related accruals", "Costs included in inventory") asks nothing else.
   const labels = new Set(found.cells.flatMap((c) => c.row.label.toLowerCase().split(/[^\p{L}]+/u)));
   if (ASKS_OTHER.test(question.split(/\s+/).filter((w) => !labels.has(w.toLowerCase().replace(/[^\p{L}]/gu, ''))).join(' '))) return false;
-  return found.operation !== 'lookup' || (found.confidence >= LOOKUP_CONFIDENCE && ASKS_FIGURE.test(question.trim()) && NAMES_FIGURE.test(question));
+  return found.operation !== 'lookup' || (found.confidence >= LOOKUP_CONFIDENCE && ASKS_FIGURE.test(question.trim()) && (NAMES_FIGURE.test(question) || namesColumn(found, question)));
+}
+
+/** The question names the column of the figure found by the column's words ("… due in more than 5 years"). */
+function namesColumn(found: TableAnswer, question: string): boolean {
+  const keys = keysOf(found.cells[0]?.column.label ?? '');
+  const asked = new Set(keysOf(question));
+  return keys.length > 0 && keys.every((k) => asked.has(k));
 }
 
 /**

@@ -24,8 +24,27 @@ const CELL = /^(?:\$|%|\$?\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|\(-?\d[\d,]*(?:\.\d+)?
 export const YEAR = /\b(?:19|20)\d\d\b/g;
 
 
+/**
+ * Between the cells of a column header that extraction read by the page's geometry ("Total | Less Than 1 Year | 1-3
+ * Years"): headings a report wrapped over lines within their columns, whose words a text layer interleaves.
+ */
+export const CELL_SEPARATOR = ' | ';
+/** Such a header's cell over a column printed without a heading. */
+export const NO_HEADING = '—';
+/** A header cell longer than this is prose that happens to hold the separator. */
+const MAX_HEADER_CELL_WORDS = 10;
+
+/** The cells of a header read by columns, or undefined for any other line. */
+export function headerCells(line: string): string[] | undefined {
+  if (!line.includes(CELL_SEPARATOR)) return undefined;
+  const cells = line.split(CELL_SEPARATOR).map((c) => c.trim());
+  const fits = cells.filter((c) => c !== NO_HEADING).length >= 2 && cells.every((c) => c !== '' && c.split(' ').length <= MAX_HEADER_CELL_WORDS);
+  return fits && !/\d{1,3},\d{3}|\d\.\d/.test(line) ? cells : undefined;
+}
+
 /** A line of years naming the columns of the table below it: "Year Ended December 31, 2017 2018 2019". */
 export function isColumnHeader(line: string): boolean {
+  if (headerCells(line)) return true;
   const years = line.match(YEAR)?.length ?? 0;
   if (years < 2 || line.split(/\s+/).length > 14) return false;
   // Figures other than years and day numbers ("December 31,") make it a row, not a header; a sentence ending

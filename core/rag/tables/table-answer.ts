@@ -4,7 +4,7 @@
  * arithmetic the question asks for computed from the cells ("(8,985 − 6,476) / 6,476 = 38.71%"). The answer's first
  * line states the figure with its label, period and unit; the rows it used are its quotes.
  */
-import { YEAR } from '../layout.js';
+import { headerCells, YEAR } from '../layout.js';
 import { termKey, wordTokens } from '../text.js';
 import { formatNumber, withUnit, type Figure, type TableUnit } from './figures.js';
 import { compute, type Computed, type TableOperation } from './table-arithmetic.js';
@@ -68,7 +68,7 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   // Two rows asked of and only one found: one of its figures is no answer, unless the row prints the share itself.
   if (phrases && !(operation === 'share' && match.row.figures.some((f) => f?.percent))) return undefined;
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
-  return periodAnswer(single, match, years, shared);
+  return periodAnswer(single, match, years, shared, wordTokens(question).map(termKey));
 }
 
 /** The years a question names, in its order; a range ("2015 to 2019", "2019 to 2017", "between 2017 and 2019") with each year in it. */
@@ -167,6 +167,7 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
  * 2018 …" heads "North line", "South line", …).
  */
 function stubHead(grid: TableGrid): string {
+  if (grid.header && headerCells(grid.header)) return ''; // read by columns: each cell a column's own
   const at = grid.header?.search(YEAR) ?? -1; // search() ignores the g flag and lastIndex
   return at > 0 ? grid.header!.slice(0, at) : '';
 }
@@ -271,13 +272,21 @@ function rowsAnswer(operation: TableOperation, rows: RowMatch[], years: number[]
   return { line, operation, cells: used, computed, confidence: Math.min(...rows.map((r) => r.confidence)) };
 }
 
-/** A column by year: the first whose header names it. */
-function columnOf(grid: TableGrid, year: number): number {
+/**
+ * A column by year: the first whose header names it, or of several that do, the one whose other words the question
+ * holds most of (`asked`: its term keys; "net additions … in 2019" of "August 31, 2019 | Net additions August 31, 2019").
+ */
+function columnOf(grid: TableGrid, year: number, asked: readonly string[] = []): number {
   // Every column of one year (quarters, dates within it) does not tell which: none. Two groups of the same years
   // ("2019 2018 2019 2018": sales, then costs) read the first.
   const years = grid.columns.flatMap((c) => (c.year !== undefined ? [c.year] : []));
   if (years.length >= 2 && new Set(years).size === 1) return -1;
-  return grid.columns.findIndex((c) => c.year === year);
+  const held = (c: GridColumn) => keysOf(c.label).filter((k) => !/^\d/.test(k) && asked.includes(k)).length;
+  let best = -1;
+  grid.columns.forEach((c, i) => {
+    if (c.year === year && (best < 0 || held(c) > held(grid.columns[best]))) best = i;
+  });
+  return best;
 }
 
 /** The columns by year, latest first (those with a figure in the row). */
@@ -316,7 +325,8 @@ export function figuresByColumn(grid: TableGrid, row: GridRow): Array<Figure | u
 function figureIndex(match: RowMatch, column: number): number | undefined {
   const named = match.grid.columns.filter((c) => c.label !== '').length;
   const figures = match.row.figures;
-  if (named === 0 || figures.length === named) return column;
+  // A header read by the page's geometry has a column, named or not, for each figure.
+  if (named === 0 || figures.length === named || (figures.length === match.grid.columns.length && headerCells(match.grid.header ?? ''))) return column;
   const note = figures[0];
   if (figures.length === named + 1 && note?.value !== undefined && Number.isInteger(note.value) && note.value > 0 && note.value < 100 && !note.text.includes(',')) return column + 1;
   // More figures than the header names: percentages beside the amounts ("$11,510 4% 6% $11,065" under "2019 Actual
@@ -343,20 +353,20 @@ function amountsWithShares(figures: ReadonlyArray<Figure | undefined>, width: nu
 }
 
 /** A lookup, change, percent change, sum or average of one row over periods. */
-function periodAnswer(operation: TableOperation, match: RowMatch, years: number[], shared: Set<string>): TableAnswer | undefined {
+function periodAnswer(operation: TableOperation, match: RowMatch, years: number[], shared: Set<string>, askedKeys: readonly string[] = []): TableAnswer | undefined {
   const byYear = yearColumns(match.grid, match.row);
   let columns: number[];
   if (operation === 'lookup') {
-    const asked = years.map((y) => columnOf(match.grid, y)).filter((i) => i >= 0);
+    const asked = years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0);
     columns = asked.length > 0 ? [asked[0]] : byYear.length > 0 ? [byYear[0]] : match.row.figures.length === 1 ? [0] : [];
   } else if (operation === 'change' || operation === 'percent-change') {
     // From the earlier period to the later: the two asked, or the one asked and the period before it, or the latest two.
-    const asked = years.map((y) => columnOf(match.grid, y)).filter((i) => i >= 0);
+    const asked = years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0);
     const later = asked.length > 0 ? asked.reduce((a, b) => (match.grid.columns[a].year! >= match.grid.columns[b].year! ? a : b)) : byYear[0];
     const earlier = asked.length >= 2 ? asked.reduce((a, b) => (match.grid.columns[a].year! <= match.grid.columns[b].year! ? a : b)) : byYear[byYear.indexOf(later) + 1];
     columns = later !== undefined && earlier !== undefined && later !== earlier ? [earlier, later] : [];
   } else {
-    const asked = years.map((y) => columnOf(match.grid, y)).filter((i) => i >= 0);
+    const asked = years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0);
     columns = asked.length >= 2 ? asked : asked.length === 0 ? byYear : [];
   }
   const cells = columns.map((c) => cell(match, c));
@@ -367,7 +377,7 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
   const decimalsOf = (c: TableCell) => match.row.figures[figureIndex(match, match.grid.columns.indexOf(c.column)) ?? 0]?.decimals ?? 0;
   if (operation === 'lookup') {
     // Several periods asked of one row ("in 2019 and 2018 respectively"): each, in the order asked.
-    const asked = years.map((y) => columnOf(match.grid, y)).filter((i) => i >= 0).map((c) => cell(match, c));
+    const asked = years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0).map((c) => cell(match, c));
     const shown = asked.length >= 2 && asked.every((c) => c !== undefined) ? (asked as TableCell[]) : used;
     // As printed: "$1,095.0 million" keeps its decimal.
     const figures = shown.map((c) => `${c.column.label ? `${c.column.label}: ` : ''}${withUnit(c.value, unit, { decimals: decimalsOf(c), keepDecimals: true })}`);

@@ -4,7 +4,7 @@
  * "North America") and its figures, each column a header (a period when it names a year), and the unit the table
  * prints its figures in. Domain-neutral: a statement of accounts, a price list or a lab table read the same way.
  */
-import { isTableLine, splitRow, YEAR, type TextUnit } from '../layout.js';
+import { headerCells, isTableLine, NO_HEADING, splitRow, YEAR, type TextUnit } from '../layout.js';
 import { parseFigure, tableUnitOf, type Figure, type TableUnit } from './figures.js';
 
 export interface GridColumn {
@@ -68,6 +68,9 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
     if (unit.kind === 'columns' || namesPeriods(unit)) {
       close(i);
       current = { ...titleAbove(units, i), header: unit.text, columns: columnsOf(unit.text), rows: [] };
+      // Columns read by geometry that name no year, under a line naming one ("Season 2019" over its months): its period.
+      const over = headerCells(unit.text) && !current.columns.some((c) => c.year !== undefined) ? current.unitLines.slice(0, -1).join(' ').match(YEAR) ?? [] : [];
+      if (new Set(over).size === 1) current.period = Number(over[0]);
       continue;
     }
     // The table's header printed again (a quarter's table under each year's heading): the next table starts.
@@ -298,6 +301,14 @@ function titleAbove(units: readonly TextUnit[], at: number): { title?: string; u
  * the first year head the labels; dates, periods and unit words belong to their year.
  */
 function columnsOf(header: string): GridColumn[] {
+  // Read by the page's geometry: a column per cell, of the year it names when it names one.
+  // A column of note references ("Notes") holds no figure of the rows': the rows' note numbers are read as such.
+  const cells = headerCells(header)?.filter((cell) => !NOTES_COLUMN.test(cell));
+  if (cells) return cells.map((label) => {
+    if (label === NO_HEADING) return { label: '' };
+    const named = label.match(PERIOD_YEAR) ?? [];
+    return named.length === 1 ? { label, year: yearOf(named[0]) } : { label };
+  });
   const years = [...header.matchAll(PERIOD_YEAR)];
   const columns: GridColumn[] = [];
   // The word before the first year, when it stands before each year ("Period 2019 Period 2018"), is the years' own.
@@ -315,6 +326,7 @@ function columnsOf(header: string): GridColumn[] {
   });
   return columns;
 }
+const NOTES_COLUMN = /^notes?$/i;
 const UNIT_WORDS = /(?:[$€£¥]\s?(?:m|mm|mn|bn|k|000|['’]000)?|\b(?:m|mm|mn|bn|USD|EUR|GBP|RMB)\b|\(000s?\)|\bin (?:thousands|millions|billions)\b)/gi;
 /** Words of a date or period that belong to the year beside them ("30 June 2019", "December 31,", "Q4 2018"). */
 const DATE_WORDS = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|year|years|ended|ending|as|of|at|restated\d*|unaudited|audited|actual|reported|note|notes|q[1-4])$/i;

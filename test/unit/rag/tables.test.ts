@@ -176,6 +176,36 @@ describe('columns named by words', () => {
   });
 });
 
+describe('headers read by the page geometry (cells apart by " | ", adapters/extraction/table-headings.ts)', () => {
+  const OBLIGATIONS = `Contractual Obligations\nTotal | Less Than 1 Year | 1-3 Years | 3-5 Years | More Than 5 Years\n(in thousands)
+Operating leases $98,389 $37,427 $36,581 $12,556 $11,825\nPurchase obligations 424,561 345,498 28,946 13,442 36,675\nTotal $522,950 $382,925 $65,527 $25,998 $48,500`;
+
+  it('takes each cell for a column, a year it names as the column’s period, a cell without heading as unnamed, and note references as no column', () => {
+    expect(splitUnits(OBLIGATIONS).map((u) => u.kind)).to.deep.equal(['heading', 'columns', 'sentence', 'row', 'row', 'row']);
+    const [grid] = grids(OBLIGATIONS);
+    expect(grid.columns.map((c) => c.label)).to.deep.equal(['Total', 'Less Than 1 Year', '1-3 Years', '3-5 Years', 'More Than 5 Years']);
+    expect(grid.unit).to.deep.include({ multiplier: 1000 });
+    const [change] = grids('Notes | Fiscal 2019 | Fiscal 2018 | 2019 over 2018 | —\nModules 1,460 502 958 191%\nSystems 1,603 1,742 (139) (8)%');
+    expect(change.columns.map((c) => [c.label, c.year])).to.deep.equal([['Fiscal 2019', 2019], ['Fiscal 2018', 2018], ['2019 over 2018', undefined], ['', undefined]]);
+  });
+
+  it('answers from the column a question names by its words, and a year’s column among several of that year by the words it holds', () => {
+    const [grid] = grids(OBLIGATIONS);
+    expect(answerFromTables('What were the purchase obligations due in more than 5 years?', [grid])?.line).to.equal('Purchase obligations, More Than 5 Years: $36,675 thousand');
+    expect(answerFromTables('What were the purchase obligations due in 1-3 years?', [grid])?.cells.map((c) => c.value)).to.deep.equal([28946]);
+    const [customers] = grids('August 31, 2019 | Net additions August 31, 2019 | Net additions August 31, 2018\nInternet customers 446,137 21,189 21,417\nVideo customers 312,555 (4,697) (6,760)');
+    expect(answerFromTables('What were the net additions of internet customers in 2019?', [customers])?.cells.map((c) => c.value)).to.deep.equal([21189]);
+    expect(answerFromTables('How many internet customers were there in 2019?', [customers])?.cells.map((c) => c.value)).to.deep.equal([446137]);
+  });
+
+  it('takes the year of a line over columns that name none as the table’s period, and leaves prose that holds the separator alone', () => {
+    const [grid] = grids('Fiscal 2019\nFirst Quarter | Second Quarter | Total\nRevenues $94,888 $96,037 $190,925\nGross margin 40.1% 41.5% 40.8%');
+    expect(grid.period).to.equal(2019);
+    expect(answerFromTables('What was the revenue in the second quarter of fiscal 2019?', [grid])?.cells.map((c) => c.value)).to.deep.equal([96037]);
+    expect(splitUnits('Home | About us and what we have done since we were founded in the spring of 1998 | Contact').map((u) => u.kind)).to.deep.equal(['sentence']);
+  });
+});
+
 describe('rows listed and amounts beside their shares', () => {
   it('sums or averages the rows a question lists, in the period asked', () => {
     const text = `2021 2020\nFerry tickets 2,400 2,000\nSeason passes 900 1,000\nGift cards 100 50`;
