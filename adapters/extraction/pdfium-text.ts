@@ -10,6 +10,7 @@
  */
 
 import { readingOrder, type TextSegment } from './reading-order.js';
+import { withTableHeadings } from './table-headings.js';
 
 /**
  * One character as PDFium reports it. x runs along its line and y across it (up): page coordinates turned by the
@@ -123,5 +124,5 @@ export function layOutPageText(chars: Iterable<PageChar>): string {
   }
   if (line.length > 0) lines.push(line);
   const ordered = upright ? readingOrder(lines) : undefined;
-  return (ordered ?? lines.map((segments) => segments.map((s) => s.text).join(' '))).join('\n');
+  return (ordered ?? withTableHeadings(lines)).join('\n');
 }
