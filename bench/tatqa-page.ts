@@ -102,15 +102,7 @@ class PageWriter {
     const columns = Math.max(...rows.map((row) => row.length));
     const headers = headerRowCount(rows);
     const layout = tableLayout(rows, columns, headers, this.fonts);
-    const drawRow = (row: string[], header: boolean) => {
-      const font = header ? this.fonts.bold : this.fonts.regular;
-      const lines = row.map((cell, c) => wrap(cell, font, layout.size, layout.widths[c]));
-      // A header row with one heading over the figure columns ("Years Ended September 30,") is centred over them all.
-      const spanning = header && row.slice(1).filter(Boolean).length === 1 && columns > 2 ? row.findIndex((cell, c) => c > 0 && cell) : -1;
-      if (spanning > 0) lines[spanning] = wrap(row[spanning], font, layout.size, layout.figureWidth);
-      const height = Math.max(1, ...lines.map((l) => l.length)) * layout.leading;
-      return { lines, height, font, spanning };
-    };
+    const drawRow = (row: string[], header: boolean) => printedRow(row, header, columns, layout, this.fonts);
     const draw = (row: string[], header: boolean) => {
       const { lines, height, font, spanning } = drawRow(row, header);
       lines.forEach((cellLines, c) => {
@@ -136,6 +128,36 @@ class PageWriter {
     });
     this.y -= TEXT.leading;
   }
+}
+
+/** A row as printed: each cell's lines wrapped in its column, the row's height, its font, a heading spanning the figures. */
+function printedRow(row: string[], header: boolean, columns: number, layout: TableLayout, fonts: { regular: PDFFont; bold: PDFFont }) {
+  const font = header ? fonts.bold : fonts.regular;
+  const lines = row.map((cell, c) => wrap(cell, font, layout.size, layout.widths[c]));
+  // A header row with one heading over the figure columns ("Years Ended September 30,") is centred over them all.
+  const spanning = header && row.slice(1).filter(Boolean).length === 1 && columns > 2 ? row.findIndex((cell, c) => c > 0 && cell) : -1;
+  if (spanning > 0) lines[spanning] = wrap(row[spanning], font, layout.size, layout.figureWidth);
+  const height = Math.max(1, ...lines.map((l) => l.length)) * layout.leading;
+  return { lines, height, font, spanning };
+}
+
+/**
+ * The table's column headings as printed: how many lines they take (1 for "2019 2018"; more for several header rows),
+ * and whether a heading wraps in its column ("Less Than" over "1 Year"). A text layer gives one line per printed line,
+ * so a wrapped heading arrives split over lines that hold the other columns' words.
+ */
+export async function printedHeader(table: string[][]): Promise<{ lines: number; wraps: boolean }> {
+  const doc = await PDFDocument.create();
+  const fonts = { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  const rows = table.map((row) => row.map((cell) => toWinAnsi(forPrint(cell), fonts.regular)));
+  const columns = Math.max(...rows.map((row) => row.length));
+  const headers = headerRowCount(rows);
+  const layout = tableLayout(rows, columns, headers, fonts);
+  const printed = rows.slice(0, headers).map((row) => printedRow(row, true, columns, layout, fonts).lines);
+  return {
+    lines: printed.reduce((sum, cells) => sum + Math.max(1, ...cells.map((l) => l.length)), 0),
+    wraps: printed.some((cells) => cells.some((l, c) => c > 0 && l.length > 1)),
+  };
 }
 
 interface TableLayout {

@@ -25,7 +25,7 @@ import { isFrameWord } from '../adapters/extractive/answer-support.js';
 import { contentTokens, termKey, wordTokens } from '../core/rag/text.js';
 import { percentile, sample, seededRandom } from './metrics.js';
 import { TATQA_ANSWER_TYPES, TATQA_PARTS, tatqaPart, type TatqaAnswerType, type TatqaContext, type TatqaPart, type TatqaQuestion } from './tatqa-data.js';
-import { cachedTatqaPagePdf } from './tatqa-page.js';
+import { cachedTatqaPagePdf, printedHeader } from './tatqa-page.js';
 import { answerLead, carriesGold, firstSentenceAsBefore } from './tatqa-score.js';
 
 const PART = (process.env.TATQA_PART ?? 'dev') as TatqaPart;
@@ -51,6 +51,8 @@ interface Asked {
   unrelatedMayNotAnswer: boolean;
   /** The unrelated report holds under half the question's subject words (for the decision on issue 49's target). */
   unrelatedLacksSubject: boolean;
+  /** A column heading of the table wraps in its column as printed (tatqa-page.ts printedHeader). */
+  headingWraps: boolean;
   ms: number;
 }
 
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
     const ingestStarted = Date.now();
     const sessions = await ingestReports(api, contexts.map((c) => c.table.uid), (i) => cachedTatqaPagePdf(contexts[i]));
     const ingestSeconds = (Date.now() - ingestStarted) / 1000;
+    const headers = await Promise.all(contexts.map((c) => printedHeader(c.table.table)));
     const results: Asked[] = [];
     for (const { question, context } of asked) {
       const t0 = performance.now();
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
         unrelatedNotFound: isNotFoundAnswer(unrelated),
         unrelatedMayNotAnswer: isWeakMatchAnswer(unrelated),
         unrelatedLacksSubject: subjectShare(question.question, contexts[other]) < 0.5,
+        headingWraps: headers[context].wraps,
         ms,
       });
     }
@@ -174,6 +178,12 @@ function tally(results: Asked[]) {
       lacksSubject: count((r) => r.unrelatedNotFound, results.filter((r) => r.unrelatedLacksSubject)),
     },
     latencyMs: { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) },
+    // Whether misses gather where a heading wraps in its column: the text layer interleaves its lines with the others'.
+    byHeader: Object.fromEntries(([['unwrapped', (r: Asked) => !r.headingWraps], ['wrapped', (r: Asked) => r.headingWraps]] as const).map(([name, pick]) => {
+      const of = results.filter(pick);
+      const arithmetic = of.filter((r) => r.question.answer_type === 'arithmetic');
+      return [name, { answered: count((r) => r.answered, of), arithmetic: count((r) => r.answered, arithmetic), lead: count((r) => r.lead, of) }];
+    })) as Record<'unwrapped' | 'wrapped', { answered: Rate; arithmetic: Rate; lead: Rate }>,
     arithmeticComputed: (() => {
       const of = results.filter((r) => r.question.answer_type === 'arithmetic');
       const computed = of.filter((r) => COMPUTED_LINE.test(r.answer.split('\n')[0]));
@@ -194,6 +204,10 @@ function printFigures(f: { part: TatqaPart; configuration: string; reports: numb
   console.log(`  as scored in stop 54 (a span's figure read only when bare: "$16.9 million" was not; a lead cut at a quotation mark inside the quote): answered ${show(f.answeredAsBefore)}, lead ${show(f.leadAsStop54)}`);
   console.log(`  lead as scored until stop 54 (also the first sentence cut at "U.S.", "1."): ${show(f.leadAsBefore)}`);
   console.log(`  arithmetic answered by a computation from table cells ${show(f.arithmeticComputed.computed)}, of which right ${show(f.arithmeticComputed.right)}`);
+  for (const [name, label] of [['unwrapped', 'each on one line'], ['wrapped', 'one wrapped in its column']] as const) {
+    const h = f.byHeader[name];
+    console.log(`  the table's column headings ${label}: answered ${show(h.answered)}, arithmetic ${show(h.arithmetic)}, lead ${show(h.lead)}`);
+  }
   console.log(`  own report: "not found" ${show(f.inScope.notFound)}, of which showing what came closest ${show(f.inScope.mayNotAnswer)}`);
   console.log(`  unrelated report: "not found" ${show(f.unrelated.notFound)}; of the questions whose subject words it mostly lacks (under half): ${show(f.unrelated.lacksSubject)}`);
   console.log(`  chat latency p50 ${f.latencyMs.p50} ms, p95 ${f.latencyMs.p95} ms`);
