@@ -44,7 +44,10 @@ export function withTableHeadings(lines: readonly (readonly TextSegment[])[]): s
     const tableLeft = Math.min(...lines[start].map((s) => s.left));
     const above = headingLines(lines, start, columns[0].left, tableLeft);
     if (above.length < 2) continue;
-    const read = byColumns(above.map((i) => lines[i]), columns, tableLeft);
+    // Lines that go back up the page: the headings were drawn column by column, so even stacked ones interleave.
+    const top = (i: number) => Math.max(...lines[i].map((s) => s.y));
+    const interleaved = above.some((i, k) => k > 0 && top(i) > top(above[k - 1]) + 0.5 * Math.max(...lines[i].map((s) => s.size)));
+    const read = byColumns(above.map((i) => lines[i]), columns, tableLeft, interleaved);
     if (!read) continue;
     above.forEach((i) => dropped.add(i));
     replaced.set(above[0], read);
@@ -148,9 +151,10 @@ function headingLines(lines: readonly (readonly TextSegment[])[], start: number,
  * columns or more ("Fiscal 2019" centred over the quarters), heads the table on a line of its own above, as
  * label-column text does; units go on a line below.
  * A column without a heading (a change's "%" beside its amount) is NO_HEADING. Undefined unless the columns' own
- * headings take unequal numbers of lines, or when fewer than two columns have one.
+ * headings take unequal numbers of lines or were drawn column by column (`interleaved`), or when fewer than two
+ * columns have one.
  */
-function byColumns(lines: readonly (readonly TextSegment[])[], columns: Extent[], tableLeft: number): string[] | undefined {
+function byColumns(lines: readonly (readonly TextSegment[])[], columns: Extent[], tableLeft: number, interleaved: boolean): string[] | undefined {
   const segments = lines.flat().filter((s) => s.text.trim() !== '');
   // The label column's heading starts at the table's left edge; a heading short of its figures' edge is still theirs.
   const labels = segments.filter((s) => s.right <= columns[0].left && s.left < tableLeft + s.size);
@@ -171,10 +175,11 @@ function byColumns(lines: readonly (readonly TextSegment[])[], columns: Extent[]
     else if (over.length >= 2) over.forEach((k) => heads[k].push(segment));
     else own[over[0] ?? nearest(columns, segment)].push(segment);
   }
-  // Headings wrapped unevenly ("Total" beside "Less Than" over "1 Year"): their words interleave in the text layer. Evenly
-  // stacked ones (every column two lines) come through as lines of words in column order, which the core reads.
+  // Headings wrapped unevenly ("Total" beside "Less Than" over "1 Year"), or drawn column by column: their words
+  // interleave in the text layer. Evenly stacked ones drawn line by line come through as lines of words in column
+  // order, which the core reads.
   const depth = own.map((c) => new Set(c.map((s) => Math.round(s.y))).size);
-  if (Math.max(...depth) < 2 || Math.min(...depth) === Math.max(...depth)) return undefined;
+  if (Math.max(...depth) < 2 || (Math.min(...depth) === Math.max(...depth) && !interleaved)) return undefined;
   const topDown = (a: TextSegment, b: TextSegment) => b.y - a.y || a.left - b.left;
   const joined = (list: TextSegment[]) => [...list].sort(topDown).map((s) => s.text.trim()).join(' ');
   const cells = columns.map((_, k) => joined([...heads[k], ...own[k]]).replace(UNIT_IN_HEADING, (unit) => (units.add(unit.trim()), ' ')).replace(/\s+/g, ' ').trim());

@@ -84,6 +84,13 @@ describe('table headings wrapped in their columns, read by the page geometry (ad
     expect(withTableHeadings(stacked).slice(0, 2)).to.deep.equal(['Amortized Unrealized Unrealized Fair Total', 'Cost Gains Losses Value Amount']);
   });
 
+  it('reads evenly stacked headings drawn column by column (the text layer goes back up the page) by their columns', () => {
+    const tops = ['Amortized', 'Unrealized', 'Unrealized', 'Fair', 'Total'];
+    const bottoms = ['Cost', 'Gains', 'Losses', 'Value', 'Amount'];
+    const drawn = tops.flatMap((top, k) => [[cell(top, AT[k], 0)], [cell(bottoms[k], AT[k], 1)]]);
+    expect(withTableHeadings([...drawn, ...rows(2)])[0]).to.equal('Amortized Cost | Unrealized Gains | Unrealized Losses | Fair Value | Total Amount');
+  });
+
   it('takes no line of the paragraph above into the headings, and reads a page with no table as it is', () => {
     const lines = [
       [label('The table shows what we owe and', 0), cell('when.', AT[4], 0)],
