@@ -52,7 +52,7 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   const phrases = twoRows ? twoPhrases(question, operation) : undefined;
   if (phrases) {
     const pair = rowPair(phrases, grids, weigh);
-    if (pair) return twoRowAnswer(operation, pair[0], pair[1], years, shared, namedColumns(question, pair[0].grid)[0]);
+    if (pair && !totalOfSameRow(phrases[1], pair)) return twoRowAnswer(operation, pair[0], pair[1], years, shared, namedColumns(question, pair[0].grid)[0]);
   }
   // Rows listed for a sum or an average ("the sum of A and B in 2019", "the average of A, B and C"): one period's cells.
   const listed = operation === 'sum' || operation === 'average' ? listedPhrases(question) : operation === 'lookup' ? respectivePhrases(question) : undefined;
@@ -70,6 +70,18 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
   return periodAnswer(single, match, years, shared, wordTokens(question).map(termKey));
 }
+
+/**
+ * "… as a share of the total purchase obligations" of the row "Purchase obligations": the row's own total (its Total
+ * column), not the table's Total row; the words besides "total" name the first row again.
+ */
+function totalOfSameRow(phrase: string, [first, second]: [RowMatch, RowMatch]): boolean {
+  const named = keysOf(/\btotal\s+(.+)$/i.exec(phrase)?.[1] ?? '');
+  const label = new Set(keysOf(first.row.label));
+  return named.length > 0 && named.every((k) => label.has(k)) && keysOf(second.row.label).includes(TOTAL_KEY)
+    && first.grid.columns.some((c) => keysOf(c.label).includes(TOTAL_KEY));
+}
+const TOTAL_KEY = keysOf('total')[0];
 
 /** The years a question names, in its order; a range ("2015 to 2019", "2019 to 2017", "between 2017 and 2019") with each year in it. */
 function yearsAsked(question: string): number[] {
@@ -435,8 +447,9 @@ function namedColumns(question: string, grid: TableGrid): number[] {
     if (keys.length === 0 || held.length / keys.length < 0.5) return [];
     return [{ i, score: held.length / keys.length, at: Math.min(...held.map((k) => asked.indexOf(k))), keys: held }];
   });
-  // A word shared by two named columns goes to the one that holds more of the question's words.
-  const kept = scored.filter((c) => !scored.some((o) => o !== c && o.score > c.score && c.keys.every((k) => o.keys.includes(k))));
+  // A word shared by two named columns goes to the one that holds more of the question's words, or more words the
+  // question names ("more than 5 years" names "More Than 5 Years", not "1-3 Years").
+  const kept = scored.filter((c) => !scored.some((o) => o !== c && (o.score > c.score || o.keys.length > c.keys.length) && c.keys.every((k) => o.keys.includes(k))));
   return kept.sort((a, b) => a.at - b.at).map((c) => c.i);
 }
 

@@ -104,7 +104,9 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
     // A heading (or a short line ending in ':') within a table names the section of the rows below it; one followed by
     // a column header is the next table's title.
     const words = unit.text.split(' ').length;
-    const short = unit.kind === 'heading' || (unit.kind === 'sentence' && ((words <= MAX_SECTION_WORDS && /:$/.test(unit.text)) || (words <= 4 && !/[.!?]$/.test(unit.text))));
+    // So does a short line of words right above a row ("Research and development costs expensed"), as notes title them.
+    const titlesRow = words <= MAX_SECTION_WORDS && !/[.!?]$/.test(unit.text) && units[i + 1]?.kind === 'row';
+    const short = unit.kind === 'heading' || (unit.kind === 'sentence' && ((words <= MAX_SECTION_WORDS && /:$/.test(unit.text)) || (words <= 4 && !/[.!?]$/.test(unit.text)) || titlesRow));
     // A header's second line in brackets ("(Decrease)") titles no section.
     if (short && units[i + 1]?.kind !== 'columns' && !unit.text.startsWith('(')) section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
     // A header's second line naming each year's columns ("Amount % of total Amount % of total ($) (%)")

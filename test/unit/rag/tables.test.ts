@@ -198,6 +198,14 @@ Operating leases $98,389 $37,427 $36,581 $12,556 $11,825\nPurchase obligations 4
     expect(answerFromTables('How many internet customers were there in 2019?', [customers])?.cells.map((c) => c.value)).to.deep.equal([446137]);
   });
 
+  it('keeps a table whole across a short title above a row, and reads "… in the total X" of row X as its own Total column', async () => {
+    const [notes] = grids('2021 2020\nOffice rent 4,339 3,538\nMotor vehicle 51 96\nTraining costs expensed\nTraining costs incurred 18,478 17,793');
+    expect(notes.rows.map((r) => [r.label, r.section])).to.deep.equal([['Office rent', undefined], ['Motor vehicle', undefined], ['Training costs incurred', 'Training costs expensed']]);
+    const [grid] = grids(OBLIGATIONS);
+    expect(answerFromTables('What is the percentage of the purchase obligations due in more than 5 years in the total purchase obligations?', [grid])?.computed?.value).to.be.closeTo(8.64, 0.01);
+    expect(answerFromTables('What is the percentage of operating leases in the total obligations?', [grid])?.line).to.match(/^Operating leases as a share of Total/);
+  });
+
   it('takes the year of a line over columns that name none as the table’s period, and leaves prose that holds the separator alone', () => {
     const [grid] = grids('Fiscal 2019\nFirst Quarter | Second Quarter | Total\nRevenues $94,888 $96,037 $190,925\nGross margin 40.1% 41.5% 40.8%');
     expect(grid.period).to.equal(2019);
