@@ -193,7 +193,10 @@ for (const makeStack of STACK_FACTORIES) {
       await pages.getByText('Page 1 of 2', { exact: true }).waitFor();
       await dialog.getByText('Loading page 1…').waitFor();
       expect(await image.getAttribute('class')).to.equal('stale');
+      // Unrouted only once the held request went on: unrouting while its handler still waits can leave it unanswered.
+      const answered = page.waitForResponse(/\/pages\/1(\?|$)/);
       release();
+      await answered;
       await page.unroute(/\/pages\/1(\?|$)/);
       expect(await previous.evaluate((button) => (button as unknown as { matches(selector: string): boolean }).matches(':focus'))).to.equal(true);
       const first = dialog.getByRole('img', { name: 'Page 1 of acme-fees.pdf' });
