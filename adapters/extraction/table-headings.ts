@@ -5,8 +5,9 @@
  * alone can tell which column each names. Here the page's geometry does: the figure columns' extents come from the
  * table's rows (right below the headings), each heading segment goes to the column it stands over, and the headings
  * become one line, one cell per column, kept apart by CELL_SEPARATOR: "Total | Less Than 1 Year | 1-3 Years | …".
- * A heading over several columns ("Years Ended December 31,") stays a line of its own above; a unit line ("(in
- * thousands)") goes below, as printed. Headings on one line are left as they are: their words are in order already.
+ * A heading over all the columns ("Years Ended December 31,") stays a line of its own above, one over a group heads
+ * each of its columns, and a unit ("(in thousands)") goes on a line below. Headings on one line, and evenly stacked ones
+ * drawn line by line, are left as they are: their words come in column order already.
  * Written here because no maintained npm package reads table structure from positioned PDF text in Node (pdfplumber
  * and camelot are Python).
  */
@@ -58,7 +59,7 @@ export function withTableHeadings(lines: readonly (readonly TextSegment[])[]): s
 
 /** A table row: a label (or none) and one figure or more after it, every segment after the first a figure. */
 function isRow(segments: readonly TextSegment[]): boolean {
-  const line = withoutSigns(segments);
+  const line = signsJoined(segments);
   const figures = line.filter((s) => FIGURE.test(s.text.trim()));
   // A line of years ("2019 2018 2017") heads the columns.
   if (figures.length >= 2 && figures.every((s) => YEAR_CELL.test(s.text.trim()))) return false;
@@ -70,7 +71,7 @@ const YEAR_CELL = /^(?:19|20)\d\d$/;
  * A row's segments with a currency sign set apart from its figure ("$   2,853") joined to it: the cell is both, and
  * its heading is centred over both.
  */
-function withoutSigns(line: readonly TextSegment[]): readonly TextSegment[] {
+function signsJoined(line: readonly TextSegment[]): readonly TextSegment[] {
   const out: TextSegment[] = [];
   line.forEach((s, k) => {
     const previous = line[k - 1];
@@ -94,7 +95,7 @@ function figureColumns(lines: readonly (readonly TextSegment[])[], start: number
   const cells: Extent[] = [];
   for (let i = start; i < lines.length && i < start + 60; i++) {
     const line = lines[i];
-    if (isRow(line)) cells.push(...withoutSigns(line).filter((s, k) => k > 0 || FIGURE.test(s.text.trim())));
+    if (isRow(line)) cells.push(...signsJoined(line).filter((s, k) => k > 0 || FIGURE.test(s.text.trim())));
     else if (line.length > 1) break;
   }
   const sorted = [...cells].sort((a, b) => a.left - b.left);
