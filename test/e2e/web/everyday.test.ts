@@ -65,12 +65,16 @@ describe('web app in Chromium, the things used every day: answer shapes, copy, e
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     await page.route(CHAT, async (route) => (await released, route.continue()), { times: 1 });
-    await page.getByRole('textbox', { name: 'Question' }).fill('How much do international wire transfers cost?');
-    await page.getByRole('textbox', { name: 'Question' }).press('Enter');
-    await answer().getByText('Searching your documents…').waitFor();
-    expect(await page.getByRole('status').filter({ hasText: 'Searching your documents…' }).count()).to.equal(1);
-    expect(await answer().getByText('Searching your documents…').getAttribute('aria-hidden'), 'the visible one is not said twice').to.equal('true');
-    release();
+    // Released whatever happens: a request held past a failure here would hold every later test's answer too.
+    try {
+      await page.getByRole('textbox', { name: 'Question' }).fill('How much do international wire transfers cost?');
+      await page.getByRole('textbox', { name: 'Question' }).press('Enter');
+      await answer().getByText('Searching your documents…').waitFor();
+      expect(await page.getByRole('status').filter({ hasText: 'Searching your documents…' }).count()).to.equal(1);
+      expect(await answer().getByText('Searching your documents…').getAttribute('aria-hidden'), 'the visible one is not said twice').to.equal('true');
+    } finally {
+      release();
+    }
     await waitUntil('the answer', async () => (await page.getByRole('button', { name: 'Ask' }).count()) === 1);
     expect(await page.getByRole('status').filter({ hasText: 'Searching' }).count()).to.equal(0);
     expect(await answer().textContent()).to.include('45 dollars');
