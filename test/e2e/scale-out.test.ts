@@ -165,7 +165,8 @@ describeWithPostgres('scale-out: two serve instances and two worker processes on
       const before = await jobOf(bobA, jobId);
       expect(before.status, 'the document was read before the kill (make it longer)').to.equal('processing');
       expect(reading(before.stage), `the document was read before the kill (stage ${before.stage})`).to.equal(true);
-      expect(before.progress).to.be.below(0.7);
+      // Pages left to read when the worker dies (finding the busy process takes a few samples, longer on a busy host).
+      expect(before.progress).to.be.below(0.9);
 
       const killedAt = Date.now();
       expect(await holder.stop('SIGKILL')).to.equal(null);
