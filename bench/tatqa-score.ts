@@ -164,7 +164,7 @@ export function carriesGold(text: string, gold: TatqaGold, asBefore = false): bo
  * first line, and of that what stands before the first quote ("2018: $533 — “…”" leads with "2018: $533"); an answer
  * that opens with a quote leads with that quote's first sentence, or first table row (rows are joined by " | ").
  */
-export function answerLead(answer: string, sentence: (text: string) => string = firstSentence, { asStop54 = false } = {}): string {
+export function answerLead(answer: string, sentence: (text: string) => string = firstSentence, { asStop54 = false, asStop57 = asStop54 } = {}): string {
   const firstLine = answerBody(answer).trim().split('\n')[0];
   const before = firstLine.split('“')[0].replace(/[\s—–:-]+$/, '');
   if (/[\p{L}\p{N}]/u.test(before)) return sentence(before);
@@ -172,7 +172,20 @@ export function answerLead(answer: string, sentence: (text: string) => string = 
   // document's “Act”) does not end it.
   // Until stop 55 it did (asStop54), which cut such leads short.
   const quote = (asStop54 ? undefined : /“(.*?)”(?=\s*(?:“|\[\d+\]|$))/.exec(firstLine)?.[1]) ?? /“([^”]*)”?/.exec(firstLine)?.[1] ?? firstLine;
-  return sentence(quote.split(' | ')[0]);
+  return sentence(asStop57 ? quote.split(' | ')[0] : firstTableLine(quote));
+}
+
+/**
+ * The quote up to its first table row's end. Since stop 57 a column header read by columns joins its cells with the
+ * same " | " as rows ("2019 | 2018 … Revenue 3,037 2,210"): a quote that opens with such a header reads on to the row
+ * after its " … ". Until stop 57 the first cell alone was taken (asStop57).
+ */
+function firstTableLine(quote: string): string {
+  const afterHeader = quote.indexOf(' … ');
+  const header = afterHeader > 0 ? quote.slice(0, afterHeader) : '';
+  if (!header.includes(' | ') || /[.!?]\s/.test(header)) return quote.split(' | ')[0];
+  const rowEnd = quote.indexOf(' | ', afterHeader);
+  return rowEnd < 0 ? quote : quote.slice(0, rowEnd);
 }
 
 /**

@@ -116,6 +116,10 @@ describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
 
     it('is the first table row of a quote that opens with a table', () => {
       expect(answerLead('“2019 2018 … Revenue $3,037 $2,210 | Royalties 2,907 3,086” [1]')).to.equal('2019 2018 … Revenue $3,037 $2,210');
+      // A header read by columns joins its cells by " | " too: the lead reads on to the row after it.
+      const columns = '“2019 | 2018 | Change % … Revenue $3,037 $2,210 45% | Royalties 2,907 3,086” [1]';
+      expect(answerLead(columns)).to.equal('2019 | 2018 | Change % … Revenue $3,037 $2,210 45%');
+      expect(answerLead(columns, undefined, { asStop57: true })).to.equal('2019');
       // A quotation mark inside the quote does not end it (it did until stop 55).
       const nested = '“In December 2017 the Tax Act (the “Act”) reduced the rate from 35% to 21%. It also …” [1]\n\nSources: [1] a.pdf, page 1';
       expect(answerLead(nested)).to.equal('In December 2017 the Tax Act (the “Act”) reduced the rate from 35% to 21%.');
