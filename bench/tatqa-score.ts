@@ -164,7 +164,7 @@ export function carriesGold(text: string, gold: TatqaGold, asBefore = false): bo
  * first line, and of that what stands before the first quote ("2018: $533 — “…”" leads with "2018: $533"); an answer
  * that opens with a quote leads with that quote's first sentence, or first table row (rows are joined by " | ").
  */
-export function answerLead(answer: string, sentence: (text: string) => string = firstSentence, { asStop54 = false, asStop57 = asStop54 } = {}): string {
+export function answerLead(answer: string, sentence: (text: string) => string = firstSentence, { asStop54 = false, asStop57 = asStop54 }: { asStop54?: boolean; asStop57?: boolean } = {}): string {
   const firstLine = answerBody(answer).trim().split('\n')[0];
   const before = firstLine.split('“')[0].replace(/[\s—–:-]+$/, '');
   if (/[\p{L}\p{N}]/u.test(before)) return sentence(before);

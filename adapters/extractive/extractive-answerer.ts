@@ -6,6 +6,7 @@ import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { passagePlace } from '../../core/rag/place.js';
 import { absentNames, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
 import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubjectSupport, subjectSupport } from './answer-support.js';
+import { asksForExplanation, proseFirst } from './explanation.js';
 import { asWrittenInPassages } from './passage-wording.js';
 import { tableAnswerRead, withAlsoFound } from './table-answer.js';
 import { bestRow, cellForYear, columnHeaderOf, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
@@ -95,9 +96,12 @@ export class ExtractiveAnswerer implements Llm {
   /** The sentences (or a table row a skill names) that most likely answer, quoted with their sources. */
   private quoteAnswer(request: AnswerRequest, skills: readonly AnswerSkill[]): Answer {
     const all = this.scoredCandidates(request, this.weights);
-    const ranked = rankedOf(all, asksForContents(request.question));
+    const queryTerms = new Set(stems(contentTokens(request.question)));
+    const explains = asksForExplanation(request.question);
+    const asked = (c: Candidate) => new Set(stems(wordTokens(c.text)).filter((t) => queryTerms.has(t)));
+    const ranked = explains ? proseFirst(rankedOf(all), asked) : rankedOf(all, asksForContents(request.question));
     // A figure question is answered by the table row naming it, quoted under its column header.
-    const naming = skills.map((skill) => ({ skill, figure: skill.tableFigure(request.question) })).find(({ figure }) => figure !== undefined);
+    const naming = explains ? undefined : skills.map((skill) => ({ skill, figure: skill.tableFigure(request.question) })).find(({ figure }) => figure !== undefined);
     const figure = naming?.figure;
     const matched = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
     const best = ranked[0];
@@ -105,7 +109,6 @@ export class ExtractiveAnswerer implements Llm {
     const coverage = Math.max(...ranked.map((c) => c.coverage));
     if (!best || coverage < MIN_COVERAGE) return notFound();
 
-    const queryTerms = new Set(stems(contentTokens(request.question)));
     // The same line item in other tables (a report's segments): the one whose name the question says, else each.
     const alike = matched ? sameItemElsewhere(matched, all) : [];
     const namedTable = alike.find(({ table }) => stems(wordTokens(table)).some((t) => queryTerms.has(t)));
