@@ -8,7 +8,7 @@ import { headerCells, YEAR } from '../layout.js';
 import { termKey, wordTokens } from '../text.js';
 import { formatNumber, withUnit, type Figure, type TableUnit } from './figures.js';
 import { compute, type Computed, type TableOperation } from './table-arithmetic.js';
-import { SHORT_YEAR, yearOf, type GridColumn, type GridRow, type TableGrid } from './table-grid.js';
+import { SHORT_YEAR, SPLIT_YEAR, yearOf, type GridColumn, type GridRow, type TableGrid } from './table-grid.js';
 import { FUNCTION_WORDS, keysOf, type TableAnswer, type TableCell } from './table-cells.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
 import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
@@ -91,8 +91,8 @@ function yearsAsked(question: string): number[] {
     // "2019 to 2017 respectively": each year, in the order asked.
     return Array.from({ length: Math.abs(b - a) + 1 }, (_, i) => a + Math.sign(b - a) * i).join(' ');
   });
-  // A year's short form counts as the year ("between F19 and F18").
-  const short = ranged.replace(SHORT_YEAR, (printed) => String(yearOf(printed)));
+  // A year's short form counts as the year ("between F19 and F18"), a split year as the year it ends in ("2017/18").
+  const short = ranged.replace(SPLIT_YEAR, (printed) => String(yearOf(printed))).replace(SHORT_YEAR, (printed) => String(yearOf(printed)));
   return [...new Set((short.match(YEAR) ?? []).map(Number))];
 }
 

@@ -40,11 +40,15 @@ export interface TableGrid {
 const SHORT_YEAR_FORM = String.raw`FY?\s?['’]?\d\d`;
 /** A year's short form ("F19", with a Y or a space after the F too), in a header or a question. */
 export const SHORT_YEAR = new RegExp(String.raw`\b${SHORT_YEAR_FORM}\b`, 'g');
-/** A year as a column header prints it: "2019", or its short form. */
-const PERIOD_YEAR = new RegExp(String.raw`\b(?:(?:19|20)\d\d|${SHORT_YEAR_FORM})\b`, 'g');
+const SPLIT_YEAR_FORM = String.raw`(?:19|20)\d\d\s?[/–-]\s?\d\d(?!\d)`;
+/** A year split over two ("2017/18", "2018-19"): a twelve-month period across two calendar years, named by the one it ends in. */
+export const SPLIT_YEAR = new RegExp(String.raw`\b${SPLIT_YEAR_FORM}`, 'g');
+/** A year as a column header prints it: "2019", a split year, or its short form. */
+const PERIOD_YEAR = new RegExp(String.raw`\b(?:${SPLIT_YEAR_FORM}|(?:19|20)\d\d|${SHORT_YEAR_FORM})\b`, 'g');
 /** The year a PERIOD_YEAR or SHORT_YEAR match names ("F19" → 2019). */
 export function yearOf(printed: string): number {
   const digits = printed.replace(/\D/g, '');
+  if (digits.length === 6) return Number(digits.slice(0, 2)) * 100 + Number(digits.slice(4)) + (digits.slice(4) < digits.slice(2, 4) ? 100 : 0);
   return digits.length === 4 ? Number(digits) : 2000 + Number(digits);
 }
 /** A sentence this long ends a table: prose has resumed. */

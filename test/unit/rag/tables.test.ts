@@ -246,6 +246,14 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What is the average value of fees for both F21 and F20?', [grid])?.computed?.value).to.equal(591);
   });
 
+  it('reads a split year ("2020/21") as the fiscal year it ends in, in the header and in the question', () => {
+    const [split] = grids(`2020/21 2019/20\nDues 8,657 8,244\nFees 579 603`);
+    expect(split.columns.map((c) => c.year)).to.deep.equal([2021, 2020]);
+    const [dated] = grids(`52 weeks ended 27 Mar 2021 £m | 52 weeks ended 28 Mar 2020 £m\nDues 8,657 8,244\nFees 579 603`);
+    expect(answerFromTables('What were the fees in 2019/20?', [dated])?.cells[0].value).to.equal(603);
+    expect(answerFromTables('What were the fees in 1999-00?', grids(`1999-00 1998-99\nDues 8,657 8,244\nFees 579 603`))?.cells[0].value).to.equal(579);
+  });
+
   it('reads a header line with a unit in brackets among its years, and words printed after each year as the years’ own', () => {
     expect(grids(`Number of passes (1,000) 2021 2020 2019\nIssued 1,001.1 907.3 866.6\nReturned 52.4 10.0 3.1`)[0].columns.map((c) => c.year)).to.deep.equal([2021, 2020, 2019]);
     const [sales] = grids(`Route Season 2021 Tickets Season 2020 Tickets % Inc (Dec)\nNorth 2,804.0 2,753.0 2%\nSouth 793.4 843.5 (6)%`);
@@ -349,6 +357,8 @@ describe('answers from table cells', () => {
     expect(operationAsked('What is the average revenue?')).to.equal('average');
     expect(operationAsked('What was the revenue in 2019?')).to.equal('lookup');
     expect(operationAsked('What is the change (%) for bookings between 2018 and 2019?')).to.equal('percent-change');
+    expect(operationAsked('What percentage did sales increase by between F21 and F20?')).to.equal('percent-change');
+    expect(operationAsked('What percentage of sales increased in 2021?')).to.equal('share');
     expect(operationAsked('What is the total rent paid across all 3 years?')).to.equal('sum');
   });
 });
