@@ -119,11 +119,13 @@ export interface IngestCheckpoint {
   run: number;
 }
 
-/** What chunking carries from one page to the next: the section's title, sub-heading and table column header. */
+/** What chunking carries from one page to the next: the section's title, sub-heading, table column header and unit. */
 export interface ChunkSection {
   title?: string;
   heading?: string;
   columns?: string;
+  /** The line under the column header that names the figures' unit ("(In millions)"). */
+  unit?: string;
 }
 
 /** A piece of a document as it is indexed for retrieval. */

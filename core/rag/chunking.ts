@@ -1,5 +1,6 @@
 import type { ChunkSection, ExtractedPage } from '../domain/model.js';
 import { inferredColumns, isHeading, isTableLine, namedColumns, splitUnits, type TextUnit } from './layout.js';
+import { tableUnitOf } from './tables/figures.js';
 import { countWords } from './text.js';
 
 export interface ChunkingOptions {
@@ -54,6 +55,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
     let seenTable = false;
     /** Units since the last row or column header: a header broken over lines is read from them (inferredColumns). */
     let sinceTable: TextUnit[] = [];
+    let lastTableLine: TextUnit | undefined;
     let current: TextUnit[] = [];
     let words = 0;
     /** Units already emitted in a chunk that `current` repeats as overlap. */
@@ -69,18 +71,21 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
     };
     for (const [index, paragraph] of paragraphs.entries()) {
       for (const unit of paragraph) {
-        if (unit === title?.opening) Object.assign(section, { title: title.text || undefined, heading: undefined, columns: undefined });
+        if (unit === title?.opening) Object.assign(section, { title: title.text || undefined, heading: undefined, columns: undefined, unit: undefined });
         if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
         if (isTableLine(unit)) {
           if (unit.kind === 'row' && !section.columns) section.columns = inferredColumns(sinceTable, unit.text) ?? namedColumns(sinceTable, unit.text);
+          // The unit printed between the header and the first row goes with the header into every chunk of the table.
+          if (unit.kind === 'row' && lastTableLine?.kind === 'columns') section.unit = sinceTable.find((u) => isUnitLine(u.text))?.text;
+          lastTableLine = unit;
           sinceTable = [];
         } else sinceTable.push(unit);
         if (unit.kind === 'heading' && seenTable) {
           // A new part of the page: what came before is a chunk of its own once it says enough.
           if (words - carriedWords(current, carried) >= options.targetWords / 4) emit(), reset();
           section.heading = unit.text;
-        } else if (unit.kind === 'columns') section.columns = unit.text;
-        if (current.length === carried) context = [section.title, section.columns, section.heading].filter((line): line is string => Boolean(line));
+        } else if (unit.kind === 'columns') Object.assign(section, { columns: unit.text, unit: undefined });
+        if (current.length === carried) context = [section.title, section.columns, section.unit, section.heading].filter((line): line is string => Boolean(line));
         current.push(unit);
         words += countWords(unit.text);
         // Table rows close a chunk at half the target: BM25 favours short chunks, and each part of a long statement
@@ -189,6 +194,11 @@ function render(context: string[], units: TextUnit[]): string {
     else text += unit.kind === 'sentence' && i > 0 && units[i - 1].kind === 'sentence' ? ` ${unit.text}` : `\n${unit.text}`;
   });
   return text;
+}
+
+/** A short line that names a unit and says nothing else ("(In millions)", "$ in thousands", "£m"). */
+function isUnitLine(text: string): boolean {
+  return countWords(text) <= 5 && tableUnitOf([text]) !== undefined && !/\d{2}/.test(text);
 }
 
 function carriedWords(current: TextUnit[], carried: number): number {

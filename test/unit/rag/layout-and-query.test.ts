@@ -189,6 +189,18 @@ describe('chunkPages with structure', () => {
     for (const chunk of chunks.slice(1)) expect(chunk.text.split('\n')[0], chunk.text).to.equal('€ thousand 2021 2020 Change (%)');
   });
 
+  it('carries the unit printed under a table’s header atop each chunk of the table, with the header', () => {
+    // As a report prints it (TAT-QA dev): the header read by columns, then "(In millions)" under it.
+    const rows = Array.from({ length: 40 }, (_, i) => `Harbour fee number ${i} $${100 + i} $${90 + i} $${80 + i}`);
+    const chunks = chunkPages([{ page: 1, method: 'text', text: ['2021 | 2020 | 2019', '(In millions)', ...rows].join('\n') }]);
+    expect(chunks.length).to.be.above(2);
+    for (const chunk of chunks) expect(chunk.text.split('\n').slice(0, 2), chunk.text).to.deep.equal(['2021 | 2020 | 2019', '(In millions)']);
+    // A later table's header starts without the unit of the one before.
+    const next = chunkPages([{ page: 1, method: 'text', text: ['2021 | 2020 | 2019', '(In millions)', ...rows, 'Q4 | Q3', ...rows.slice(0, 30)].join('\n') }]).at(-1)!;
+    expect(next.text.split('\n')[0]).to.equal('Q4 | Q3');
+    expect(next.text).not.to.include('(In millions)');
+  });
+
   it('takes at most the first six headings above a table as the title: a sidebar of headings does not open every chunk', () => {
     // shared/data/pdfs/irs-i1040nr-2007.pdf, page 2: a column of 15 headings beside the page's prose, then a table.
     const sidebar = ['Items to Note', 'Additional Information', 'Pub. 525 Taxable and Nontaxable', 'Income', 'Pub. 529 Miscellaneous Deductions',
