@@ -295,7 +295,9 @@ function titleAbove(units: readonly TextUnit[], at: number): { title?: string; u
     const unit = units[i];
     if (unit.kind === 'row' || unit.kind === 'columns') break;
     lines.unshift(unit.text);
-    if (unit.kind === 'heading' && !title) title = unit.text;
+    // A short line ending on a colon titles the table as a heading does ("7. INCOME TAXES:").
+    const titled = unit.kind === 'heading' || (/:$/.test(unit.text) && unit.text.split(' ').length <= MAX_SECTION_WORDS);
+    if (titled && !title) title = unit.text;
   }
   lines.push(units[at].text);
   return { ...(title ? { title } : {}), unitLines: lines };

@@ -254,6 +254,12 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What were the fees in 1999-00?', grids(`1999-00 1998-99\nDues 8,657 8,244\nFees 579 603`))?.cells[0].value).to.equal(579);
   });
 
+  it('takes a short line ending on a colon above the header for the table’s title, whose words name its rows too', () => {
+    const [grid] = grids(`Annual Report\n7. HARBOUR FEES:\n2021 2020\nCurrent: Berths $1,139 $1,294\nCurrent: Moorings 428 423\nDeferred: Berths 34 (470)\nTotal fees $1,609 $1,164`);
+    expect(grid.title).to.equal('7. HARBOUR FEES:');
+    expect(answerFromTables('What are the respective values of the current berths fees in 2020 and 2021?', [grid])?.confidence).to.be.above(0.75);
+  });
+
   it('reads a header line with a unit in brackets among its years, and words printed after each year as the years’ own', () => {
     expect(grids(`Number of passes (1,000) 2021 2020 2019\nIssued 1,001.1 907.3 866.6\nReturned 52.4 10.0 3.1`)[0].columns.map((c) => c.year)).to.deep.equal([2021, 2020, 2019]);
     const [sales] = grids(`Route Season 2021 Tickets Season 2020 Tickets % Inc (Dec)\nNorth 2,804.0 2,753.0 2%\nSouth 793.4 843.5 (6)%`);
