@@ -164,7 +164,8 @@ export function carriesGold(text: string, gold: TatqaGold, asBefore = false): bo
  * first line, and of that what stands before the first quote ("2018: $533 — “…”" leads with "2018: $533"); an answer
  * that opens with a quote leads with that quote's first sentence, or first table row (rows are joined by " | ").
  */
-export function answerLead(answer: string, sentence: (text: string) => string = firstSentence, { asStop54 = false, asStop57 = asStop54 }: { asStop54?: boolean; asStop57?: boolean } = {}): string {
+export function answerLead(answer: string, cut?: (text: string) => string, { asStop54 = false, asStop57 = asStop54 }: { asStop54?: boolean; asStop57?: boolean } = {}): string {
+  const sentence = cut ?? ((text: string) => firstSentence(text, { asStop57 }));
   const firstLine = answerBody(answer).trim().split('\n')[0];
   const before = firstLine.split('“')[0].replace(/[\s—–:-]+$/, '');
   if (/[\p{L}\p{N}]/u.test(before)) return sentence(before);
@@ -193,12 +194,14 @@ function firstTableLine(quote: string): string {
  * abbreviation ("U.S. GAAP", "Inc.", "No.", "e.g.") nor a list item's number at the very start ("1. Order intake …").
  * Until stop 54 the lead was cut at any such stop (firstSentenceAsBefore), which cut right answers short.
  */
-export function firstSentence(text: string): string {
+export function firstSentence(text: string, { asStop57 = false } = {}): string {
   const t = text.trim();
   const start = /^(?:\(?\d{1,2}[.)]\s+)/.exec(t)?.[0].length ?? 0;
   for (const m of t.slice(start).matchAll(/[.!?](?=\s+[“"(\p{Lu}])/gu)) {
     const upTo = t.slice(0, start + m.index + 1);
     if (/(?:\b(?:[A-Za-z]\.){1,3}|\b(?:Inc|Co|Corp|Ltd|No|Nos|vs|Mr|Mrs|Ms|Dr|St|Jr|Sr|approx|etc)\.)$/.test(upTo)) continue;
+    // A column heading in capitals ("2019 NO. OF RIGHTS") abbreviates too (not so until stop 57).
+    if (!asStop57 && /\b(?:NO|NOS)\.$/.test(upTo)) continue;
     return upTo.trim();
   }
   return t;

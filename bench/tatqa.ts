@@ -45,7 +45,7 @@ interface Asked {
   leadAsBefore: boolean;
   answeredAsBefore: boolean;
   leadAsStop54: boolean;
-  /** The lead as scored until stop 57: a quote opening with a header read by columns led with its first cell. */
+  /** The lead as scored until stop 57: a quote opening with a header read by columns led with its first cell, "NO." ended a sentence. */
   leadAsStop57: boolean;
   notFound: boolean;
   mayNotAnswer: boolean;
@@ -206,7 +206,7 @@ function printFigures(f: { part: TatqaPart; configuration: string; reports: numb
   for (const kind of TATQA_ANSWER_TYPES) console.log(`  ${kind.padEnd(12)}${show(f.byKind[kind].answered).padEnd(22)}${show(f.byKind[kind].lead)}`);
   console.log(`  ${'all'.padEnd(12)}${show(f.answered).padEnd(22)}${show(f.lead)}`);
   console.log(`  as scored in stop 54 (a span's figure read only when bare: "$16.9 million" was not; a lead cut at a quotation mark inside the quote): answered ${show(f.answeredAsBefore)}, lead ${show(f.leadAsStop54)}`);
-  console.log(`  lead as scored until stop 57 (a quote opening with a header read by columns led with its first cell): ${show(f.leadAsStop57)}`);
+  console.log(`  lead as scored until stop 57 (a quote opening with a header read by columns led with its first cell; "NO." in capitals ended a sentence): ${show(f.leadAsStop57)}`);
   console.log(`  lead as scored until stop 54 (also the first sentence cut at "U.S.", "1."): ${show(f.leadAsBefore)}`);
   console.log(`  arithmetic answered by a computation from table cells ${show(f.arithmeticComputed.computed)}, of which right ${show(f.arithmeticComputed.right)}`);
   for (const [name, label] of [['unwrapped', 'each on one line'], ['wrapped', 'one wrapped in its column']] as const) {

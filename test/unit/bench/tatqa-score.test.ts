@@ -108,6 +108,10 @@ describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
 
     it('is the first sentence of a written answer, decimals kept', () => {
       expect(answerLead('The change was 12.6 million. It fell from 56.7 to 44.1.\n\nSources: [1] a.pdf, page 1')).to.equal('The change was 12.6 million.');
+      // "NO." in capitals, as column headings print it, abbreviates "number" (until stop 57 it ended the sentence).
+      const rights = 'Outstanding at end of period, 2019 NO. OF RIGHTS: 13,477,758\n\n“2019 NO. OF RIGHTS | 2018 NO. OF RIGHTS” [1]';
+      expect(answerLead(rights)).to.equal('Outstanding at end of period, 2019 NO. OF RIGHTS: 13,477,758');
+      expect(answerLead(rights, undefined, { asStop57: true })).to.equal('Outstanding at end of period, 2019 NO.');
     });
 
     it('is what stands before the first quote, when something does', () => {
