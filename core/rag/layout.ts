@@ -60,7 +60,8 @@ export function isTableRow(line: string): boolean {
   const start = cellsStart(tokens);
   if (start === tokens.length) return false;
   const label = tokens.slice(0, start).join(' ');
-  if (label.endsWith('.')) return false; // a sentence that happens to end in a number
+  // A sentence that happens to end in a number; not a label's lone leader dot ("Systems . 1,603,001 1,742,043").
+  if (label.endsWith('.') && !label.endsWith(' .')) return false;
   const cells = tokens.slice(start);
   const numeric = cells.filter((c) => /\d/.test(c));
   if (numeric.length >= 2) return true;
@@ -126,7 +127,7 @@ export function splitRow(row: string): { label: string; cells: string[] } {
     if (token === '%' && cells.length > 0) cells[cells.length - 1] += '%';
     else if (token !== '$') cells.push(token);
   }
-  return { label: tokens.slice(0, start).join(' '), cells };
+  return { label: tokens.slice(0, start).join(' ').replace(/ \.$/, ''), cells };
 }
 
 /** A column header, or a row with two figures or more (not a broken date line such as "August 29," read as a row). */

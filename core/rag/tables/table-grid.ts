@@ -73,7 +73,7 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
       close(i);
       current = { ...titleAbove(units, i), header: unit.text, columns: columnsOf(unit.text), rows: [] };
       // Columns read by geometry that name no year, under a line naming one ("Season 2019" over its months): its period.
-      const over = headerCells(unit.text) && !current.columns.some((c) => c.year !== undefined) ? current.unitLines.slice(0, -1).join(' ').match(YEAR) ?? [] : [];
+      const over = !current.columns.some((c) => c.year !== undefined) ? current.unitLines.slice(0, -1).join(' ').match(YEAR) ?? [] : [];
       if (new Set(over).size === 1) current.period = Number(over[0]);
       continue;
     }
@@ -173,6 +173,12 @@ const MAX_ROW_WORDS = 20;
  * else columns named by words just above it (wordHeader).
  */
 function startedAt(units: readonly TextUnit[], at: number, figures: number, last: { at: number; header: string; columns: GridColumn[]; unitLines: string[] } | undefined): Draft {
+  const draft = headedAt(units, at, figures, last);
+  const period = draft.columns.some((c) => c.year !== undefined) ? undefined : periodAbove(units, at);
+  return period === undefined ? draft : { ...draft, period };
+}
+
+function headedAt(units: readonly TextUnit[], at: number, figures: number, last: { at: number; header: string; columns: GridColumn[]; unitLines: string[] } | undefined): Draft {
   const title = titleAbove(units, at);
   const wrapped = wrappedHeader(units, at, figures);
   if (wrapped.columns.length > 0) return { ...title, ...wrapped, rows: [] };
@@ -181,6 +187,23 @@ function startedAt(units: readonly TextUnit[], at: number, figures: number, last
 }
 /** Units between a header and the rows still under it. */
 const MAX_HEADER_DISTANCE = 6;
+
+/**
+ * The one year a short line over a table names, above the header lines of a table whose columns name none ("As of
+ * December 31, 2018" over "Amortized Cost | Fair Value"): the table's period. None past a line of amounts (the table
+ * before) or one naming other years.
+ */
+function periodAbove(units: readonly TextUnit[], at: number): number | undefined {
+  for (let i = at - 1; i >= Math.max(0, at - MAX_PERIOD_DISTANCE); i--) {
+    const text = units[i].text;
+    if (/\d{1,3},\d{3}|\d\.\d/.test(text)) return undefined;
+    const years = new Set(text.match(YEAR) ?? []);
+    if (years.size > 1 || (years.size === 1 && text.split(' ').length > MAX_SECTION_WORDS)) return undefined;
+    if (years.size === 1) return Number([...years][0]);
+  }
+  return undefined;
+}
+const MAX_PERIOD_DISTANCE = 4;
 
 /**
  * A column header the page broke over short lines ("Stock at January 3," / "2020" / "December" / "28, 2018"),

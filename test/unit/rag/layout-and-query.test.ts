@@ -18,6 +18,10 @@ describe('layout of extracted lines', () => {
   it('tells table rows, column headers and headings from prose', () => {
     expect(isTableRow('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)')).to.equal(true);
     expect(isTableRow('Total assets $ 59,268')).to.equal(true);
+    // A label's lone leader dot is no sentence's end (TAT-QA dev prints "Systems ." as reports with leaders do).
+    expect(isTableRow('Systems . 1,603,001 1,742,043 2,134,926')).to.equal(true);
+    expect(splitRow('Systems . 1,603,001 1,742,043').label).to.equal('Systems');
+    expect(isTableRow('Sales rose to 1,603,001 in 2019. 1,742,043')).to.equal(false);
     expect(isTableRow('The company was founded in 1902 and grew.')).to.equal(false);
     expect(isTableRow('sales grew in 2018 compared to 2017')).to.equal(false);
     // A date wrapped after its day (shared/data/pdfs/federal-register-2020-17221.pdf): the sentence runs on.

@@ -254,6 +254,13 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What were the fees in 1999-00?', grids(`1999-00 1998-99\nDues 8,657 8,244\nFees 579 603`))?.cells[0].value).to.equal(579);
   });
 
+  it('takes the one year a short line over a stacked header names for the period of a table whose columns name none', () => {
+    const text = ['As of December 31, 2021', 'Amortized Unrealized Fair', 'Cost Gains Value', 'Berth bonds $129,499 $3,433 $126,066', 'Total $229,199 $5,414 $223,785',
+      'As of December 31, 2020', 'Amortized Unrealized Fair', 'Cost Gains Value', 'Berth bonds $73,798 $14,234 $87,797', 'Total $171,021 $14,650 $179,000'].join('\n');
+    expect(grids(text).map((g) => g.period)).to.deep.equal([2021, 2020]);
+    expect(answerFromTables('What is the difference between the total fair value and total amortized cost at 2020?', grids(text))?.computed?.value).to.equal(7979);
+  });
+
   it('takes a short line ending on a colon above the header for the table’s title, whose words name its rows too', () => {
     const [grid] = grids(`Annual Report\n7. HARBOUR FEES:\n2021 2020\nCurrent: Berths $1,139 $1,294\nCurrent: Moorings 428 423\nDeferred: Berths 34 (470)\nTotal fees $1,609 $1,164`);
     expect(grid.title).to.equal('7. HARBOUR FEES:');
