@@ -112,7 +112,8 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
     const titlesRow = words <= MAX_SECTION_WORDS && !/[.!?]$/.test(unit.text) && units[i + 1]?.kind === 'row';
     const short = unit.kind === 'heading' || (unit.kind === 'sentence' && ((words <= MAX_SECTION_WORDS && /:$/.test(unit.text)) || (words <= 4 && !/[.!?]$/.test(unit.text)) || titlesRow));
     // A header's second line in brackets ("(Decrease)") titles no section.
-    if (short && units[i + 1]?.kind !== 'columns' && !unit.text.startsWith('(')) section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
+    // The unit's line may run on into the section's ("(Dollars in millions) Deferred tax assets").
+    if (short && units[i + 1]?.kind !== 'columns' && !/^\([^)]*\)$/.test(unit.text)) section = unit.text.replace(/^\((?:in|dollars|amounts)[^)]*\)\s*/i, '').replace(/:$/, '');
     // A header's second line naming each year's columns ("Amount % of total Amount % of total ($) (%)")
     // is no prose: the rows below are still the header's.
     else if (current.rows.length === 0 && unit.kind === 'sentence' && !/[.!?]$/.test(unit.text) && words <= MAX_ROW_WORDS) continue;

@@ -78,10 +78,10 @@ function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | 
   // The items are the rows with a name of their own, not the section's totals ("Total …", or a label that repeats the
   // section's name: "Gross deferred tax liabilities").
   const sectionKeys = best ? keysOf(best.rows[0].section!) : [];
-  const items = best?.rows.filter((r) => {
-    const keys = new Set(keysOf(r.label));
-    return r.label && !/^total\b/i.test(r.label) && wordTokens(r.label).length > 0 && !sectionKeys.every((k) => keys.has(k));
-  });
+  const totals = (r: GridRow) => /^total\b/i.test(r.label) || sectionKeys.every((k) => new Set(keysOf(r.label)).has(k));
+  // What comes after the section's total adjusts it ("Less valuation allowance", then "Net …"): no item of it.
+  const total = best ? best.rows.findIndex(totals) : -1;
+  const items = best?.rows.slice(0, total < 0 ? undefined : total).filter((r) => r.label && wordTokens(r.label).length > 0);
   if (!best || !items || items.length < 2) return undefined;
   const section = best.rows[0].section!;
   return { line: `${section.replace(/:$/, '')}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(best.grid, items), confidence: best.recall };

@@ -397,6 +397,12 @@ describe('questions about a table’s shape', () => {
     expect(answerFromTables('How many components are there under pensions?', grids(DEPOT))).to.equal(undefined);
   });
 
+  it('reads a section named on the unit’s line, and leaves out what adjusts the section after its total', () => {
+    // As a report prints it (TAT-QA dev): the unit's line runs on into the first section's name.
+    const text = `2021 2020\n(Dollars in millions) Berth assets\nPontoons $1,169 1,111\nCranes 3,167 3,445\nOther 577 553\nGross berth assets 4,913 5,109\nLess wear allowance (1,319) (1,331)\nNet berth assets 3,594 3,778\nBerth liabilities\nLeases (3,489) (3,011)`;
+    expect(structureAnswer('How many components are there under berth assets?', grids(text))?.line).to.equal('3 items: Berth assets: Pontoons, Cranes and Other');
+  });
+
   it('leaves alone a question about when something happened, which period is higher, or a section no table has', () => {
     expect(structureAnswer('In which period did the depot open?', grids(DEPOT))).to.equal(undefined);
     expect(structureAnswer('In which year were the vans higher?', grids(DEPOT))).to.equal(undefined);
