@@ -61,4 +61,9 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
       expect(answer.text, question).to.match(/^“/);
     }
   });
+
+  it('reads "What was X?" of the rows it names as asking for their figures, the latest period when none is named', async () => {
+    const answer = await answerer.answer({ question: 'What was the consolidated net income?', history: [], contexts: [passage('1', STATEMENT)] });
+    expect(answer.text.split('\n')[0]).to.equal('Consolidated Net Income, 2020: $7,768 million');
+  });
 });
