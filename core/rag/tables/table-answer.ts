@@ -68,8 +68,10 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   // Two rows asked of and only one found: one of its figures is no answer, unless the row prints the share itself.
   if (phrases && !(operation === 'share' && match.row.figures.some((f) => f?.percent))) return undefined;
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
-  return periodAnswer(single, match, years, shared, wordTokens(question).map(termKey));
+  return periodAnswer(single, match, years, shared, wordTokens(question).map(termKey), SINCE_YEAR.exec(question)?.[1]);
 }
+/** "… increase in X from 2018?", "since 2018", with no year it ran to: the change from that year to the latest. */
+const SINCE_YEAR = /\b(?:from|since)\s+((?:19|20)\d\d)\b(?!\s*(?:to|through|and|-|–)\b)/i;
 
 /**
  * "… as a share of the total purchase obligations" of the row "Purchase obligations": the row's own total (its Total
@@ -365,7 +367,7 @@ function amountsWithShares(figures: ReadonlyArray<Figure | undefined>, width: nu
 }
 
 /** A lookup, change, percent change, sum or average of one row over periods. */
-function periodAnswer(operation: TableOperation, match: RowMatch, years: number[], shared: Set<string>, askedKeys: readonly string[] = []): TableAnswer | undefined {
+function periodAnswer(operation: TableOperation, match: RowMatch, years: number[], shared: Set<string>, askedKeys: readonly string[] = [], since?: string): TableAnswer | undefined {
   const byYear = yearColumns(match.grid, match.row);
   let columns: number[];
   if (operation === 'lookup') {
@@ -374,6 +376,9 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
   } else if (operation === 'change' || operation === 'percent-change') {
     // From the earlier period to the later: the two asked, or the one asked and the period before it, or the latest two.
     const asked = years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0);
+    // "From 2018" alone: 2018 is the earlier, the latest period the later.
+    const fromAsked = asked.length === 1 && since !== undefined && match.grid.columns[asked[0]].year === Number(since) ? asked[0] : undefined;
+    if (fromAsked !== undefined) asked.splice(0, 1, byYear[0], fromAsked);
     const later = asked.length > 0 ? asked.reduce((a, b) => (match.grid.columns[a].year! >= match.grid.columns[b].year! ? a : b)) : byYear[0];
     const earlier = asked.length >= 2 ? asked.reduce((a, b) => (match.grid.columns[a].year! <= match.grid.columns[b].year! ? a : b)) : byYear[byYear.indexOf(later) + 1];
     columns = later !== undefined && earlier !== undefined && later !== earlier ? [earlier, later] : [];

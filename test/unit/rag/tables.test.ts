@@ -291,6 +291,13 @@ describe('periods and units as reports print them', () => {
     expect(tableUnitOf(['Ticket sales in the new season were $1.73 billion. ($ in millions)'])).to.deep.include({ scale: 'million' });
   });
 
+  it('reads a change "from" one year alone as running from it to the latest period, and none from the latest', () => {
+    const text = `2021 2020 2019\nToll income 1,344 723 610\nToll expense 228 190 150`;
+    expect(answerFromTables('What was the increase in toll income from 2019?', grids(text))?.computed?.value).to.equal(734);
+    expect(answerFromTables('What was the increase in toll income from 2021?', grids(text))).to.equal(undefined);
+    expect(answerFromTables('What was the increase in toll income from 2019 to 2020?', grids(text))?.computed?.value).to.equal(113);
+  });
+
   it('reads a row struck at the end of the period as the period’s figure, at its start only when asked', () => {
     const text = `2021 2020\nDeposits, beginning of the year 1,769.4 1,710.3\nAdditions during the year 866.9 —\nDeposits, end of the year 2,450.8 1,620.2`;
     expect(answerFromTables('What was the change in deposits from 2020 to 2021?', grids(text))?.computed?.value).to.equal(830.6);
