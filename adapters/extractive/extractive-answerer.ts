@@ -117,7 +117,7 @@ export class ExtractiveAnswerer implements Llm {
     const header = row && columnHeaderOf(row, all);
     const first = row ? { ...row, text: header ? `${header} … ${row.text}` : row.text, words: countWords(row.text) + (header ? countWords(header) : 0) } : fitted(best, MAX_ANSWER_WORDS, queryTerms);
     // The figure asked for first: the year's column, or (no year asked) a total column's; of each table's, named.
-    const lead = row && (others.length > 0 ? yearFigures(alike, all, figure?.year) : figure?.year === undefined ? figureForTotal(row.text, header) : figureForYear(row.text, header, figure.year));
+    const lead = row && (others.length > 0 ? yearFigures(alike, all, figure?.year) : figure?.year === undefined ? figureForTotal(row.text, header) : figureForYear(row.text, header, figure.year, yearsIn(request.question)));
     // A question that repeats a section's question-shaped heading ("Who must file …?") is answered by that section.
     const section = row ? undefined : echoedSection(request.question, all);
     // A sentence announcing a table ("… estimates the following costs …:") is followed by the table's lines.
@@ -519,4 +519,9 @@ function fitted(candidate: Candidate, maxWords: number, queryTerms: Set<string>)
 function limitWords(text: string, max: number): string {
   const words = text.split(/\s+/);
   return words.length <= max ? text : `${words.slice(0, max).join(' ')}…`;
+}
+
+/** The years a question names, in its order. */
+function yearsIn(question: string): number[] {
+  return (question.match(/\b(?:19|20)\d\d\b/g) ?? []).map(Number);
 }

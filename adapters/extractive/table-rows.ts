@@ -155,7 +155,10 @@ export function figureForTotal(row: string, header: string | undefined): string 
  * The row's figure in the column of the given year, when the header's years and the row's figures line up one to
  * one: "2018: (1,577)".
  */
-export function figureForYear(row: string, header: string | undefined, year: number | undefined): string | undefined {
+export function figureForYear(row: string, header: string | undefined, year: number | undefined, others: readonly number[] = []): string | undefined {
+  // Each year the question asks ("in 2020 and 2018 respectively"), in its order, when the row has them all.
+  const each = [...new Set(others.length >= 2 ? others : [year])].map((y) => ({ y, cell: cellForYear(row, header, y) }));
+  if (each.length >= 2 && each.every(({ cell }) => cell !== undefined)) return each.map(({ y, cell }) => `${y}: ${cell}`).join('; ');
   const cell = cellForYear(row, header, year);
   return cell === undefined ? undefined : `${year}: ${cell}`;
 }
