@@ -127,7 +127,8 @@ export function splitRow(row: string): { label: string; cells: string[] } {
     if (token === '%' && cells.length > 0) cells[cells.length - 1] += '%';
     else if (token !== '$') cells.push(token);
   }
-  return { label: tokens.slice(0, start).join(' ').replace(/ \.$/, ''), cells };
+  // Currency signs set before the label ("$ $ $ Realized gains …": the signs of the columns above) name nothing.
+  return { label: tokens.slice(0, start).join(' ').replace(/ \.$/, '').replace(/^(?:[$€£¥] )+/, ''), cells };
 }
 
 /** A column header, or a row with two figures or more (not a broken date line such as "August 29," read as a row). */

@@ -314,7 +314,9 @@ function yearColumns(grid: TableGrid, row: GridRow): number[] {
 
 function cell(match: RowMatch, column: number): TableCell | undefined {
   const at = figureIndex(match, column);
-  const value = at === undefined ? undefined : match.row.figures[at]?.value;
+  const figure = at === undefined ? undefined : match.row.figures[at];
+  // A dash in a figure's place prints nil: none of it that period ("—"), not a figure unknown ("n/a", "nm").
+  const value = figure && figure.value === undefined && /^[—–-]+$/.test(figure.text) ? 0 : figure?.value;
   const col = match.grid.columns[column];
   if (value === undefined || !col) return undefined;
   return { grid: match.grid, row: match.row, column: col, value };

@@ -21,6 +21,7 @@ describe('layout of extracted lines', () => {
     // A label's lone leader dot is no sentence's end (TAT-QA dev prints "Systems ." as reports with leaders do).
     expect(isTableRow('Systems . 1,603,001 1,742,043 2,134,926')).to.equal(true);
     expect(splitRow('Systems . 1,603,001 1,742,043').label).to.equal('Systems');
+    expect(splitRow('$ $ $ Realized gains on swaps — (42,271) (25,733)').label).to.equal('Realized gains on swaps');
     expect(isTableRow('Sales rose to 1,603,001 in 2019. 1,742,043')).to.equal(false);
     expect(isTableRow('The company was founded in 1902 and grew.')).to.equal(false);
     expect(isTableRow('sales grew in 2018 compared to 2017')).to.equal(false);

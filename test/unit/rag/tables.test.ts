@@ -291,6 +291,12 @@ describe('periods and units as reports print them', () => {
     expect(tableUnitOf(['Ticket sales in the new season were $1.73 billion. ($ in millions)'])).to.deep.include({ scale: 'million' });
   });
 
+  it('reads a dash where a figure stands as nil in what it computes, not "n/a" or "nm"', () => {
+    const text = `2021 2020 2019\nRealized gains on swaps — (42,271) (25,733)\nOther gains n/a 1,200 900`;
+    expect(answerFromTables('What is the change in realized gains on swaps from 2020 to 2021?', grids(text))?.computed?.value).to.equal(42271);
+    expect(answerFromTables('What is the change in other gains from 2020 to 2021?', grids(text))).to.equal(undefined);
+  });
+
   it('reads a change "from" one year alone as running from it to the latest period, and none from the latest', () => {
     const text = `2021 2020 2019\nToll income 1,344 723 610\nToll expense 228 190 150`;
     expect(answerFromTables('What was the increase in toll income from 2019?', grids(text))?.computed?.value).to.equal(734);
