@@ -27,8 +27,13 @@ const UNIT_IN_HEADING = new RegExp(`(?:^|\\s)${UNIT_WORDS}(?=\\s|$)`, 'gi');
 const MAX_HEADING_LINES = 24;
 /** A heading cell longer than this is prose, not a heading. */
 const MAX_HEADING_WORDS = 8;
-/** Heading lines further apart than this many font sizes (up from the highest so far) are not one table's. */
+/** Heading lines further apart than this many font sizes are not one table's (a title well above it). */
 const HEADING_GAP = 2.5;
+/**
+ * Lines are looked at this far from those found so far: headings drawn column by column come back down the page, so
+ * the line above in the text layer may stand several lines up (a last column's one-line heading over three-line ones).
+ */
+const HEADING_REACH = 5;
 
 /**
  * The page's lines with each table's wrapped headings (two printed lines or more) read by columns into one line.
@@ -126,10 +131,11 @@ function headingLines(lines: readonly (readonly TextSegment[])[], start: number,
     const prose = line.some((s) => s.left < tableLeft + s.size && s.right > figuresLeft);
     // Text mostly left of the figures that reaches into them is a title across the page, not a column's heading.
     const title = line.some((s) => s.right > figuresLeft && figuresLeft - s.left > (s.right - s.left) / 2);
-    // A figure other than a year or a note's mark: a row the layout could not tell as one, not a heading.
-    const figure = line.some((s) => FIGURE.test(s.text.trim()) && !YEAR_CELL.test(s.text.trim()) && !/^\(\d\)$/.test(s.text.trim()));
+    // A figure other than a year, a note's mark or a date's day ("30" of "30 June 2019" wrapped in its column): a row
+    // the layout could not tell as one, not a heading.
+    const figure = line.some((s) => FIGURE.test(s.text.trim()) && !YEAR_CELL.test(s.text.trim()) && !/^\(\d\)$|^\d{1,2},?$/.test(s.text.trim()));
     const y = Math.max(...line.map((s) => s.y));
-    const apart = y > highest + HEADING_GAP * Math.max(...line.map((s) => s.size)) || y < lowest - HEADING_GAP * Math.max(...line.map((s) => s.size));
+    const apart = y > highest + HEADING_REACH * Math.max(...line.map((s) => s.size)) || y < lowest - HEADING_REACH * Math.max(...line.map((s) => s.size));
     if (!short || prose || title || figure || apart || isRow(line)) break;
     if (!overFigures && !UNIT.test(line.map((s) => s.text).join(' ').trim())) {
       // A section's title in the label column over the first rows ("Assets") stands between them and the headings.
@@ -143,7 +149,21 @@ function headingLines(lines: readonly (readonly TextSegment[])[], start: number,
     highest = Math.max(highest, y);
     lowest = Math.min(lowest, y);
   }
-  return found;
+  return closeTogether(lines, found);
+}
+
+/** The lines found, from the lowest up to the first gap of more than HEADING_GAP between them. */
+function closeTogether(lines: readonly (readonly TextSegment[])[], found: number[]): number[] {
+  const top = (i: number) => Math.max(...lines[i].map((s) => s.y));
+  const size = (i: number) => Math.max(...lines[i].map((s) => s.size));
+  let reached = Math.min(...found.map(top));
+  const kept = new Set<number>();
+  for (const i of [...found].sort((a, b) => top(a) - top(b))) {
+    if (top(i) > reached + HEADING_GAP * size(i)) break;
+    kept.add(i);
+    reached = Math.max(reached, top(i));
+  }
+  return found.filter((i) => kept.has(i));
 }
 
 /**

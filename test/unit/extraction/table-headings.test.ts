@@ -91,6 +91,17 @@ describe('table headings wrapped in their columns, read by the page geometry (ad
     expect(withTableHeadings([...drawn, ...rows(2)])[0]).to.equal('Amortized Cost | Unrealized Gains | Unrealized Losses | Fair Value | Total Amount');
   });
 
+  it('reads dates wrapped over three lines each, drawn column by column, with a unit line below', () => {
+    // TAT-QA dev's "30 June 2019 | 30 June 2018 | Change" printed in narrow columns: the last column's one line and the
+    // units' line come first going up, three lines apart from the dates' top lines, and the day ("30") is no figure;
+    // the "%" over the change column is its heading, the unit goes below once.
+    const dates = [['30', 'June', '2019'], ['30', 'June', '2018'], ['Change']];
+    const drawn = dates.flatMap((lines, k) => lines.map((text, line) => [cell(text, AT[k], line)]));
+    const units = [cell('$’000', AT[0], 3), cell('$’000', AT[1], 3), cell('%', AT[2], 3)];
+    const table = [[label('Net profit after tax', 4), ...['(9,819)', '6,639', '(248%)'].map((f, k) => cell(f, AT[k], 4))], [label('Underlying EBITDA', 5), ...['85,123', '62,575', '36%'].map((f, k) => cell(f, AT[k], 5))]];
+    expect(withTableHeadings([...drawn, units, ...table]).slice(0, 2)).to.deep.equal(['30 June 2019 | 30 June 2018 | Change %', '$’000']);
+  });
+
   it('takes no line of the paragraph above into the headings, and reads a page with no table as it is', () => {
     const lines = [
       [label('The table shows what we owe and', 0), cell('when.', AT[4], 0)],
