@@ -9,7 +9,7 @@ import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubje
 import { asksForExplanation, proseFirst } from './explanation.js';
 import { asWrittenInPassages } from './passage-wording.js';
 import { tableAnswerRead, withAlsoFound } from './table-answer.js';
-import { bestRow, cellForYear, columnHeaderOf, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
+import { bestRow, cellForYear, columnHeaderOf, figureForNamedColumn, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
 /** A sentence cut shorter than this says too little to be worth quoting. */
@@ -117,7 +117,7 @@ export class ExtractiveAnswerer implements Llm {
     const header = row && columnHeaderOf(row, all);
     const first = row ? { ...row, text: header ? `${header} … ${row.text}` : row.text, words: countWords(row.text) + (header ? countWords(header) : 0) } : fitted(best, MAX_ANSWER_WORDS, queryTerms);
     // The figure asked for first: the year's column, or (no year asked) a total column's; of each table's, named.
-    const lead = row && (others.length > 0 ? yearFigures(alike, all, figure?.year) : figure?.year === undefined ? figureForTotal(row.text, header) : figureForYear(row.text, header, figure.year, yearsIn(request.question)));
+    const lead = row && (others.length > 0 ? yearFigures(alike, all, figure?.year) : figure?.year === undefined ? figureForNamedColumn(row.text, header, request.question) ?? figureForTotal(row.text, header) : figureForYear(row.text, header, figure.year, yearsIn(request.question)));
     // A question that repeats a section's question-shaped heading ("Who must file …?") is answered by that section.
     const section = row ? undefined : echoedSection(request.question, all);
     // A sentence announcing a table ("… estimates the following costs …:") is followed by the table's lines.

@@ -1,4 +1,4 @@
-import { isTableLine, namedColumns, splitRow, termKey, termKeys, wordTokens, type ContextPassage, type UnitKind } from '../../core/index.js';
+import { headerCells, isTableLine, namedColumns, splitRow, termKey, termKeys, wordTokens, type ContextPassage, type UnitKind } from '../../core/index.js';
 
 /**
  * Figure questions ("What is the FY2018 capital expenditure (in USD millions)?") are answered by a table row, which
@@ -142,6 +142,19 @@ export function columnHeaderOf<C extends RowCandidate>(row: C, candidates: C[]):
   const above = units[first - 1];
   if (!above || /[.:;!?]$/.test(above.text)) return undefined;
   return namedColumns([above], units[first].text);
+}
+
+/**
+ * The row's figure under the one column of a header read by columns whose words the question all holds ("… for
+ * current receivables" of "Current | 0 to 30 days past due | … | Total"): "Current: 23,762".
+ */
+export function figureForNamedColumn(row: string, header: string | undefined, question: string): string | undefined {
+  const cells = header === undefined ? undefined : headerCells(header);
+  const figures = splitRow(row).cells;
+  if (!cells || cells.length !== figures.length) return undefined;
+  const asked = new Set(termKeys(question));
+  const named = cells.flatMap((cell, k) => (termKeys(cell).length > 0 && termKeys(cell).every((key) => asked.has(key)) ? [k] : []));
+  return named.length === 1 ? `${cells[named[0]]}: ${figures[named[0]]}` : undefined;
 }
 
 /** The row's last figure when its header's last column is the total ("Totals: 146,982"). */

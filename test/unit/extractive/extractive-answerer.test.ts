@@ -7,7 +7,7 @@ import { NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
 import type { AnswerSkill } from '../../../core/ports/answer-skill.js';
 import { financialAnswerSkill } from '../../../adapters/financial-statements/plugin.js';
 import { sourceLine } from '../../support/answer-source-line.js';
-import { columnHeaderOf, figureForTotal, figureForYear } from '../../../adapters/extractive/table-rows.js';
+import { columnHeaderOf, figureForNamedColumn, figureForTotal, figureForYear } from '../../../adapters/extractive/table-rows.js';
 import { splitUnits } from '../../../core/rag/layout.js';
 
 const passage = (ref: string, text: string, filename = 'doc.pdf', page = 1, score = 1): ContextPassage => ({ ref, filename, page, text, score });
@@ -175,6 +175,10 @@ describe('ExtractiveAnswerer', () => {
     expect(columnHeaderOf(sentence[1], sentence)).to.equal(undefined);
     expect(figureForTotal('Texas 21,550 56,941 51,670', 'State Permit Handgun Rifle')).to.equal(undefined);
     expect(figureForTotal('Texas 21,550 56,941 51,670', 'State Permit Handgun Total')).to.equal('Total: 51,670');
+    // The one column of a header read by columns that the question names by all its words.
+    const aging = 'Current | 0 to 30 days past due | More than 60 days past due | Total';
+    expect(figureForNamedColumn('Gross carrying amount 23,762 2,068 1,703 28,320', aging, 'What is the gross carrying amount for current receivables?')).to.equal('Current: 23,762');
+    expect(figureForNamedColumn('Gross carrying amount 23,762 2,068 1,703 28,320', aging, 'What is the gross carrying amount?')).to.equal(undefined);
     // Each year a question names, in its order, when the row has them all; else the one year.
     expect(figureForYear('Capital expenditures 475.6 434.7', '2021 2020', 2021, [2020, 2021])).to.equal('2020: 434.7; 2021: 475.6');
     expect(figureForYear('Capital expenditures 475.6 434.7', '2021 2020', 2021, [2021, 2019])).to.equal('2021: 475.6');
