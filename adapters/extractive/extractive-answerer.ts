@@ -8,7 +8,7 @@ import { absentNames, bareWord, nearSpelling, notFoundNote, questionNames } from
 import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubjectSupport, subjectSupport } from './answer-support.js';
 import { asksForExplanation, proseFirst } from './explanation.js';
 import { asWrittenInPassages } from './passage-wording.js';
-import { tableAnswerRead, withAlsoFound } from './table-answer.js';
+import { ownQuestion, tableAnswerRead, withAlsoFound } from './table-answer.js';
 import { bestRow, cellForYear, columnHeaderOf, figureForNamedColumn, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -232,7 +232,8 @@ function supported(request: AnswerRequest, answer: Answer | undefined): Answer |
   const leadRef = Object.entries(answer.markers ?? {}).find(([, n]) => n === 1)?.[0] ?? answer.usedRefs[0];
   const passage = request.contexts.find((p) => p.ref === leadRef);
   if (!passage) return answer;
-  const support = subjectSupport(request.question, passage, request.contexts, { phrases: false });
+  // The question's own words, not its preamble's ("We need to calculate a metric …: what is …?"), as the table read it.
+  const support = subjectSupport(ownQuestion(request.question), passage, request.contexts, { phrases: false });
   return support.share < MIN_SUBJECT_SUPPORT.table ? asClosestFound(answer, support.missing) : answer;
 }
 

@@ -16,7 +16,7 @@ const ASKS_OTHER = /\b(?:why|reasons?|describe|explain|means?|meaning|purpose|ho
 /** "What was X?": asked of a row, a figure it held (what a term is, "What is X?", stays the sentences'). */
 const ASKS_PAST = /^\s*what\s+(?:was|were)\b/i;
 /** A plain look-up names the period or the figure it wants: "What is Trade receivables?" asks what they are. */
-const NAMES_FIGURE = /\b(?:19|20)\d\d\b|\b(?:amount|value|total|balance|sum|figure|how much|how many|number of|price|cost|costs)\b/i;
+const NAMES_FIGURE = /(?:\bFY\s?|\b)(?:19|20)\d\d\b|\b(?:amount|value|total|balance|sum|figure|how much|how many|number of|price|cost|costs)\b/i;
 
 export function tableAnswer(request: AnswerRequest): Answer | undefined {
   return tableAnswerRead(request)?.answer;
@@ -32,8 +32,9 @@ export function tableAnswerRead(request: AnswerRequest): { answer: Answer; compu
       passageOf.set(grid, passage);
     }
   }
-  const found = answerFromTables(request.question, grids);
-  if (!found || !fires(found, request.question)) return undefined;
+  const question = ownQuestion(request.question);
+  const found = answerFromTables(question, grids);
+  if (!found || !fires(found, question)) return undefined;
   const grid = found.cells[0].grid;
   const passage = passageOf.get(grid)!;
   const rows = [...new Set(found.cells.map((c) => c.row))];
@@ -45,6 +46,14 @@ export function tableAnswerRead(request: AnswerRequest): { answer: Answer; compu
     quotes: { [passage.ref]: rows.map((r) => r.text).join(' ') },
   };
   return { answer, computed: found.computed !== undefined };
+}
+
+/**
+ * The question itself, without a preamble set before it ("We need to calculate a metric … Please answer the following
+ * question: what is …?"): the preamble's words name no row.
+ */
+export function ownQuestion(question: string): string {
+  return /[:.]\s+((?:what|how|which|who|when|where|why|in|for|as of|at)\b[^:.]*\?)\s*$/i.exec(question)?.[1] ?? question;
 }
 
 function fires(found: TableAnswer, question: string): boolean {

@@ -59,7 +59,7 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   const rows = listed && listedRows(listed, grids, weigh);
   if (rows) return rowsAnswer(operation, rows, years, shared);
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
-  const match = bestRow(question, grids, weigh);
+  const match = ofYearAsked(bestRow(question, grids, weigh), years, (dated) => bestRow(question, dated, weigh), grids);
   if (!match) return undefined;
   // Columns named by words ("the low and high price", "current … out of total …"): the row's cells under them.
   const named = namedColumns(question, match.grid);
@@ -70,6 +70,17 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
   return periodAnswer(single, match, years, shared, wordTokens(question).map(termKey), SINCE_YEAR.exec(question)?.[1]);
 }
+/**
+ * The row matched, or as good a match in a table that has the year asked when the row's own has none: the same line
+ * item restated under "Reported | Restated" is no answer for 2018, a table of "2018 2017" is.
+ */
+function ofYearAsked(match: RowMatch | undefined, years: number[], rematch: (grids: TableGrid[]) => RowMatch | undefined, grids: readonly TableGrid[]): RowMatch | undefined {
+  const hasYear = (grid: TableGrid) => grid.columns.some((c) => c.year !== undefined && years.includes(c.year)) || (grid.period !== undefined && years.includes(grid.period));
+  if (!match || years.length === 0 || hasYear(match.grid)) return match;
+  const dated = rematch(grids.filter(hasYear));
+  return dated && dated.confidence >= match.confidence ? dated : match;
+}
+
 /** "… increase in X from 2018?", "since 2018", with no year it ran to: the change from that year to the latest. */
 const SINCE_YEAR = /\b(?:from|since)\s+((?:19|20)\d\d)\b(?!\s*(?:to|through|and|-|–)\b)/i;
 
@@ -93,8 +104,8 @@ function yearsAsked(question: string): number[] {
     // "2019 to 2017 respectively": each year, in the order asked.
     return Array.from({ length: Math.abs(b - a) + 1 }, (_, i) => a + Math.sign(b - a) * i).join(' ');
   });
-  // A year's short form counts as the year ("between F19 and F18"), a split year as the year it ends in ("2017/18").
-  const short = ranged.replace(SPLIT_YEAR, (printed) => String(yearOf(printed))).replace(SHORT_YEAR, (printed) => String(yearOf(printed)));
+  // A year's short form counts as the year ("between F19 and F18"; a year after an F and a Y too), a split year as the one it ends in ("2017/18").
+  const short = ranged.replace(/\bFY\s?((?:19|20)\d\d)\b/gi, '$1').replace(SPLIT_YEAR, (printed) => String(yearOf(printed))).replace(SHORT_YEAR, (printed) => String(yearOf(printed)));
   return [...new Set((short.match(YEAR) ?? []).map(Number))];
 }
 

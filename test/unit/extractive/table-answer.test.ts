@@ -62,6 +62,12 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
     }
   });
 
+  it('reads the question set after a preamble by its own words, for the row and for what supports it', async () => {
+    const question = 'We need to calculate a metric by using information only provided within the statement. Please answer the following question: what is the consolidated net income in 2019?';
+    const answer = await answerer.answer({ question, history: [], contexts: [passage('1', STATEMENT)] });
+    expect(answer.text.split('\n')[0]).to.equal('Consolidated Net Income, 2019: $8,985 million');
+  });
+
   it('reads "What was X?" of the rows it names as asking for their figures, the latest period when none is named', async () => {
     const answer = await answerer.answer({ question: 'What was the consolidated net income?', history: [], contexts: [passage('1', STATEMENT)] });
     expect(answer.text.split('\n')[0]).to.equal('Consolidated Net Income, 2020: $7,768 million');

@@ -297,6 +297,12 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What is the change in other gains from 2020 to 2021?', grids(text))).to.equal(undefined);
   });
 
+  it('takes the row of a table that has the year asked ("FY2021") over the same row restated in one that has none', () => {
+    const restated = grids(`Reported | Impact of New Standards | Restated\nBerths, net 12,672 12,672\nCranes 5,559 5,559`);
+    const dated = grids(`December 31, 2021 2020\nBerths, net 12,645 12,672\nCranes 7,840 5,559`);
+    expect(answerFromTables('What is the year end FY2021 berths, net?', [...restated, ...dated])?.cells.map((c) => c.value)).to.deep.equal([12645]);
+  });
+
   it('reads a change "from" one year alone as running from it to the latest period, and none from the latest', () => {
     const text = `2021 2020 2019\nToll income 1,344 723 610\nToll expense 228 190 150`;
     expect(answerFromTables('What was the increase in toll income from 2019?', grids(text))?.computed?.value).to.equal(734);
