@@ -3,6 +3,7 @@
  * - runs of whitespace (tabs from table cells, double spaces, NBSP) within a line become one space;
  * - a word split across lines by a hyphen is joined ("exam-\nple" -> "example"); only when the next line
  *   starts with a lower-case letter, so "Ein-\nund Ausgang"-style ranges are rarely affected and "Foo -\nBar" never;
+ * - a year printed letter-spaced on a line of years and words ("2019 2 0 1 8", a column header) is joined ("2019 2018");
  * - line breaks are kept, blank lines (paragraph breaks) are collapsed to one empty line.
  */
 export function normalizeExtractedText(raw: string): string {
@@ -13,7 +14,7 @@ export function normalizeExtractedText(raw: string): string {
     // A soft hyphen only marks where a word may break: drop it, with the line break it caused.
     .replace(/\u00ad\n?/g, '');
 
-  const lines = text.split('\n').map((line) => line.replace(/\s+/g, ' ').trim());
+  const lines = text.split('\n').map((line) => withYearsJoined(line.replace(/\s+/g, ' ').trim()));
 
   return lines
     .join('\n')
@@ -55,4 +56,14 @@ export function countWordCharacters(text: string, atMost = Infinity): number {
   let count = 0;
   while (count < atMost && letters.exec(text) !== null) count++;
   return count;
+}
+
+const SPACED_YEAR = /\b(1 9|2 0) (\d) (\d)\b/g;
+
+/** A line whose only figures are years, some letter-spaced, with those joined; any other line as it is. */
+function withYearsJoined(line: string): string {
+  if (!SPACED_YEAR.test(line)) return line;
+  SPACED_YEAR.lastIndex = 0;
+  const joined = line.replace(SPACED_YEAR, (_, century: string, tens: string, ones: string) => `${century.replace(' ', '')}${tens}${ones}`);
+  return /\d/.test(joined.replace(/\b(?:19|20)\d\d\b/g, '')) ? line : joined;
 }

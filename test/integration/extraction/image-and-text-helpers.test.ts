@@ -129,6 +129,11 @@ describe('extraction helpers', () => {
       expect(normalizeExtractedText('Ge\u00adome\u00ad\ntrie')).to.equal('Geometrie'); // soft hyphens
     });
 
+    it('joins a letter-spaced year on a line whose only figures are years (a column header), not in a row of figures', () => {
+      expect(normalizeExtractedText('2019 2 0 1 8\nValuation allowance (19,911) (15,916)')).to.equal('2019 2018\nValuation allowance (19,911) (15,916)');
+      expect(normalizeExtractedText('Rooms 2 0 1 9 12,000')).to.equal('Rooms 2 0 1 9 12,000');
+    });
+
     it('drops control and zero-width characters', () => {
       expect(normalizeExtractedText('habibi\u0003 x\u200by\ffoo')).to.equal('habibi xy\nfoo');
     });
