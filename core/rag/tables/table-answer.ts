@@ -162,7 +162,10 @@ function adjacency(asked: string[], label: string[]): number {
 function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: string) => number, except?: GridRow | readonly GridRow[]): RowMatch | undefined {
   const skipped = new Set(Array.isArray(except) ? except : except ? [except] : []);
   const known = new Set(grids.flatMap((g) => g.rows.flatMap((r) => [...labelKeys(r), ...(r.section ? keysOf(r.section) : [])])));
-  const asked = [...new Set(wordTokens(phrase).filter((w) => !OPERATION_WORDS.has(w) && !FUNCTION_WORDS.has(w)).map(termKey))].filter((k) => known.has(k));
+  // "Net" of "the net difference in X" qualifies the operation, not X, unless a row is named so ("Net change in cash").
+  const labels = grids.flatMap((g) => g.rows.map((r) => r.label.toLowerCase()));
+  const qualifies = (w: string, next = '') => w === 'net' && /^(?:difference|change|increase|decrease)$/.test(next) && !labels.some((l) => l.includes(`net ${next}`));
+  const asked = [...new Set(wordTokens(phrase).filter((w, i, all) => !OPERATION_WORDS.has(w) && !FUNCTION_WORDS.has(w) && !qualifies(w, all[i + 1])).map(termKey))].filter((k) => known.has(k));
   if (asked.length === 0) return undefined;
   const sum = (keys: string[]) => keys.reduce((s, k) => s + weigh(k), 0);
   const askedWeight = sum(asked);

@@ -303,6 +303,13 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What is the year end FY2021 berths, net?', [...restated, ...dated])?.cells.map((c) => c.value)).to.deep.equal([12645]);
   });
 
+  it('reads "the net difference in X" as X’s change, unless a row is itself named "Net change …"', () => {
+    const text = `2021 2020 2019\nFerries $ 1,460 $ 502 $ 806\nBuses 1,603 1,742 2,134\nNet fares $ 3,063 $ 2,244 $ 2,940`;
+    expect(answerFromTables('What is the net difference in fares of ferries between 2019 and 2021?', grids(text))?.computed?.value).to.equal(654);
+    const cash = `2021 2020\nNet change in cash balance (16) (5)\nCash balance at end of year 513 525`;
+    expect(answerFromTables('What is the average net change in cash balance across the 2 years?', grids(cash))?.computed?.value).to.equal(-10.5);
+  });
+
   it('reads a change "from" one year alone as running from it to the latest period, and none from the latest', () => {
     const text = `2021 2020 2019\nToll income 1,344 723 610\nToll expense 228 190 150`;
     expect(answerFromTables('What was the increase in toll income from 2019?', grids(text))?.computed?.value).to.equal(734);
