@@ -397,6 +397,7 @@ describe('answers from table cells', () => {
     expect(operationAsked('What was the revenue in 2019?')).to.equal('lookup');
     expect(operationAsked('What is the change (%) for bookings between 2018 and 2019?')).to.equal('percent-change');
     expect(operationAsked('What percentage did sales increase by between F21 and F20?')).to.equal('percent-change');
+    expect(operationAsked('What is the net percentage difference in net sales between 2017 and 2019?')).to.equal('percent-change');
     expect(operationAsked('What percentage of sales increased in 2021?')).to.equal('share');
     expect(operationAsked('What is the total rent paid across all 3 years?')).to.equal('sum');
   });
