@@ -115,8 +115,16 @@ function cellsStart(tokens: string[]): number {
   let start = tokens.length;
   while (start > 0 && CELL.test(tokens[start - 1])) start--;
   while (start < tokens.length && tokens[start] === '%') start++;
+  // A date ending the label ("Net balances at September 30, 2018 49,786 …", "Balance at 31 March 2019 1,234") is the
+  // label's, when figures follow it.
+  if (MONTH.test(tokens[start - 1] ?? '')) {
+    const date = /^\d{1,2},?$/.test(tokens[start] ?? '') && LABEL_YEAR.test(tokens[start + 1] ?? '') ? 2 : LABEL_YEAR.test(tokens[start] ?? '') ? 1 : 0;
+    if (date > 0 && start + date < tokens.length) start += date;
+  }
   return start;
 }
+const MONTH = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i;
+const LABEL_YEAR = /^(?:19|20)\d\d,?$/;
 
 /** A table row's label and the figures ending it ("$" signs dropped): "Total assets $ 59,268 $ 55,556". */
 export function splitRow(row: string): { label: string; cells: string[] } {

@@ -64,6 +64,7 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   // Columns named by words ("the low and high price", "current … out of total …"): the row's cells under them.
   const named = namedColumns(question, match.grid);
   if (named.length === 2 && operation !== 'lookup' && operation !== 'average' && operation !== 'sum') return columnsAnswer(operation, match, named, shared);
+  if (named.length >= 2 && (operation === 'average' || operation === 'sum')) return columnsTotal(operation, match, named, shared);
   if (named.length >= 1 && !phrases) return columnAnswer(operation, match, named[0], shared);
   // Two rows asked of and only one found: one of its figures is no answer, unless the row prints the share itself.
   if (phrases && !(operation === 'share' && match.row.figures.some((f) => f?.percent))) return undefined;
@@ -149,6 +150,18 @@ function balanceDatePreference(row: GridRow, question: string): number {
 }
 const BALANCE_DATE_WEIGHT = 0.05;
 
+/**
+ * A label dated by its year ("Net balances at September 30, 2019", rows of a roll-forward): the row of the year the
+ * question names is meant, not one of another year.
+ */
+function labelYearFit(row: GridRow, question: string): number {
+  const dated = row.label.match(YEAR);
+  const named = question.match(YEAR);
+  if (!dated || !named) return 0;
+  return dated.some((y) => named.includes(y)) ? LABEL_YEAR_WEIGHT : -LABEL_YEAR_WEIGHT;
+}
+const LABEL_YEAR_WEIGHT = 0.05;
+
 /** Share of the asked words' neighbouring pairs that stand side by side in the label too ("net income" in "Consolidated Net Income"). */
 function adjacency(asked: string[], label: string[]): number {
   if (asked.length < 2) return 0;
@@ -183,7 +196,7 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
       const even = label.length > 0 ? sum(label.filter((k) => asked.includes(k))) / sum(label) : 0;
       const precision = opens ? Math.max(even, OPENING_PRECISION) : even;
       if (recall < MIN_RECALL || precision < MIN_PRECISION) continue;
-      const confidence = recall * (0.5 + precision / 2) + ADJACENCY_WEIGHT * adjacency(asked, ordered) + balanceDatePreference(row, phrase);
+      const confidence = recall * (0.5 + precision / 2) + ADJACENCY_WEIGHT * adjacency(asked, ordered) + balanceDatePreference(row, phrase) + labelYearFit(row, phrase);
       if (!best || confidence > best.confidence) best = { grid, row, confidence };
     }
   }
@@ -482,6 +495,19 @@ function columnAnswer(operation: TableOperation, match: RowMatch, column: number
   const decimals = match.row.figures[figureIndex(match, column) ?? 0]?.decimals ?? 0;
   const value = withUnit(found.value, unitOf(match), { decimals, keepDecimals: true });
   return { line: `${rowName(match.row, shared)}, ${found.column.label}: ${value}`, operation, cells: [found], confidence: match.confidence };
+}
+
+/** The sum or average of one row's cells under the columns named by words ("… for A, B and C"). */
+function columnsTotal(operation: 'average' | 'sum', match: RowMatch, columns: number[], shared: Set<string>): TableAnswer | undefined {
+  const cells = columns.map((c) => cell(match, c));
+  if (cells.some((c) => c === undefined)) return undefined;
+  const used = cells as TableCell[];
+  const computed = compute(operation, used.map((c) => c.value));
+  if (!computed) return undefined;
+  const value = withUnit(computed.value, unitOf(match), { percent: computed.percent });
+  const names = used.map((c) => c.column.label);
+  const line = `${OPERATION_NAMES[operation]} ${rowName(match.row, shared)}, ${names.slice(0, -1).join(', ')} and ${names.at(-1)}: ${value} (${computed.trace})`;
+  return { line, operation, cells: used, computed, confidence: match.confidence };
 }
 
 /** A difference, ratio, share or change between one row's cells under two columns named by words, in the order named. */

@@ -22,6 +22,10 @@ describe('layout of extracted lines', () => {
     expect(isTableRow('Systems . 1,603,001 1,742,043 2,134,926')).to.equal(true);
     expect(splitRow('Systems . 1,603,001 1,742,043').label).to.equal('Systems');
     expect(splitRow('$ $ $ Realized gains on swaps — (42,271) (25,733)').label).to.equal('Realized gains on swaps');
+    // A date ending a label is the label's when figures follow it (a roll-forward's "Balance at December 31, 2018").
+    expect(splitRow('Net balances at September 30, 2018 49,786 138,127 145,713').label).to.equal('Net balances at September 30, 2018');
+    expect(splitRow('Balance as of 31 December 2019 1,234 5,678').cells).to.deep.equal(['1,234', '5,678']);
+    expect(splitRow('As of December 31, 2019').cells).to.deep.equal(['31,', '2019']);
     expect(isTableRow('Sales rose to 1,603,001 in 2019. 1,742,043')).to.equal(false);
     expect(isTableRow('The company was founded in 1902 and grew.')).to.equal(false);
     expect(isTableRow('sales grew in 2018 compared to 2017')).to.equal(false);

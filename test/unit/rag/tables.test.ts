@@ -310,6 +310,12 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What is the average net change in cash balance across the 2 years?', grids(cash))?.computed?.value).to.equal(-10.5);
   });
 
+  it('reads a roll-forward’s rows dated in their labels: the row of the year asked, and its cells under the columns named', () => {
+    const text = `North Harbour | South Harbour | East Harbour | Total\nNet balances at September 30, 2020 $ 50,870 $ — $ 270,692 $ 321,562\nAcquisitions 206,988 40,392 — 247,380\nNet balances at September 30, 2021 $ 254,592 $ 181,424 $ 142,081 $ 578,097`;
+    expect(answerFromTables('What is the difference between the net balances at September 30, 2021 between South Harbour and East Harbour?', grids(text))?.computed?.value).to.equal(39343);
+    expect(answerFromTables('What is the average of the net balances at September 30, 2021 for North Harbour, South Harbour and East Harbour?', grids(text))?.computed?.value).to.equal(192699);
+  });
+
   it('reads a change "from" one year alone as running from it to the latest period, and none from the latest', () => {
     const text = `2021 2020 2019\nToll income 1,344 723 610\nToll expense 228 190 150`;
     expect(answerFromTables('What was the increase in toll income from 2019?', grids(text))?.computed?.value).to.equal(734);
