@@ -19,7 +19,7 @@ export interface StructureIntent {
 export const STRUCTURE_INTENTS: readonly StructureIntent[] = [
   // The table named, or the periods something "is shown / was calculated" for; not when one happened ("In which
   // period did …") nor which one is higher.
-  { asks: 'periods', language: 'en', trigger: /^\s*(?:in\s+)?(?:which|what)\s+(?:years?|periods?)\b(?!.*\b(?:higher|lower|larger|smaller|greater|less|more|most|least|exceed|above|below|increase|decrease)\b)(?:.*\btable\b|\s+(?:is|are|was|were|does|do)\b.*\b(?:provided|shown|included|calculated|presented|covered|reported|recorded|listed)\b)/i },
+  { asks: 'periods', language: 'en', trigger: /^\s*(?:in\s+)?(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:years?|periods?)\b(?!.*\b(?:higher|lower|larger|smaller|greater|less|more|most|least|exceed|above|below|increase|decrease)\b)(?:.*\btable\b|\s+(?:is|are|was|were|does|do)\b.*\b(?:provided|shown|included|calculated|presented|covered|reported|recorded|listed)\b)/i },
   { asks: 'count', language: 'en', trigger: /^\s*how many\s+(?:major\s+|main\s+)?(?:components?|items?|types?|elements?|categories)\s+(?:are there\s+|are\s+)?(?:under|of|in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
   { asks: 'items', language: 'en', trigger: /^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:components?|items?|types?|elements?|categories|sub-?items)\s+(?:under|of|in|included in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
 ];
@@ -52,7 +52,9 @@ function periodsAnswer(question: string, grids: readonly TableGrid[]): TableAnsw
     })
     .sort((a, b) => b.score - a.score);
   const best = scored[0];
-  if (!best || (scored.length > 1 && best.score === 0)) return undefined;
+  // None named by the question's words ("Which years does the table show?"): only when the tables found agree.
+  const yearsOf = (grid: TableGrid) => [...new Set(grid.columns.flatMap((c) => (c.year === undefined ? [] : [c.year])))].join(' ');
+  if (!best || (scored.length > 1 && best.score === 0 && new Set(scored.map(({ grid }) => yearsOf(grid))).size > 1)) return undefined;
   const years = [...new Set(best.grid.columns.flatMap((c) => (c.year === undefined ? [] : [c.year])))];
   if (years.length < 2) return undefined;
   const row = best.grid.rows.find((r) => r.figures.some((f) => f?.value !== undefined));

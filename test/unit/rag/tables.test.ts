@@ -416,6 +416,11 @@ describe('questions about a table’s shape', () => {
     const answer = structureAnswer('Which years does the table provide information for depot costs?', grids(DEPOT));
     expect(answer?.line).to.equal('The table covers 2021, 2020 and 2019');
     expect(structureAnswer('In which years were the vans recorded?', grids(DEPOT))?.operation).to.equal('periods');
+    expect(structureAnswer('What are the years included in the table?', grids(DEPOT))?.line).to.equal('The table covers 2021, 2020 and 2019');
+    // A table found in two passages: its parts agree on the years, though no word of the question names either.
+    const [first, second] = [grids(DEPOT.split('\nVehicles:')[0]), grids(`Depot costs (in thousands)\n2021 2020 2019\nVehicles:${DEPOT.split('\nVehicles:')[1]}`)];
+    expect(structureAnswer('Which years does the table show?', [...first, ...second])?.line).to.equal('The table covers 2021, 2020 and 2019');
+    expect(structureAnswer('Which years does the table show?', [...first, ...grids('2018 2017\nFerries 1 2\nBuses 3 4')])).to.equal(undefined);
   });
 
   it('lists the items under a section, not its total', () => {
