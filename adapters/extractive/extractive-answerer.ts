@@ -7,6 +7,7 @@ import { passagePlace } from '../../core/rag/place.js';
 import { absentNames, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
 import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubjectSupport, subjectSupport } from './answer-support.js';
 import { asksForExplanation, proseFirst } from './explanation.js';
+import { statedInProse } from './stated-in-prose.js';
 import { asWrittenInPassages } from './passage-wording.js';
 import { ownQuestion, tableAnswerRead, withAlsoFound } from './table-answer.js';
 import { bestRow, cellForYear, columnHeaderOf, figureForNamedColumn, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
@@ -88,22 +89,28 @@ export class ExtractiveAnswerer implements Llm {
     // A figure the passages' tables print, or one computed from their cells, with the rows it came from; what the
     // sentences say of it follows, as also found (the prose may qualify a figure the table prints).
     // Each only where the passage it leads with is about the question's subject (answer-support.ts).
-    const fromTable = supported(request, table?.answer);
-    const quoted = this.quoteAnswer(request, skills);
+    // A sentence that names the figure asked more fully than the row read ("Blizzard in-game net bookings" against the
+    // row "In-game net bookings") states it: the sentence answers (stated-in-prose.ts).
+    const prose = table?.lookup ? statedInProse(request, ownQuestion(request.question), table.named) : undefined;
+    const fromTable = prose ? undefined : supported(request, table?.answer);
+    const quoted = this.quoteAnswer(request, skills, prose);
     return fromTable && !isNotFoundAnswer(fromTable.text) ? withAlsoFound(fromTable, quoted) : quoted;
   }
 
   /** The sentences (or a table row a skill names) that most likely answer, quoted with their sources. */
-  private quoteAnswer(request: AnswerRequest, skills: readonly AnswerSkill[]): Answer {
+  private quoteAnswer(request: AnswerRequest, skills: readonly AnswerSkill[], stated?: string): Answer {
     const all = this.scoredCandidates(request, this.weights);
     const queryTerms = new Set(stems(contentTokens(request.question)));
     const explains = asksForExplanation(request.question);
-    const asked = (c: Candidate) => new Set(stems(wordTokens(c.text)).filter((t) => queryTerms.has(t)));
-    const ranked = explains ? proseFirst(rankedOf(all), asked) : rankedOf(all, asksForContents(request.question));
     // A figure question is answered by the table row naming it, quoted under its column header.
-    const naming = explains ? undefined : skills.map((skill) => ({ skill, figure: skill.tableFigure(request.question) })).find(({ figure }) => figure !== undefined);
+    const naming = explains || stated ? undefined : skills.map((skill) => ({ skill, figure: skill.tableFigure(request.question) })).find(({ figure }) => figure !== undefined);
     const figure = naming?.figure;
-    const matched = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
+    const named = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
+    // Unless a sentence names the figure more fully than the row (stated-in-prose.ts): the sentence leads.
+    const inProse = stated ?? (named ? statedInProse(request, ownQuestion(request.question), `${named.text} ${columnHeaderOf(named, all) ?? ''}`) : undefined);
+    const matched = inProse ? undefined : named;
+    const asked = (c: Candidate) => new Set(stems(wordTokens(c.text)).filter((t) => queryTerms.has(t)));
+    const ranked = inProse ? statingFirst(rankedOf(all), inProse) : explains ? proseFirst(rankedOf(all), asked) : rankedOf(all, asksForContents(request.question));
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
     const coverage = Math.max(...ranked.map((c) => c.coverage));
@@ -520,6 +527,12 @@ function fitted(candidate: Candidate, maxWords: number, queryTerms: Set<string>)
 function limitWords(text: string, max: number): string {
   const words = text.split(/\s+/);
   return words.length <= max ? text : `${words.slice(0, max).join(' ')}…`;
+}
+
+/** The ranked units with the sentence that states the figure first (found by statedInProse). */
+function statingFirst(ranked: Candidate[], sentence: string): Candidate[] {
+  const stating = ranked.find((c) => c.text === sentence);
+  return stating ? [stating, ...ranked.filter((c) => c !== stating)] : ranked;
 }
 
 /** The years a question names, in its order. */

@@ -1,0 +1,28 @@
+import { contentTokens, splitUnits, termKey, type AnswerRequest } from '../../core/index.js';
+import { isFrameWord } from './answer-support.js';
+
+/**
+ * Whether a sentence of the passages states the figure asked better than the table row found: it holds every word of
+ * the question the row's label, header and title hold, and a word of the question they lack ("What was the decrease in
+ * Blizzard in-game net bookings?": the row "In-game net bookings" is the company's, the sentence "… a $539 million
+ * decrease in Blizzard in-game net bookings" is the one asked of), and a figure. Then the sentence answers, not the row.
+ * `row`: the row's label with the words around it that name it (header, title, column). Returns that sentence.
+ */
+export function statedInProse(request: AnswerRequest, question: string, row: string): string | undefined {
+  const asked = new Set(contentTokens(question).filter((t) => !isFrameWord(t)).map(termKey));
+  const named = new Set(contentTokens(row).map(termKey).filter((k) => asked.has(k)));
+  if (named.size === 0 || named.size === asked.size) return undefined;
+  let best: { text: string; held: number } | undefined;
+  for (const passage of request.contexts) {
+    for (const unit of splitUnits(passage.text)) {
+      if (unit.kind !== 'sentence' || !FIGURE.test(unit.text.replace(DATES, ' '))) continue;
+      const held = new Set(contentTokens(unit.text).map(termKey).filter((k) => asked.has(k)));
+      if ([...named].every((k) => held.has(k)) && held.size > named.size && held.size > (best?.held ?? 0)) best = { text: unit.text, held: held.size };
+    }
+  }
+  return best?.text;
+}
+/** An amount: digits with a separator, a decimal, a currency sign or a percent, or three digits or more (not a year). */
+const FIGURE = /[$€£¥]\s?\d|\d[.,]\d|\d\s?%|\b\d{3,}\b/;
+/** Years and days of a date ("August 31", "31 December 2019"), which are no amount. */
+const DATES = /\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)?,?\s+(?=[A-Z][a-z]+)|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}\b/gi;
