@@ -19,7 +19,9 @@ describe('a figure stated in prose more fully than the table row names it', () =
     expect(statedInProse(request, 'What were the Northwind in-game net bookings in 2021?', 'In-game net bookings 2021 2020')).to.match(/^The decrease in in-game net bookings/);
     // The row names all the question asks: the row answers.
     expect(statedInProse(request, 'What were the in-game net bookings in 2021?', 'In-game net bookings 2021 2020')).to.equal(undefined);
-    // A sentence with a date's day and no amount states no figure.
+    // An amount before a word ("$75 million") is one; a date's day and no amount states no figure.
+    const sold = { question: '', history: [], contexts: [passage('In 2021, $75 million of trade receivables were sold without recourse (nil in 2020).')] };
+    expect(statedInProse(sold, 'How much of trade receivables was sold without recourse in 2021?', 'Trade receivables 2021 2020')).to.match(/^In 2021, \$75 million/);
     expect(statedInProse(request, 'What was the Northwind harbour office count in 2021?', 'Harbour office count 2021 2020')).to.equal(undefined);
   });
 
