@@ -91,7 +91,7 @@ export class ExtractiveAnswerer implements Llm {
     // Each only where the passage it leads with is about the question's subject (answer-support.ts).
     // A sentence that names the figure asked more fully than the row read ("Blizzard in-game net bookings" against the
     // row "In-game net bookings") states it: the sentence answers (stated-in-prose.ts).
-    const prose = table?.lookup ? statedInProse(request, ownQuestion(request.question), table.named) : undefined;
+    const prose = table?.lookup ? statedInProse(request, ownQuestion(request.question), table.named, table.passage) : undefined;
     const fromTable = prose ? undefined : supported(request, table?.answer);
     const quoted = this.quoteAnswer(request, skills, prose);
     return fromTable && !isNotFoundAnswer(fromTable.text) ? withAlsoFound(fromTable, quoted) : quoted;
@@ -107,7 +107,7 @@ export class ExtractiveAnswerer implements Llm {
     const figure = naming?.figure;
     const named = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
     // Unless a sentence names the figure more fully than the row (stated-in-prose.ts): the sentence leads.
-    const inProse = stated ?? (named ? statedInProse(request, ownQuestion(request.question), `${named.text} ${columnHeaderOf(named, all) ?? ''}`) : undefined);
+    const inProse = stated ?? (named ? statedInProse(request, ownQuestion(request.question), `${named.text} ${columnHeaderOf(named, all) ?? ''}`, named.passage) : undefined);
     const matched = inProse ? undefined : named;
     const asked = (c: Candidate) => new Set(stems(wordTokens(c.text)).filter((t) => queryTerms.has(t)));
     const ranked = inProse ? statingFirst(rankedOf(all), inProse) : explains ? proseFirst(rankedOf(all), asked) : rankedOf(all, asksForContents(request.question));

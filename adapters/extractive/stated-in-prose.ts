@@ -1,4 +1,4 @@
-import { contentTokens, splitUnits, termKey, type AnswerRequest } from '../../core/index.js';
+import { contentTokens, fileNameTerms, splitUnits, termKey, type AnswerRequest } from '../../core/index.js';
 import { isFrameWord } from './answer-support.js';
 
 /**
@@ -6,14 +6,18 @@ import { isFrameWord } from './answer-support.js';
  * the question the row's label, header and title hold, and a word of the question they lack ("What was the decrease in
  * Blizzard in-game net bookings?": the row "In-game net bookings" is the company's, the sentence "… a $539 million
  * decrease in Blizzard in-game net bookings" is the one asked of), and a figure. Then the sentence answers, not the row.
- * `row`: the row's label with the words around it that name it (header, title, column). Returns that sentence.
+ * `row`: the row's label with the words around it that name it (header, title, column); `page`: the row's page, whose
+ * sentences are looked at. Returns that sentence.
  */
-export function statedInProse(request: AnswerRequest, question: string, row: string): string | undefined {
-  const asked = new Set(contentTokens(question).filter((t) => !isFrameWord(t)).map(termKey));
+export function statedInProse(request: AnswerRequest, question: string, row: string, page: { filename: string; page: number }): string | undefined {
+  // A word of a document's file name ("Boeing" of BOEING_2018_10K.pdf) is what all its sentences are about, the row's too.
+  const filed = new Set(fileNameTerms(page.filename));
+  const asked = new Set(contentTokens(question).filter((t) => !isFrameWord(t)).map(termKey).filter((k) => !filed.has(k)));
   const named = new Set(contentTokens(row).map(termKey).filter((k) => asked.has(k)));
   if (named.size === 0 || named.size === asked.size) return undefined;
   let best: { text: string; held: number } | undefined;
-  for (const passage of request.contexts) {
+  // The row's own page: its prose qualifies its table; elsewhere a document may say the same words of another figure.
+  for (const passage of request.contexts.filter((p) => p.filename === page.filename && p.page === page.page)) {
     for (const unit of splitUnits(passage.text)) {
       if (unit.kind !== 'sentence' || !FIGURE.test(unit.text.replace(DATES, ' '))) continue;
       const held = new Set(contentTokens(unit.text).map(termKey).filter((k) => asked.has(k)));

@@ -23,7 +23,7 @@ export function tableAnswer(request: AnswerRequest): Answer | undefined {
 }
 
 /** The table's answer and what it did: a figure computed from cells is surer than a skill's own reading of the rows. */
-export function tableAnswerRead(request: AnswerRequest): { answer: Answer; computed: boolean; lookup: boolean; named: string } | undefined {
+export function tableAnswerRead(request: AnswerRequest): { answer: Answer; computed: boolean; lookup: boolean; named: string; passage: ContextPassage } | undefined {
   const grids: TableGrid[] = [];
   const passageOf = new Map<TableGrid, ContextPassage>();
   for (const passage of request.contexts) {
@@ -47,7 +47,7 @@ export function tableAnswerRead(request: AnswerRequest): { answer: Answer; compu
   };
   // What names the figure: the rows' labels and sections, the columns' labels, the table's title and header.
   const named = [grid.title, grid.header, ...rows.flatMap((r) => [r.label, r.section]), ...found.cells.map((c) => c.column.label)].filter(Boolean).join(' ');
-  return { answer, computed: found.computed !== undefined, lookup: found.operation === 'lookup', named };
+  return { answer, computed: found.computed !== undefined, lookup: found.operation === 'lookup', named, passage };
 }
 
 /**
