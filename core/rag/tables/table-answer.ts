@@ -60,7 +60,7 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   if (rows) return rowsAnswer(operation, rows, years, shared);
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
   const match = ofYearAsked(bestRow(question, grids, weigh), years, (dated) => bestRow(question, dated, weigh), grids);
-  if (!match) return undefined;
+  if (!match || datedOtherwise(match, years)) return undefined;
   // Columns named by words ("the low and high price", "current … out of total …"): the row's cells under them.
   const named = namedColumns(question, match.grid);
   if (named.length === 2 && operation !== 'lookup' && operation !== 'average' && operation !== 'sum') return columnsAnswer(operation, match, named, shared);
@@ -161,6 +161,16 @@ function labelYearFit(row: GridRow, question: string): number {
   return dated.some((y) => named.includes(y)) ? LABEL_YEAR_WEIGHT : -LABEL_YEAR_WEIGHT;
 }
 const LABEL_YEAR_WEIGHT = 0.05;
+
+/**
+ * A row dated in its label with none of the years asked, in a table whose columns and period have no year: another
+ * period's row ("Net balances at September 30, 2017" when 2019 is asked and the passages hold no 2019 row).
+ */
+function datedOtherwise(match: RowMatch, years: number[]): boolean {
+  const dated = match.row.label.match(YEAR);
+  if (!dated || years.length === 0 || dated.some((y) => years.includes(Number(y)))) return false;
+  return !match.grid.columns.some((c) => c.year !== undefined && years.includes(c.year)) && !(match.grid.period !== undefined && years.includes(match.grid.period));
+}
 
 /** Share of the asked words' neighbouring pairs that stand side by side in the label too ("net income" in "Consolidated Net Income"). */
 function adjacency(asked: string[], label: string[]): number {

@@ -314,6 +314,9 @@ describe('periods and units as reports print them', () => {
     const text = `North Harbour | South Harbour | East Harbour | Total\nNet balances at September 30, 2020 $ 50,870 $ — $ 270,692 $ 321,562\nAcquisitions 206,988 40,392 — 247,380\nNet balances at September 30, 2021 $ 254,592 $ 181,424 $ 142,081 $ 578,097`;
     expect(answerFromTables('What is the difference between the net balances at September 30, 2021 between South Harbour and East Harbour?', grids(text))?.computed?.value).to.equal(39343);
     expect(answerFromTables('What is the average of the net balances at September 30, 2021 for North Harbour, South Harbour and East Harbour?', grids(text))?.computed?.value).to.equal(192699);
+    // Of another year only ("2020"): no row of the one asked, no figure.
+    const older = text.split('\n').filter((line) => !line.includes('2021')).join('\n');
+    expect(answerFromTables('What is the average of the net balances at September 30, 2021 for North Harbour, South Harbour and East Harbour?', grids(older))).to.equal(undefined);
   });
 
   it('reads a change "from" one year alone as running from it to the latest period, and none from the latest', () => {
