@@ -340,6 +340,17 @@ function columnOf(grid: TableGrid, year: number, asked: readonly string[] = []):
   return best;
 }
 
+/**
+ * The columns of one year that the question names by the words setting them apart ("Estimated at June 30, 2019" and
+ * "Final as of December 31, 2019" asked "at June 30 and December 31, 2019"), left to right.
+ */
+function columnsOfYearNamed(grid: TableGrid, year: number, asked: readonly string[]): number[] {
+  const ofYear = grid.columns.flatMap((c, i) => (c.year === year ? [i] : []));
+  const keys = ofYear.map((i) => keysOf(grid.columns[i].label).filter((k) => !/^\d/.test(k)));
+  const everywhere = new Set(keys[0]?.filter((k) => keys.every((own) => own.includes(k))));
+  return ofYear.filter((_, n) => keys[n].some((k) => !everywhere.has(k) && asked.includes(k)));
+}
+
 /** The columns by year, latest first (those with a figure in the row). */
 function yearColumns(grid: TableGrid, row: GridRow): number[] {
   return grid.columns
@@ -409,8 +420,10 @@ function amountsWithShares(figures: ReadonlyArray<Figure | undefined>, width: nu
 function periodAnswer(operation: TableOperation, match: RowMatch, years: number[], shared: Set<string>, askedKeys: readonly string[] = [], since?: string): TableAnswer | undefined {
   const byYear = yearColumns(match.grid, match.row);
   let columns: number[];
+  const dated = years.length === 1 ? columnsOfYearNamed(match.grid, years[0], askedKeys) : [];
   if (operation === 'lookup') {
-    const asked = years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0);
+    // Of several columns of the year asked, those the question names by their own words.
+    const asked = dated.length > 0 ? dated : years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0);
     columns = asked.length > 0 ? [asked[0]] : byYear.length > 0 ? [byYear[0]] : match.row.figures.length === 1 ? [0] : [];
   } else if (operation === 'change' || operation === 'percent-change') {
     // From the earlier period to the later: the two asked, or the one asked and the period before it, or the latest two.
@@ -432,8 +445,8 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
   const unit = unitOf(match);
   const decimalsOf = (c: TableCell) => match.row.figures[figureIndex(match, match.grid.columns.indexOf(c.column)) ?? 0]?.decimals ?? 0;
   if (operation === 'lookup') {
-    // Several periods asked of one row ("in 2019 and 2018 respectively"): each, in the order asked.
-    const asked = years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0).map((c) => cell(match, c));
+    // Several periods asked of one row ("in 2019 and 2018 respectively", "at June 30 and December 31, 2019"): each.
+    const asked = (dated.length >= 2 ? dated : years.map((y) => columnOf(match.grid, y, askedKeys)).filter((i) => i >= 0)).map((c) => cell(match, c));
     const shown = asked.length >= 2 && asked.every((c) => c !== undefined) ? (asked as TableCell[]) : used;
     // As printed: "$1,095.0 million" keeps its decimal.
     const figures = shown.map((c) => `${c.column.label ? `${c.column.label}: ` : ''}${withUnit(c.value, unit, { decimals: decimalsOf(c), keepDecimals: true })}`);

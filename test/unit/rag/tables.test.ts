@@ -297,6 +297,12 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What is the change in other gains from 2020 to 2021?', grids(text))).to.equal(undefined);
   });
 
+  it('reads each column of the year asked that the question names by its own words ("at June 30 and December 31, 2021")', () => {
+    const text = `Estimated at June 30, 2021 | Adjustments | Final as of December 31, 2021\nBerth fees adjustment (38) 20 (18)\nTotal consideration 3,757 20 3,777`;
+    expect(answerFromTables('What are the respective berth fees adjustment at June 30 and December 31, 2021?', grids(text))?.cells.map((c) => c.value)).to.deep.equal([-38, -18]);
+    expect(answerFromTables('What was the berth fees adjustment at December 31, 2021?', grids(text))?.cells.map((c) => c.value)).to.deep.equal([-18]);
+  });
+
   it('takes the row of a table that has the year asked ("FY2021") over the same row restated in one that has none', () => {
     const restated = grids(`Reported | Impact of New Standards | Restated\nBerths, net 12,672 12,672\nCranes 5,559 5,559`);
     const dated = grids(`December 31, 2021 2020\nBerths, net 12,645 12,672\nCranes 7,840 5,559`);
