@@ -65,14 +65,17 @@ function listed(periods: readonly string[]): string {
   return periods.length <= 2 ? periods.join(' and ') : `${periods.slice(0, -1).join(', ')} and ${periods.at(-1)}`;
 }
 
-/** The direct line: the periods (or their count), then every period's figure, so the reader sees why. */
+/**
+ * The direct line: the periods (or their count) and what they meet as a sentence of its own, then every period's
+ * figure, so the reader sees why (apart: the answer is the first sentence, not the list of all the candidates).
+ */
 export function comparisonLine(comparison: PeriodComparison, label: string, figures: readonly PeriodFigure[], met: readonly PeriodFigure[]): string {
   const all = figures.map((f) => `${f.period}: ${formatNumber(f.value)}`).join('; ');
   const test = comparison.test === 'above' ? ` above ${formatNumber(comparison.threshold!)}`
     : comparison.test === 'below' ? ` below ${formatNumber(comparison.threshold!)}`
       : comparison.test === 'largest' ? ', the largest' : ', the smallest';
   if (comparison.asks === 'count') {
-    return `${met.length} ${met.length === 1 ? 'period' : 'periods'}${met.length > 0 ? ` (${listed(met.map((f) => f.period))})` : ''}: ${label}${test} (${all})`;
+    return `${met.length} ${met.length === 1 ? 'period' : 'periods'}${met.length > 0 ? ` (${listed(met.map((f) => f.period))})` : ''}: ${label}${test}. (${all})`;
   }
-  return `${listed(met.map((f) => f.period))}: ${label}${test} (${all})`;
+  return `${listed(met.map((f) => f.period))}: ${label}${test}. (${all})`;
 }

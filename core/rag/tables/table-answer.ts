@@ -13,6 +13,7 @@ import { FUNCTION_WORDS, keysOf, type TableAnswer, type TableCell } from './tabl
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
 import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
 import { asksStructure, structureAnswer } from './table-structure.js';
+import { isTotal, itemComparisonAsked } from './item-comparison.js';
 
 export type { TableAnswer, TableCell } from './table-cells.js';
 export { keysOf } from './table-cells.js';
@@ -42,6 +43,9 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
     const compared = bestRow(question, grids, labelWeights(grids));
     return compared && comparisonAnswer(comparison, compared, shared);
   }
+  // "In which segment …  the largest?", "Which component is the greatest in …?": a table's items compared.
+  const items = itemComparisonAsked(question);
+  if (items) return itemsAnswer(items, question, grids, shared);
   const operation = operationAsked(question, intents);
   const years = yearsAsked(question);
   // Tables of one period each ("Range 2018" over "Low High"): those of the year asked.
@@ -473,6 +477,32 @@ function comparisonAnswer(comparison: PeriodComparison, match: RowMatch, shared:
   const line = comparisonLine(comparison, rowName(match.row, shared), figures, met);
   return { line, operation: comparison.asks === 'count' ? 'count' : 'compare', cells, confidence: match.confidence };
 }
+
+/**
+ * The largest or smallest of a table's items: the cells of the row named, under columns named by words (segments),
+ * unless that row is a total; else the cells down the column named (by words, else the year asked), totals left out.
+ */
+function itemsAnswer(comparison: PeriodComparison, question: string, grids: readonly TableGrid[], shared: Set<string>): TableAnswer | undefined {
+  const match = bestRow(question, grids, labelWeights(grids));
+  if (!match) return undefined;
+  const grid = match.grid;
+  const acrossColumns = match.confidence >= ITEM_ROW_CONFIDENCE && !isTotal(match.row.label) && !grid.columns.some((c) => c.year !== undefined);
+  const cells = acrossColumns
+    ? grid.columns.flatMap((c, i) => (isTotal(c.label) || !c.label ? [] : cell(match, i) ?? []))
+    : (() => {
+      const years = yearsAsked(question);
+      const column = namedColumns(question, grid)[0] ?? (years.length > 0 ? columnOf(grid, years[0]) : -1);
+      return column < 0 ? [] : grid.rows.flatMap((row) => (isTotal(row.label) || !row.label ? [] : cell({ grid, row, confidence: 0 }, column) ?? []));
+    })();
+  if (cells.length < 2) return undefined;
+  const figures = cells.map((c) => ({ period: acrossColumns ? c.column.label : rowName(c.row, shared), value: c.value }));
+  const met = periodsMeeting(comparison, figures);
+  if (met.length === 0) return undefined;
+  const what = acrossColumns ? rowName(match.row, shared) : cells[0].column.label || 'the column';
+  return { line: comparisonLine(comparison, what, figures, met), operation: 'compare', cells, confidence: match.confidence };
+}
+/** A row named less surely than this is no item compared across columns. */
+const ITEM_ROW_CONFIDENCE = 0.75;
 
 /** A difference, ratio or share of two rows in one period (the one asked, else the latest). */
 function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMatch, years: number[], shared: Set<string>, named?: number): TableAnswer | undefined {

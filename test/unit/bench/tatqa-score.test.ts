@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { answerLead, carriesGold, carriesSpanFigure, carriesValue, firstSentenceAsBefore, numbersIn, spanFigure, spanNumber } from '../../../bench/tatqa-score.js';
+import { answerLead, carriesGold, carriesSpanFigure, carriesValue, firstSentenceAsBefore, numbersIn, spanFigure, spanNumber, withoutCandidates } from '../../../bench/tatqa-score.js';
 
 describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
   describe('numbers read by value', () => {
@@ -98,6 +98,14 @@ describe('TAT-QA scorer (bench/tatqa-score.ts)', () => {
     it('does not count the source list or the [n] markers as the answer', () => {
       const gold = { answer: 2, answer_type: 'arithmetic' as const, scale: '' };
       expect(carriesGold('“Nothing here.” [2]\n\nSources: [1] report-2.pdf, page 2', gold)).to.equal(false);
+    });
+  });
+
+  describe('a comparison', () => {
+    it('is scored by its winner alone, not the candidates it lists after it', () => {
+      const answer = '2018: Total emissions, the largest. (2019: 4,785.7; 2018: 5,087.6)\n\n“2019 | 2018 | Total emissions 4,785.7 5,087.6” [1]';
+      expect(withoutCandidates(answer)).to.equal('2018: Total emissions, the largest.');
+      expect(withoutCandidates('2019: $533 — “Free Cash Flow $497 $533” [1]')).to.equal('2019: $533 — “Free Cash Flow $497 $533” [1]');
     });
   });
 

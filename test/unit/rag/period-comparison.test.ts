@@ -25,7 +25,7 @@ describe('comparing one row’s figures across its periods', () => {
   it('says the answer first, then every period’s figure', () => {
     const met = periodsMeeting({ asks: 'count', test: 'above', threshold: 10_000 }, FIGURES);
     expect(comparisonLine({ asks: 'count', test: 'above', threshold: 10_000 }, 'Finished goods', FIGURES, met))
-      .to.equal('1 period (2018): Finished goods above 10,000 (2019: 9,447; 2018: 10,995; 2017: 8,120)');
+      .to.equal('1 period (2018): Finished goods above 10,000. (2019: 9,447; 2018: 10,995; 2017: 8,120)');
   });
 
   it('answers from a table read as rows × columns', () => {

@@ -303,6 +303,17 @@ describe('periods and units as reports print them', () => {
     expect(answerFromTables('What was the berth fees adjustment at December 31, 2021?', grids(text))?.cells.map((c) => c.value)).to.deep.equal([-18]);
   });
 
+  it('compares a table’s items: a row’s cells under columns named by words, else the cells down the column asked, totals left out', () => {
+    const segments = grids(`North Harbour | South Harbour | East Harbour | Total\nNet balances at September 30, 2021 49,786 138,127 145,713 333,626\nAcquisitions 206,988 40,392 — 247,380`);
+    expect(answerFromTables('In which harbour were the net balances at September 30, 2021 the largest?', segments)?.line)
+      .to.equal('East Harbour: Net balances at September 30, 2021, the largest. (North Harbour: 49,786; South Harbour: 138,127; East Harbour: 145,713)');
+    const fees = grids(`2021 2020\nBerth fees $130,000 $12,700,000\nMooring fees 2,907,000 3,086,000\nTotal fees $3,037,000 $15,786,000`);
+    expect(answerFromTables('For 2021, which fee contributed the least to total fees?', fees)?.line).to.match(/^Berth fees: 2021, the smallest\. \(Berth fees: 130,000; Mooring fees: 2,907,000\)$/);
+    // Asked of periods ("In which year …"), it is the periods' comparison; asked nothing superlative, no comparison.
+    expect(answerFromTables('In which year were the mooring fees the largest?', fees)?.line).to.match(/^2020: Mooring fees, the largest\./);
+    expect(answerFromTables('Which fee was charged in 2021?', fees)?.operation).to.not.equal('compare');
+  });
+
   it('takes the row of a table that has the year asked ("FY2021") over the same row restated in one that has none', () => {
     const restated = grids(`Reported | Impact of New Standards | Restated\nBerths, net 12,672 12,672\nCranes 5,559 5,559`);
     const dated = grids(`December 31, 2021 2020\nBerths, net 12,645 12,672\nCranes 7,840 5,559`);
