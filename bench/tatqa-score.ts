@@ -211,3 +211,13 @@ export function firstSentence(text: string, { asStop57 = false } = {}): string {
 export function firstSentenceAsBefore(text: string): string {
   return (/^.*?[.!?](?=\s+[“"(\p{Lu}])/u.exec(text)?.[0] ?? text).trim();
 }
+
+/**
+ * The answer as a comparison's winner alone: a comparison's line lists every candidate after its answer ("2018: X, the
+ * largest. (2019: 4.2; 2018: 5.1)"), and its quote prints every period, so either carries any candidate. Any other
+ * answer as it is. Scored since stop 58, beside the whole answer.
+ */
+export function withoutCandidates(answer: string): string {
+  const first = answer.split('\n')[0];
+  return /\. \(.*\)$/.test(first) ? first.replace(/\. \(.*\)$/, '.') : answer;
+}

@@ -26,7 +26,7 @@ import { contentTokens, termKey, wordTokens } from '../core/rag/text.js';
 import { percentile, sample, seededRandom } from './metrics.js';
 import { TATQA_ANSWER_TYPES, TATQA_PARTS, tatqaPart, type TatqaAnswerType, type TatqaContext, type TatqaPart, type TatqaQuestion } from './tatqa-data.js';
 import { cachedTatqaPagePdf, printedHeader } from './tatqa-page.js';
-import { answerLead, carriesGold, firstSentenceAsBefore } from './tatqa-score.js';
+import { answerLead, carriesGold, firstSentenceAsBefore, withoutCandidates } from './tatqa-score.js';
 
 const PART = (process.env.TATQA_PART ?? 'dev') as TatqaPart;
 const CAP = Number(process.env.TATQA_QUESTIONS ?? Infinity);
@@ -40,6 +40,8 @@ interface Asked {
   /** What the same question got of an unrelated report (dev only leaves the process). */
   unrelatedAnswer: string;
   answered: boolean;
+  /** As scored until stop 58: a comparison's listed candidates counted too (see withoutCandidates). */
+  answeredAsStop57: boolean;
   lead: boolean;
   /** The lead as scored until stop 54 (its first sentence cut at "U.S." or "1."), for comparison with earlier figures. */
   leadAsBefore: boolean;
@@ -86,7 +88,9 @@ async function main(): Promise<void> {
         question,
         answer: own,
         unrelatedAnswer: unrelated,
-        answered: carriesGold(own, question),
+        // A comparison's candidates, all listed after its answer, do not count (until stop 58 they did: answeredAsStop57).
+        answered: carriesGold(withoutCandidates(own), question),
+        answeredAsStop57: carriesGold(own, question),
         lead: carriesGold(answerLead(own), question),
         leadAsBefore: carriesGold(answerLead(own, firstSentenceAsBefore, { asStop54: true }), question, true),
         answeredAsBefore: carriesGold(own, question, true),
@@ -168,6 +172,7 @@ function tally(results: Asked[]) {
   const ms = results.map((r) => r.ms);
   return {
     answered: count((r) => r.answered),
+    answeredAsStop57: count((r) => r.answeredAsStop57),
     lead: count((r) => r.lead),
     leadAsBefore: count((r) => r.leadAsBefore),
     answeredAsBefore: count((r) => r.answeredAsBefore),
@@ -210,6 +215,7 @@ function printFigures(f: { part: TatqaPart; configuration: string; reports: numb
   for (const kind of TATQA_ANSWER_TYPES) console.log(`  ${kind.padEnd(12)}${show(f.byKind[kind].answered).padEnd(22)}${show(f.byKind[kind].lead)}`);
   console.log(`  ${'all'.padEnd(12)}${show(f.answered).padEnd(22)}${show(f.lead)}`);
   console.log(`  as scored in stop 54 (a span's figure read only when bare: "$16.9 million" was not; a lead cut at a quotation mark inside the quote): answered ${show(f.answeredAsBefore)}, lead ${show(f.leadAsStop54)}`);
+  console.log(`  answered as scored until stop 58 (a comparison's candidates, all listed after its answer, counted too): ${show(f.answeredAsStop57)}`);
   console.log(`  lead as scored until stop 57 (a quote opening with a header read by columns led with its first cell; "NO." in capitals ended a sentence): ${show(f.leadAsStop57)}`);
   console.log(`  lead as scored until stop 54 (also the first sentence cut at "U.S.", "1."): ${show(f.leadAsBefore)}`);
   console.log(`  arithmetic answered by a computation from table cells ${show(f.arithmeticComputed.computed)}, of which right ${show(f.arithmeticComputed.right)}`);
