@@ -56,7 +56,7 @@ export function isColumnHeader(line: string): boolean {
 export function isTableRow(line: string): boolean {
   if (isColumnHeader(line)) return false;
   // Lines reach here with single spaces (splitUnits), so splitting on ' ' is a token split, linear in the line.
-  const tokens = withoutLeaders(line).split(' ');
+  const tokens = cellTokens(line);
   const start = cellsStart(tokens);
   if (start === tokens.length) return false;
   const label = tokens.slice(0, start).join(' ');
@@ -68,6 +68,11 @@ export function isTableRow(line: string): boolean {
   // One figure: a row only when it looks like an amount and the label is short ("Total assets $ 59,268"). A comma
   // after it is the sentence running on ("… comments on this proposed AD by September 21," / "2020. ADDRESSES: …").
   return numeric.length === 1 && /[,$()%]/.test(cells.join(' ').replace(/,$/, '')) && label.split(' ').length <= 10;
+}
+
+/** A line's tokens for its cells: without dot leaders, a bracket set apart from its figure joined to it ("(3,709 )"). */
+function cellTokens(line: string): string[] {
+  return withoutLeaders(line).replace(/(\d) \)/g, '$1)').replace(/\( (?=\d)/g, '(').split(' ');
 }
 
 /** Dot leaders: four dots or more, spaced or not ("Late payment . . . . . 31", "Contents ........ 3"). */
@@ -128,7 +133,7 @@ const LABEL_YEAR = /^(?:19|20)\d\d,?$/;
 
 /** A table row's label and the figures ending it ("$" signs dropped): "Total assets $ 59,268 $ 55,556". */
 export function splitRow(row: string): { label: string; cells: string[] } {
-  const tokens = withoutLeaders(row).split(' ');
+  const tokens = cellTokens(row);
   const start = cellsStart(tokens);
   const cells: string[] = [];
   for (const token of tokens.slice(start)) {

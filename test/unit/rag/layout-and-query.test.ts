@@ -26,6 +26,8 @@ describe('layout of extracted lines', () => {
     expect(splitRow('Net balances at September 30, 2018 49,786 138,127 145,713').label).to.equal('Net balances at September 30, 2018');
     expect(splitRow('Balance as of 31 December 2019 1,234 5,678').cells).to.deep.equal(['1,234', '5,678']);
     expect(splitRow('As of December 31, 2019').cells).to.deep.equal(['31,', '2019']);
+    // A bracket the layout set apart from its figure ("(3,709 )") is the figure's.
+    expect(splitRow('Gross profit $ 22,149 $ 25,858 (3,709 ) (14.3%)').cells).to.deep.equal(['22,149', '25,858', '(3,709)', '(14.3%)']);
     expect(isTableRow('Sales rose to 1,603,001 in 2019. 1,742,043')).to.equal(false);
     expect(isTableRow('The company was founded in 1902 and grew.')).to.equal(false);
     expect(isTableRow('sales grew in 2018 compared to 2017')).to.equal(false);
