@@ -84,9 +84,26 @@ function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | 
   // What comes after the section's total adjusts it ("Less valuation allowance", then "Net …"): no item of it.
   const total = best ? best.rows.findIndex(totals) : -1;
   const items = best?.rows.slice(0, total < 0 ? undefined : total).filter((r) => r.label && wordTokens(r.label).length > 0);
-  if (!best || !items || items.length < 2) return undefined;
+  if (!best || !items || items.length < 2) return totalsItems(asked, grids);
   const section = best.rows[0].section!;
   return { line: `${section.replace(/:$/, '')}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(best.grid, items), confidence: best.recall };
+}
+
+/**
+ * No section named so: the rows a total row of that name sums ("the components of total costs": the rows above
+ * "Total costs", back to the table's start, its section's or the total before).
+ */
+function totalsItems(asked: Set<string>, grids: readonly TableGrid[]): TableAnswer | undefined {
+  for (const grid of grids) {
+    const at = grid.rows.findIndex((r) => /\btotal\b/i.test(r.label) && keysOf(r.label).length === asked.size && keysOf(r.label).every((k) => asked.has(k)));
+    if (at < 1) continue;
+    let from = at;
+    while (from > 0 && !/\btotal\b/i.test(grid.rows[from - 1].label) && grid.rows[from - 1].section === grid.rows[at].section && grid.rows[from - 1].label) from--;
+    const items = grid.rows.slice(from, at);
+    if (items.length < 2) continue;
+    return { line: `${grid.rows[at].label}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(grid, items), confidence: 1 };
+  }
+  return undefined;
 }
 
 function cellsOf(grid: TableGrid, rows: GridRow[]): TableCell[] {

@@ -461,6 +461,11 @@ describe('questions about a table’s shape', () => {
     expect(structureAnswer('How many components are there under berth assets?', grids(text))?.line).to.equal('3 items: Berth assets: Pontoons, Cranes and Other');
   });
 
+  it('lists what a total row sums when no section is named so ("the components of total fees")', () => {
+    const fees = grids(`2021 2020\nBerth fees $130,000 $12,700,000\nMooring fees 2,907,000 3,086,000\nOther fees — 6,320,000\nTotal fees $3,037,000 $22,106,000`);
+    expect(structureAnswer('What are the components of total fees?', fees)?.line).to.equal('Total fees: Berth fees, Mooring fees and Other fees');
+  });
+
   it('leaves alone a question about when something happened, which period is higher, or a section no table has', () => {
     expect(structureAnswer('In which period did the depot open?', grids(DEPOT))).to.equal(undefined);
     expect(structureAnswer('In which year were the vans higher?', grids(DEPOT))).to.equal(undefined);
