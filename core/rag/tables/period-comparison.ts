@@ -30,15 +30,21 @@ const BELOW = /\b(?:less than|lower than|smaller than|fewer than|below|under|at 
 const LARGEST = /\b(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum)\b/i;
 const SMALLEST = /\b(?:lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum)\b/i;
 
+/** The threshold a question compares with ("exceed $1,500", "lower than 2.00"), as a test; undefined when none. */
+export function thresholdAsked(question: string): Pick<PeriodComparison, 'test' | 'threshold'> | undefined {
+  const above = ABOVE.exec(question);
+  const below = BELOW.exec(question);
+  const number = (m: RegExpExecArray) => Number(m[1].replace(/,/g, ''));
+  if (above && (!below || above.index < below.index)) return { test: 'above', threshold: number(above) };
+  return below ? { test: 'below', threshold: number(below) } : undefined;
+}
+
 /** The comparison a question asks across periods, or undefined when it asks none. */
 export function comparisonAsked(question: string, intents: readonly ComparisonIntent[] = COMPARISON_INTENTS): PeriodComparison | undefined {
   const intent = intents.find((i) => i.trigger.test(question));
   if (!intent) return undefined;
-  const above = ABOVE.exec(question);
-  const below = BELOW.exec(question);
-  const number = (m: RegExpExecArray) => Number(m[1].replace(/,/g, ''));
-  if (above && (!below || above.index < below.index)) return { asks: intent.asks, test: 'above', threshold: number(above) };
-  if (below) return { asks: intent.asks, test: 'below', threshold: number(below) };
+  const threshold = thresholdAsked(question);
+  if (threshold) return { asks: intent.asks, ...threshold };
   if (intent.asks === 'count') return undefined;
   if (LARGEST.test(question)) return { asks: 'which', test: 'largest' };
   if (SMALLEST.test(question)) return { asks: 'which', test: 'smallest' };
@@ -69,13 +75,13 @@ function listed(periods: readonly string[]): string {
  * The direct line: the periods (or their count) and what they meet as a sentence of its own, then every period's
  * figure, so the reader sees why (apart: the answer is the first sentence, not the list of all the candidates).
  */
-export function comparisonLine(comparison: PeriodComparison, label: string, figures: readonly PeriodFigure[], met: readonly PeriodFigure[]): string {
+export function comparisonLine(comparison: PeriodComparison, label: string, figures: readonly PeriodFigure[], met: readonly PeriodFigure[], noun: readonly [string, string] = ['period', 'periods']): string {
   const all = figures.map((f) => `${f.period}: ${formatNumber(f.value)}`).join('; ');
   const test = comparison.test === 'above' ? ` above ${formatNumber(comparison.threshold!)}`
     : comparison.test === 'below' ? ` below ${formatNumber(comparison.threshold!)}`
       : comparison.test === 'largest' ? ', the largest' : ', the smallest';
   if (comparison.asks === 'count') {
-    return `${met.length} ${met.length === 1 ? 'period' : 'periods'}${met.length > 0 ? ` (${listed(met.map((f) => f.period))})` : ''}: ${label}${test}. (${all})`;
+    return `${met.length} ${met.length === 1 ? noun[0] : noun[1]}${met.length > 0 ? ` (${listed(met.map((f) => f.period))})` : ''}: ${label}${test}. (${all})`;
   }
   return `${listed(met.map((f) => f.period))}: ${label}${test}. (${all})`;
 }

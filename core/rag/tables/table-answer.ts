@@ -41,7 +41,8 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   const comparison = comparisonAsked(question);
   if (comparison) {
     const compared = bestRow(question, grids, labelWeights(grids));
-    return compared && comparisonAnswer(comparison, compared, shared);
+    // Periods as a table's rows ("First Quarter" …) or columns named by words: its items compared.
+    return (compared && comparisonAnswer(comparison, compared, shared)) ?? itemsAnswer(comparison, question, grids, shared);
   }
   // "In which segment …  the largest?", "Which component is the greatest in …?": a table's items compared.
   const items = itemComparisonAsked(question);
@@ -484,22 +485,23 @@ function comparisonAnswer(comparison: PeriodComparison, match: RowMatch, shared:
  */
 function itemsAnswer(comparison: PeriodComparison, question: string, grids: readonly TableGrid[], shared: Set<string>): TableAnswer | undefined {
   const match = bestRow(question, grids, labelWeights(grids));
-  if (!match) return undefined;
-  const grid = match.grid;
-  const acrossColumns = match.confidence >= ITEM_ROW_CONFIDENCE && !isTotal(match.row.label) && !grid.columns.some((c) => c.year !== undefined);
+  const years = yearsAsked(question);
+  const columnAsked = (grid: TableGrid) => namedColumns(question, grid)[0] ?? (years.length > 0 ? columnOf(grid, years[0]) : -1);
+  const acrossColumns = match !== undefined && match.confidence >= ITEM_ROW_CONFIDENCE && !isTotal(match.row.label) && !match.grid.columns.some((c) => c.year !== undefined);
+  // Down a column, of the row's table, else of the first table with the column asked ("their lows" of "Low | High").
+  // (Without a row named, only a count: "how many quarters had lows below 2.00?".)
+  const grid = acrossColumns ? match.grid : match?.grid ?? (comparison.asks === 'count' ? grids.find((g) => columnAsked(g) >= 0) : undefined);
+  if (!grid) return undefined;
+  const column = acrossColumns ? -1 : columnAsked(grid);
   const cells = acrossColumns
     ? grid.columns.flatMap((c, i) => (isTotal(c.label) || !c.label ? [] : cell(match, i) ?? []))
-    : (() => {
-      const years = yearsAsked(question);
-      const column = namedColumns(question, grid)[0] ?? (years.length > 0 ? columnOf(grid, years[0]) : -1);
-      return column < 0 ? [] : grid.rows.flatMap((row) => (isTotal(row.label) || !row.label ? [] : cell({ grid, row, confidence: 0 }, column) ?? []));
-    })();
+    : column < 0 ? [] : grid.rows.flatMap((row) => (isTotal(row.label) || !row.label ? [] : cell({ grid, row, confidence: 0 }, column) ?? []));
   if (cells.length < 2) return undefined;
   const figures = cells.map((c) => ({ period: acrossColumns ? c.column.label : rowName(c.row, shared), value: c.value }));
   const met = periodsMeeting(comparison, figures);
-  if (met.length === 0) return undefined;
+  if (comparison.asks === 'which' && met.length === 0) return undefined;
   const what = acrossColumns ? rowName(match.row, shared) : cells[0].column.label || 'the column';
-  return { line: comparisonLine(comparison, what, figures, met), operation: 'compare', cells, confidence: match.confidence };
+  return { line: comparisonLine(comparison, what, figures, met, ['item', 'items']), operation: comparison.asks === 'count' ? 'count' : 'compare', cells, confidence: match?.confidence ?? 1 };
 }
 /** A row named less surely than this is no item compared across columns. */
 const ITEM_ROW_CONFIDENCE = 0.75;

@@ -312,6 +312,11 @@ describe('periods and units as reports print them', () => {
     // Asked of periods ("In which year …"), it is the periods' comparison; asked nothing superlative, no comparison.
     expect(answerFromTables('In which year were the mooring fees the largest?', fees)?.line).to.match(/^2020: Mooring fees, the largest\./);
     expect(answerFromTables('Which fee was charged in 2021?', fees)?.operation).to.not.equal('compare');
+    // How many of the items pass a threshold, down the column asked ("their lows" of "Range 2021 Low | High").
+    const prices = grids(`Share price\nRange 2021 Low | High\nFirst Quarter $ 5.99 $ 8.40\nSecond Quarter $ 4.79 $ 6.48\nThird Quarter $ 2.66 $ 4.63\nFourth Quarter $ 1.88 $ 3.39`);
+    expect(answerFromTables('In 2021, how many quarters had share prices lower than $2.00 during their lows?', prices)?.line).to.match(/^1 item \(Fourth Quarter\): Range 2021 Low below 2\. /);
+    // "The maximum exposure", "minimum payments": a figure's name, no comparison.
+    expect(answerFromTables('What was the maximum berth fee in 2021?', fees)?.operation).to.not.equal('compare');
   });
 
   it('takes the row of a table that has the year asked ("FY2021") over the same row restated in one that has none', () => {
