@@ -2,10 +2,11 @@ import { contentTokens, fileNameTerms, splitUnits, termKey, type AnswerRequest }
 import { isFrameWord } from './answer-support.js';
 
 /**
- * Whether a sentence of the passages states the figure asked better than the table row found: it holds every word of
- * the question the row's label, header and title hold, and a word of the question they lack ("What was the decrease in
- * Blizzard in-game net bookings?": the row "In-game net bookings" is the company's, the sentence "… a $539 million
- * decrease in Blizzard in-game net bookings" is the one asked of), and a figure. Then the sentence answers, not the row.
+ * Whether a sentence of the row's page states the figure a look-up asks better than the table row found: it holds
+ * every word of the question the row's label, header and title hold, and a word of the question they lack ("What was
+ * the federal state income tax in 2019?": the row "State income tax (benefit)" is one part of it, the sentence "Federal
+ * and state income taxes of $36.5 million … were paid in 2019" is the one asked of), and an amount; of several, the
+ * one holding most of the question. Then the sentence answers, not the row.
  * `row`: the row's label with the words around it that name it (header, title, column); `page`: the row's page, whose
  * sentences are looked at. Returns that sentence.
  */
