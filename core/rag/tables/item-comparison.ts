@@ -1,6 +1,6 @@
 /**
  * Questions that compare a table's items rather than its periods: "In which segment were the net balances the
- * largest?", "Which component is the greatest in the total fair value?", "What is the least expensive currency?". The
+ * largest?", "Which component is the greatest in the total fair value?", "How many quarters had lows below 2.00?". The
  * items are a row's cells under columns named by words (segments), or a column's cells down its rows (components).
  * The trigger is data, one language, like the period comparisons (period-comparison.ts), whose answer line it shares.
  */
