@@ -1,6 +1,6 @@
 import {
-  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, isNotFoundAnswer, namedColumns, NOT_FOUND_ANSWER, runTogetherInFileName,
-  servesHeldKind, splitUnits, termKey, withoutLeaders, wordTokens, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
+  contentTokens, countWords, echoesHeading, fileNameTerms, followUpQuestion, isIndexEntry, isNotFoundAnswer, MONTH_NAME, namedColumns, NOT_FOUND_ANSWER, runTogetherInFileName,
+  servesHeldKind, splitUnits, termKey, withoutLeaders, wordTokens, YEAR, type Answer, type AnswerRequest, type AnswerSkill, type ContextPassage, type Llm, type UnitKind,
 } from '../../core/index.js';
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { passagePlace } from '../../core/rag/place.js';
@@ -405,8 +405,7 @@ export function expectedAnswerType(question: string): AnswerType {
 
 // "May" the month only when capitalised: "may" is most often the verb ("the FAA may amend this AD").
 const MONTHS = /\b(january|february|march|april|june|july|august|september|october|november|december|century|decade|spring|summer|autumn|winter)\b/i;
-const MONTH_NAMES = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
-const DAY_OF_MONTH = new RegExp(`\\b${MONTH_NAMES}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_NAMES}(?=\\s|,|$)`, 'gi');
+const DAY_OF_MONTH = new RegExp(`\\b${MONTH_NAME}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_NAME}(?=\\s|,|$)`, 'gi');
 const NUMBER_WORDS = /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen|half)\b/i;
 
 function answerTypeFits(expected: AnswerType, sentence: string, queryTerms: string[]): boolean {
@@ -537,5 +536,5 @@ function statingFirst(ranked: Candidate[], sentence: string): Candidate[] {
 
 /** The years a question names, in its order. */
 function yearsIn(question: string): number[] {
-  return (question.match(/\b(?:19|20)\d\d\b/g) ?? []).map(Number);
+  return (question.match(YEAR) ?? []).map(Number);
 }

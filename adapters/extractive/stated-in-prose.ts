@@ -1,4 +1,4 @@
-import { contentTokens, fileNameTerms, splitUnits, termKey, type AnswerRequest } from '../../core/index.js';
+import { contentTokens, fileNameTerms, MONTH_NAME, splitUnits, termKey, type AnswerRequest } from '../../core/index.js';
 import { isFrameWord } from './answer-support.js';
 
 /**
@@ -30,5 +30,4 @@ export function statedInProse(request: AnswerRequest, question: string, row: str
 /** An amount: digits with a separator, a decimal, a currency sign or a percent, or three digits or more (not a year). */
 const FIGURE = /[$€£¥]\s?\d|\d[.,]\d|\d\s?%|\b\d{3,}\b/;
 /** Years and days of a date ("August 31", "31 December 2019"), which are no amount. */
-const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
-const DATES = new RegExp(String.raw`\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)?\s+${MONTH}(?=\s|,|$)|\b${MONTH}\s+\d{1,2}\b`, 'gi');
+const DATES = new RegExp(String.raw`\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)?\s+${MONTH_NAME}(?=\s|,|$)|\b${MONTH_NAME}\s+\d{1,2}\b`, 'gi');

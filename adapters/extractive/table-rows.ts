@@ -153,7 +153,10 @@ export function figureForNamedColumn(row: string, header: string | undefined, qu
   const figures = splitRow(row).cells;
   if (!cells || cells.length !== figures.length) return undefined;
   const asked = new Set(termKeys(question));
-  const named = cells.flatMap((cell, k) => (termKeys(cell).length > 0 && termKeys(cell).every((key) => asked.has(key)) ? [k] : []));
+  const named = cells.flatMap((cell, k) => {
+    const keys = termKeys(cell);
+    return keys.length > 0 && keys.every((key) => asked.has(key)) ? [k] : [];
+  });
   return named.length === 1 ? `${cells[named[0]]}: ${figures[named[0]]}` : undefined;
 }
 

@@ -128,7 +128,9 @@ function cellsStart(tokens: string[]): number {
   }
   return start;
 }
-const MONTH = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i;
+/** A month's name as printed, in full or short ("December", "Dec."), for a regular expression's source. */
+export const MONTH_NAME = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const MONTH = new RegExp(`^${MONTH_NAME}$`, 'i');
 const LABEL_YEAR = /^(?:19|20)\d\d,?$/;
 
 /** A table row's label and the figures ending it ("$" signs dropped): "Total assets $ 59,268 $ 55,556". */

@@ -81,10 +81,14 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
  * item restated under "Reported | Restated" is no answer for 2018, a table of "2018 2017" is.
  */
 function ofYearAsked(match: RowMatch | undefined, years: number[], rematch: (grids: TableGrid[]) => RowMatch | undefined, grids: readonly TableGrid[]): RowMatch | undefined {
-  const hasYear = (grid: TableGrid) => grid.columns.some((c) => c.year !== undefined && years.includes(c.year)) || (grid.period !== undefined && years.includes(grid.period));
-  if (!match || years.length === 0 || hasYear(match.grid)) return match;
-  const dated = rematch(grids.filter(hasYear));
+  if (!match || years.length === 0 || hasYearAsked(match.grid, years)) return match;
+  const dated = rematch(grids.filter((grid) => hasYearAsked(grid, years)));
   return dated && dated.confidence >= match.confidence ? dated : match;
+}
+
+/** A column of one of the years asked, or the table's period one of them. */
+function hasYearAsked(grid: TableGrid, years: readonly number[]): boolean {
+  return grid.columns.some((c) => c.year !== undefined && years.includes(c.year)) || (grid.period !== undefined && years.includes(grid.period));
 }
 
 /** "… increase in X from 2018?", "since 2018", with no year it ran to: the change from that year to the latest. */
@@ -173,8 +177,7 @@ const LABEL_YEAR_WEIGHT = 0.05;
  */
 function datedOtherwise(match: RowMatch, years: number[]): boolean {
   const dated = match.row.label.match(YEAR);
-  if (!dated || years.length === 0 || dated.some((y) => years.includes(Number(y)))) return false;
-  return !match.grid.columns.some((c) => c.year !== undefined && years.includes(c.year)) && !(match.grid.period !== undefined && years.includes(match.grid.period));
+  return dated !== null && years.length > 0 && !dated.some((y) => years.includes(Number(y))) && !hasYearAsked(match.grid, years);
 }
 
 /** Share of the asked words' neighbouring pairs that stand side by side in the label too ("net income" in "Consolidated Net Income"). */
