@@ -16,6 +16,8 @@ export interface RowCandidate {
   text: string;
 }
 
+import { isFrameWord } from './answer-support.js';
+
 const stems = termKeys;
 const TOTAL = termKey('total');
 
@@ -45,6 +47,11 @@ export function bestRow<C extends RowCandidate>(candidates: C[], wording: string
     // it is: it counts only when asked for.
     const label = [...new Set(stems(splitRow(c.text).label).filter((t, i) => !/^\d/.test(t) && (i > 0 || t !== TOTAL || asked.has(TOTAL))))];
     const matched = label.filter((t) => asked.has(t));
+    // A row the question names by its qualifier alone ("Net income" for "net cash", a bare "Total" for "total operating
+    // income") is another line item: some word of what it matched must be neither its first of several nor a frame
+    // word; a bare "Total" is its table's total, named when the table's title holds a word of the subject asked.
+    const titled = () => stems(tableTitleOf(c, candidates) ?? '').some((t) => asked.has(t) && !isFrameWord(t));
+    if (!matched.some((t) => !isFrameWord(t) && (t !== label[0] || label.length === 1)) && !(label.length === 1 && label[0] === TOTAL && titled())) return [];
     const precision = matched.length > 0 ? sum(matched) / sum(label) : 0;
     // A row the question names at most half of is another line item ("Total cost of revenue" for "revenue").
     return precision >= 0.5 ? [{ candidate: c, precision, covered: sum(matched) }] : [];

@@ -260,6 +260,20 @@ describe('ExtractiveAnswerer', () => {
     expect(answer.text).to.equal(NOT_FOUND_ANSWER);
   });
 
+  it('does not take a row the question names by its qualifier alone for the figure asked', async () => {
+    // TAT-QA dev pages asked of an unrelated report: "net cash … financing" answered with the row "Net income", and
+    // "Total operating income" with a table's bare "Total" row.
+    const contexts = [passage('1', 'Year Ended April 26, 2019 April 27, 2018\nNet income $ 1,169 $ 116\nShares used in basic computation 254 268\n' +
+      'Warrants by issuance date 2019 2018\nAug 2019 842,000 —\nTotal 4,474,868 3,632,868', 'annual.pdf', 1, 1)];
+    const answerer = new ExtractiveAnswerer(undefined, [financialAnswerSkill]);
+    const ask = async (question: string) => (await answerer.answer({ question, contexts, history: [] })).text;
+    expect((await ask('How much net cash was used for financing activities in 2018?')).split('\n')[0]).to.not.include('116');
+    expect(await ask('What was the change in Total operating income in 2019 from 2018?')).to.not.include('4,474,868');
+    // Named by more than its qualifier, the same rows answer; a bare "Total" when its table's title names the subject.
+    expect(await ask('What was the net income in 2018?')).to.match(/^(Net income, )?2018: \$?116\n/);
+    expect(await ask('How many warrants were there in total in 2019?')).to.include('4,474,868');
+  });
+
   it('answers a question that is not about a figure from sentences, even next to a table', async () => {
     const contexts = [passage('1', 'Purchases of equipment 1,577 1,373\nThe company buys equipment to expand its plants in Asia.')];
     const request = { question: 'Why does the company buy equipment?', contexts, history: [] };
