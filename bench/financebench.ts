@@ -33,7 +33,8 @@ export interface FinanceResult {
   elsewhere?: { asked: number; notFound: number; mayNotAnswer: number };
   /** Questions asked in their own filing's session whose answer says it may not answer (isWeakMatchAnswer). */
   mayNotAnswer: number;
-  perQuestion: { id: string; pageHit: boolean; quotedPageHit: boolean; figure?: boolean; cited: number[]; evidence: number[]; otherFilingFirst: boolean }[];
+  /** Per question; `mayNotAnswer`: its answer says it may not answer (written to .bench-tmp, to see which a change turns). */
+  perQuestion: { id: string; pageHit: boolean; quotedPageHit: boolean; figure?: boolean; cited: number[]; evidence: number[]; otherFilingFirst: boolean; mayNotAnswer?: boolean }[];
 }
 
 /** A filing takes minutes on a loaded machine; the whole part is queued at once. */
@@ -62,8 +63,9 @@ export async function runFinanceBench(api: ApiClient, part: FinancePart, mode: F
   for (const q of questions) {
     const res = await api.ask(sessions.get(q.doc)!.sessionId, q.question);
     if (res.status !== 200) throw new Error(`chat: ${res.status} ${res.text}`);
-    perQuestion.push(score(q, res.body.data, res.body.sources ?? []));
-    if (isWeakMatchAnswer(res.body.data)) mayNotAnswer += 1;
+    const weak = isWeakMatchAnswer(res.body.data);
+    perQuestion.push({ ...score(q, res.body.data, res.body.sources ?? []), mayNotAnswer: weak });
+    if (weak) mayNotAnswer += 1;
   }
   // Per filing, each question is also asked of another company's filing: the right answer there is "not found".
   let elsewhere: FinanceResult['elsewhere'];

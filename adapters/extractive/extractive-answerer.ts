@@ -156,7 +156,7 @@ export class ExtractiveAnswerer implements Llm {
     // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not. A weak match is no
     // answer: it says so first and shows what came closest, as closest, not as an answer.
     const fromRows = chosen[0].kind === 'row' || chosen[0].kind === 'columns';
-    const unsupported = !absent && subject !== undefined && subject.share < minSubjectSupport(request.question, fromRows, all.some((c) => c.kind === 'row'));
+    const unsupported = !absent && subject !== undefined && subject.share < minSubjectSupport(fromRows, all.some((c) => c.kind === 'row'));
     const text = absent || unsupported
       ? `${absent ? notFoundNote(absent) : closestNote(subject!.missing)}\n\nClosest found: ${parts.join(' ')}`
       : `${lead ? `${lead}\n\n` : ''}${parts[0]}${parts.length > 1 ? `\n\nAlso found: ${parts.slice(1).join(' ')}` : ''}`;
