@@ -52,6 +52,8 @@ export function bestRow<C extends RowCandidate>(candidates: C[], wording: string
     // word; a bare "Total" is its table's total, named when the table's title holds a word of the subject asked.
     const titled = () => stems(tableTitleOf(c, candidates) ?? '').some((t) => asked.has(t) && !isFrameWord(t));
     if (!matched.some((t) => !isFrameWord(t) && (t !== label[0] || label.length === 1)) && !(label.length === 1 && label[0] === TOTAL && titled())) return [];
+    // "Other income and expenses" is what is not the income named elsewhere: only a question saying "other" asks for it.
+    if (/^other\b/i.test(splitRow(c.text).label.trim()) && !/\bother\b/i.test(wording)) return [];
     const precision = matched.length > 0 ? sum(matched) / sum(label) : 0;
     // A row the question names at most half of is another line item ("Total cost of revenue" for "revenue").
     return precision >= 0.5 ? [{ candidate: c, precision, covered: sum(matched) }] : [];

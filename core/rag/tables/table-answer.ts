@@ -189,6 +189,10 @@ function adjacency(asked: string[], label: string[]): number {
   return found / (asked.length - 1);
 }
 
+/** A remainder row's label ("Other income", "All other"), and a phrase asking for one. English, as the intents are. */
+const REMAINDER = /^\s*(?:all\s+)?others?\b/i;
+const REMAINDER_ASKED = /\bothers?\b/i;
+
 /** The row best named by the phrase: weighted recall of the phrase's words that any label holds, times the label's precision. */
 function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: string) => number, except?: GridRow | readonly GridRow[]): RowMatch | undefined {
   const skipped = new Set(Array.isArray(except) ? except : except ? [except] : []);
@@ -204,6 +208,8 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
   for (const grid of grids) {
     for (const row of grid.rows) {
       if (skipped.has(row) || row.figures.every((f) => f?.value === undefined)) continue;
+      // "Other income" is the income that is not the one asked: only a phrase saying "other" names it.
+      if (REMAINDER.test(row.label) && !REMAINDER_ASKED.test(phrase)) continue;
       const ordered = labelKeys(row);
       const label = [...new Set(ordered)];
       const context = new Set([...label, ...keysOf(row.label), ...(row.section ? keysOf(row.section) : []), ...(grid.title ? keysOf(grid.title) : []), ...keysOf(stubHead(grid))]);

@@ -272,6 +272,11 @@ describe('ExtractiveAnswerer', () => {
     // Named by more than its qualifier, the same rows answer; a bare "Total" when its table's title names the subject.
     expect(await ask('What was the net income in 2018?')).to.match(/^(Net income, )?2018: \$?116\n/);
     expect(await ask('How many warrants were there in total in 2019?')).to.include('4,474,868');
+    // "Other income" is the income that is not the one asked (issue 49: Coca-Cola's "net income" answered from it).
+    const other = [passage('1', 'Year Ended December 31, 2019 2018\nOther income and expenses, net $103 $53\nShares used 254 268', 'annual.pdf', 1, 1)];
+    const netIncome = (await answerer.answer({ question: 'What was the net income in 2019?', contexts: other, history: [] })).text;
+    expect(netIncome, 'not led by the figure as the answer').to.not.match(/^[^“\n]*103/);
+    expect((await answerer.answer({ question: 'What was the other income in 2019?', contexts: other, history: [] })).text.split('\n')[0]).to.include('103');
   });
 
   it('answers a question that is not about a figure from sentences, even next to a table', async () => {
