@@ -413,6 +413,11 @@ function figureIndex(match: RowMatch, column: number): number | undefined {
   const years = match.grid.columns.flatMap((c, i) => (c.year !== undefined ? [i] : []));
   const amounts = figures.flatMap((f, i) => (f && !f.percent ? [i] : []));
   const k = years.indexOf(column);
+  // As many figures as years heading the header, of one kind, the other columns left blank ("Adjusted EBITA margin
+  // 4.7 % 5.3 %" under "2019 | 2018 | Actual | % Change"): the years' figures. Of two kinds ("900 (10)%"), a year's
+  // cell is missing and a change printed.
+  const oneKind = new Set(figures.map((f) => Boolean(f?.percent))).size === 1;
+  if (k >= 0 && oneKind && figures.length === years.length && figures.length < named && years.every((at, i) => at === i)) return column;
   if (figures.length <= named || k < 0) return undefined;
   // Each column heads an amount and its shares ("2019 2018 Change" over "Amount % of total Amount % of total ($) (%)":
   // "64,798 9% 35,452 5% 29,346 83"): a year's figure is its group's first.

@@ -391,6 +391,13 @@ describe('answers from table cells', () => {
     expect(answer?.cells.map((c) => c.row.label)).to.deep.equal(['Fixed Price', 'Total sales']);
   });
 
+  it('reads a row that prints only the years’ figures, its change columns blank, under the years that lead the header', () => {
+    const text = `2021 | 2020 | Actual | % Change\nFerry tickets 2,400 2,000 20% 18%\nTicket margin 4.7 % 5.3 %\nSeason passes 900 (10)%`;
+    expect(answerFromTables('What was the change in the ticket margin from 2020 to 2021?', grids(text))?.line).to.match(/^Change in Ticket margin from 2020 to 2021: −0\.6/);
+    // One figure short of the years: a cell is missing, and which one the row does not say.
+    expect(answerFromTables('What were season passes in 2020?', grids(text))).to.equal(undefined);
+  });
+
   it('states an amount beside a percentage column in the table’s unit, not as a percentage', () => {
     const text = `(in thousands) 2021 2020 % Change\nFerry tickets 2,400 2,000 20%\nSeason passes 900 1,000 (10)%`;
     expect(answerFromTables('What were ferry tickets in 2021?', grids(text))?.line).to.equal('Ferry tickets, 2021: 2,400 thousand');
