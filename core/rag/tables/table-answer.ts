@@ -65,12 +65,16 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   if (rows) return rowsAnswer(operation, rows, years, shared);
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
   const match = ofYearAsked(bestRow(question, grids, weigh), years, (dated) => bestRow(question, dated, weigh), grids);
-  if (!match || datedOtherwise(match, years)) return undefined;
+  if (!match) return operation === 'average' || operation === 'sum' ? columnOfOneTable(operation, question, grids) : undefined;
+  if (datedOtherwise(match, years)) return undefined;
   // Columns named by words ("the low and high price", "current … out of total …"): the row's cells under them.
   const named = namedColumns(question, match.grid);
   if (named.length === 2 && operation !== 'lookup' && operation !== 'average' && operation !== 'sum') return columnsAnswer(operation, match, named, shared);
   if (named.length >= 2 && (operation === 'average' || operation === 'sum')) return columnsTotal(operation, match, named, shared);
-  if (named.length >= 1 && !phrases) return columnAnswer(operation, match, named[0], shared);
+  // "The average quarterly low price for 2019": a column named, and the row's words in every row ("… Quarter").
+  if (named.length === 1 && (operation === 'average' || operation === 'sum') && namesEveryRow(question, match)) return columnDown(operation, match, named[0]);
+  // A look-up of several columns named with "and" ("the high and low prices …") reads each; else the one named best.
+  if (named.length >= 1 && !phrases) return columnAnswer(operation, match, /\band\b|\brespectively\b/i.test(question) ? named : named.slice(0, 1), shared);
   // Two rows asked of and only one found: one of its figures is no answer, unless the row prints the share itself.
   if (phrases && !(operation === 'share' && match.row.figures.some((f) => f?.percent))) return undefined;
   const single = operation === 'difference' ? 'change' : operation === 'ratio' || operation === 'share' ? 'lookup' : operation;
@@ -557,13 +561,47 @@ function namedColumns(question: string, grid: TableGrid): number[] {
 }
 
 /** One row's figure under a column named by words, or an operation of that figure alone (a look-up). */
-function columnAnswer(operation: TableOperation, match: RowMatch, column: number, shared: Set<string>): TableAnswer | undefined {
+function columnAnswer(operation: TableOperation, match: RowMatch, columns: readonly number[], shared: Set<string>): TableAnswer | undefined {
   if (operation !== 'lookup') return undefined;
-  const found = cell(match, column);
-  if (!found) return undefined;
-  const decimals = match.row.figures[figureIndex(match, column) ?? 0]?.decimals ?? 0;
-  const value = withUnit(found.value, unitOf(match), { decimals, keepDecimals: true });
-  return { line: `${rowName(match.row, shared)}, ${found.column.label}: ${value}`, operation, cells: [found], confidence: match.confidence };
+  const found = columns.map((column) => cell(match, column));
+  if (found.length === 0 || found.some((c) => c === undefined)) return undefined;
+  const shown = (found as TableCell[]).map((c, k) => {
+    const decimals = match.row.figures[figureIndex(match, columns[k]) ?? 0]?.decimals ?? 0;
+    return `${c.column.label}: ${withUnit(c.value, unitOf(match), { decimals, keepDecimals: true })}`;
+  });
+  return { line: `${rowName(match.row, shared)}, ${shown.join('; ')}`, operation, cells: found as TableCell[], confidence: match.confidence };
+}
+
+/** No row named: the one table found whose one column the question names ("the average low price for 2019"), down its rows. */
+function columnOfOneTable(operation: 'average' | 'sum', question: string, grids: readonly TableGrid[]): TableAnswer | undefined {
+  if (grids.length !== 1) return undefined;
+  const named = namedColumns(question, grids[0]);
+  const first = grids[0].rows.find((r) => !isTotal(r.label) && r.label);
+  return named.length === 1 && first ? columnDown(operation, { grid: grids[0], row: first, confidence: NO_ROW_CONFIDENCE }, named[0]) : undefined;
+}
+/** How sure an answer read down a column is when no row was named: as sure as a weak row match. */
+const NO_ROW_CONFIDENCE = 0.5;
+
+/** Whether the words of the question that name the matched row name every other item row of its table as well. */
+function namesEveryRow(question: string, match: RowMatch): boolean {
+  const asked = new Set(keysOf(question));
+  const naming = labelKeys(match.row).filter((k) => asked.has(k));
+  const items = match.grid.rows.filter((r) => !isTotal(r.label) && r.label);
+  return naming.length > 0 && items.length >= 2 && items.every((r) => naming.every((k) => labelKeys(r).includes(k)));
+}
+
+/** The sum or average of a column's cells down the table's item rows (its totals left out). */
+function columnDown(operation: 'average' | 'sum', match: RowMatch, column: number): TableAnswer | undefined {
+  const rows = match.grid.rows.filter((r) => !isTotal(r.label) && r.label);
+  const cells = rows.map((row) => cell({ ...match, row }, column));
+  if (cells.some((c) => c === undefined)) return undefined;
+  const used = cells as TableCell[];
+  const computed = compute(operation, used.map((c) => c.value));
+  if (!computed) return undefined;
+  const value = withUnit(computed.value, unitOf(match), { percent: computed.percent });
+  const period = match.grid.period ? ` (${match.grid.period})` : '';
+  const line = `${OPERATION_NAMES[operation]} ${match.grid.columns[column].label}${period} of ${rows.map((r) => r.label).join(', ')}: ${value} (${computed.trace})`;
+  return { line, operation, cells: used, computed, confidence: match.confidence };
 }
 
 /** The sum or average of one row's cells under the columns named by words ("… for A, B and C"). */

@@ -88,6 +88,14 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
       section = splitRow(unit.text).label.replace(/:$/, '');
       continue;
     }
+    // A year's line between blocks of rows ("2018:" under the "2019:" quarters): the next table, of that period, under
+    // the same words' header ("High Low" printed once over both).
+    if (current && current.rows.length > 0 && PERIOD_LINE.test(unit.text)) {
+      const named = current.header && current.columns.some((c) => c.label !== '') && !current.columns.some((c) => c.year !== undefined) ? current : undefined;
+      close(i);
+      if (named) lastHeader = { at: i, header: named.header!, columns: named.columns, unitLines: [] };
+      continue;
+    }
     const row = rowOf(unit, current);
     if (row) {
       current ??= startedAt(units, i, row.figures.length, lastHeader);
@@ -163,6 +171,9 @@ function footnoteOnly(text: string): boolean {
   const { label, cells } = splitRow(text);
   return label !== '' && cells.length > 0 && cells.every((c) => /^\(\d\)$/.test(c));
 }
+
+/** A line naming only a year, as a period's rows are headed ("2019:"). */
+const PERIOD_LINE = /^(?:19|20)\d\d:$/;
 
 /** A line within a table with more words than this is prose, not a row whose figures the layout missed. */
 const MAX_ROW_WORDS = 20;
@@ -246,6 +257,8 @@ function wordHeader(units: readonly TextUnit[], at: number, figures: number): { 
   const lines: string[] = [];
   for (let i = at - 1; i >= 0 && lines.length < 3; i--) {
     const unit = units[i];
+    // The period's line right above the rows ("High Low" / "2019:" / "Fourth Quarter …"): periodAbove's to read.
+    if (lines.length === 0 && PERIOD_LINE.test(unit.text)) continue;
     if (unit.kind === 'row' || unit.kind === 'columns' || /[.!?:]$/.test(unit.text) || unit.text.split(' ').length > MAX_HEADER_LINE_WORDS * 2) break;
     lines.unshift(unit.text);
   }

@@ -398,6 +398,16 @@ describe('answers from table cells', () => {
     expect(answerFromTables('What were season passes in 2020?', grids(text))).to.equal(undefined);
   });
 
+  it('reads a year’s line between blocks of rows as the next table’s period, under the words’ header printed once', () => {
+    const text = `High Low\n2021:\nFourth Quarter $11.44 $9.47\nThird Quarter $14.96 $10.26\n2020:\nFourth Quarter $12.16 $7.43\nThird Quarter $20.60 $10.95`;
+    const read = grids(text);
+    expect(read.map((g) => [g.period, g.columns.map((c) => c.label).join(' '), g.rows.length])).to.deep.equal([[2021, 'High Low', 2], [2020, 'High Low', 2]]);
+    expect(answerFromTables('What is the difference in the high and low prices in the fourth quarter of 2020?', read)?.line).to.match(/: \$?4\.73 /);
+    // A look-up of both named columns reads each; an average of one named column with no row named runs down it.
+    expect(answerFromTables('What were the high and low prices in the third quarter of 2021 respectively?', read)?.line).to.equal('Third Quarter, High: $14.96; Low: $10.26');
+    expect(answerFromTables('What is the average low price for 2021?', read)?.line).to.match(/^Average Low \(2021\) of Fourth Quarter, Third Quarter: \$9\.87 /);
+  });
+
   it('states an amount beside a percentage column in the table’s unit, not as a percentage', () => {
     const text = `(in thousands) 2021 2020 % Change\nFerry tickets 2,400 2,000 20%\nSeason passes 900 1,000 (10)%`;
     expect(answerFromTables('What were ferry tickets in 2021?', grids(text))?.line).to.equal('Ferry tickets, 2021: 2,400 thousand');
