@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { contentTokens, NOT_FOUND_ANSWER, runTogetherInFileName, termKey, wordTokens, type ContextPassage } from '../../core/index.js';
+import { contentTokens, NOT_FOUND_ANSWER, runTogetherInFileName, termKey, wordTokens, YEAR, type ContextPassage } from '../../core/index.js';
 
 /**
  * Whether the passages found can answer at all, judged by the names the question asks about. The answerer quotes the
@@ -22,6 +22,22 @@ export function absentNames(question: string, contexts: readonly ContextPassage[
   // "Most": with one name that one, with two both, with three two of them.
   if (absent.length * 2 <= names.length) return undefined;
   return [...new Set(absent.map(([, name]) => name))];
+}
+
+/**
+ * The years a question names when no passage holds any of them, in full, split ("2018/19" holds 2019) or short ("FY19",
+ * "F19"): asked "What was X in 2017?" of passages of 2018 and 2019, a figure found is another year's. Undefined when
+ * it names none, or a passage or its file name holds one.
+ */
+export function absentYears(question: string, contexts: readonly ContextPassage[]): string[] | undefined {
+  const years = [...new Set(question.match(YEAR) ?? [])];
+  if (years.length === 0 || contexts.length === 0) return undefined;
+  const held = (year: string) => {
+    const short = year.slice(2);
+    const written = new RegExp(String.raw`\b${year}\b|\b${Number(year) - 1}\s?[/–-]\s?${short}\b|\bFY?\s?'?${short}\b`, 'i');
+    return contexts.some((p) => written.test(p.text) || written.test(p.filename));
+  };
+  return years.some(held) ? undefined : years;
 }
 
 /**

@@ -4,7 +4,7 @@ import {
 } from '../../core/index.js';
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { passagePlace } from '../../core/rag/place.js';
-import { absentNames, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
+import { absentNames, absentYears, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
 import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubjectSupport, subjectSupport } from './answer-support.js';
 import { asksForExplanation, proseFirst } from './explanation.js';
 import { statedInProse } from './stated-in-prose.js';
@@ -151,7 +151,7 @@ export class ExtractiveAnswerer implements Llm {
     // Coverage is of the terms some sentence holds: when the words no sentence holds weigh most, the quote may not
     // answer, and says so (a figure's row answers whatever the question's wording).
     const unheld = row ? undefined : unheldWords(request.question, all);
-    const absent = absentNames(request.question, request.contexts) ??
+    const absent = absentNames(request.question, request.contexts) ?? absentYears(request.question, request.contexts) ??
       (unheld && coverage * (1 - unheld.share) < MIN_HELD_COVERAGE ? unheld.words : undefined);
     // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not. A weak match is no
     // answer: it says so first and shows what came closest, as closest, not as an answer.
@@ -241,6 +241,9 @@ function supported(request: AnswerRequest, answer: Answer | undefined): Answer |
   if (!passage) return answer;
   // The question's own words, not its preamble's ("We need to calculate a metric …: what is …?"), as the table read it.
   const support = subjectSupport(ownQuestion(request.question), passage, request.contexts, { phrases: false });
+  // Nor is a figure read for a year no passage holds: it is another year's.
+  const years = absentYears(ownQuestion(request.question), request.contexts);
+  if (years) return asClosestFound(answer, years);
   return support.share < MIN_SUBJECT_SUPPORT.table ? asClosestFound(answer, support.missing) : answer;
 }
 

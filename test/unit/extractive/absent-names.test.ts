@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { absentNames, isWeakMatchAnswer, nearSpelling, notFoundNote, offeredAnswer, questionNames } from '../../../adapters/extractive/absent-names.js';
+import { absentNames, absentYears, isWeakMatchAnswer, nearSpelling, notFoundNote, offeredAnswer, questionNames } from '../../../adapters/extractive/absent-names.js';
 import { ExtractiveAnswerer } from '../../../adapters/extractive/extractive-answerer.js';
 import type { ContextPassage } from '../../../core/ports/llm.js';
 import { isNotFoundAnswer, NOT_FOUND_ANSWER } from '../../../core/rag/prompt.js';
@@ -62,5 +62,16 @@ describe('names of a question that no passage holds', () => {
     const sound = await answerer.answer({ question: 'How does Amcor review its capital structure?', contexts: [TEN_Q], history: [] });
     expect(isWeakMatchAnswer(sound.text), sound.text).to.equal(false);
     expect(sound.text).to.contain('capital structure');
+  });
+  it('names the years a question asks that no passage holds, in full, split or short; none when a passage holds one', async () => {
+    const table = passage('(In thousands) 2021 2020\nFerry tickets 2,400 2,000\nSeason passes 900 1,000', 'ferries.pdf');
+    expect(absentYears('What were ferry tickets in 2017?', [table])).to.deep.equal(['2017']);
+    expect(absentYears('What were ferry tickets in 2017 and 2020?', [table])).to.equal(undefined);
+    expect(absentYears('What were ferry tickets?', [table])).to.equal(undefined);
+    expect(absentYears('What were ferry tickets in 2022?', [passage('Ferry tickets 2021/22 2,400')])).to.equal(undefined);
+    expect(absentYears('What were ferry tickets in 2022?', [passage('F22 F21\nFerry tickets 2,400 2,000')])).to.equal(undefined);
+    const answer = await new ExtractiveAnswerer().answer({ question: 'What were ferry tickets in 2017?', contexts: [table], history: [] });
+    expect(answer.text.startsWith(`${NOT_FOUND_ANSWER} `), answer.text).to.equal(true);
+    expect(answer.text).to.include('2017').and.include('Closest found: “');
   });
 });
