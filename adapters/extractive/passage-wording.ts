@@ -8,10 +8,12 @@ const MIN_PART = 3;
  * brochure that writes "LinnSequencer" (and never "Linn sequencer"), "website" of a text that writes "web site" only,
  * "health care" of one that writes "healthcare", "CEO" of a filing that writes "Chief Executive Officer" only.
  * Sentences are matched word by word, so a word written otherwise than in the question matched none of its words.
- * Only forms the passages hold, and the question's own form they do not.
+ * Only forms the passages hold, and the question's own form they do not. A word run into a figure is set apart.
  */
 export function asWrittenInPassages(question: string, contexts: readonly ContextPassage[]): string {
   if (contexts.length === 0) return question;
+  // A word run into the figure after it ("less than15,000"): two words.
+  question = question.replace(/\b(\p{Ll}{2,})(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{4,})\b/gu, '$1 $2');
   const text = contexts.map((c) => wordTokens(c.text).join(' ')).join(' \n ');
   const words = new Set(text.split(' '));
   const holds = (phrase: string) => ` ${text} `.includes(` ${phrase} `);

@@ -12,6 +12,12 @@ describe('compounds written as the passages write them (adapters/extractive/pass
     expect(asWrittenInPassages('Where is the website?', passages('Visit our web site for more.'))).to.equal('Where is the web site?');
   });
 
+  it('sets a word apart from the figure it runs into, and leaves short forms such as FY2019 or Q3 alone', () => {
+    const text = passages('Maintenance 14,210 15,002');
+    expect(asWrittenInPassages('In which year was Maintenance less than15,000 thousands?', text)).to.equal('In which year was Maintenance less than 15,000 thousands?');
+    expect(asWrittenInPassages('What was FY2019 maintenance in Q3 and in covid19 times?', text)).to.equal('What was FY2019 maintenance in Q3 and in covid19 times?');
+  });
+
   it('writes an acronym out as the passages do, when they never write it as such', () => {
     const signatures = passages('By: Reed Hastings Chief Executive Officer (principal executive officer)', 'Our Chief Executive Officer and Chief Financial Officer evaluated the controls.');
     expect(asWrittenInPassages('Who is the CEO?', signatures)).to.equal('Who is the Chief Executive Officer?');
