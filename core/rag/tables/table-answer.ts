@@ -222,7 +222,10 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
       // from …"): as sure as an even match.
       const opens = asked.length >= 2 && asked.every((k, i) => ordered[i] === k);
       const even = label.length > 0 ? sum(label.filter((k) => asked.includes(k))) / sum(label) : 0;
-      const precision = opens ? Math.max(even, OPENING_PRECISION) : even;
+      // A section's one row is what the section names ("Sales:" over "Product and equipment sales to affiliates").
+      const sectionKeys = row.section ? keysOf(row.section) : [];
+      const soleOfSection = sectionKeys.length > 0 && sectionKeys.every((k) => asked.includes(k)) && grid.rows.filter((r) => r.section === row.section).length === 1;
+      const precision = opens || soleOfSection ? Math.max(even, OPENING_PRECISION) : even;
       if (recall < MIN_RECALL || precision < MIN_PRECISION) continue;
       const confidence = recall * (0.5 + precision / 2) + ADJACENCY_WEIGHT * adjacency(asked, ordered) + balanceDatePreference(row, phrase) + labelYearFit(row, phrase);
       if (!best || confidence > best.confidence) best = { grid, row, confidence };
@@ -292,12 +295,14 @@ const PERIOD_TAIL = /\s+(?:in|for|during|as of|at|of)\s+(?:the\s+)?(?:\p{L}+\s+)
 
 /**
  * The rows a look-up asks "respectively": "the exchange rates for A and B for 2018, respectively" → A, B; "the net
- * sales of the A and B segment respectively" → A, B segment. Undefined unless two phrases or more name words.
+ * sales of the A and B segment respectively" → A, B segment; "the respective A and B for 2017" → A, B. Undefined unless
+ * two phrases or more name words.
  */
 function respectivePhrases(question: string): string[] | undefined {
   if (!/\brespective(?:ly)?\b/i.test(question)) return undefined;
   const body = question.replace(/\?$/, '').replace(/,?\s*respectively\b/i, '').replace(PERIOD_TAIL, '');
-  const list = /\b(?:of|for)\s+(?:the\s+)?((?:(?!\b(?:of|for)\b).)+?\band\b(?:(?!\b(?:of|for)\b).)+)$/i.exec(body)?.[1];
+  // "… of A and B" or "the respective A and B".
+  const list = /\b(?:of|for)\s+(?:the\s+)?((?:(?!\b(?:of|for)\b).)+?\band\b(?:(?!\b(?:of|for)\b).)+)$/i.exec(body)?.[1] ?? /\brespective\s+(\S.*?\band\b.+)$/i.exec(body)?.[1];
   return list === undefined ? undefined : listItems(list);
 }
 

@@ -231,6 +231,12 @@ describe('rows listed and amounts beside their shares', () => {
     expect(operationAsked('What was the average number of passes in 2021 and 2020?')).to.equal('average');
   });
 
+  it('reads "the respective A and B", and a section’s one row as what the section names', () => {
+    const text = `2020 2021\nSales:\nTicket and season pass sales to members $30,303 $26,069\nPurchases\nPurchases of fuel, spare parts and services 303,793 256,660\nDistributions:\nDividends paid 52,983 54,810`;
+    expect(answerFromTables('What are the respective sales and purchases for 2020?', grids(text))?.line)
+      .to.equal('2020: Ticket and season pass sales to members: $30,303; Purchases of fuel, spare parts and services: $303,793');
+  });
+
   it('reads a year’s amount under a header whose years each head an amount and its share', () => {
     const text = `2021 2020 Change\nAmount % of total Amount % of total ($) (%)\nFerry tickets $ 2,400 60% $ 2,000 57% 400 20\nSeason passes 1,600 40 1,500 43 100 7`;
     const [grid] = grids(text);
