@@ -119,13 +119,15 @@ export interface IngestCheckpoint {
   run: number;
 }
 
-/** What chunking carries from one page to the next: the section's title, sub-heading, table column header and unit. */
+/** What chunking carries from one page to the next: the section's title, sub-heading, table column header, unit and period. */
 export interface ChunkSection {
   title?: string;
   heading?: string;
   columns?: string;
   /** The line under the column header that names the figures' unit ("(In millions)"). */
   unit?: string;
+  /** The line within the table naming the period of the rows below it ("December 31, 2018"), when the table prints one. */
+  period?: string;
 }
 
 /** A piece of a document as it is indexed for retrieval. */

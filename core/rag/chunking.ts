@@ -1,5 +1,5 @@
 import type { ChunkSection, ExtractedPage } from '../domain/model.js';
-import { inferredColumns, isHeading, isTableLine, namedColumns, splitUnits, type TextUnit } from './layout.js';
+import { inferredColumns, isHeading, isTableLine, namedColumns, PERIOD_LINE, splitUnits, type TextUnit } from './layout.js';
 import { tableUnitOf } from './tables/figures.js';
 import { countWords } from './text.js';
 
@@ -71,12 +71,14 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
     };
     for (const [index, paragraph] of paragraphs.entries()) {
       for (const unit of paragraph) {
-        if (unit === title?.opening) Object.assign(section, { title: title.text || undefined, heading: undefined, columns: undefined, unit: undefined });
+        if (unit === title?.opening) Object.assign(section, { title: title.text || undefined, heading: undefined, columns: undefined, unit: undefined, period: undefined });
         if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
         if (isTableLine(unit)) {
           if (unit.kind === 'row' && !section.columns) section.columns = inferredColumns(sinceTable, unit.text) ?? namedColumns(sinceTable, unit.text);
           // The unit printed between the header and the first row goes with the header into every chunk of the table.
           if (unit.kind === 'row' && lastTableLine?.kind === 'columns') section.unit = sinceTable.find((u) => isUnitLine(u.text))?.text;
+          // A period's line among the rows ("December 31, 2018") heads those below it, in the next chunk too.
+          if (PERIOD_LINE.test(unit.text) && section.columns) section.period = unit.text;
           lastTableLine = unit;
           sinceTable = [];
         } else sinceTable.push(unit);
@@ -84,8 +86,8 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
           // A new part of the page: what came before is a chunk of its own once it says enough.
           if (words - carriedWords(current, carried) >= options.targetWords / 4) emit(), reset();
           section.heading = unit.text;
-        } else if (unit.kind === 'columns') Object.assign(section, { columns: unit.text, unit: undefined });
-        if (current.length === carried) context = [section.title, section.columns, section.unit, section.heading].filter((line): line is string => Boolean(line));
+        } else if (unit.kind === 'columns') Object.assign(section, { columns: unit.text, unit: undefined, period: undefined });
+        if (current.length === carried) context = [section.title, section.columns, section.unit, section.period, section.heading].filter((line): line is string => Boolean(line));
         current.push(unit);
         words += countWords(unit.text);
         // Table rows close a chunk at half the target: BM25 favours short chunks, and each part of a long statement

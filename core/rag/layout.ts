@@ -131,6 +131,11 @@ function cellsStart(tokens: string[]): number {
 /** A month's name as printed, in full or short ("December", "Dec."), for a regular expression's source. */
 export const MONTH_NAME = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 const MONTH = new RegExp(`^${MONTH_NAME}$`, 'i');
+/**
+ * A line naming only a period, as a table's rows of one period are headed: "2019:", "December 31, 2019", "As of 30 June
+ * 2019". Its year is the first group.
+ */
+export const PERIOD_LINE = new RegExp(String.raw`^(?:(?:as of|at)\s+)?(?:${MONTH_NAME}\s+\d{1,2},?\s+|\d{1,2}\s+${MONTH_NAME}\s+)?((?:19|20)\d\d):?$`, 'iu');
 const LABEL_YEAR = /^(?:19|20)\d\d,?$/;
 
 /** A table row's label and the figures ending it ("$" signs dropped): "Total assets $ 59,268 $ 55,556". */

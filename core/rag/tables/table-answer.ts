@@ -69,6 +69,9 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   if (datedOtherwise(match, years)) return undefined;
   // Columns named by words ("the low and high price", "current … out of total …"): the row's cells under them.
   const named = namedColumns(question, match.grid);
+  // Tables of one period each ("December 31, 2019" and "… 2018" under one header): the row's cell in each period's.
+  const across = operation !== 'lookup' ? acrossPeriodTables(operation, match, years, named, grids, shared) : undefined;
+  if (across) return across;
   if (named.length === 2 && operation !== 'lookup' && operation !== 'average' && operation !== 'sum') return columnsAnswer(operation, match, named, shared);
   if (named.length >= 2 && (operation === 'average' || operation === 'sum')) return columnsTotal(operation, match, named, shared);
   // "The average quarterly low price for 2019": a column named, and the row's words in every row ("… Quarter").
@@ -575,6 +578,31 @@ function columnAnswer(operation: TableOperation, match: RowMatch, columns: reado
     return `${c.column.label}: ${withUnit(c.value, unitOf(match), { decimals, keepDecimals: true })}`;
   });
   return { line: `${rowName(match.row, shared)}, ${shown.join('; ')}`, operation, cells: found as TableCell[], confidence: match.confidence };
+}
+
+/**
+ * An operation over the periods asked when each period is a table of its own under one header: the row of the same
+ * label in each, under the column named (or the only one), earlier period first.
+ */
+function acrossPeriodTables(operation: TableOperation, match: RowMatch, years: number[], named: number[], grids: readonly TableGrid[], shared: Set<string>): TableAnswer | undefined {
+  if (match.grid.period === undefined || years.length < 2 || operation === 'ratio' || operation === 'share') return undefined;
+  const column = named.length === 1 ? named[0] : match.grid.columns.length === 1 ? 0 : -1;
+  if (column < 0) return undefined;
+  // Each year's table holding the row (a table broken over passages is one per passage).
+  const cells = [...new Set(years)].sort((a, b) => a - b).map((year) => grids.flatMap((grid) => {
+    const row = grid.period === year && grid.header === match.grid.header ? grid.rows.find((r) => r.label === match.row.label && r.section === match.row.section) : undefined;
+    return (row && cell({ grid, row, confidence: match.confidence }, column)) ?? [];
+  })[0]);
+  if (cells.length < 2 || cells.some((c) => c === undefined)) return undefined;
+  const used = cells as TableCell[];
+  const tables = used.map((c) => c.grid);
+  const single = operation === 'difference' ? 'change' : operation;
+  const computed = compute(single, used.map((c) => c.value));
+  if (!computed) return undefined;
+  const value = withUnit(computed.value, unitOf(match), { percent: computed.percent });
+  const periods = tables.map((t) => String(t.period));
+  const line = `${OPERATION_NAMES[single]} ${rowName(match.row, shared)}, ${match.grid.columns[column].label}${periodsText(single, periods)}: ${value} (${computed.trace})`;
+  return { line, operation: single, cells: used, computed, confidence: match.confidence };
 }
 
 /** No row named: the one table found whose one column the question names ("the average low price for 2019"), down its rows. */

@@ -4,7 +4,7 @@
  * "North America") and its figures, each column a header (a period when it names a year), and the unit the table
  * prints its figures in. Domain-neutral: a statement of accounts, a price list or a lab table read the same way.
  */
-import { headerCells, isTableLine, NO_HEADING, splitRow, YEAR, type TextUnit } from '../layout.js';
+import { headerCells, isTableLine, NO_HEADING, PERIOD_LINE, splitRow, YEAR, type TextUnit } from '../layout.js';
 import { parseFigure, tableUnitOf, type Figure, type TableUnit } from './figures.js';
 
 export interface GridColumn {
@@ -88,13 +88,21 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
       section = splitRow(unit.text).label.replace(/:$/, '');
       continue;
     }
-    // A year's line between blocks of rows ("2018:" under the "2019:" quarters): the next table, of that period, under
-    // the same words' header ("High Low" printed once over both).
-    if (current && current.rows.length > 0 && PERIOD_LINE.test(unit.text)) {
+    // A period's line under a header of words ("… Gross | Allowance for Losses | … Net" / "December 31, 2019"): the
+    // table's period. Between blocks of rows ("2018:" under the "2019:" quarters), the next table, of that period,
+    // under the same header ("High Low" printed once over both).
+    const period = PERIOD_LINE.exec(unit.text);
+    if (period && current) {
       const named = current.header && current.columns.some((c) => c.label !== '') && !current.columns.some((c) => c.year !== undefined) ? current : undefined;
-      close(i);
-      if (named) lastHeader = { at: i, header: named.header!, columns: named.columns, unitLines: [] };
-      continue;
+      if (named && current.rows.length === 0) {
+        current.period = Number(period[1]);
+        continue;
+      }
+      if (current.rows.length > 0) {
+        close(i);
+        if (named) current = { header: named.header, columns: named.columns, rows: [], unitLines: [], period: Number(period[1]) };
+        continue;
+      }
     }
     const row = rowOf(unit, current);
     if (row) {
@@ -171,9 +179,6 @@ function footnoteOnly(text: string): boolean {
   const { label, cells } = splitRow(text);
   return label !== '' && cells.length > 0 && cells.every((c) => /^\(\d\)$/.test(c));
 }
-
-/** A line naming only a year, as a period's rows are headed ("2019:"). */
-const PERIOD_LINE = /^(?:19|20)\d\d:$/;
 
 /** A line within a table with more words than this is prose, not a row whose figures the layout missed. */
 const MAX_ROW_WORDS = 20;

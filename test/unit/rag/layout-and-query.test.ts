@@ -212,6 +212,15 @@ describe('chunkPages with structure', () => {
     expect(next.text).not.to.include('(In millions)');
   });
 
+  it('carries the period line the rows below it stand under ("December 31, 2020") atop the next chunk of the table', () => {
+    const rows = (year: number) => Array.from({ length: 24 }, (_, i) => `Harbour fee number ${i} $${100 + i} $(${i}) $${90 + i}`);
+    const text = ['Gross | Allowance | Net', 'December 31, 2021', ...rows(2021), 'December 31, 2020', ...rows(2020), 'Total $2,000 $(80) $1,920'].join('\n');
+    const chunks = chunkPages([{ page: 1, method: 'text', text }]);
+    const last = chunks.at(-1)!.text.split('\n');
+    expect(last.slice(0, 2)).to.deep.equal(['Gross | Allowance | Net', 'December 31, 2020']);
+    expect(chunks.find((c) => c.text.includes('December 31, 2021') && c.text.includes('Harbour fee number 0 '))).to.not.equal(undefined);
+  });
+
   it('takes at most the first six headings above a table as the title: a sidebar of headings does not open every chunk', () => {
     // shared/data/pdfs/irs-i1040nr-2007.pdf, page 2: a column of 15 headings beside the page's prose, then a table.
     const sidebar = ['Items to Note', 'Additional Information', 'Pub. 525 Taxable and Nontaxable', 'Income', 'Pub. 529 Miscellaneous Deductions',

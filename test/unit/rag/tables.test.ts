@@ -414,6 +414,15 @@ describe('answers from table cells', () => {
     expect(answerFromTables('What is the average low price for 2021?', read)?.line).to.match(/^Average Low \(2021\) of Fourth Quarter, Third Quarter: \$9\.87 /);
   });
 
+  it('computes over tables of one period each, under one header of words: the same row under the column named', () => {
+    const text = `Gross | Allowance for Losses | Net\nDecember 31, 2021\nTicket sales $12,863 $(238) $12,625\nTotal $19,731 $(238) $19,493\n` +
+      `December 31, 2020\nTicket sales $14,704 $(168) $14,536\nTotal $15,568 $(168) $15,400`;
+    const read = grids(text);
+    expect(read.map((g) => g.period)).to.deep.equal([2021, 2020]);
+    expect(answerFromTables('What was the change in the total gross between 2020 and 2021?', read)?.line).to.match(/^Change in Total, Gross from 2020 to 2021: \$4,163 /);
+    expect(answerFromTables('What was the total allowance for losses in 2020?', read)?.cells.map((c) => c.value)).to.deep.equal([-168]);
+  });
+
   it('states an amount beside a percentage column in the table’s unit, not as a percentage', () => {
     const text = `(in thousands) 2021 2020 % Change\nFerry tickets 2,400 2,000 20%\nSeason passes 900 1,000 (10)%`;
     expect(answerFromTables('What were ferry tickets in 2021?', grids(text))?.line).to.equal('Ferry tickets, 2021: 2,400 thousand');
