@@ -42,7 +42,7 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   if (comparison) {
     const compared = bestRow(question, grids, labelWeights(grids));
     // Periods as a table's rows ("First Quarter" …) or columns named by words: its items compared.
-    return (compared && comparisonAnswer(comparison, compared, shared)) ?? itemsAnswer(comparison, question, grids, shared);
+    return (compared && comparisonAnswer(comparison, compared, shared, question, grids)) ?? itemsAnswer(comparison, question, grids, shared);
   }
   // "In which segment …  the largest?", "Which component is the greatest in …?": a table's items compared.
   const items = itemComparisonAsked(question);
@@ -495,10 +495,12 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
 }
 
 /** The periods of one row that meet a comparison, or how many do, with every period's figure. */
-function comparisonAnswer(comparison: PeriodComparison, match: RowMatch, shared: Set<string>): TableAnswer | undefined {
-  const cells = yearColumns(match.grid, match.row).flatMap((c) => cell(match, c) ?? []);
+function comparisonAnswer(comparison: PeriodComparison, match: RowMatch, shared: Set<string>, question = '', grids: readonly TableGrid[] = []): TableAnswer | undefined {
+  const byYear = yearColumns(match.grid, match.row).flatMap((c) => cell(match, c) ?? []);
+  // Tables of one period each: the row's cell, under the column named, in each period's table.
+  const cells = byYear.length >= 2 ? byYear : periodTablesCells(match, namedColumns(question, match.grid), grids);
   if (cells.length < 2) return undefined;
-  const figures = cells.map((c) => ({ period: c.column.label || String(c.column.year), value: c.value }));
+  const figures = cells.map((c) => ({ period: c.grid.period !== undefined && byYear.length < 2 ? String(c.grid.period) : c.column.label || String(c.column.year), value: c.value }));
   const met = periodsMeeting(comparison, figures);
   if (comparison.asks === 'which' && met.length === 0) return undefined;
   const line = comparisonLine(comparison, rowName(match.row, shared), figures, met);
@@ -585,24 +587,31 @@ function columnAnswer(operation: TableOperation, match: RowMatch, columns: reado
  * label in each, under the column named (or the only one), earlier period first.
  */
 function acrossPeriodTables(operation: TableOperation, match: RowMatch, years: number[], named: number[], grids: readonly TableGrid[], shared: Set<string>): TableAnswer | undefined {
-  if (match.grid.period === undefined || years.length < 2 || operation === 'ratio' || operation === 'share') return undefined;
-  const column = named.length === 1 ? named[0] : match.grid.columns.length === 1 ? 0 : -1;
-  if (column < 0) return undefined;
-  // Each year's table holding the row (a table broken over passages is one per passage).
-  const cells = [...new Set(years)].sort((a, b) => a - b).map((year) => grids.flatMap((grid) => {
-    const row = grid.period === year && grid.header === match.grid.header ? grid.rows.find((r) => r.label === match.row.label && r.section === match.row.section) : undefined;
-    return (row && cell({ grid, row, confidence: match.confidence }, column)) ?? [];
-  })[0]);
-  if (cells.length < 2 || cells.some((c) => c === undefined)) return undefined;
-  const used = cells as TableCell[];
+  if (years.length < 2 || operation === 'ratio' || operation === 'share') return undefined;
+  const used = periodTablesCells(match, named, grids).filter((c) => years.includes(c.grid.period!));
+  if (used.length < 2 || used.length !== new Set(years).size) return undefined;
   const tables = used.map((c) => c.grid);
   const single = operation === 'difference' ? 'change' : operation;
   const computed = compute(single, used.map((c) => c.value));
   if (!computed) return undefined;
   const value = withUnit(computed.value, unitOf(match), { percent: computed.percent });
   const periods = tables.map((t) => String(t.period));
-  const line = `${OPERATION_NAMES[single]} ${rowName(match.row, shared)}, ${match.grid.columns[column].label}${periodsText(single, periods)}: ${value} (${computed.trace})`;
+  const line = `${OPERATION_NAMES[single]} ${rowName(match.row, shared)}, ${used[0].column.label}${periodsText(single, periods)}: ${value} (${computed.trace})`;
   return { line, operation: single, cells: used, computed, confidence: match.confidence };
+}
+
+/**
+ * The matched row's cell in each period's table under the same header (earliest first; a table broken over passages
+ * is one per passage, the first holding the row counts), under the one column named, or the only one.
+ */
+function periodTablesCells(match: RowMatch, named: readonly number[], grids: readonly TableGrid[]): TableCell[] {
+  const column = named.length === 1 ? named[0] : match.grid.columns.length === 1 ? 0 : -1;
+  if (match.grid.period === undefined || column < 0) return [];
+  const periods = [...new Set(grids.flatMap((g) => (g.period !== undefined && g.header === match.grid.header ? [g.period] : [])))].sort((a, b) => a - b);
+  return periods.flatMap((period) => grids.flatMap((grid) => {
+    const row = grid.period === period && grid.header === match.grid.header ? grid.rows.find((r) => r.label === match.row.label && r.section === match.row.section) : undefined;
+    return (row && cell({ grid, row, confidence: match.confidence }, column)) ?? [];
+  }).slice(0, 1));
 }
 
 /** No row named: the one table found whose one column the question names ("the average low price for 2019"), down its rows. */

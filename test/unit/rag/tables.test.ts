@@ -421,6 +421,7 @@ describe('answers from table cells', () => {
     expect(read.map((g) => g.period)).to.deep.equal([2021, 2020]);
     expect(answerFromTables('What was the change in the total gross between 2020 and 2021?', read)?.line).to.match(/^Change in Total, Gross from 2020 to 2021: \$4,163 /);
     expect(answerFromTables('What was the total allowance for losses in 2020?', read)?.cells.map((c) => c.value)).to.deep.equal([-168]);
+    expect(answerFromTables('How many years did the total net exceed $15,000?', read)?.line).to.match(/^2 /);
   });
 
   it('states an amount beside a percentage column in the table’s unit, not as a percentage', () => {
