@@ -219,6 +219,8 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
       if (REMAINDER.test(row.label) && !REMAINDER_ASKED.test(phrase)) continue;
       const ordered = labelKeys(row);
       const label = [...new Set(ordered)];
+      // "Total" alone names a bare total row, not "Total emissions" (asked of "total visitors" where no label says visitors).
+      if (label.length > 1 && label.filter((k) => asked.includes(k)).every((k) => k === TOTAL_KEY)) continue;
       const context = new Set([...label, ...keysOf(row.label), ...(row.section ? keysOf(row.section) : []), ...(grid.title ? keysOf(grid.title) : []), ...keysOf(stubHead(grid))]);
       const recall = sum(asked.filter((k) => context.has(k))) / askedWeight;
       // A label that opens with every word asked, in order, names it with a qualifier ("Indemnification receivable

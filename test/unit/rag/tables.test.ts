@@ -452,6 +452,10 @@ describe('answers from table cells', () => {
   it('answers nothing when no row names what is asked', () => {
     expect(answerFromTables('What is the capital of France?', grids(INCOME))).to.equal(undefined);
     expect(answerFromTables('Who audited the statements?', grids(SALES))).to.equal(undefined);
+    // "Total" alone names no "Total emissions" row when no label says what the total is of.
+    const emissions = grids('2021 Tonnes 2020 Tonnes\nScope 1 144.7 137.2\nScope 2 4,641.0 4,950.4\nTotal emissions 4,785.7 5,087.6');
+    expect(answerFromTables('What is the percentage change of total revenue from 2020 to 2021?', emissions)).to.equal(undefined);
+    expect(answerFromTables('What is the percentage change of total emissions from 2020 to 2021?', emissions)?.computed).to.not.equal(undefined);
   });
 
   it('reads the operation from the intents table', () => {
