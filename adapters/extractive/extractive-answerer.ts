@@ -105,7 +105,11 @@ export class ExtractiveAnswerer implements Llm {
     // A figure question is answered by the table row naming it, quoted under its column header.
     const naming = explains || stated ? undefined : skills.map((skill) => ({ skill, figure: skill.tableFigure(request.question) })).find(({ figure }) => figure !== undefined);
     const figure = naming?.figure;
-    const named = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
+    const rowNamed = figure ? bestRow(all, figure.wording, questionNames(request.question)) : undefined;
+    // A row the skill named in the question's own words (no rewording of its) must be about the question's subject, as
+    // its page's passages say it ("Operating expenses" is no row for "depreciation expense"): else the sentences answer.
+    const ownWording = figure !== undefined && stems(contentTokens(figure.wording)).every((t) => queryTerms.has(t));
+    const named = rowNamed && ownWording && subjectSupport(request.question, onItsPage(rowNamed.passage, request.contexts), request.contexts, { phrases: false }).share < MIN_SUBJECT_SUPPORT.table ? undefined : rowNamed;
     // Unless a sentence names the figure more fully than the row (stated-in-prose.ts): the sentence leads.
     const inProse = stated ?? (named ? statedInProse(request, ownQuestion(request.question), `${named.text} ${columnHeaderOf(named, all) ?? ''}`, named.passage) : undefined);
     const matched = inProse ? undefined : named;
@@ -245,6 +249,12 @@ function supported(request: AnswerRequest, answer: Answer | undefined): Answer |
   const years = absentYears(ownQuestion(request.question), request.contexts);
   if (years) return asClosestFound(answer, years);
   return support.share < MIN_SUBJECT_SUPPORT.table ? asClosestFound(answer, support.missing) : answer;
+}
+
+/** The passage with the other passages found on its page (a table's subject is often the page's prose or title). */
+function onItsPage(passage: ContextPassage, contexts: readonly ContextPassage[]): ContextPassage {
+  const page = contexts.filter((p) => p.filename === passage.filename && p.page === passage.page);
+  return { ...passage, text: page.map((p) => p.text).join('\n') };
 }
 
 function notFound(): Answer {

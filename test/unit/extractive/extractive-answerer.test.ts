@@ -277,6 +277,11 @@ describe('ExtractiveAnswerer', () => {
     const netIncome = (await answerer.answer({ question: 'What was the net income in 2019?', contexts: other, history: [] })).text;
     expect(netIncome, 'not led by the figure as the answer').to.not.match(/^[^“\n]*103/);
     expect((await answerer.answer({ question: 'What was the other income in 2019?', contexts: other, history: [] })).text.split('\n')[0]).to.include('103');
+    // A row named by the question's own words must hold its subject: "Operating expenses" is no depreciation expense.
+    const costs = [passage('1', 'December 31, 2019 2018\nOperating expenses 261,264 194,054\nOperating income 54,388 171,553', 'annual.pdf', 1, 1)];
+    const depreciation = (await answerer.answer({ question: 'What was the depreciation expense in 2019?', contexts: costs, history: [] })).text;
+    expect(depreciation, 'not led by the operating expenses').to.not.match(/^[^“\n]*261,264/);
+    expect((await answerer.answer({ question: 'What were the operating expenses in 2019?', contexts: costs, history: [] })).text).to.match(/^[^“\n]*261,264/);
   });
 
   it('answers a question that is not about a figure from sentences, even next to a table', async () => {
