@@ -276,6 +276,9 @@ function twoPhrases(question: string, operation: TableOperation): [string, strin
     const within = /(?:proportion|share|percentage|percent|fraction)\s+of\s+(?:the\s+)?(.+?)\s+(?:in|to|of|within|out of|from|among|over)\s+(?:the\s+)?(.+)/i.exec(q);
     return within ? [within[1], within[2]] : undefined;
   }
+  // "How much more A (came from X) as compared to B?": A's row, then B's.
+  const compared = operation === 'difference' ? /\bhow much (?:more|less|higher|lower|greater)\s+(.+?)\s+(?:(?:as\s+)?compared (?:to|with)|than)\s+(.+)/i.exec(q) : null;
+  if (compared) return [compared[1], compared[2]];
   const pair = operation === 'ratio' ? /(?:ratio\s+(?:of|between)\s+)?(.+?)\s+(?:to|and|divided by|over)\s+(.+)/i : /(?:between|of)\s+(.+?)\s+and\s+(.+)/i;
   const match = pair.exec(q.replace(/^.*?\b(?:ratio|difference)\b\s*(?:(?:of|between|in)\s+)?/i, operation === 'ratio' ? '' : 'between '));
   if (!match) return undefined;

@@ -22,7 +22,7 @@ export const TABLE_INTENTS: readonly TableIntent[] = [
   // "Weighted-average exchange rates", "weighted average shares": a row's name, not an operation.
   { operation: 'average', language: 'en', trigger: /(?<!\bweighted[- ])\baverage\b|\bmean\b/i },
   { operation: 'ratio', language: 'en', trigger: /\bratio\b|\bdivided by\b/i },
-  { operation: 'difference', language: 'en', trigger: /\bdifference\b/i },
+  { operation: 'difference', language: 'en', trigger: /\bdifference\b|\bhow much (?:more|less|higher|lower|greater)\b/i },
   { operation: 'change', language: 'en', trigger: new RegExp(String.raw`\b${MOVE}\b`, 'i') },
   { operation: 'sum', language: 'en', trigger: /\bsum\b|\bcombined\b|\baltogether\b|\btotal\s+(?:of|for)\s+(?:both|all|each)\b/i },
   // "What is the total X across all 3 years?": the periods' sum.

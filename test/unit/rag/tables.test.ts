@@ -468,6 +468,9 @@ describe('answers from table cells', () => {
     expect(operationAsked('What is the net percentage difference in net sales between 2017 and 2019?')).to.equal('percent-change');
     expect(operationAsked('What percentage of sales increased in 2021?')).to.equal('share');
     expect(operationAsked('What is the total rent paid across all 3 years?')).to.equal('sum');
+    expect(operationAsked('How much more ferry revenue came from the north as compared to the south in 2021?')).to.equal('difference');
+    const regions = grids('2021 2020\nNorth 18,030 17,200\nSouth 4,848 4,500\nWest 1,200 1,100');
+    expect(answerFromTables('How much more ferry revenue came from the North as compared to the South in 2021?', regions)?.line).to.equal('Difference between North and South, 2021: 13,182 (18,030 − 4,848 = 13,182)');
   });
 });
 
