@@ -114,10 +114,13 @@ export class ExtractiveAnswerer implements Llm {
     const inProse = stated ?? (named ? statedInProse(request, ownQuestion(request.question), `${named.text} ${columnHeaderOf(named, all) ?? ''}`, named.passage) : undefined);
     const matched = inProse ? undefined : named;
     const asked = (c: Candidate) => new Set(stems(wordTokens(c.text)).filter((t) => queryTerms.has(t)));
-    const ranked = inProse ? statingFirst(rankedOf(all), inProse) : explains ? proseFirst(rankedOf(all), asked) : rankedOf(all, asksForContents(request.question));
+    // "What does the table show?": the sentence that announces a table (ending on a colon above its rows) says it.
+    const announcing = ASKS_WHAT_TABLE_SHOWS.test(request.question) ? all.find((c) => announcedTable(c, all, MAX_ANSWER_WORDS).length > 0) : undefined;
+    const ranked = announcing ? [announcing, ...rankedOf(all).filter((c) => c !== announcing)]
+      : inProse ? statingFirst(rankedOf(all), inProse) : explains ? proseFirst(rankedOf(all), asked) : rankedOf(all, asksForContents(request.question));
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
-    const coverage = Math.max(...ranked.map((c) => c.coverage));
+    const coverage = announcing ? 1 : Math.max(...ranked.map((c) => c.coverage));
     if (!best || coverage < MIN_COVERAGE) return notFound();
 
     // The same line item in other tables (a report's segments): the one whose name the question says, else each.
@@ -151,11 +154,11 @@ export class ExtractiveAnswerer implements Llm {
     const { parts, sources, markers, quotes } = render(chosen, leading);
     // A row a skill named answers in the skill's wording ("COGS": "Total cost of revenue"); any other quote must be
     // about what the question asks.
-    const subject = row ? undefined : subjectSupport(request.question, chosen[0].passage, request.contexts);
+    const subject = row || announcing ? undefined : subjectSupport(request.question, chosen[0].passage, request.contexts);
     // Coverage is of the terms some sentence holds: when the words no sentence holds weigh most, the quote may not
     // answer, and says so (a figure's row answers whatever the question's wording).
     const unheld = row ? undefined : unheldWords(request.question, all);
-    const absent = absentNames(request.question, request.contexts) ?? absentYears(request.question, request.contexts) ??
+    const absent = announcing ? undefined : absentNames(request.question, request.contexts) ?? absentYears(request.question, request.contexts) ??
       (unheld && coverage * (1 - unheld.share) < MIN_HELD_COVERAGE ? unheld.words : undefined);
     // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not. A weak match is no
     // answer: it says so first and shows what came closest, as closest, not as an answer.
@@ -229,6 +232,9 @@ function rankedOf(candidates: Candidate[], entriesAsked = false): Candidate[] {
 
 /** What a document's parts are called when a question asks which it has ("the table of contents", "its chapters"). */
 const CONTENTS_WORDS = /\b(?:contents|chapters|sections|headings|outline)\b/i;
+
+/** "What does the table show?", "What information does the table present?" (English, as the rest of the wording). */
+const ASKS_WHAT_TABLE_SHOWS = /\bwhat\s+(?:\w+\s+){0,2}(?:does|do)\s+the\s+tables?\s+(?:show|present|display|represent|provide|summari[sz]e|contain)\b/i;
 
 function asksForContents(question: string): boolean {
   return CONTENTS_WORDS.test(question);

@@ -44,6 +44,10 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
  * (unmatchedOpenings), or asks about them as a whole (QueryPlanner.wholeDocuments).
  */
 const MAX_OPENINGS = 3;
+/** A question about the document itself: its table, chart or page (English, as the answerer's own wording). */
+const ABOUT_ITSELF = /\bthe (?:table|chart|page|document)\b/i;
+/** The opening passages such a question is answered from. */
+const ITSELF_CHUNKS = 3;
 
 /** The most documents whose title a follow-up's names are looked for in (their opening chunks are read). */
 const MAX_TITLED_DOCUMENTS = 100;
@@ -185,7 +189,10 @@ export class RetrieveAndAnswer implements GroundedAnswerer {
       return chunks;
     }));
     const wholes = whole > 0 && focus ? await this.openingChunks(focus, whole, { sessionId, filters }, visible) : [];
-    const fused = withPinned([...pinnedHits.flat(), ...openings, ...wholes], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
+    let fused = withPinned([...pinnedHits.flat(), ...openings, ...wholes], reciprocalRankFusion(lists, this.settings.candidates), this.settings.candidates);
+    // A question about the document's own table or page ("Which years does the table show?") names nothing a search
+    // matches: of one document, its opening passages, where such a page begins.
+    if (fused.length === 0 && visible.size === 1 && ABOUT_ITSELF.test(query)) fused = await this.openingChunks([...visible], ITSELF_CHUNKS, { sessionId, filters }, visible);
     const packed = packContexts(fused, this.settings.passages, this.settings.contextChars, input.units);
     const note = semanticDown ? SEMANTIC_SEARCH_UNAVAILABLE_NOTE : undefined;
     const request = { question, contexts: packed.passages, history, ...(held && { kinds: [...held].sort() }) };

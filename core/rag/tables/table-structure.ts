@@ -52,6 +52,7 @@ function periodsAnswer(question: string, grids: readonly TableGrid[]): TableAnsw
     })
     .sort((a, b) => b.score - a.score);
   const best = scored[0];
+  if (!best) return periodTablesYears(grids);
   // None named by the question's words ("Which years does the table show?"): only when the tables found agree.
   const yearsOf = (grid: TableGrid) => [...new Set(grid.columns.flatMap((c) => (c.year === undefined ? [] : [c.year])))].join(' ');
   if (!best || (scored.length > 1 && best.score === 0 && new Set(scored.map(({ grid }) => yearsOf(grid))).size > 1)) return undefined;
@@ -60,6 +61,16 @@ function periodsAnswer(question: string, grids: readonly TableGrid[]): TableAnsw
   const row = best.grid.rows.find((r) => r.figures.some((f) => f?.value !== undefined));
   if (!row) return undefined;
   return { line: `The table covers ${listed(years.map(String))}`, operation: 'periods', cells: cellsOf(best.grid, [row]), confidence: 1 };
+}
+
+/** Tables of one period each under one header ("December 31, 2019" and "… 2018" blocks): their periods, latest first. */
+function periodTablesYears(grids: readonly TableGrid[]): TableAnswer | undefined {
+  const dated = grids.filter((g) => g.period !== undefined);
+  if (dated.length === 0 || new Set(dated.map((g) => g.header)).size !== 1) return undefined;
+  const years = [...new Set(dated.map((g) => g.period!))].sort((a, b) => b - a);
+  const row = dated[0].rows.find((r) => r.figures.some((f) => f?.value !== undefined));
+  if (years.length < 2 || !row) return undefined;
+  return { line: `The table covers ${listed(years.map(String))}`, operation: 'periods', cells: cellsOf(dated[0], [row]), confidence: 1 };
 }
 
 /** The labels of the rows under the section the question names (its words, most of them, in the section's name). */

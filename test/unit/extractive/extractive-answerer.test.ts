@@ -284,6 +284,14 @@ describe('ExtractiveAnswerer', () => {
     expect((await answerer.answer({ question: 'What were the operating expenses in 2019?', contexts: costs, history: [] })).text).to.match(/^[^“\n]*261,264/);
   });
 
+  it('answers "What does the table show?" with the sentence that announces the table, and its rows', async () => {
+    const contexts = [passage('1', 'The harbour opened in 1921. Ferry fares consisted of the following:\n2021 2020\nAdults 12 11\nChildren 6 5', 'fares.pdf', 1, 1)];
+    for (const question of ['What does the table show?', 'What financial information does the table show?']) {
+      const answer = (await new ExtractiveAnswerer().answer({ question, contexts, history: [] })).text;
+      expect(answer, question).to.match(/^“Ferry fares consisted of the following: \| 2021 2020 \| Adults 12 11/);
+    }
+  });
+
   it('answers a question that is not about a figure from sentences, even next to a table', async () => {
     const contexts = [passage('1', 'Purchases of equipment 1,577 1,373\nThe company buys equipment to expand its plants in Asia.')];
     const request = { question: 'Why does the company buy equipment?', contexts, history: [] };

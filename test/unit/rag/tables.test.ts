@@ -422,6 +422,7 @@ describe('answers from table cells', () => {
     expect(answerFromTables('What was the change in the total gross between 2020 and 2021?', read)?.line).to.match(/^Change in Total, Gross from 2020 to 2021: \$4,163 /);
     expect(answerFromTables('What was the total allowance for losses in 2020?', read)?.cells.map((c) => c.value)).to.deep.equal([-168]);
     expect(answerFromTables('How many years did the total net exceed $15,000?', read)?.line).to.match(/^2 /);
+    expect(answerFromTables('Which years does the table show?', read)?.line).to.equal('The table covers 2021 and 2020');
   });
 
   it('states an amount beside a percentage column in the table’s unit, not as a percentage', () => {

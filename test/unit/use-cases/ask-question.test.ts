@@ -183,6 +183,18 @@ describe('AskQuestion: overview questions', () => {
     expect(history.messages.filter((m) => m.content === answer), 'asked, then streamed').to.have.length(2);
   });
 
+  it('answers a question about the one document’s own table from its opening passages when no search finds a word of it', async () => {
+    const llm = new RecordingLlm();
+    const f = coreFixture({ llm });
+    const { session } = await f.sessionWithUpload('u1', 'Ferry fares consisted of the following:\n2021 2020\nAdults 12 11\nChildren 6 5', 'fares.pdf');
+    await f.drain();
+    await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'Which years does the table show?' });
+    expect(llm.requests.at(-1)!.contexts.map((c) => c.filename)).to.deep.equal(['fares.pdf']);
+    // Any other question that no search matches stays without passages.
+    await f.docChat.askQuestion.execute({ userId: 'u1', sessionId: session.id, message: 'Who won the cup final?' });
+    expect(llm.requests.at(-1)!.contexts).to.deep.equal([]);
+  });
+
   it('gives a model the opening passages marked as an overview, and leaves other questions to retrieval', async () => {
     const llm = new RecordingLlm();
     const f = coreFixture({ llm });
