@@ -6,16 +6,19 @@
  */
 import { headerCells, YEAR } from '../layout.js';
 import { termKey, wordTokens } from '../text.js';
-import { formatNumber, withUnit, type Figure, type TableUnit } from './figures.js';
-import { compute, type Computed, type TableOperation } from './table-arithmetic.js';
+import { formatNumber, withUnit } from './figures.js';
+import { compute, type TableOperation } from './table-arithmetic.js';
 import { SHORT_YEAR, SPLIT_YEAR, yearOf, type GridColumn, type GridRow, type TableGrid } from './table-grid.js';
 import { FUNCTION_WORDS, keysOf, type TableAnswer, type TableCell } from './table-cells.js';
+import { BALANCE_DATE, cell, figureIndex, labelKeys, labelsShared, OPERATION_NAMES, periodsText, rowName, unitOf, yearColumns, type RowMatch } from './cell-reading.js';
+import { acrossPeriodTables, columnAnswer, columnOfOneTable, columnsAnswer, columnsTotal, columnDown, namedColumns, namesEveryRow, periodTablesCells } from './column-answers.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
 import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
 import { asksStructure, structureAnswer } from './table-structure.js';
 import { isTotal, itemComparisonAsked } from './item-comparison.js';
 
 export type { TableAnswer, TableCell } from './table-cells.js';
+export { figuresByColumn } from './cell-reading.js';
 export { keysOf } from './table-cells.js';
 
 /** A row must hold at least this share (by weight) of the words asked, and its label be at least this much words asked. */
@@ -126,12 +129,6 @@ function yearsAsked(question: string): number[] {
   return [...new Set((short.match(YEAR) ?? []).map(Number))];
 }
 
-interface RowMatch {
-  grid: TableGrid;
-  row: GridRow;
-  confidence: number;
-}
-
 /** Weights of label words: rare words (inventories) weigh more than words heading many rows (total, net). */
 function labelWeights(grids: readonly TableGrid[]): (key: string) => number {
   const df = new Map<string, number>();
@@ -145,17 +142,6 @@ function labelWeights(grids: readonly TableGrid[]): (key: string) => number {
   return (key) => Math.log(1 + rows / (df.get(key) ?? 0.5));
 }
 
-/** A label's words, its note references left out ("(see Note 13)", "(1)"); a total row without a label is its section's. */
-function labelKeys(row: GridRow): string[] {
-  return keysOf((row.label || row.section || '').replace(NOTE_REFERENCE, ' ').replace(BALANCE_DATE, ' '));
-}
-const NOTE_REFERENCE = /\((?:see\s+)?(?:note|notes)\s+[\w.]+\)|\(\d+\)/gi;
-/**
- * When a balance is struck ("Goodwill, end of the year", "Balance at beginning of period"): a qualifier of the row, not
- * what it is. A label with it names what is asked as well as one without; the closing balance is the period's figure
- * unless the question asks for the opening one.
- */
-const BALANCE_DATE = /,?\s*(?:(?:at|as of)\s+)?(?:the\s+)?(beginning|start|end|close)\s+of\s+(?:the\s+)?(?:\p{L}+\s+)?(?:year|period)\b/giu;
 const ASKS_OPENING = /\b(?:beginning|start|opening)\b/i;
 /** A small preference among rows equally named: the balance struck when the question asks (closing unless opening asked). */
 function balanceDatePreference(row: GridRow, question: string): number {
@@ -382,76 +368,6 @@ function columnsOfYearNamed(grid: TableGrid, year: number, asked: readonly strin
   return ofYear.filter((_, n) => keys[n].some((k) => !everywhere.has(k) && asked.includes(k)));
 }
 
-/** The columns by year, latest first (those with a figure in the row). */
-function yearColumns(grid: TableGrid, row: GridRow): number[] {
-  return grid.columns
-    .map((c, i) => ({ c, i }))
-    .filter(({ c, i }) => c.year !== undefined && cell({ grid, row, confidence: 0 }, i) !== undefined)
-    .sort((a, b) => b.c.year! - a.c.year! || a.i - b.i)
-    .map(({ i }) => i);
-}
-
-function cell(match: RowMatch, column: number): TableCell | undefined {
-  const at = figureIndex(match, column);
-  const figure = at === undefined ? undefined : match.row.figures[at];
-  // A dash in a figure's place prints nil: none of it that period ("—"), not a figure unknown ("n/a", "nm").
-  const value = figure && figure.value === undefined && /^[—–-]+$/.test(figure.text) ? 0 : figure?.value;
-  const col = match.grid.columns[column];
-  if (value === undefined || !col) return undefined;
-  return { grid: match.grid, row: match.row, column: col, value };
-}
-
-/**
- * The row's figures under the grid's columns, left to right (undefined where it prints none for a column), or
- * undefined when they do not line up with the columns the header names: then only the row as printed tells.
- */
-export function figuresByColumn(grid: TableGrid, row: GridRow): Array<Figure | undefined> | undefined {
-  const match = { grid, row, confidence: 0 };
-  const at = grid.columns.map((_, column) => figureIndex(match, column));
-  if (at.some((i) => i === undefined)) return undefined;
-  return at.map((i) => row.figures[i!]);
-}
-
-/**
- * Where the column's figure stands in the row: at the column's place when the row prints a figure for each column the
- * header names; after a note number when it prints one more, a small whole number ("Receivables 17 11,880 8,039");
- * undefined when they do not line up (a missing cell would shift the rest).
- */
-function figureIndex(match: RowMatch, column: number): number | undefined {
-  const named = match.grid.columns.filter((c) => c.label !== '').length;
-  const figures = match.row.figures;
-  // A header read by the page's geometry has a column, named or not, for each figure.
-  if (named === 0 || figures.length === named || (figures.length === match.grid.columns.length && headerCells(match.grid.header ?? ''))) return column;
-  const note = figures[0];
-  if (figures.length === named + 1 && note?.value !== undefined && Number.isInteger(note.value) && note.value > 0 && note.value < 100 && !note.text.includes(',')) return column + 1;
-  // More figures than the header names: percentages beside the amounts ("$11,510 4% 6% $11,065" under "2019 Actual
-  // Constant 2018"). The years' columns take the amounts, in order, when there are as many.
-  // Else, years heading the header ("2019 2018 Change") head the row's first figures.
-  const years = match.grid.columns.flatMap((c, i) => (c.year !== undefined ? [i] : []));
-  const amounts = figures.flatMap((f, i) => (f && !f.percent ? [i] : []));
-  const k = years.indexOf(column);
-  // As many figures as years heading the header, of one kind, the other columns left blank ("Adjusted EBITA margin
-  // 4.7 % 5.3 %" under "2019 | 2018 | Actual | % Change"): the years' figures. Of two kinds ("900 (10)%"), a year's
-  // cell is missing and a change printed.
-  const oneKind = new Set(figures.map((f) => Boolean(f?.percent))).size === 1;
-  if (k >= 0 && oneKind && figures.length === years.length && figures.length < named && years.every((at, i) => at === i)) return column;
-  if (figures.length <= named || k < 0) return undefined;
-  // Each column heads an amount and its shares ("2019 2018 Change" over "Amount % of total Amount % of total ($) (%)":
-  // "64,798 9% 35,452 5% 29,346 83"): a year's figure is its group's first.
-  const width = figures.length / named;
-  if (Number.isInteger(width) && named >= 2 && amountsWithShares(figures, width)) return column * width;
-  if (amounts.length === years.length) return amounts[k];
-  return years.every((at, i) => at === i) ? column : undefined;
-}
-
-/** Figures in groups of `width`, each an amount followed by shares of it (a percentage, or a number up to 100). */
-function amountsWithShares(figures: ReadonlyArray<Figure | undefined>, width: number): boolean {
-  return figures.every((f, i) => {
-    if (i % width === 0) return !f?.percent;
-    return f === undefined || f.value === undefined || f.percent || Math.abs(f.value) <= 100;
-  });
-}
-
 /** A lookup, change, percent change, sum or average of one row over periods. */
 function periodAnswer(operation: TableOperation, match: RowMatch, years: number[], shared: Set<string>, askedKeys: readonly string[] = [], since?: string): TableAnswer | undefined {
   const byYear = yearColumns(match.grid, match.row);
@@ -553,187 +469,4 @@ function twoRowAnswer(operation: TableOperation, first: RowMatch, second: RowMat
   const what = operation === 'share' ? `${rowName(first.row, shared)} as a share of ${(rowName(second.row, shared))}` : `${OPERATION_NAMES[operation]} ${(rowName(first.row, shared))} and ${(rowName(second.row, shared))}`;
   const value = withUnit(computed.value, unit, { percent: computed.percent });
   return { line: `${what}${period}: ${value} (${computed.trace})`, operation, cells: [a, b], computed, confidence: Math.min(first.confidence, second.confidence) };
-}
-
-/**
- * The columns a question names by their words, in the order it names them: those without a year whose label's words
- * it holds at least half of, the fuller match first where two share a word ("unrealized gains" is not "Unrealized
- * Losses"). None when the table's columns name years, or a column's words are the row's too.
- */
-function namedColumns(question: string, grid: TableGrid): number[] {
-  if (grid.columns.some((c) => c.year !== undefined)) return [];
-  const asked = wordTokens(question).map(termKey);
-  const scored = grid.columns.flatMap((column, i) => {
-    const keys = [...new Set(keysOf(column.label))].filter((k) => !/^\d/.test(k));
-    const held = keys.filter((k) => asked.includes(k));
-    if (keys.length === 0 || held.length / keys.length < 0.5) return [];
-    return [{ i, score: held.length / keys.length, at: Math.min(...held.map((k) => asked.indexOf(k))), keys: held }];
-  });
-  // A word shared by two named columns goes to the one that holds more of the question's words, or more words the
-  // question names ("more than 5 years" names "More Than 5 Years", not "1-3 Years").
-  const kept = scored.filter((c) => !scored.some((o) => o !== c && (o.score > c.score || o.keys.length > c.keys.length) && c.keys.every((k) => o.keys.includes(k))));
-  return kept.sort((a, b) => a.at - b.at).map((c) => c.i);
-}
-
-/** One row's figure under a column named by words, or an operation of that figure alone (a look-up). */
-function columnAnswer(operation: TableOperation, match: RowMatch, columns: readonly number[], shared: Set<string>): TableAnswer | undefined {
-  if (operation !== 'lookup') return undefined;
-  const found = columns.map((column) => cell(match, column));
-  if (found.length === 0 || found.some((c) => c === undefined)) return undefined;
-  const shown = (found as TableCell[]).map((c, k) => {
-    const decimals = match.row.figures[figureIndex(match, columns[k]) ?? 0]?.decimals ?? 0;
-    return `${c.column.label}: ${withUnit(c.value, unitOf(match), { decimals, keepDecimals: true })}`;
-  });
-  return { line: `${rowName(match.row, shared)}, ${shown.join('; ')}`, operation, cells: found as TableCell[], confidence: match.confidence };
-}
-
-/**
- * An operation over the periods asked when each period is a table of its own under one header: the row of the same
- * label in each, under the column named (or the only one), earlier period first.
- */
-function acrossPeriodTables(operation: TableOperation, match: RowMatch, years: number[], named: number[], grids: readonly TableGrid[], shared: Set<string>): TableAnswer | undefined {
-  if (years.length < 2 || operation === 'ratio' || operation === 'share') return undefined;
-  const used = periodTablesCells(match, named, grids).filter((c) => years.includes(c.grid.period!));
-  if (used.length < 2 || used.length !== new Set(years).size) return undefined;
-  const tables = used.map((c) => c.grid);
-  const single = operation === 'difference' ? 'change' : operation;
-  const computed = compute(single, used.map((c) => c.value));
-  if (!computed) return undefined;
-  const value = withUnit(computed.value, unitOf(match), { percent: computed.percent });
-  const periods = tables.map((t) => String(t.period));
-  const line = `${OPERATION_NAMES[single]} ${rowName(match.row, shared)}, ${used[0].column.label}${periodsText(single, periods)}: ${value} (${computed.trace})`;
-  return { line, operation: single, cells: used, computed, confidence: match.confidence };
-}
-
-/**
- * The matched row's cell in each period's table under the same header (earliest first; a table broken over passages
- * is one per passage, the first holding the row counts), under the one column named, or the only one.
- */
-function periodTablesCells(match: RowMatch, named: readonly number[], grids: readonly TableGrid[]): TableCell[] {
-  const column = named.length === 1 ? named[0] : match.grid.columns.length === 1 ? 0 : -1;
-  if (match.grid.period === undefined || column < 0) return [];
-  const periods = [...new Set(grids.flatMap((g) => (g.period !== undefined && g.header === match.grid.header ? [g.period] : [])))].sort((a, b) => a - b);
-  return periods.flatMap((period) => grids.flatMap((grid) => {
-    const row = grid.period === period && grid.header === match.grid.header ? grid.rows.find((r) => r.label === match.row.label && r.section === match.row.section) : undefined;
-    return (row && cell({ grid, row, confidence: match.confidence }, column)) ?? [];
-  }).slice(0, 1));
-}
-
-/** No row named: the one table found whose one column the question names ("the average low price for 2019"), down its rows. */
-function columnOfOneTable(operation: 'average' | 'sum', question: string, grids: readonly TableGrid[]): TableAnswer | undefined {
-  if (grids.length !== 1) return undefined;
-  const named = namedColumns(question, grids[0]);
-  const first = grids[0].rows.find((r) => !isTotal(r.label) && r.label);
-  return named.length === 1 && first ? columnDown(operation, { grid: grids[0], row: first, confidence: NO_ROW_CONFIDENCE }, named[0]) : undefined;
-}
-/** How sure an answer read down a column is when no row was named: as sure as a weak row match. */
-const NO_ROW_CONFIDENCE = 0.5;
-
-/** Whether the words of the question that name the matched row name every other item row of its table as well. */
-function namesEveryRow(question: string, match: RowMatch): boolean {
-  const asked = new Set(keysOf(question));
-  const naming = labelKeys(match.row).filter((k) => asked.has(k));
-  const items = match.grid.rows.filter((r) => !isTotal(r.label) && r.label);
-  return naming.length > 0 && items.length >= 2 && items.every((r) => naming.every((k) => labelKeys(r).includes(k)));
-}
-
-/** The sum or average of a column's cells down the table's item rows (its totals left out). */
-function columnDown(operation: 'average' | 'sum', match: RowMatch, column: number): TableAnswer | undefined {
-  const rows = match.grid.rows.filter((r) => !isTotal(r.label) && r.label);
-  const cells = rows.map((row) => cell({ ...match, row }, column));
-  if (cells.some((c) => c === undefined)) return undefined;
-  const used = cells as TableCell[];
-  const computed = compute(operation, used.map((c) => c.value));
-  if (!computed) return undefined;
-  const value = withUnit(computed.value, unitOf(match), { percent: computed.percent });
-  const period = match.grid.period ? ` (${match.grid.period})` : '';
-  const line = `${OPERATION_NAMES[operation]} ${match.grid.columns[column].label}${period} of ${rows.map((r) => r.label).join(', ')}: ${value} (${computed.trace})`;
-  return { line, operation, cells: used, computed, confidence: match.confidence };
-}
-
-/** The sum or average of one row's cells under the columns named by words ("… for A, B and C"). */
-function columnsTotal(operation: 'average' | 'sum', match: RowMatch, columns: number[], shared: Set<string>): TableAnswer | undefined {
-  const cells = columns.map((c) => cell(match, c));
-  if (cells.some((c) => c === undefined)) return undefined;
-  const used = cells as TableCell[];
-  const computed = compute(operation, used.map((c) => c.value));
-  if (!computed) return undefined;
-  const value = withUnit(computed.value, unitOf(match), { percent: computed.percent });
-  const names = used.map((c) => c.column.label);
-  const line = `${OPERATION_NAMES[operation]} ${rowName(match.row, shared)}, ${names.slice(0, -1).join(', ')} and ${names.at(-1)}: ${value} (${computed.trace})`;
-  return { line, operation, cells: used, computed, confidence: match.confidence };
-}
-
-/** A difference, ratio, share or change between one row's cells under two columns named by words, in the order named. */
-function columnsAnswer(operation: TableOperation, match: RowMatch, columns: number[], shared: Set<string>): TableAnswer | undefined {
-  const cells = columns.map((c) => cell(match, c));
-  if (cells.some((c) => c === undefined)) return undefined;
-  const [a, b] = cells as TableCell[];
-  const computed = compute(operation, [a.value, b.value]);
-  if (!computed) return undefined;
-  const unit = operation === 'share' || operation === 'ratio' || operation === 'percent-change' ? undefined : unitOf(match);
-  const value = withUnit(computed.value, unit, { percent: computed.percent || (unit?.percent ?? false) });
-  const label = rowName(match.row, shared);
-  const what = operation === 'share' ? `${label}, ${a.column.label} as a share of ${b.column.label}`
-    : operation === 'change' || operation === 'percent-change' ? `${OPERATION_NAMES[operation]} ${label} from ${a.column.label} to ${b.column.label}`
-      : `${OPERATION_NAMES[operation]} ${label}, ${a.column.label} and ${b.column.label}`;
-  return { line: `${what}: ${value} (${computed.trace})`, operation, cells: [a, b], computed, confidence: match.confidence };
-}
-
-const OPERATION_NAMES: Record<TableOperation, string> = {
-  lookup: '',
-  change: 'Change in',
-  'percent-change': 'Percentage change in',
-  average: 'Average',
-  sum: 'Sum of',
-  difference: 'Difference between',
-  ratio: 'Ratio of',
-  share: 'Share of',
-  count: '',
-  compare: '',
-  periods: '',
-  items: '',
-};
-
-function periodsText(operation: TableOperation, periods: string[]): string {
-  const named = periods.filter(Boolean);
-  if (named.length === 0) return '';
-  if (operation === 'change' || operation === 'percent-change') return ` from ${named[0]} to ${named.at(-1)}`;
-  return `, ${named.length === 2 ? `${named[0]} and ${named[1]}` : named.join(', ')}`;
-}
-
-/** The row's name as an answer states it: its label, with its section where one stands above it ("North America (Sales)"). */
-/** Labels that more than one row of the tables prints need their section to be told apart. */
-function rowName(row: GridRow, shared: Set<string>): string {
-  const label = sentenceCase(row.label.replace(/\s*\(\d+\)$/, '').trim()) || (row.section ? sentenceCase(row.section) : 'Row');
-  return row.section && row.label && shared.has(labelText(row)) ? `${label} (${sentenceCase(row.section)})` : label;
-}
-
-const labelText = (row: GridRow) => row.label.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-
-function labelsShared(grids: readonly TableGrid[]): Set<string> {
-  const seen = new Set<string>();
-  const shared = new Set<string>();
-  for (const row of grids.flatMap((g) => g.rows)) (seen.has(labelText(row)) ? shared : seen).add(labelText(row));
-  return shared;
-}
-
-/**
- * The unit of the row's figures: percent when it prints them all so; the table's currency but not its scale when the
- * label says the figure is per something, a rate, a ratio or a count ("Dividends per share" in a table "in thousands").
- */
-function unitOf(match: RowMatch): TableUnit | undefined {
-  // Percentages beside amounts ("2,493 2,433 2.5%": a change column) leave the amounts in the table's unit.
-  const printed = match.row.figures.filter((f) => f?.value !== undefined);
-  const rowPercent = printed.length > 0 && printed.every((f) => f!.percent);
-  if (rowPercent) return { multiplier: 1, percent: true };
-  const unit = match.grid.unit;
-  const label = match.row.label || match.row.section || '';
-  if (unit && UNSCALED.test(label)) return unit.currency && /\bper\b/i.test(label) ? { multiplier: 1, currency: unit.currency } : undefined;
-  return unit;
-}
-const UNSCALED = /\bper\b|\brate\b|\bratio\b|\bmargin\b|%|\bpercent|\bdays\b|\bnumber of\b|\bheadcount\b|\bemployees\b/i;
-
-function sentenceCase(text: string): string {
-  return text === text.toUpperCase() ? text.charAt(0) + text.slice(1).toLowerCase() : text;
 }
