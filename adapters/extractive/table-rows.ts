@@ -1,4 +1,5 @@
 import { headerCells, isTableLine, namedColumns, splitRow, termKey, termKeys, wordTokens, type ContextPassage, type UnitKind } from '../../core/index.js';
+import { isFrameWord } from './answer-support.js';
 
 /**
  * Figure questions ("What is the FY2018 capital expenditure (in USD millions)?") are answered by a table row, which
@@ -15,8 +16,6 @@ export interface RowCandidate {
   kind: UnitKind;
   text: string;
 }
-
-import { isFrameWord } from './answer-support.js';
 
 const stems = termKeys;
 const TOTAL = termKey('total');
