@@ -55,7 +55,7 @@ function periodsAnswer(question: string, grids: readonly TableGrid[]): TableAnsw
   if (!best) return periodTablesYears(grids);
   // None named by the question's words ("Which years does the table show?"): only when the tables found agree.
   const yearsOf = (grid: TableGrid) => [...new Set(grid.columns.flatMap((c) => (c.year === undefined ? [] : [c.year])))].join(' ');
-  if (!best || (scored.length > 1 && best.score === 0 && new Set(scored.map(({ grid }) => yearsOf(grid))).size > 1)) return undefined;
+  if (scored.length > 1 && best.score === 0 && new Set(scored.map(({ grid }) => yearsOf(grid))).size > 1) return undefined;
   const years = [...new Set(best.grid.columns.flatMap((c) => (c.year === undefined ? [] : [c.year])))];
   if (years.length < 2) return undefined;
   const row = best.grid.rows.find((r) => r.figures.some((f) => f?.value !== undefined));
