@@ -37,10 +37,24 @@ export interface ChromaServerOptions {
  * - `stop()` (call it in `after()`) and this process's `exit` event both signal the guardian.
  */
 export async function startChromaServer(options: ChromaServerOptions = {}): Promise<ChromaServer> {
+  // A free port found here may be taken by another process before the server binds it ("Address … is not
+  // available"): then another one, unless the caller named the port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(options, options.port ?? (await freePort(HOST)));
+    } catch (error) {
+      if (options.port !== undefined || attempt >= PORT_ATTEMPTS || !/is not available|address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+const HOST = '127.0.0.1';
+/** Ports tried when the one found free is taken before the server binds it. */
+const PORT_ATTEMPTS = 3;
+
+async function startOn(options: ChromaServerOptions, port: number): Promise<ChromaServer> {
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const cli = chromaCli();
-  const host = '127.0.0.1';
-  const port = options.port ?? (await freePort(host));
+  const host = HOST;
   // A directory the caller gives is the caller's: kept when the server stops, so a new server can reopen it.
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'chroma-test-'));
