@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { contentTokens, NOT_FOUND_ANSWER, runTogetherInFileName, termKey, wordTokens, YEAR, type ContextPassage } from '../../core/index.js';
+import { contentTokens, NOT_FOUND_ANSWER, runTogetherInFileName, SHORT_YEAR, SPLIT_YEAR, termKey, wordTokens, YEAR, yearOf, type ContextPassage } from '../../core/index.js';
 
 /**
  * Whether the passages found can answer at all, judged by the names the question asks about. The answerer quotes the
@@ -32,12 +32,13 @@ export function absentNames(question: string, contexts: readonly ContextPassage[
 export function absentYears(question: string, contexts: readonly ContextPassage[]): string[] | undefined {
   const years = [...new Set(question.match(YEAR) ?? [])];
   if (years.length === 0 || contexts.length === 0) return undefined;
-  const held = (year: string) => {
-    const short = year.slice(2);
-    const written = new RegExp(String.raw`\b${year}\b|\b${Number(year) - 1}\s?[/–-]\s?${short}\b|\bFY?\s?'?${short}\b`, 'i');
-    return contexts.some((p) => written.test(p.text) || written.test(p.filename));
-  };
-  return years.some(held) ? undefined : years;
+  const held = new Set(contexts.flatMap((p) => [...yearsWritten(p.text), ...yearsWritten(p.filename)]));
+  return years.some((year) => held.has(Number(year))) ? undefined : years;
+}
+
+/** The years a text writes, as the tables read them: in full, split or short (core's YEAR, SPLIT_YEAR, SHORT_YEAR). */
+function yearsWritten(text: string): number[] {
+  return [...(text.match(YEAR) ?? []).map(Number), ...[...(text.match(SPLIT_YEAR) ?? []), ...(text.match(SHORT_YEAR) ?? [])].map(yearOf)];
 }
 
 /**
