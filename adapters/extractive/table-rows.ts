@@ -1,4 +1,4 @@
-import { headerCells, isTableLine, namedColumns, splitRow, termKey, termKeys, wordTokens, type ContextPassage, type UnitKind } from '../../core/index.js';
+import { headerCells, isTableLine, namedColumns, remainderNotAsked, splitRow, termKey, termKeys, wordTokens, type ContextPassage, type UnitKind } from '../../core/index.js';
 import { isFrameWord } from './answer-support.js';
 
 /**
@@ -52,7 +52,7 @@ export function bestRow<C extends RowCandidate>(candidates: C[], wording: string
     const titled = () => stems(tableTitleOf(c, candidates) ?? '').some((t) => asked.has(t) && !isFrameWord(t));
     if (!matched.some((t) => !isFrameWord(t) && (t !== label[0] || label.length === 1)) && !(label.length === 1 && label[0] === TOTAL && titled())) return [];
     // "Other income and expenses" is what is not the income named elsewhere: only a question saying "other" asks for it.
-    if (/^other\b/i.test(splitRow(c.text).label.trim()) && !/\bother\b/i.test(wording)) return [];
+    if (remainderNotAsked(splitRow(c.text).label, wording)) return [];
     const precision = matched.length > 0 ? sum(matched) / sum(label) : 0;
     // A row the question names at most half of is another line item ("Total cost of revenue" for "revenue").
     return precision >= 0.5 ? [{ candidate: c, precision, covered: sum(matched) }] : [];

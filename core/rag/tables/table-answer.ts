@@ -185,6 +185,10 @@ function adjacency(asked: string[], label: string[]): number {
 /** A remainder row's label ("Other income", "All other"), and a phrase asking for one. English, as the intents are. */
 const REMAINDER = /^\s*(?:all\s+)?others?\b/i;
 const REMAINDER_ASKED = /\bothers?\b/i;
+/** A remainder row the phrase does not ask for ("Other income" asked "net income"): no row of what it names. */
+export function remainderNotAsked(label: string, phrase: string): boolean {
+  return REMAINDER.test(label) && !REMAINDER_ASKED.test(phrase);
+}
 
 /** The row best named by the phrase: weighted recall of the phrase's words that any label holds, times the label's precision. */
 function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: string) => number, except?: GridRow | readonly GridRow[]): RowMatch | undefined {
@@ -202,7 +206,7 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
     for (const row of grid.rows) {
       if (skipped.has(row) || row.figures.every((f) => f?.value === undefined)) continue;
       // "Other income" is the income that is not the one asked: only a phrase saying "other" names it.
-      if (REMAINDER.test(row.label) && !REMAINDER_ASKED.test(phrase)) continue;
+      if (remainderNotAsked(row.label, phrase)) continue;
       const ordered = labelKeys(row);
       const label = [...new Set(ordered)];
       // "Total" alone names a bare total row, not "Total emissions" (asked of "total visitors" where no label says visitors).
