@@ -3,7 +3,7 @@
  * first ("Consolidated Net Income, 2019: $8,985 million", or the computation asked: "Percentage change in … : 38.74%
  * ((8,985 − 6,476) / 6,476 = 38.74%)"), then the rows it read, quoted under their column header.
  */
-import { answerFromTables, isTableRow, keysOf, NOT_FOUND_ANSWER, passagePlace, readTableGrids, splitUnits, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
+import { answerFromTables, isTableRow, keysOf, NOT_FOUND_ANSWER, passagePlace, readTableGrids, splitUnits, tableTexts, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
 
 /**
  * Below this row match a plain look-up is left to the sentence ranking: a question that shares a label's words may
@@ -25,19 +25,22 @@ export function tableAnswer(request: AnswerRequest): Answer | undefined {
 /** The table's answer and what it did: a figure computed from cells is surer than a skill's own reading of the rows. */
 export function tableAnswerRead(request: AnswerRequest): { answer: Answer; computed: boolean; lookup: boolean; named: string; passage: ContextPassage } | undefined {
   const grids: TableGrid[] = [];
-  const passageOf = new Map<TableGrid, ContextPassage>();
-  for (const passage of request.contexts) {
-    for (const grid of readTableGrids(splitUnits(passage.text))) {
+  const passagesOf = new Map<TableGrid, ContextPassage[]>();
+  // A table the chunking split is read whole, from the passages it runs over.
+  for (const { text, run } of tableTexts(request.contexts)) {
+    for (const grid of readTableGrids(splitUnits(text))) {
       grids.push(grid);
-      passageOf.set(grid, passage);
+      passagesOf.set(grid, run);
     }
   }
   const question = ownQuestion(request.question);
   const found = answerFromTables(question, grids);
   if (!found || !fires(found, question)) return undefined;
   const grid = found.cells[0].grid;
-  const passage = passageOf.get(grid)!;
   const rows = [...new Set(found.cells.map((c) => c.row))];
+  // The passage cited is the one that prints the rows read (the first of them, when they run over two).
+  const run = passagesOf.get(grid)!;
+  const passage = run.find((p) => rows.every((r) => p.text.includes(r.text))) ?? run.find((p) => p.text.includes(rows[0].text)) ?? run[0];
   const quote = [grid.header, ...rows.map((r) => r.text)].filter(Boolean).join(' | ');
   const answer = {
     text: `${found.line}\n\n“${quote}” [1]\n\nSources: [1] ${passagePlace(passage)}`,

@@ -9,6 +9,8 @@ export interface ContextPassage {
   unit?: string;
   text: string;
   score: number;
+  /** The ref of the passage before it on its page whose table this one's opening rows continue (core/rag/chunking.ts). */
+  continues?: string;
 }
 
 export interface HistoryTurn {

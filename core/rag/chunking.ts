@@ -56,13 +56,20 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
     /** Units since the last row or column header: a header broken over lines is read from them (inferredColumns). */
     let sinceTable: TextUnit[] = [];
     let lastTableLine: TextUnit | undefined;
+    /** The last unit of the chunk emitted last on this page, and whether the chunk being filled opened after a row of it. */
+    let lastEmitted: TextUnit | undefined;
+    let opensInTable = false;
     let current: TextUnit[] = [];
     let words = 0;
     /** Units already emitted in a chunk that `current` repeats as overlap. */
     let carried = 0;
     let context: string[] = [];
     const emit = () => {
-      if (current.length > carried) chunks.push({ page: page.page, ordinal: ordinal++, text: render(context, current) });
+      if (current.length <= carried) return;
+      // A chunk whose first table line is a row of the table the chunk before it on this page ended in continues it.
+      const continued = opensInTable && current.find((u) => u.kind === 'row' || u.kind === 'columns')?.kind === 'row';
+      chunks.push({ page: page.page, ordinal: ordinal++, text: render(context, current, continued) });
+      lastEmitted = current.at(-1);
     };
     const reset = (keep: TextUnit[] = [], keepWords = 0) => {
       current = keep;
@@ -87,7 +94,10 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
           if (words - carriedWords(current, carried) >= options.targetWords / 4) emit(), reset();
           section.heading = unit.text;
         } else if (unit.kind === 'columns') Object.assign(section, { columns: unit.text, unit: undefined, period: undefined });
-        if (current.length === carried) context = [section.title, section.columns, section.unit, section.period, section.heading].filter((line): line is string => Boolean(line));
+        if (current.length === carried) {
+          context = [section.title, section.columns, section.unit, section.period, section.heading].filter((line): line is string => Boolean(line));
+          opensInTable = section.columns !== undefined && lastEmitted?.kind === 'row';
+        }
         current.push(unit);
         words += countWords(unit.text);
         // Table rows close a chunk at half the target: BM25 favours short chunks, and each part of a long statement
@@ -131,6 +141,51 @@ export interface ChunkerPosition {
 
 function definedOnly(section: ChunkSection): ChunkSection {
   return Object.fromEntries(Object.entries(section).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * The line a chunk that opens inside the table of the chunk before it starts with: what the chunk's text carries
+ * into the indexes, so that its reading can join the two (core/rag/context.ts takes it off and says so in
+ * ContextPassage.continues). An abbreviation, as a printed report writes it: "continued" would match "continuing".
+ */
+export const CONTINUED = '(cont.)';
+
+/** Whether a chunk's text opens inside the table of the chunk before it: its first line is the mark. */
+export function opensContinued(text: string): boolean {
+  return text.startsWith(`${CONTINUED}\n`);
+}
+
+/** A chunk's text without the mark of a continued table: the text its reading and its quotes see. */
+export function withoutContinuedMark(text: string): string {
+  return opensContinued(text) ? text.slice(CONTINUED.length + 1) : text;
+}
+
+/**
+ * The passages as their tables read: one that continues another's table (ContextPassage.continues) is joined to it,
+ * in order (`run`), and read as the first one's text; the others as they are.
+ */
+export function tableTexts<P extends { ref: string; text: string; continues?: string }>(passages: readonly P[]): Array<{ passage: P; text: string; run: P[] }> {
+  const byRef = new Map(passages.map((p) => [p.ref, p]));
+  const next = new Map(passages.filter((p) => p.continues && byRef.has(p.continues)).map((p) => [p.continues!, p]));
+  return passages.filter((p) => !(p.continues && byRef.has(p.continues))).map((passage) => {
+    const run = [passage];
+    for (let p = next.get(passage.ref); p && !run.includes(p); p = next.get(p.ref)) run.push(p);
+    return { passage, text: joinedContinuation(run.map((p) => p.text)), run };
+  });
+}
+
+/**
+ * A table's text continued across passages: the first passage's, then each next one's without the lines it repeats
+ * from the one before at its start (its title, the column header, the unit, the row it overlaps).
+ */
+export function joinedContinuation(texts: readonly string[]): string {
+  return texts.reduce((joined, text) => {
+    const seen = new Set(joined.split('\n'));
+    const lines = text.split('\n');
+    let start = 0;
+    while (start < lines.length - 1 && seen.has(lines[start])) start++;
+    return `${joined}\n${lines.slice(start).join('\n')}`;
+  });
 }
 
 /** The start of a list's item: "1." or "2)", "(a)", or a bullet. */
@@ -187,10 +242,15 @@ function isItemLine(line: string): boolean {
   return /^\d[\d.,]*$/.test(last) && last.replace(/\D/g, '').length >= 3 && !/^(?:19|20)\d{2}$/.test(last);
 }
 
-/** The context lines the units do not already hold, then the units: rows and headings on lines of their own. */
-function render(context: string[], units: TextUnit[]): string {
+/**
+ * The context lines the units do not already hold, then the units: rows and headings on lines of their own. A chunk
+ * that continues a table opens with a line saying so (CONTINUED).
+ */
+function render(context: string[], units: TextUnit[], continued = false): string {
   const own = units.map((u) => u.text).join(' ');
-  let text = context.filter((line) => !own.includes(line.replace(/\n/g, ' '))).join('\n');
+  const lines = context.filter((line) => !own.includes(line.replace(/\n/g, ' ')));
+  if (continued) lines.unshift(CONTINUED);
+  let text = lines.join('\n');
   units.forEach((unit, i) => {
     if (text === '') text = unit.text;
     else text += unit.kind === 'sentence' && i > 0 && units[i - 1].kind === 'sentence' ? ` ${unit.text}` : `\n${unit.text}`;

@@ -1,6 +1,7 @@
 import type { Source } from '../domain/model.js';
 import type { Answer, ContextPassage } from '../ports/llm.js';
 import type { ChunkHit } from '../ports/vector-index.js';
+import { opensContinued, withoutContinuedMark } from './chunking.js';
 import { unitOf, type UnitLabels } from './place.js';
 import { splitSentences, termKeys, truncateWords } from './text.js';
 
@@ -21,7 +22,7 @@ export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: nu
   let used = 0;
   for (const hit of hits) {
     if (passages.length >= maxPassages) break;
-    const text = hit.chunk.text.trim();
+    const text = withoutContinuedMark(hit.chunk.text).trim();
     if (!text || seen.has(text)) continue;
     if (used + text.length > maxChars && passages.length > 0) break;
     seen.add(text);
@@ -30,6 +31,13 @@ export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: nu
     const unit = unitOf(units, hit.chunk.jobId, hit.chunk.page);
     passages.push({ ref, filename: hit.chunk.filename, page: hit.chunk.page, ...(unit && { unit }), text, score: hit.score });
     byRef.set(ref, hit);
+  }
+  // A passage that continues a table (the chunking marks it) is joined to the chunk before it when both are here.
+  for (const passage of passages) {
+    if (!opensContinued(byRef.get(passage.ref)!.chunk.text)) continue;
+    const { jobId, page, ordinal } = byRef.get(passage.ref)!.chunk;
+    const before = passages.find((p) => { const c = byRef.get(p.ref)!.chunk; return c.jobId === jobId && c.page === page && c.ordinal === ordinal - 1; });
+    if (before) passage.continues = before.ref;
   }
   return { passages, byRef };
 }
@@ -56,7 +64,7 @@ export function toSources(packed: PackedContext, { usedRefs, markers = {}, quote
       page: hit.chunk.page,
       ...(unit && { unit }),
       // The quoted words are the "question" the excerpt is centred on: the sentence holding most of them is the quote.
-      excerpt: excerptFor(hit.chunk.text, (used.has(ref) && quotes[ref]) || question, EXCERPT_CHARS),
+      excerpt: excerptFor(withoutContinuedMark(hit.chunk.text), (used.has(ref) && quotes[ref]) || question, EXCERPT_CHARS),
       score: Number(hit.score.toFixed(6)),
       ingestId: hit.chunk.jobId,
       cited: used.has(ref),

@@ -7,6 +7,7 @@
  * Pure functions: no model or I/O.
  */
 import type { ContextPassage } from '../ports/llm.js';
+import { tableTexts } from './chunking.js';
 import { splitUnits } from './layout.js';
 import { passagePlace } from './place.js';
 import type { TableUnit } from './tables/figures.js';
@@ -25,9 +26,9 @@ export interface PassageTable {
  */
 export const PROMPT_LOOKUP_CONFIDENCE = 0.75;
 
-/** The tables of the passages, in the passages' order. */
+/** The tables of the passages, in the passages' order; a table the chunking split, whole, with the passage it starts in. */
 export function passageTables(contexts: readonly ContextPassage[]): PassageTable[] {
-  return contexts.flatMap((passage) => readTableGrids(splitUnits(passage.text)).map((grid) => ({ passage, grid })));
+  return tableTexts(contexts).flatMap(({ passage, text }) => readTableGrids(splitUnits(text)).map((grid) => ({ passage, grid })));
 }
 
 /**

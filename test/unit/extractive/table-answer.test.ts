@@ -50,6 +50,20 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
     expect(withAlsoFound(table, { ...sentences, text: '“Item 2019 2018 … Row 5 4” [1]\n\nSources: [1] a.pdf, page 1', usedRefs: ['a'], markers: { a: 1 } }).text).to.equal(table.text);
   });
 
+  it('reads a table the chunking split as one, its rows from the passage that prints them', async () => {
+    // The table's last row in a chunk of its own, under the title and header repeated (core/rag/chunking.ts).
+    const lines = STATEMENT.split('\n');
+    const first = passage('1', lines.slice(0, 4).join('\n'));
+    const rest = { ...passage('2', [...lines.slice(0, 2), lines[4]].join('\n')), continues: '1' };
+    const ask = (contexts: ContextPassage[]) => answerer.answer({ question: 'What was the percentage change in net income from 2018 to 2019?', history: [], contexts });
+    const joined = await ask([rest, first]);
+    expect(joined.text.split('\n')[0]).to.equal('Percentage change in Consolidated Net Income from 2018 to 2019: 38.74% ((8,985 − 6,476) / 6,476 = 38.74%)');
+    expect(joined.usedRefs[0]).to.equal('2');
+    // Alone, the part holding the row is no table (a table has two rows at least).
+    const { continues: _, ...alone } = rest;
+    expect((await ask([alone, first])).text.split('\n')[0]).to.not.include('38.74%');
+  });
+
   it('computes what the question asks and shows how', async () => {
     const answer = await answerer.answer({ question: 'What was the percentage change in consolidated net income from 2018 to 2019?', history: [], contexts: [passage('1', STATEMENT)] });
     expect(answer.text.split('\n')[0]).to.equal('Percentage change in Consolidated Net Income from 2018 to 2019: 38.74% ((8,985 − 6,476) / 6,476 = 38.74%)');

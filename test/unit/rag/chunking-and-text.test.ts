@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chunkPages, DEFAULT_CHUNKING, pageChunker } from '../../../core/rag/chunking.js';
+import { chunkPages, DEFAULT_CHUNKING, pageChunker, tableTexts } from '../../../core/rag/chunking.js';
 import { reciprocalRankFusion } from '../../../core/rag/fusion.js';
 import { excerptFor, packContexts, toSources } from '../../../core/rag/context.js';
 import { countWords, splitSentences, truncateWords } from '../../../core/rag/text.js';
@@ -127,6 +127,22 @@ describe('packContexts and toSources', () => {
   it('numbers passages in rank order, drops duplicate texts and respects the budget', () => {
     const packed = packContexts([hit('a', 3, 'same'), hit('b', 2, 'same'), hit('c', 1, 'x'.repeat(50)), hit('d', 0.5, 'y'.repeat(60))], 5, 100);
     expect(packed.passages.map((p) => [p.ref, p.filename])).to.deep.equal([['1', 'a.pdf'], ['2', 'c.pdf']]);
+  });
+
+  it('takes the mark of a continued table off its passage, and names the passage it continues when the chunk before it is there', () => {
+    const part = (id: string, ordinal: number, text: string, page = 1): ChunkHit => ({ chunk: { ...hit(id, 1).chunk, filename: 'r.pdf', ordinal, page, text }, score: 1 });
+    const packed = packContexts([
+      part('b', 4, '(cont.)\nFees 2021 2020\nBerth 3 13 12'),
+      part('a', 3, 'Fees 2021 2020\nBerth 1 11 10\nBerth 2 12 11'),
+      part('c', 9, '(cont.)\nFees 2021 2020\nCrane 3 13 12'),
+      part('d', 5, 'Fees 2021 2020\nBerth 4 14 13', 2),
+    ], 5, 10_000);
+    expect(packed.passages.map((p) => [p.text.split('\n')[0], p.continues])).to.deep.equal([['Fees 2021 2020', '2'], ['Fees 2021 2020', undefined], ['Fees 2021 2020', undefined], ['Fees 2021 2020', undefined]]);
+    expect(tableTexts(packed.passages).map(({ passage, text }) => [passage.ref, text])).to.deep.equal([
+      ['2', 'Fees 2021 2020\nBerth 1 11 10\nBerth 2 12 11\nBerth 3 13 12'],
+      ['3', 'Fees 2021 2020\nCrane 3 13 12'],
+      ['4', 'Fees 2021 2020\nBerth 4 14 13'],
+    ]);
   });
 
   it('lists cited sources first in the answer’s numbering, then the others in retrieval order, adding quoted passages beyond the limit', () => {

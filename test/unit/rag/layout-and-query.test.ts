@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chunkPages } from '../../../core/rag/chunking.js';
+import { chunkPages, opensContinued } from '../../../core/rag/chunking.js';
 import { isColumnHeader, isHeading, isIndexEntry, isTableRow, namedColumns, splitRow, splitUnits } from '../../../core/rag/layout.js';
 
 /** A cash-flow statement as the PDF text layer gives it: one line per visual line. */
@@ -13,6 +13,9 @@ const STATEMENT = [
   'Proceeds from sale of PP&E and other assets 262 49 58',
   'Net cash provided by operating activities $ 6,439 $ 6,240 $ 6,662',
 ].join('\n');
+const STATEMENT_TITLE = 'Acme Company and Subsidiaries Consolidated Statement of Cash Flows';
+/** A chunk's text without the mark of a continued table on its first line. */
+const withoutMark = (text: string) => text.replace(/^\(cont\.\)\n/, '');
 
 describe('layout of extracted lines', () => {
   it('tells table rows, column headers and headings from prose', () => {
@@ -124,12 +127,10 @@ describe('chunkPages with structure', () => {
       { page: 2, text: 'Repayment of debt (1,034) (962) (992)\nDividends paid to shareholders (3,193) (2,803) (2,678)', method: 'text' },
     ]);
     expect(chunks[0].text.split('\n')).to.include('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)');
-    // A later chunk of page 1 and the chunk of page 2 start with the statement's title and years.
-    for (const chunk of [chunks[1], chunks.find((c) => c.page === 2)!]) {
-      const [title, columns] = chunk.text.split('\n');
-      expect(title).to.equal('Acme Company and Subsidiaries Consolidated Statement of Cash Flows');
-      expect(columns).to.equal('(Millions) 2018 2017 2016');
-    }
+    // A later chunk of page 1 and the chunk of page 2 start with the statement's title and years; the later chunk of
+    // page 1 says first that it continues the table of the chunk before it.
+    expect(chunks[1].text.split('\n').slice(0, 3)).to.deep.equal(['(cont.)', STATEMENT_TITLE, '(Millions) 2018 2017 2016']);
+    expect(chunks.find((c) => c.page === 2)!.text.split('\n').slice(0, 2)).to.deep.equal([STATEMENT_TITLE, '(Millions) 2018 2017 2016']);
     expect(chunks.find((c) => c.page === 2)!.text).to.include('Dividends paid to shareholders (3,193) (2,803) (2,678)');
   });
 
@@ -186,7 +187,7 @@ describe('chunkPages with structure', () => {
     const rows = Array.from({ length: 40 }, (_, i) => `State number ${i} ${1000 + i} ${2000 + i} ${300 + i} ${40 + i} ${i} ${i + 1} ${9000 + i}`);
     const chunks = chunkPages([{ page: 1, method: 'text', text: [header, ...rows].join('\n') }]);
     expect(chunks.length).to.be.above(2);
-    for (const chunk of chunks) expect(chunk.text.split('\n')[0], chunk.text).to.equal(header);
+    for (const chunk of chunks) expect(withoutMark(chunk.text).split('\n')[0], chunk.text).to.equal(header);
     // A line with a figure, or with fewer words than the row has figures, is no such header.
     for (const line of ['Checks in November 2015', 'State Permit']) expect(namedColumns([{ kind: 'heading', text: line }], rows[0]), line).to.equal(undefined);
     expect(namedColumns([{ kind: 'heading', text: header }], rows[0])).to.equal(header);
@@ -197,7 +198,7 @@ describe('chunkPages with structure', () => {
     const rows = Array.from({ length: 40 }, (_, i) => `Berth number ${i} ${100 + i}.5 ${90 + i}.0 ${i}.1`);
     const chunks = chunkPages([{ page: 1, method: 'text', text: [intro, ...rows].join('\n') }]);
     expect(chunks.length).to.be.above(2);
-    for (const chunk of chunks.slice(1)) expect(chunk.text.split('\n')[0], chunk.text).to.equal('€ thousand 2021 2020 Change (%)');
+    for (const chunk of chunks.slice(1)) expect(chunk.text.split('\n').slice(0, 2), chunk.text).to.deep.equal(['(cont.)', '€ thousand 2021 2020 Change (%)']);
   });
 
   it('carries the unit printed under a table’s header atop each chunk of the table, with the header', () => {
@@ -205,10 +206,10 @@ describe('chunkPages with structure', () => {
     const rows = Array.from({ length: 40 }, (_, i) => `Harbour fee number ${i} $${100 + i} $${90 + i} $${80 + i}`);
     const chunks = chunkPages([{ page: 1, method: 'text', text: ['2021 | 2020 | 2019', '(In millions)', ...rows].join('\n') }]);
     expect(chunks.length).to.be.above(2);
-    for (const chunk of chunks) expect(chunk.text.split('\n').slice(0, 2), chunk.text).to.deep.equal(['2021 | 2020 | 2019', '(In millions)']);
+    for (const chunk of chunks) expect(withoutMark(chunk.text).split('\n').slice(0, 2), chunk.text).to.deep.equal(['2021 | 2020 | 2019', '(In millions)']);
     // A later table's header starts without the unit of the one before.
     const next = chunkPages([{ page: 1, method: 'text', text: ['2021 | 2020 | 2019', '(In millions)', ...rows, 'Q4 | Q3', ...rows.slice(0, 30)].join('\n') }]).at(-1)!;
-    expect(next.text.split('\n')[0]).to.equal('Q4 | Q3');
+    expect(withoutMark(next.text).split('\n')[0]).to.equal('Q4 | Q3');
     expect(next.text).not.to.include('(In millions)');
   });
 
@@ -217,8 +218,24 @@ describe('chunkPages with structure', () => {
     const text = ['Gross | Allowance | Net', 'December 31, 2021', ...rows(2021), 'December 31, 2020', ...rows(2020), 'Total $2,000 $(80) $1,920'].join('\n');
     const chunks = chunkPages([{ page: 1, method: 'text', text }]);
     const last = chunks.at(-1)!.text.split('\n');
-    expect(last.slice(0, 2)).to.deep.equal(['Gross | Allowance | Net', 'December 31, 2020']);
+    expect(last.slice(0, 3)).to.deep.equal(['(cont.)', 'Gross | Allowance | Net', 'December 31, 2020']);
     expect(chunks.find((c) => c.text.includes('December 31, 2021') && c.text.includes('Harbour fee number 0 '))).to.not.equal(undefined);
+  });
+
+  it('marks a chunk that opens inside the table the chunk before it on its page ended in, and no other', () => {
+    const rows = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name} number ${i} ${100 + i} ${90 + i}`);
+    const prose = Array.from({ length: 10 }, (_, i) => `The harbour master notes point ${i} about the season.`).join(' ');
+    const chunks = chunkPages([
+      { page: 1, method: 'text', text: ['Harbour Fees', '2021 2020', ...rows('Berth', 30), '', prose, '', 'Q4 Q3', ...rows('Crane', 12)].join('\n') },
+      { page: 2, method: 'text', text: rows('Crane', 12).slice(2).join('\n') },
+    ]);
+    const marked = chunks.filter((c) => opensContinued(c.text));
+    // The later parts of the berths' table are marked (the last one runs on into the prose); its first part, the
+    // cranes' table and page 2 are not.
+    expect(marked.length).to.be.above(0);
+    for (const chunk of marked) expect(chunk.text.split('\n').slice(0, 3), chunk.text).to.deep.equal(['(cont.)', 'Harbour Fees', '2021 2020']);
+    expect(marked.every((c) => c.page === 1 && /Berth number/.test(c.text) && !/Crane/.test(c.text))).to.equal(true);
+    expect(chunks.filter((c) => /Berth number/.test(c.text))).to.have.length(marked.length + 1);
   });
 
   it('takes at most the first six headings above a table as the title: a sidebar of headings does not open every chunk', () => {

@@ -39,6 +39,15 @@ describe('tables in the prompt (core/rag/prompt-tables.ts)', () => {
     expect(figureLine('Where is the seat of the company?', tables)).to.equal(undefined);
   });
 
+  it('writes a table the chunking split as one table, from the passage it starts in', () => {
+    const lines = STATEMENT.split('\n');
+    const rest = { ...passage('2', [...lines.slice(1, 3), lines[5]].join('\n')), continues: '1' };
+    const tables = passageTables([rest, passage('1', lines.slice(0, 5).join('\n'))]);
+    expect(tables.map(({ passage: p, grid }) => [p.ref, grid.rows.map((r) => r.label)])).to.deep.equal([
+      ['1', ['Net Operating Revenues', 'Other income (loss) — net', 'Consolidated Net Income']],
+    ]);
+  });
+
   it('says nothing of tables when the passages hold none', () => {
     expect(tablesForPrompt('What was the net income in 2019?', [prose])).to.equal(undefined);
   });
