@@ -119,7 +119,7 @@ export interface IngestCheckpoint {
   run: number;
 }
 
-/** What chunking carries from one page to the next: the section's title, sub-heading, table column header, unit and period. */
+/** What chunking carries from one page to the next: the section's title, sub-heading, table column header, unit and period, and whether a table runs on. */
 export interface ChunkSection {
   title?: string;
   heading?: string;
@@ -128,6 +128,8 @@ export interface ChunkSection {
   unit?: string;
   /** The line within the table naming the period of the rows below it ("December 31, 2018"), when the table prints one. */
   period?: string;
+  /** The last chunk ended inside the table (on a row): a chunk opening on its rows continues it. */
+  inTable?: boolean;
 }
 
 /** A piece of a document as it is indexed for retrieval. */

@@ -56,8 +56,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
     /** Units since the last row or column header: a header broken over lines is read from them (inferredColumns). */
     let sinceTable: TextUnit[] = [];
     let lastTableLine: TextUnit | undefined;
-    /** The last unit of the chunk emitted last on this page, and whether the chunk being filled opened after a row of it. */
-    let lastEmitted: TextUnit | undefined;
+    /** Whether the chunk being filled opened where the chunk before it ended inside a table (ChunkSection.inTable). */
     let opensInTable = false;
     let current: TextUnit[] = [];
     let words = 0;
@@ -66,10 +65,12 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
     let context: string[] = [];
     const emit = () => {
       if (current.length <= carried) return;
-      // A chunk whose first table line is a row of the table the chunk before it on this page ended in continues it.
-      const continued = opensInTable && current.find((u) => u.kind === 'row' || u.kind === 'columns')?.kind === 'row';
+      // A chunk that opens on rows (no column header, no prose before them) continues the table the chunk before it ended in.
+      const firstTable = current.findIndex((u) => u.kind === 'row' || u.kind === 'columns');
+      const continued = opensInTable && current[firstTable]?.kind === 'row' && current.slice(0, firstTable).every(inTableLine);
       chunks.push({ page: page.page, ordinal: ordinal++, text: render(context, current, continued) });
-      lastEmitted = current.at(-1);
+      const last = current.at(-1)!;
+      section.inTable = section.columns !== undefined && (last.kind === 'row' || inTableLine(last)) ? true : undefined;
     };
     const reset = (keep: TextUnit[] = [], keepWords = 0) => {
       current = keep;
@@ -78,7 +79,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
     };
     for (const [index, paragraph] of paragraphs.entries()) {
       for (const unit of paragraph) {
-        if (unit === title?.opening) Object.assign(section, { title: title.text || undefined, heading: undefined, columns: undefined, unit: undefined, period: undefined });
+        if (unit === title?.opening) Object.assign(section, { title: title.text || undefined, heading: undefined, columns: undefined, unit: undefined, period: undefined, inTable: undefined });
         if (unit.kind === 'row' || unit.kind === 'columns') seenTable = true;
         if (isTableLine(unit)) {
           if (unit.kind === 'row' && !section.columns) section.columns = inferredColumns(sinceTable, unit.text) ?? namedColumns(sinceTable, unit.text);
@@ -96,7 +97,7 @@ export function pageChunker(options: ChunkingOptions = DEFAULT_CHUNKING, from?: 
         } else if (unit.kind === 'columns') Object.assign(section, { columns: unit.text, unit: undefined, period: undefined });
         if (current.length === carried) {
           context = [section.title, section.columns, section.unit, section.period, section.heading].filter((line): line is string => Boolean(line));
-          opensInTable = section.columns !== undefined && lastEmitted?.kind === 'row';
+          opensInTable = section.columns !== undefined && section.inTable === true;
         }
         current.push(unit);
         words += countWords(unit.text);
@@ -256,6 +257,11 @@ function render(context: string[], units: TextUnit[], continued = false): string
     else text += unit.kind === 'sentence' && i > 0 && units[i - 1].kind === 'sentence' ? ` ${unit.text}` : `\n${unit.text}`;
   });
   return text;
+}
+
+/** A short line that is no sentence: within a table, a row without figures ("Other fees — —") or a section's label. */
+function inTableLine(unit: TextUnit): boolean {
+  return unit.kind !== 'columns' && countWords(unit.text) <= 8 && !/[.!?:]$/.test(unit.text);
 }
 
 /** A short line that names a unit and says nothing else ("(In millions)", "$ in thousands", "£m"). */

@@ -35,8 +35,8 @@ export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: nu
   // A passage that continues a table (the chunking marks it) is joined to the chunk before it when both are here.
   for (const passage of passages) {
     if (!opensContinued(byRef.get(passage.ref)!.chunk.text)) continue;
-    const { jobId, page, ordinal } = byRef.get(passage.ref)!.chunk;
-    const before = passages.find((p) => { const c = byRef.get(p.ref)!.chunk; return c.jobId === jobId && c.page === page && c.ordinal === ordinal - 1; });
+    const { jobId, ordinal } = byRef.get(passage.ref)!.chunk;
+    const before = passages.find((p) => { const c = byRef.get(p.ref)!.chunk; return c.jobId === jobId && c.ordinal === ordinal - 1; });
     if (before) passage.continues = before.ref;
   }
   return { passages, byRef };

@@ -127,10 +127,11 @@ describe('chunkPages with structure', () => {
       { page: 2, text: 'Repayment of debt (1,034) (962) (992)\nDividends paid to shareholders (3,193) (2,803) (2,678)', method: 'text' },
     ]);
     expect(chunks[0].text.split('\n')).to.include('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)');
-    // A later chunk of page 1 and the chunk of page 2 start with the statement's title and years; the later chunk of
-    // page 1 says first that it continues the table of the chunk before it.
-    expect(chunks[1].text.split('\n').slice(0, 3)).to.deep.equal(['(cont.)', STATEMENT_TITLE, '(Millions) 2018 2017 2016']);
-    expect(chunks.find((c) => c.page === 2)!.text.split('\n').slice(0, 2)).to.deep.equal([STATEMENT_TITLE, '(Millions) 2018 2017 2016']);
+    // A later chunk of page 1 and the chunk of page 2 start with the statement's title and years, after a line saying
+    // that they continue the table of the chunk before them.
+    for (const chunk of [chunks[1], chunks.find((c) => c.page === 2)!]) {
+      expect(chunk.text.split('\n').slice(0, 3)).to.deep.equal(['(cont.)', STATEMENT_TITLE, '(Millions) 2018 2017 2016']);
+    }
     expect(chunks.find((c) => c.page === 2)!.text).to.include('Dividends paid to shareholders (3,193) (2,803) (2,678)');
   });
 
@@ -222,20 +223,23 @@ describe('chunkPages with structure', () => {
     expect(chunks.find((c) => c.text.includes('December 31, 2021') && c.text.includes('Harbour fee number 0 '))).to.not.equal(undefined);
   });
 
-  it('marks a chunk that opens inside the table the chunk before it on its page ended in, and no other', () => {
+  it('marks a chunk that opens inside the table the chunk before it ended in, on its page or the next, and no other', () => {
     const rows = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name} number ${i} ${100 + i} ${90 + i}`);
     const prose = Array.from({ length: 10 }, (_, i) => `The harbour master notes point ${i} about the season.`).join(' ');
     const chunks = chunkPages([
       { page: 1, method: 'text', text: ['Harbour Fees', '2021 2020', ...rows('Berth', 30), '', prose, '', 'Q4 Q3', ...rows('Crane', 12)].join('\n') },
       { page: 2, method: 'text', text: rows('Crane', 12).slice(2).join('\n') },
+      { page: 3, method: 'text', text: ['Crane Hire', 'Q4 Q3', ...rows('Crane', 4)].join('\n') },
     ]);
     const marked = chunks.filter((c) => opensContinued(c.text));
-    // The later parts of the berths' table are marked (the last one runs on into the prose); its first part, the
-    // cranes' table and page 2 are not.
-    expect(marked.length).to.be.above(0);
-    for (const chunk of marked) expect(chunk.text.split('\n').slice(0, 3), chunk.text).to.deep.equal(['(cont.)', 'Harbour Fees', '2021 2020']);
-    expect(marked.every((c) => c.page === 1 && /Berth number/.test(c.text) && !/Crane/.test(c.text))).to.equal(true);
-    expect(chunks.filter((c) => /Berth number/.test(c.text))).to.have.length(marked.length + 1);
+    // The later parts of the berths' table are marked (the last one runs on into the prose), and the cranes' rows on
+    // page 2; not the first part of either table, nor page 3, whose title starts a section of its own.
+    const berths = marked.filter((c) => /Berth number/.test(c.text));
+    expect(berths.length).to.be.above(0);
+    for (const chunk of berths) expect(chunk.text.split('\n').slice(0, 3), chunk.text).to.deep.equal(['(cont.)', 'Harbour Fees', '2021 2020']);
+    expect(chunks.filter((c) => /Berth number/.test(c.text))).to.have.length(berths.length + 1);
+    expect(marked.filter((c) => /Crane/.test(c.text)).map((c) => c.page)).to.deep.equal([2]);
+    expect(marked.every((c) => c.page <= 2)).to.equal(true);
   });
 
   it('takes at most the first six headings above a table as the title: a sidebar of headings does not open every chunk', () => {
