@@ -43,14 +43,16 @@ const APART_WEIGHT = 0.5;
 const NUMBER_OR_PERIOD = /^(?:\d[\d,.]*|(?:fy|q[1-4]|h[12])\d*)$/i;
 /**
  * English words that frame a question rather than name its subject: comparisons and thresholds ("less than",
- * "exceed", "highest"), scale words, and words asking for a value, a reason or a definition, or pointing at the
+ * "exceed", "highest"), scale words, periods, and words asking for a value, a reason or a definition, or pointing at the
  * document itself ("the table", "the company's"). The subject is what is left.
  */
 const FRAME_WORDS = new Set(
   ('less more than higher lower greater greatest highest lowest larger largest smaller smallest least most exceed exceeded exceeds ' +
     'above below over under thousand thousands million millions billion billions respective values reason reasons ' +
     'definition define defined term terms table tables information data company company\'s companies total number ' +
-    'component components consist consists caused cause causes represent represents contributed contribute usd eur gbp').split(' '),
+    'component components consist consists caused cause causes represent represents contributed contribute usd eur gbp ' +
+    // Words of a period: which cell, as the year does ("in fiscal 2019" of a table headed "2019").
+    'fiscal year years yearly annual annually quarter quarters quarterly month months monthly period periods').split(' '),
 );
 
 /** A word that frames the question (a number or period, an operation, a comparison, a request) rather than naming its subject. */

@@ -10,6 +10,7 @@ import { asksForExplanation, proseFirst } from './explanation.js';
 import { statedInProse } from './stated-in-prose.js';
 import { asWrittenInPassages } from './passage-wording.js';
 import { ownQuestion, tableAnswerRead, withAlsoFound } from './table-answer.js';
+import { plainQuestion } from './question-wording.js';
 import { bestRow, cellForYear, columnHeaderOf, figureForNamedColumn, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;
@@ -62,7 +63,8 @@ export class ExtractiveAnswerer implements Llm {
   async answer(asked: AnswerRequest): Promise<Answer> {
     // A follow-up ("What was its net income?") is answered as the question it stands for, as retrieval searched it.
     // And with its compounds as the passages write them ("Linn sequencer" of a brochure's "LinnSequencer").
-    const request = asked.overview ? asked : { ...asked, question: asWrittenInPassages(followUpQuestion(asked.question, asked.history), asked.contexts) };
+    // In plain words: contractions written out, words pointing at the documents ("According to the table, …") left out.
+    const request = asked.overview ? asked : { ...asked, question: asWrittenInPassages(followUpQuestion(plainQuestion(asked.question), asked.history), asked.contexts) };
     // A skill's own answer (a figure computed from the table rows it needs; "What is on the Lidl receipt?", an
     // overview of one receipt, its item lines) comes first.
     // Only skills of a kind the documents asked of hold take part (all of them when the kinds are not known).

@@ -12,7 +12,7 @@ import { answerFromTables, isTableRow, keysOf, NOT_FOUND_ANSWER, passagePlace, r
 const LOOKUP_CONFIDENCE = 0.75;
 /** A question that asks for a figure: what is / how much / how many, not why, who, when or a description. */
 const ASKS_FIGURE = /^(?:(?:in|for|as of|at)\b[^,?]{0,40},\s*)?(?:what\s+(?:is|was|were|are|will be)\b|how\s+(?:much|many)\b)/i;
-const ASKS_OTHER = /\b(?:why|reasons?|describe|explain|means?|meaning|purpose|how (?:did|does|is|was|were|are)|led to|lead to|caused?|causes|driven|drove|influenced|relates?|related|represented|represents?|excluded|excludes|included|includes|consists?|comprises?|components|due to|attributable|affected)\b/i;
+const ASKS_OTHER = /\b(?:why|reasons?|describe|explain|means|mean(?=\s*\?)|meant|meaning|purpose|how (?:did|does|is|was|were|are)|led to|lead to|caused?|causes|driven|drove|influenced|relates?|related|represented|represents?|excluded|excludes|included|includes|consists?|comprises?|components|due to|attributable|affected)\b/i;
 /** "What was X?": asked of a row, a figure it held (what a term is, "What is X?", stays the sentences'). */
 const ASKS_PAST = /^\s*what\s+(?:was|were)\b/i;
 /** A plain look-up names the period or the figure it wants: "What is Trade receivables?" asks what they are. */

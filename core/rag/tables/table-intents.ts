@@ -14,11 +14,12 @@ export interface TableIntent {
 
 const MOVE = String.raw`(?:change|increase|decrease|growth|decline|rise|drop|fall|grow|grew|fell|rose|declined|increased|decreased|changed|movement)`;
 
+// "%" stands after a space, where no word boundary is: "(?:\b(?:percent)|%)", not "\b(?:percent|%)".
 export const TABLE_INTENTS: readonly TableIntent[] = [
   // "Absolute change" of a percentage is the difference of its points, not a change relative to the earlier.
   { operation: 'change', language: 'en', trigger: /\babsolute\s+(?:percentage\s+|percent\s+)?(?:change|difference|increase|decrease)\b/i },
-  { operation: 'percent-change', language: 'en', trigger: new RegExp(String.raw`\b(?:percentage|percent|%)\s*(?:point\s+)?${MOVE}|\b${MOVE}\s+(?:in\s+)?(?:percentage|percent)\b|\b${MOVE}\s*\(%\)|\bgrowth rate\b|\b(?:percentage|percent)\s+difference\b|\bby what (?:percentage|percent)\b|\bwhat (?:percentage|percent) (?!of\b)(?:\S+\s+){1,8}?${MOVE}|\b(?:percentage|percent|%)\s*${MOVE}`, 'i') },
-  { operation: 'share', language: 'en', trigger: /\b(?:percentage|proportion|share|fraction|percent|%)\s+of\b/i },
+  { operation: 'percent-change', language: 'en', trigger: new RegExp(String.raw`(?:\b(?:percentage|percent)|%)\s*(?:point\s+)?${MOVE}|\b${MOVE}\s+(?:in\s+)?(?:percentage|percent)\b|\b${MOVE}\s*\(%\)|\bgrowth rate\b|\b(?:percentage|percent)\s+difference\b|\bby what (?:percentage|percent)\b|\bwhat (?:percentage|percent) (?!of\b)(?:\S+\s+){1,8}?${MOVE}|(?:\b(?:percentage|percent)|%)\s*${MOVE}`, 'i') },
+  { operation: 'share', language: 'en', trigger: /(?:\b(?:percentage|proportion|share|fraction|percent)|%)\s+of\b/i },
   // "Weighted-average exchange rates", "weighted average shares": a row's name, not an operation.
   { operation: 'average', language: 'en', trigger: /(?<!\bweighted[- ])\baverage\b|\bmean\b/i },
   { operation: 'ratio', language: 'en', trigger: /\bratio\b|\bdivided by\b/i },

@@ -10,7 +10,7 @@ const INCOME = passage('(In thousands) 2019 2018\nNet sales 41,512 43,504\nCost 
 
 describe('how much of a question’s subject an answer’s passage holds', () => {
   it('leaves out the words that frame a question: numbers, periods, operations, comparisons, requests', () => {
-    for (const word of ['2019', '30,000', 'fy19', 'q3', 'change', 'percentage', 'average', 'higher', 'exceed', 'respective', 'table']) {
+    for (const word of ['2019', '30,000', 'fy19', 'q3', 'fiscal', 'quarterly', 'change', 'percentage', 'average', 'higher', 'exceed', 'respective', 'table']) {
       expect(isFrameWord(word), word).to.equal(true);
     }
     for (const word of ['sales', 'goodwill', 'rent', 'warranty']) expect(isFrameWord(word), word).to.equal(false);
@@ -18,6 +18,7 @@ describe('how much of a question’s subject an answer’s passage holds', () =>
 
   it('is whole when the passage holds the subject, whatever the years and operations asked', () => {
     expect(subjectSupport('What was the percentage change in net sales from 2018 to 2019?', INCOME, [INCOME, PLANT]).share).to.equal(1);
+    expect(subjectSupport('What were the net sales in fiscal 2019?', INCOME, [INCOME, PLANT]).share).to.equal(1);
   });
 
   it('is none, naming the words missing, when the passage shares only the years', () => {

@@ -64,6 +64,12 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
     expect((await ask([alone, first])).text.split('\n')[0]).to.not.include('38.74%');
   });
 
+  it('reads "mean" as an average, and "What does X mean?" as asking what X is', async () => {
+    const ask = async (question: string) => (await answerer.answer({ question, history: [], contexts: [passage('1', STATEMENT)] })).text.split('\n')[0];
+    expect(await ask('What is the mean Consolidated Net Income?')).to.equal('Average Consolidated Net Income, 2020, 2019, 2018: $7,743 million ((7,768 + 8,985 + 6,476) / 3 = 7,743)');
+    expect(await ask('What does Consolidated Net Income mean?')).to.not.include('Average');
+  });
+
   it('computes what the question asks and shows how', async () => {
     const answer = await answerer.answer({ question: 'What was the percentage change in consolidated net income from 2018 to 2019?', history: [], contexts: [passage('1', STATEMENT)] });
     expect(answer.text.split('\n')[0]).to.equal('Percentage change in Consolidated Net Income from 2018 to 2019: 38.74% ((8,985 − 6,476) / 6,476 = 38.74%)');

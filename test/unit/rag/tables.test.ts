@@ -463,6 +463,10 @@ describe('answers from table cells', () => {
     expect(operationAsked('What is the percentage change in revenue?')).to.equal('percent-change');
     expect(operationAsked('By how much did revenue increase?')).to.equal('change');
     expect(operationAsked('What is the average revenue?')).to.equal('average');
+    // "%" after a space, and "mean" for an average, as people write them.
+    expect(operationAsked('What is the % change in revenue?')).to.equal('percent-change');
+    expect(operationAsked('What is the % of revenue from Europe?')).to.equal('share');
+    expect(operationAsked('What is the mean revenue?')).to.equal('average');
     expect(operationAsked('What was the revenue in 2019?')).to.equal('lookup');
     expect(operationAsked('What is the change (%) for bookings between 2018 and 2019?')).to.equal('percent-change');
     expect(operationAsked('What percentage did sales increase by between F21 and F20?')).to.equal('percent-change');
