@@ -1,5 +1,5 @@
 /**
- * A question in the plain words the answer reads: contractions written out ("What's" → "What is": the figure
+ * A question in the plain words the answer reads: one space between words, contractions written out ("What's" → "What is": the figure
  * questions' patterns name "what is"), and without the words that point at the documents themselves ("According to
  * the table, what was X?", "Based on the report, …", "What was X in the report?" ask what "What was X?" asks: those
  * words name no row and no subject, but they opened the question, and "report" or "table" weighed as subject words a
@@ -14,7 +14,7 @@ const CONTRACTED_IS = /\b(what|who|where|when|how|which|that|it)['’]s\b/gi;
 const CONTRACTED_ARE = /\b(what|who|where|when|how|which|they|we|you)['’]re\b/gi;
 
 export function plainQuestion(question: string): string {
-  const written = question.replace(CONTRACTED_IS, '$1 is').replace(CONTRACTED_ARE, '$1 are');
+  const written = question.replace(/\s+/g, ' ').trim().replace(CONTRACTED_IS, '$1 is').replace(CONTRACTED_ARE, '$1 are');
   if (ABOUT_THE_DOCUMENT.test(written)) return written;
   const bare = written.replace(OPENING, '').replace(CLOSING, (_, mark = '') => mark);
   // The question's first word, once an opening is gone, opens it as a sentence does.

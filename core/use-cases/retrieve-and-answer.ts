@@ -45,7 +45,7 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = {
  */
 const MAX_OPENINGS = 3;
 /** A question about the document itself: its table, chart or page (English, as the answerer's own wording). */
-const ABOUT_ITSELF = /\bthe (?:table|chart|page|document)\b/i;
+const ABOUT_ITSELF = /\bthe\s+(?:table|chart|page|document)\b/i;
 /** The opening passages such a question is answered from. */
 const ITSELF_CHUNKS = 3;
 

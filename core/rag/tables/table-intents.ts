@@ -45,5 +45,5 @@ export const OPERATION_WORDS = new Set(
   ('absolute change changes changed increase increased increases decrease decreased decreases growth grow grew decline declined ' +
     'rise rose drop fall fell movement percentage percent proportion share fraction average mean ratio difference sum ' +
     'combined altogether between from to year years period periods value amount figure respectively both ' +
-    'compared comparison how much many what which was were is are the in of for and did does do').split(' '),
+    'compared comparison vs versus how much many what which was were is are the in of for and did does do').split(' '),
 );

@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { plainQuestion } from '../../../adapters/extractive/question-wording.js';
 
 describe('a question in plain words (adapters/extractive/question-wording.ts)', () => {
-  it('writes contractions out', () => {
+  it('writes contractions out, one space between words', () => {
     expect(plainQuestion("What's the change in sales from 2018 to 2019?")).to.equal('What is the change in sales from 2018 to 2019?');
+    expect(plainQuestion('  What  was the  revenue in 2019? ')).to.equal('What was the revenue in 2019?');
     expect(plainQuestion('What’re the components of revenue?')).to.equal('What are the components of revenue?');
   });
 

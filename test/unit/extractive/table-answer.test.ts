@@ -64,6 +64,16 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
     expect((await ask([alone, first])).text.split('\n')[0]).to.not.include('38.74%');
   });
 
+  it('reads a figure asked in a few words, as typed in a search box, as "What was …?"', async () => {
+    const ask = async (question: string) => (await answerer.answer({ question, history: [], contexts: [passage('1', STATEMENT)] })).text.split('\n')[0];
+    for (const question of ['Consolidated net income in 2019?', 'Consolidated net income 2019', 'Give me the consolidated net income for 2019.']) {
+      expect(await ask(question), question).to.equal('Consolidated Net Income, 2019: $8,985 million');
+    }
+    expect(await ask('Why did consolidated net income rise in 2019?')).to.not.match(/^Consolidated Net Income, 2019/);
+    // "vs" says which periods, as "compared to" does.
+    expect(await ask('What was the change in consolidated net income 2019 vs 2018?')).to.match(/^Change in Consolidated Net Income from 2018 to 2019: \$2,509 million/);
+  });
+
   it('reads "mean" as an average, and "What does X mean?" as asking what X is', async () => {
     const ask = async (question: string) => (await answerer.answer({ question, history: [], contexts: [passage('1', STATEMENT)] })).text.split('\n')[0];
     expect(await ask('What is the mean Consolidated Net Income?')).to.equal('Average Consolidated Net Income, 2020, 2019, 2018: $7,743 million ((7,768 + 8,985 + 6,476) / 3 = 7,743)');
