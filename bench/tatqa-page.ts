@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 import { toWinAnsi } from '../test/support/make-pdf.js';
 import { REPO_ROOT } from '../test/support/paths.js';
+import type { ApiClient } from '../test/support/api-client.js';
 import type { TatqaContext } from './tatqa-data.js';
 
 const [WIDTH, HEIGHT, MARGIN] = [612, 792, 56];
@@ -235,4 +236,23 @@ export async function cachedTatqaPagePdf(context: TatqaContext): Promise<Uint8Ar
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, bytes);
   return bytes;
+}
+
+const INGEST_TIMEOUT_MS = 3_600_000;
+
+/** One session per report: every upload queued at once, then waited for; returns the session ids in report order. */
+export async function ingestReports(api: ApiClient, uids: string[], pdf: (i: number) => Promise<Uint8Array>): Promise<string[]> {
+  const sessions: string[] = [];
+  const jobs: string[] = [];
+  for (const [i, uid] of uids.entries()) {
+    const sessionId = await api.createSession(`Annual report ${uid.slice(0, 8)}`);
+    jobs.push((await api.uploadAndIngest(sessionId, `annual-report-${uid.slice(0, 8)}.pdf`, await pdf(i), 'application/pdf')).jobId);
+    sessions.push(sessionId);
+  }
+  // Waited for one after another (they run meanwhile): a hundred jobs polled at once, each every 100 ms, reset connections.
+  const done = [];
+  for (const id of jobs) done.push(await api.waitForJob(id, INGEST_TIMEOUT_MS));
+  const failed = done.filter((j) => j.status !== 'completed');
+  if (failed.length > 0) throw new Error(`TAT-QA ingestion failed: ${JSON.stringify(failed)}`);
+  return sessions;
 }

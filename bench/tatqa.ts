@@ -25,14 +25,13 @@ import { isFrameWord } from '../adapters/extractive/answer-support.js';
 import { contentTokens, termKey, wordTokens } from '../core/rag/text.js';
 import { percentile, sample, seededRandom } from './metrics.js';
 import { TATQA_ANSWER_TYPES, TATQA_PARTS, tatqaPart, type TatqaAnswerType, type TatqaContext, type TatqaPart, type TatqaQuestion } from './tatqa-data.js';
-import { cachedTatqaPagePdf, printedHeader } from './tatqa-page.js';
+import { cachedTatqaPagePdf, ingestReports, printedHeader } from './tatqa-page.js';
 import { answerLead, carriesGold, firstSentenceAsBefore, withoutCandidates } from './tatqa-score.js';
 
 const PART = (process.env.TATQA_PART ?? 'dev') as TatqaPart;
 const CAP = Number(process.env.TATQA_QUESTIONS ?? Infinity);
 const SEED = 42;
 const TARGET = { answered: 0.75, arithmetic: 0.6, lead: 0.65, unrelatedNotFound: 0.9, inScopeNotFound: 0.05 };
-const INGEST_TIMEOUT_MS = 3_600_000;
 
 interface Asked {
   question: TatqaQuestion;
@@ -128,22 +127,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** One session per report: every upload queued at once, then waited for; returns the session ids in report order. */
-async function ingestReports(api: ApiClient, uids: string[], pdf: (i: number) => Promise<Uint8Array>): Promise<string[]> {
-  const sessions: string[] = [];
-  const jobs: string[] = [];
-  for (const [i, uid] of uids.entries()) {
-    const sessionId = await api.createSession(`Annual report ${uid.slice(0, 8)}`);
-    jobs.push((await api.uploadAndIngest(sessionId, `annual-report-${uid.slice(0, 8)}.pdf`, await pdf(i), 'application/pdf')).jobId);
-    sessions.push(sessionId);
-  }
-  // Waited for one after another (they run meanwhile): a hundred jobs polled at once, each every 100 ms, reset connections.
-  const done = [];
-  for (const id of jobs) done.push(await api.waitForJob(id, INGEST_TIMEOUT_MS));
-  const failed = done.filter((j) => j.status !== 'completed');
-  if (failed.length > 0) throw new Error(`TAT-QA ingestion failed: ${JSON.stringify(failed)}`);
-  return sessions;
-}
 
 async function chat(api: ApiClient, sessionId: string, message: string): Promise<string> {
   const res = await api.ask(sessionId, message);
