@@ -14,7 +14,9 @@ const LOOKUP_CONFIDENCE = 0.75;
 const ASKS_FIGURE = /^(?:(?:in|for|as of|at)\b[^,?]{0,40},\s*)?(?:what\s+(?:is|was|were|are|will be)\b|how\s+(?:much|many)\b)/i;
 /** A figure asked for in a few words, as typed in a search box: a name and a year, no question word ("Net income 2019?"). */
 const TERSE_FIGURE = /^(?!(?:what|how|which|who|whom|whose|when|where|why|is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|please|tell|explain|describe)\b)[^.!?]{0,80}\b(?:19|20)\d\d\b[^.!?]{0,20}[.?]?\s*$/i;
-const ASKS_OTHER = /\b(?:why|reasons?|describe|explain|means|mean(?=\s*\?)|meant|meaning|purpose|how (?:did|does|is|was|were|are)|led to|lead to|caused?|causes|driven|drove|influenced|relates?|related|represented|represents?|excluded|excludes|included|includes|consists?|comprises?|components|due to|attributable|affected)\b/i;
+const ASKS_OTHER = /\b(?:why|reasons?|describe|explain|means|meant|meaning|purpose|how (?:did|does|is|was|were|are)|led to|lead to|caused?|causes|driven|drove|influenced|relates?|related|represented|represents?|excluded|excludes|included|includes|consists?|comprises?|components|due to|attributable|affected)\b/i;
+/** "What does X mean?" asks what X is ("the mean X" asks an average). */
+const ASKS_MEANING = /\bmean\s*\??\s*$/i;
 /** "What was X?": asked of a row, a figure it held (what a term is, "What is X?", stays the sentences'). */
 const ASKS_PAST = /^\s*what\s+(?:was|were)\b/i;
 /** A plain look-up names the period or the figure it wants: "What is Trade receivables?" asks what they are. */
@@ -68,7 +70,8 @@ function fires(found: TableAnswer, question: string): boolean {
   if (found.operation === 'periods' || found.operation === 'items' || (found.operation === 'count' && found.computed === undefined)) return true;
   // A word of the rows' own labels ("Tax related accruals", "Costs included in inventory") asks nothing else.
   const labels = new Set(found.cells.flatMap((c) => c.row.label.toLowerCase().split(/[^\p{L}]+/u)));
-  if (ASKS_OTHER.test(question.split(/\s+/).filter((w) => !labels.has(w.toLowerCase().replace(/[^\p{L}]/gu, ''))).join(' '))) return false;
+  // Word by word, a compound's parts too ("Tax-related accruals" asks nothing "related").
+  if (ASKS_OTHER.test(question.split(/[^\p{L}]+/u).filter((w) => !labels.has(w.toLowerCase())).join(' ')) || ASKS_MEANING.test(question)) return false;
   return found.operation !== 'lookup' || (found.confidence >= LOOKUP_CONFIDENCE && (ASKS_FIGURE.test(question.trim()) || TERSE_FIGURE.test(question.trim())) && (NAMES_FIGURE.test(question) || ASKS_PAST.test(question) || namesColumn(found, question)));
 }
 

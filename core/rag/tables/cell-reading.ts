@@ -81,6 +81,9 @@ export function figureIndex(match: RowMatch, column: number): number | undefined
   // cell is missing and a change printed.
   const oneKind = new Set(figures.map((f) => Boolean(f?.percent))).size === 1;
   if (k >= 0 && oneKind && figures.length === years.length && figures.length < named && years.every((at, i) => at === i)) return column;
+  // Fewer figures than columns, the years' amounts first and then what the row prints of their change, which agrees
+  // with them ("Adjusted EBITA 482 483 0 %" under "2019 | 2018 | Actual | % Change"): a change column left blank.
+  if (k >= 0 && figures.length < named && years.every((at, i) => at === i) && changeAgrees(figures, years.length)) return column;
   if (figures.length <= named || k < 0) return undefined;
   // Each column heads an amount and its shares ("2019 2018 Change" over "Amount % of total Amount % of total ($) (%)":
   // "64,798 9% 35,452 5% 29,346 83"): a year's figure is its group's first.
@@ -88,6 +91,21 @@ export function figureIndex(match: RowMatch, column: number): number | undefined
   if (Number.isInteger(width) && named >= 2 && amountsWithShares(figures, width)) return column * width;
   if (amounts.length === years.length) return amounts[k];
   return years.every((at, i) => at === i) ? column : undefined;
+}
+
+/**
+ * Two years' amounts, then one or more figures each of which is their change as printed: the difference, or the
+ * percentage change at its printed precision (within one unit of its last digit).
+ */
+function changeAgrees(figures: ReadonlyArray<Figure | undefined>, years: number): boolean {
+  const [recent, earlier] = figures;
+  if (years !== 2 || figures.length <= 2 || recent?.value === undefined || earlier?.value === undefined || recent.percent || earlier.percent) return false;
+  return figures.slice(2).every((f) => {
+    if (f?.value === undefined) return false;
+    const unit = 10 ** -f.decimals;
+    const change = f.percent ? (earlier.value !== 0 ? ((recent.value! - earlier.value!) / Math.abs(earlier.value!)) * 100 : NaN) : recent.value! - earlier.value!;
+    return Math.abs(Math.abs(change) - Math.abs(f.value)) <= unit;
+  });
 }
 
 /** Figures in groups of `width`, each an amount followed by shares of it (a percentage, or a number up to 100). */

@@ -50,7 +50,7 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   // "In which segment …  the largest?", "Which component is the greatest in …?": a table's items compared.
   const items = itemComparisonAsked(question);
   if (items) return itemsAnswer(items, question, grids, shared);
-  const operation = operationAsked(question, intents);
+  const operation = operationOf(question, grids, intents);
   const years = yearsAsked(question);
   // Tables of one period each ("Range 2018" over "Low High"): those of the year asked.
   const ofYear = grids.filter((g) => g.period === undefined || years.length === 0 || years.includes(g.period));
@@ -90,6 +90,18 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
  * The row matched, or as good a match in a table that has the year asked when the row's own has none: the same line
  * item restated under "Reported | Restated" is no answer for 2018, a table of "2018 2017" is.
  */
+/**
+ * The operation asked, unless its words are those of a row's label the question names ("the change in Share of profit
+ * of associates", "the change in Average invested capital"): then what the rest of the question asks.
+ */
+function operationOf(question: string, grids: readonly TableGrid[], intents: readonly TableIntent[]): TableOperation {
+  const operation = operationAsked(question, intents);
+  if (operation !== 'share' && operation !== 'average') return operation;
+  const asked = question.toLowerCase();
+  const named = grids.flatMap((g) => g.rows.map((r) => r.label.toLowerCase())).filter((label) => label.includes(' ') && asked.includes(label));
+  return named.length === 0 ? operation : operationAsked(named.reduce((rest, label) => rest.replace(label, ' '), asked), intents);
+}
+
 function ofYearAsked(match: RowMatch | undefined, years: number[], rematch: (grids: TableGrid[]) => RowMatch | undefined, grids: readonly TableGrid[]): RowMatch | undefined {
   if (!match || years.length === 0 || hasYearAsked(match.grid, years)) return match;
   const dated = rematch(grids.filter((grid) => hasYearAsked(grid, years)));

@@ -84,7 +84,7 @@ export function readTableGrids(units: readonly TextUnit[]): TableGrid[] {
     }
     // A label with only a footnote mark where figures would be ("Basic earnings per share (cents per share) (1)")
     // heads the rows below it, as a section.
-    if (current && unit.kind === 'row' && footnoteOnly(unit.text)) {
+    if (current && unit.kind === 'row' && footnoteOnly(unit.text, current.columns.length)) {
       section = splitRow(unit.text).label.replace(/:$/, '');
       continue;
     }
@@ -175,9 +175,10 @@ function rowOf(unit: TextUnit, table: Draft | undefined): Omit<GridRow, 'section
   if (columns > 0 && figures.length > columns + 2 && (figures.length % columns !== 0 || figures.length > columns * 3)) return undefined;
   return { label: label.replace(/:$/, ''), figures, text: unit.text };
 }
-function footnoteOnly(text: string): boolean {
+function footnoteOnly(text: string, columns: number): boolean {
   const { label, cells } = splitRow(text);
-  return label !== '' && cells.length > 0 && cells.every((c) => /^\(\d\)$/.test(c));
+  // As many as the columns are small negatives, one a column ("Patent costs (1) (8) (9)").
+  return label !== '' && cells.length > 0 && (cells.length === 1 || cells.length < columns) && cells.every((c) => /^\(\d\)$/.test(c));
 }
 
 /** A line within a table with more words than this is prose, not a row whose figures the layout missed. */

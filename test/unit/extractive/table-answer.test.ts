@@ -74,6 +74,12 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
     expect(await ask('What was the change in consolidated net income 2019 vs 2018?')).to.match(/^Change in Consolidated Net Income from 2018 to 2019: \$2,509 million/);
   });
 
+  it('reads a compound of the row’s label word by word: "Tax-related accruals" asks nothing "related"', async () => {
+    const text = '2021 2020\nTax-related accruals 30.8 38.4\nAccrued other 33.3 44.8';
+    const ask = async (question: string) => (await answerer.answer({ question, history: [], contexts: [passage('1', text)] })).text.split('\n')[0];
+    expect(await ask('What was the change in Tax-related accruals from 2020 to 2021?')).to.equal('Change in Tax-related accruals from 2020 to 2021: −7.6 (30.8 − 38.4 = −7.6)');
+  });
+
   it('reads "mean" as an average, and "What does X mean?" as asking what X is', async () => {
     const ask = async (question: string) => (await answerer.answer({ question, history: [], contexts: [passage('1', STATEMENT)] })).text.split('\n')[0];
     expect(await ask('What is the mean Consolidated Net Income?')).to.equal('Average Consolidated Net Income, 2020, 2019, 2018: $7,743 million ((7,768 + 8,985 + 6,476) / 3 = 7,743)');

@@ -237,6 +237,28 @@ describe('rows listed and amounts beside their shares', () => {
       .to.equal('2020: Ticket and season pass sales to members: $30,303; Purchases of fuel, spare parts and services: $303,793');
   });
 
+  it('reads small negatives as figures, not footnote marks, when there is one a column', () => {
+    const text = '2021 2020 2019\nHarbour dues $132 $52 $65\nBerth repairs (1) (8) (9)\nCrane hire 7 8 4';
+    expect(grids(text)[0].rows.map((r) => [r.label, r.section])).to.deep.equal([['Harbour dues', undefined], ['Berth repairs', undefined], ['Crane hire', undefined]]);
+    expect(answerFromTables('What was the change in berth repairs from 2020 to 2021?', grids(text))?.line).to.equal('Change in Berth repairs from 2020 to 2021: $7 ((−1) − (−8) = 7)');
+    // One mark after a label heads the rows below it, as before.
+    expect(grids('2021 2020 2019\nFees (cents per ticket) (1)\nAdults 132 52 65\nChildren 7 8 4')[0].rows[0].section).to.equal('Fees (cents per ticket)');
+  });
+
+  it('reads the years’ amounts of a row whose change column is left blank when the change it prints agrees with them', () => {
+    const text = '2021 | 2020 | Actual | % Change Comp.\nOrders 12,749 11,875 7 % 7 %\nAdjusted margin 482 483 0 %\nFerry tickets 900 (10)%';
+    expect(answerFromTables('What was the adjusted margin in 2021?', grids(text))?.line).to.equal('Adjusted margin, 2021: 482');
+    // A figure that is not the change of the two before it: a cell is missing, nothing is read.
+    expect(answerFromTables('What was the adjusted margin in 2021?', grids(text.replace('482 483 0 %', '482 483 9 %')))).to.equal(undefined);
+  });
+
+  it('takes a label’s own words for its name, not for the operation asked ("Share of …", "Average …")', () => {
+    const text = '2021 2020\nShare of profit of associates (0.3) 2.3\nAverage invested capital 923.1 735.6\nImpairment (7.4) 1.0';
+    expect(answerFromTables('What was the change in Share of profit of associates from 2020 to 2021?', grids(text))?.line).to.equal('Change in Share of profit of associates from 2020 to 2021: −2.6 ((−0.3) − 2.3 = −2.6)');
+    expect(answerFromTables('What was the change in Average invested capital from 2020 to 2021?', grids(text))?.line).to.equal('Change in Average invested capital from 2020 to 2021: 187.5 (923.1 − 735.6 = 187.5)');
+    expect(answerFromTables('What was the average Average invested capital in 2020 and 2021?', grids(text))?.operation).to.equal('average');
+  });
+
   it('reads a year’s amount under a header whose years each head an amount and its share', () => {
     const text = `2021 2020 Change\nAmount % of total Amount % of total ($) (%)\nFerry tickets $ 2,400 60% $ 2,000 57% 400 20\nSeason passes 1,600 40 1,500 43 100 7`;
     const [grid] = grids(text);
