@@ -84,14 +84,18 @@ function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | 
     for (const [section, rows] of sections) {
       const keys = new Set(keysOf(section));
       const recall = [...asked].filter((k) => keys.has(k)).length / asked.size;
-      const precision = keys.size === 0 ? 0 : [...keys].filter((k) => asked.has(k)).length / keys.size;
+      // A section under a section reads as both headings joined ("Observable markets data Equity securities"): the
+      // inner one, its last words, may be all the question names.
+      const precision = Math.max(...tails(keysOf(section)).map((tail) => (tail.length === 0 ? 0 : tail.filter((k) => asked.has(k)).length / tail.length)));
       if (recall >= MIN_SECTION_RECALL && precision >= MIN_SECTION_RECALL && (!best || recall > best.recall)) best = { grid, rows, recall };
     }
   }
   // The items are the rows with a name of their own, not the section's totals ("Total …", or a label that repeats the
   // section's name: "Gross deferred tax liabilities").
   const sectionKeys = best ? keysOf(best.rows[0].section!) : [];
-  const totals = (r: GridRow) => /^total\b/i.test(r.label) || sectionKeys.every((k) => new Set(keysOf(r.label)).has(k));
+  // A one-word name repeated is a total only so qualified ("Net sales" under "Sales"; "Professional services" is an item).
+  const repeats = (r: GridRow) => sectionKeys.every((k) => new Set(keysOf(r.label)).has(k)) && (sectionKeys.length > 1 || /^(?:gross|net)\b/i.test(r.label));
+  const totals = (r: GridRow) => /^total\b/i.test(r.label) || repeats(r);
   // What comes after the section's total adjusts it ("Less valuation allowance", then "Net …"): no item of it.
   const total = best ? best.rows.findIndex(totals) : -1;
   const items = best?.rows.slice(0, total < 0 ? undefined : total).filter((r) => r.label && wordTokens(r.label).length > 0);
@@ -115,6 +119,11 @@ function totalsItems(asked: Set<string>, grids: readonly TableGrid[]): TableAnsw
     return { line: `${grid.rows[at].label}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(grid, items), confidence: 1 };
   }
   return undefined;
+}
+
+/** A name's words and each shorter run of its last words ("a b c", "b c", "c"). */
+function tails(keys: string[]): string[][] {
+  return keys.map((_, i) => keys.slice(i));
 }
 
 function cellsOf(grid: TableGrid, rows: GridRow[]): TableCell[] {

@@ -533,6 +533,14 @@ describe('questions about a table’s shape', () => {
     expect(structureAnswer('How many components are there under berth assets?', grids(text))?.line).to.equal('3 items: Berth assets: Pontoons, Cranes and Other');
   });
 
+  it('finds a section under a section by its own name, and keeps an item that repeats a one-word section name', () => {
+    // Two headings over the rows read as one section's name ("Observable markets data Equity securities").
+    const nested = grids('2021 2020\nObservable markets data\nEquity securities\nDomestic 1,017 844\nForeign 4,534 3,770\nDebt securities\nDomestic 13,216 12,457\nForeign 2,385 2,004');
+    expect(structureAnswer('What are the components under equity securities?', nested)?.line).to.match(/: Domestic and Foreign$/);
+    const services = grids('2021 2020\nServices\nSoftware maintenance 4,754 4,351\nProfessional services 999 917\nTotal services 5,753 5,268');
+    expect(structureAnswer('What are the components of services?', services)?.line).to.equal('Services: Software maintenance and Professional services');
+  });
+
   it('lists what a total row sums when no section is named so ("the components of total fees")', () => {
     const fees = grids(`2021 2020\nBerth fees $130,000 $12,700,000\nMooring fees 2,907,000 3,086,000\nOther fees — 6,320,000\nTotal fees $3,037,000 $22,106,000`);
     expect(structureAnswer('What are the components of total fees?', fees)?.line).to.equal('Total fees: Berth fees, Mooring fees and Other fees');
