@@ -22,6 +22,9 @@ const upperFirst = (q: string) => q.charAt(0).toUpperCase() + q.slice(1);
 /** A single year asked ("in 2019", not "in 2019 and 2018" nor "from 2018 to 2019"). */
 const ONE_YEAR = /\b(?:in|for) (20\d\d)\b(?! and| to)/g;
 
+/** "What was the change in X from 2018 to 2019?", its parts. */
+const CHANGE_FROM_TO = /^What (?:is|was) the change in (?:the )?(.+?) (from|between) (20\d\d) (to|and) (20\d\d)\?$/;
+
 export const REWORDINGS: Record<string, (question: string) => string> = {
   'was → is': (q) => q.replace(/^What was\b/, 'What is').replace(/^What were\b/, 'What are'),
   'is → was': (q) => q.replace(/^What is\b/, 'What was').replace(/^What are\b/, 'What were'),
@@ -47,6 +50,9 @@ export const REWORDINGS: Record<string, (question: string) => string> = {
   'in 2019 compared to 2018': (q) => q.replace(/\bfrom (20\d\d) to (20\d\d)\b/, 'in $2 compared to $1'),
   'years swapped': (q) => q.replace(/\bin (20\d\d) and (20\d\d)\b/, 'in $2 and $1'),
   'without "respectively"': (q) => q.replace(/,?\s*respectively/, ''),
+  'How did X change from … to …?': (q) => q.replace(CHANGE_FROM_TO, 'How did $1 change $2 $3 $4 $5?'),
+  'By how much did X change …?': (q) => q.replace(CHANGE_FROM_TO, 'By how much did $1 change $2 $3 $4 $5?'),
+  'growth rate of X': (q) => q.replace(/^What (?:is|was) the percentage change in (?:the )?/, 'What was the growth rate of '),
   '% change': (q) => q.replace(/\bpercentage change\b/i, '% change'),
   'percent change': (q) => q.replace(/\bpercentage change\b/i, 'percent change'),
   mean: (q) => q.replace(/\baverage\b/i, 'mean'),

@@ -15,6 +15,8 @@ const ASKS_FIGURE = /^(?:(?:in|for|as of|at)\b[^,?]{0,40},\s*)?(?:what\s+(?:is|w
 /** A figure asked for in a few words, as typed in a search box: a name and a year, no question word ("Net income 2019?"). */
 const TERSE_FIGURE = /^(?!(?:what|how|which|who|whom|whose|when|where|why|is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|please|tell|explain|describe)\b)[^.!?]{0,80}\b(?:19|20)\d\d\b[^.!?]{0,20}[.?]?\s*$/i;
 const ASKS_OTHER = /\b(?:why|reasons?|describe|explain|means|meant|meaning|purpose|how (?:did|does|is|was|were|are)|led to|lead to|caused?|causes|driven|drove|influenced|relates?|related|represented|represents?|excluded|excludes|included|includes|consists?|comprises?|components|due to|attributable|affected)\b/i;
+/** "How did X change from 2018 to 2019?" asks how much, not why: a change between two periods named. */
+const ASKS_CHANGE_BETWEEN = /^\s*how\s+(?:did|has|have|does|do)\b.*\b(?:change|changed|increase|increased|decrease|decreased|grow|grew|fall|fell|rise|rose|move|moved|develop|developed)\s+(?:from|between)\s+(?:fiscal\s+|FY\s?)?(?:19|20)\d\d\b/i;
 /** "What does X mean?" asks what X is ("the mean X" asks an average). */
 const ASKS_MEANING = /\bmean\s*\??\s*$/i;
 /** "What was X?": asked of a row, a figure it held (what a term is, "What is X?", stays the sentences'). */
@@ -71,7 +73,8 @@ function fires(found: TableAnswer, question: string): boolean {
   // A word of the rows' own labels ("Tax related accruals", "Costs included in inventory") asks nothing else.
   const labels = new Set(found.cells.flatMap((c) => c.row.label.toLowerCase().split(/[^\p{L}]+/u)));
   // Word by word, a compound's parts too ("Tax-related accruals" asks nothing "related").
-  if (ASKS_OTHER.test(question.split(/[^\p{L}]+/u).filter((w) => !labels.has(w.toLowerCase())).join(' ')) || ASKS_MEANING.test(question)) return false;
+  const asked = ASKS_CHANGE_BETWEEN.test(question) ? question.replace(/^\s*how\s+\w+/i, '') : question;
+  if (ASKS_OTHER.test(asked.split(/[^\p{L}]+/u).filter((w) => !labels.has(w.toLowerCase())).join(' ')) || ASKS_MEANING.test(question)) return false;
   return found.operation !== 'lookup' || (found.confidence >= LOOKUP_CONFIDENCE && (ASKS_FIGURE.test(question.trim()) || TERSE_FIGURE.test(question.trim())) && (NAMES_FIGURE.test(question) || ASKS_PAST.test(question) || namesColumn(found, question)));
 }
 

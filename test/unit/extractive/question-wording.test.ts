@@ -8,6 +8,10 @@ describe('a question in plain words (adapters/extractive/question-wording.ts)', 
     expect(plainQuestion('What’re the components of revenue?')).to.equal('What are the components of revenue?');
   });
 
+  it('reads "the growth rate of X" as its percentage change', () => {
+    expect(plainQuestion('What was the growth rate of revenue from 2018 to 2019?')).to.equal('What was the percentage change in revenue from 2018 to 2019?');
+  });
+
   it('leaves out the words that point at the documents themselves', () => {
     expect(plainQuestion('According to the table, what was the revenue in 2019?')).to.equal('What was the revenue in 2019?');
     expect(plainQuestion('Based on the annual report, how much was paid in rent?')).to.equal('How much was paid in rent?');

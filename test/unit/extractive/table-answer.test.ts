@@ -70,6 +70,9 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
       expect(await ask(question), question).to.equal('Consolidated Net Income, 2019: $8,985 million');
     }
     expect(await ask('Why did consolidated net income rise in 2019?')).to.not.match(/^Consolidated Net Income, 2019/);
+    // "How did X change from 2019 to 2020?" asks how much; "How did X change?" asks why, of the sentences.
+    expect(await ask('How did consolidated net income change from 2018 to 2019?')).to.match(/^Change in Consolidated Net Income from 2018 to 2019: \$2,509 million/);
+    expect(await ask('How did consolidated net income change?')).to.not.match(/^Change in/);
     // "vs" says which periods, as "compared to" does.
     expect(await ask('What was the change in consolidated net income 2019 vs 2018?')).to.match(/^Change in Consolidated Net Income from 2018 to 2019: \$2,509 million/);
   });
