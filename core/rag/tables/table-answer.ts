@@ -57,13 +57,15 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   if (ofYear.length < grids.length && ofYear.length > 0) grids = ofYear;
   const weigh = labelWeights(grids);
   const twoRows = operation === 'difference' || operation === 'ratio' || operation === 'share';
-  const phrases = twoRows ? twoPhrases(question, operation) : undefined;
+  // Labels the question writes out whole keep their own "and" and commas ("the sum of Land and Buildings and Plant").
+  const { text: guarded, restore } = labelsKeptWhole(question, grids);
+  const phrases = twoRows ? restore(twoPhrases(guarded, operation)) : undefined;
   if (phrases) {
     const pair = rowPair(phrases, grids, weigh);
     if (pair && !totalOfSameRow(phrases[1], pair)) return twoRowAnswer(operation, pair[0], pair[1], years, shared, namedColumns(question, pair[0].grid)[0]);
   }
   // Rows listed for a sum or an average ("the sum of A and B in 2019", "the average of A, B and C"): one period's cells.
-  const listed = operation === 'sum' || operation === 'average' ? listedPhrases(question) : operation === 'lookup' ? respectivePhrases(question) : undefined;
+  const listed = restore(operation === 'sum' || operation === 'average' ? listedPhrases(guarded) : operation === 'lookup' ? respectivePhrases(guarded) : undefined);
   const rows = listed && listedRows(listed, grids, weigh);
   if (rows) return rowsAnswer(operation, rows, years, shared);
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
@@ -92,13 +94,16 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
  */
 /**
  * The operation asked, unless its words are those of a row's label the question names ("the change in Share of profit
- * of associates", "the change in Average invested capital"): then what the rest of the question asks.
+ * of associates", "the change in Average invested capital", "the sum of Net change in cash and …"): then what the
+ * rest of the question asks ("What was the net change in cash in 2021?" reads the row).
  */
 function operationOf(question: string, grids: readonly TableGrid[], intents: readonly TableIntent[]): TableOperation {
   const operation = operationAsked(question, intents);
-  if (operation !== 'share' && operation !== 'average') return operation;
+  if (operation === 'lookup') return operation;
   const asked = question.toLowerCase();
   const named = grids.flatMap((g) => g.rows.map((r) => r.label.toLowerCase())).filter((label) => label.includes(' ') && asked.includes(label));
+  // Longest first, so that a label inside another is not taken out of it.
+  named.sort((a, b) => b.length - a.length);
   return named.length === 0 ? operation : operationAsked(named.reduce((rest, label) => rest.replace(label, ' '), asked), intents);
 }
 
@@ -268,6 +273,30 @@ function rowPair(phrases: [string, string], grids: readonly TableGrid[], weigh: 
 }
 
 /** The two rows' phrases of a two-row question: "difference between A and B", "ratio of A to B", "what percentage of B is A". */
+/**
+ * The question with each row label it writes out whole that holds "and" or a comma set aside as one word, and the
+ * function that puts them back into the phrases read from it: a list is then split between labels, not inside one.
+ */
+function labelsKeptWhole(question: string, grids: readonly TableGrid[]): { text: string; restore: <T extends string[] | undefined>(phrases: T) => T } {
+  const labels = [...new Set(grids.flatMap((g) => g.rows.map((r) => r.label)))].filter((l) => /\band\b|,/.test(l)).sort((a, b) => b.length - a.length);
+  const kept: string[] = [];
+  let text = question;
+  for (const label of labels.slice(0, 26)) {
+    const at = text.toLowerCase().indexOf(label.toLowerCase());
+    if (at < 0) continue;
+    text = `${text.slice(0, at)}${placeholder(kept.length)}${text.slice(at + label.length)}`;
+    kept.push(label);
+  }
+  const restore = <T extends string[] | undefined>(phrases: T): T =>
+    (phrases?.map((p) => kept.reduce((out, label, i) => out.replace(placeholder(i), label), p)) ?? phrases) as T;
+  return { text, restore };
+}
+
+/** A stand-in word for a label set aside: letters only, so the phrases' checks read it as words. */
+function placeholder(i: number): string {
+  return `qqlabel${String.fromCharCode(97 + i)}qq`;
+}
+
 function twoPhrases(question: string, operation: TableOperation): [string, string] | undefined {
   const q = question.replace(/\?$/, '');
   if (operation === 'share') {

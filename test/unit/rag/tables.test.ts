@@ -259,6 +259,15 @@ describe('rows listed and amounts beside their shares', () => {
     expect(answerFromTables('What was the average Average invested capital in 2020 and 2021?', grids(text))?.operation).to.equal('average');
   });
 
+  it('splits a list of rows between labels that hold "and" or a comma, not inside them', () => {
+    const text = '2021 2020\nLand and buildings 1,949 1,900\nPlant and equipment, net 138,755 120,000\nNet change in cash (16) (5)\nExchange effects on cash 4 (4)';
+    expect(answerFromTables('What was the sum of Land and buildings and Plant and equipment, net in 2021?', grids(text))?.line).to.match(/\(1,949 \+ 138,755 = 140,704\)$/);
+    expect(answerFromTables('What was the difference between Plant and equipment, net and Land and buildings in 2021?', grids(text))?.line).to.match(/\(138,755 − 1,949 = 136,806\)$/);
+    // "Net change in cash" names the row: the question asks its figure, or a sum with it, not a change.
+    expect(answerFromTables('What was the Net change in cash in 2021?', grids(text))?.line).to.equal('Net change in cash, 2021: −16');
+    expect(answerFromTables('What was the sum of Net change in cash and Exchange effects on cash in 2021?', grids(text))?.line).to.match(/= −12\)$/);
+  });
+
   it('reads a year’s amount under a header whose years each head an amount and its share', () => {
     const text = `2021 2020 Change\nAmount % of total Amount % of total ($) (%)\nFerry tickets $ 2,400 60% $ 2,000 57% 400 20\nSeason passes 1,600 40 1,500 43 100 7`;
     const [grid] = grids(text);
