@@ -142,11 +142,20 @@ export function streamedSources(body: string): { filename: string; page: number;
  * Asks through the Question box (Enter sends) and waits for the answer to finish streaming; returns the answer's text
  * as the server sent it (the app shows it reshaped: its Sources line as buttons, "Also found" folded).
  */
-export async function ask(page: Page, question: string): Promise<string> {
+/**
+ * Types a question and sends it with Enter once the Ask button is enabled, as a person sees it: while a session's
+ * history is still loading the app sends nothing (an answer would stream into a list the history then replaces).
+ */
+export async function sendQuestion(page: Page, question: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Question' });
-  const streamed = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/completions'));
   await box.fill(question);
+  await waitUntil('the Ask button to be enabled', () => page.getByRole('button', { name: 'Ask' }).isEnabled());
   await box.press('Enter');
+}
+
+export async function ask(page: Page, question: string): Promise<string> {
+  const streamed = page.waitForResponse((r) => r.url().endsWith('/api/v1/chat/completions'));
+  await sendQuestion(page, question);
   const answer = page.getByRole('log', { name: 'Conversation' }).locator('article.assistant').last();
   await waitUntil('the answer to finish', async () => (await answer.getAttribute('aria-busy')) === null && (await page.getByRole('button', { name: 'Ask' }).count()) === 1);
   return streamedText(await (await streamed).text());
