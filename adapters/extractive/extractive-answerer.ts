@@ -9,8 +9,8 @@ import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubje
 import { asksForExplanation, proseFirst } from './explanation.js';
 import { statedInProse } from './stated-in-prose.js';
 import { asWrittenInPassages } from './passage-wording.js';
-import { ownQuestion, tableAnswerRead, withAlsoFound } from './table-answer.js';
-import { plainQuestion } from './question-wording.js';
+import { tableAnswerRead, withAlsoFound } from './table-answer.js';
+import { ownQuestion, plainQuestion } from './question-wording.js';
 import { bestRow, cellForYear, columnHeaderOf, figureForNamedColumn, figureForTotal, figureForYear, sameItemElsewhere } from './table-rows.js';
 export const MAX_ANSWER_WORDS = 80;
 const MAX_SENTENCES = 4;

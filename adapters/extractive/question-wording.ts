@@ -1,10 +1,9 @@
 /**
- * A question in the plain words the answer reads: one space between words, contractions written out, "growth rate" as
- * the percentage change it is ("What's" → "What is": the figure
- * questions' patterns name "what is"), and without the words that point at the documents themselves ("According to
- * the table, what was X?", "Based on the report, …", "What was X in the report?" ask what "What was X?" asks: those
- * words name no row and no subject, but they opened the question, and "report" or "table" weighed as subject words a
- * passage lacked). English wording.
+ * A question in the words the answer reads (English wording). plainQuestion: one space between words, contractions
+ * written out ("What's" → "What is": the figure questions' patterns name "what is"), "growth rate" as the percentage
+ * change it is, and without the words that point at the documents themselves ("According to the table, what was X?",
+ * "What was X in the report?" ask what "What was X?" asks: those words name no row and no subject, but they opened
+ * the question, and "report" or "table" weighed as subject words a passage lacked). ownQuestion: without a preamble.
  */
 const DOCUMENT = String.raw`(?:the|this|these|your|my|our)\s+(?:(?:above|following|attached|given|annual|financial|uploaded)\s+)?(?:tables?|reports?|documents?|filings?|statements?|pages?|passages?|texts?|data|figures|information|files?)`;
 const OPENING = new RegExp(String.raw`^\s*(?:according to|based on|from|as per|per|looking at|referring to|in)\s+${DOCUMENT}\s*,\s*`, 'i');
@@ -22,4 +21,12 @@ export function plainQuestion(question: string): string {
   const bare = written.replace(OPENING, '').replace(CLOSING, (_, mark = '') => mark);
   // The question's first word, once an opening is gone, opens it as a sentence does.
   return bare === written ? written : bare.charAt(0).toUpperCase() + bare.slice(1);
+}
+
+/**
+ * The question itself, without a preamble set before it ("We need to calculate a metric … Please answer the following
+ * question: what is …?"): the preamble's words name no row.
+ */
+export function ownQuestion(question: string): string {
+  return /[:.]\s+((?:what|how|which|who|when|where|why|in|for|as of|at)\b[^:.]*\?)\s*$/i.exec(question)?.[1] ?? question;
 }

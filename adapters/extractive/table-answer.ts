@@ -4,6 +4,7 @@
  * ((8,985 − 6,476) / 6,476 = 38.74%)"), then the rows it read, quoted under their column header.
  */
 import { answerFromTables, isTableRow, keysOf, NOT_FOUND_ANSWER, passagePlace, readTableGrids, splitUnits, tableTexts, type Answer, type AnswerRequest, type ContextPassage, type TableAnswer, type TableGrid } from '../../core/index.js';
+import { ownQuestion } from './question-wording.js';
 
 /**
  * Below this row match a plain look-up is left to the sentence ranking: a question that shares a label's words may
@@ -57,14 +58,6 @@ export function tableAnswerRead(request: AnswerRequest): { answer: Answer; compu
   // What names the figure: the rows' labels and sections, the columns' labels, the table's title and header.
   const named = [grid.title, grid.header, ...rows.flatMap((r) => [r.label, r.section]), ...found.cells.map((c) => c.column.label)].filter(Boolean).join(' ');
   return { answer, computed: found.computed !== undefined, lookup: found.operation === 'lookup', named, passage };
-}
-
-/**
- * The question itself, without a preamble set before it ("We need to calculate a metric … Please answer the following
- * question: what is …?"): the preamble's words name no row.
- */
-export function ownQuestion(question: string): string {
-  return /[:.]\s+((?:what|how|which|who|when|where|why|in|for|as of|at)\b[^:.]*\?)\s*$/i.exec(question)?.[1] ?? question;
 }
 
 function fires(found: TableAnswer, question: string): boolean {

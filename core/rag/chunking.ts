@@ -166,9 +166,10 @@ export function withoutContinuedMark(text: string): string {
  * in order (`run`), and read as the first one's text; the others as they are.
  */
 export function tableTexts<P extends { ref: string; text: string; continues?: string }>(passages: readonly P[]): Array<{ passage: P; text: string; run: P[] }> {
-  const byRef = new Map(passages.map((p) => [p.ref, p]));
-  const next = new Map(passages.filter((p) => p.continues && byRef.has(p.continues)).map((p) => [p.continues!, p]));
-  return passages.filter((p) => !(p.continues && byRef.has(p.continues))).map((passage) => {
+  const refs = new Set(passages.map((p) => p.ref));
+  const joined = (p: P) => p.continues !== undefined && refs.has(p.continues);
+  const next = new Map(passages.filter(joined).map((p) => [p.continues!, p]));
+  return passages.filter((p) => !joined(p)).map((passage) => {
     const run = [passage];
     for (let p = next.get(passage.ref); p && !run.includes(p); p = next.get(p.ref)) run.push(p);
     return { passage, text: joinedContinuation(run.map((p) => p.text)), run };

@@ -33,11 +33,11 @@ export function packContexts(hits: ChunkHit[], maxPassages: number, maxChars: nu
     byRef.set(ref, hit);
   }
   // A passage that continues a table (the chunking marks it) is joined to the chunk before it when both are here.
+  const refAt = new Map([...byRef].map(([ref, hit]) => [`${hit.chunk.jobId}:${hit.chunk.ordinal}`, ref]));
   for (const passage of passages) {
-    if (!opensContinued(byRef.get(passage.ref)!.chunk.text)) continue;
-    const { jobId, ordinal } = byRef.get(passage.ref)!.chunk;
-    const before = passages.find((p) => { const c = byRef.get(p.ref)!.chunk; return c.jobId === jobId && c.ordinal === ordinal - 1; });
-    if (before) passage.continues = before.ref;
+    const { jobId, ordinal, text } = byRef.get(passage.ref)!.chunk;
+    const before = opensContinued(text) ? refAt.get(`${jobId}:${ordinal - 1}`) : undefined;
+    if (before) passage.continues = before;
   }
   return { passages, byRef };
 }

@@ -100,11 +100,19 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
 function operationOf(question: string, grids: readonly TableGrid[], intents: readonly TableIntent[]): TableOperation {
   const operation = operationAsked(question, intents);
   if (operation === 'lookup') return operation;
+  const named = labelsWritten(question, grids, (label) => label.includes(' '));
+  return named.length === 0 ? operation : operationAsked(named.reduce((rest, label) => rest.replace(label.toLowerCase(), ' '), question.toLowerCase()), intents);
+}
+
+/**
+ * The row labels (of those `kind` takes) that the question writes out whole, in any case; longest first, so that a
+ * label inside another is not taken out of it.
+ */
+function labelsWritten(question: string, grids: readonly TableGrid[], kind: (label: string) => boolean): string[] {
   const asked = question.toLowerCase();
-  const named = grids.flatMap((g) => g.rows.map((r) => r.label.toLowerCase())).filter((label) => label.includes(' ') && asked.includes(label));
-  // Longest first, so that a label inside another is not taken out of it.
-  named.sort((a, b) => b.length - a.length);
-  return named.length === 0 ? operation : operationAsked(named.reduce((rest, label) => rest.replace(label, ' '), asked), intents);
+  return [...new Set(grids.flatMap((g) => g.rows.map((r) => r.label)))]
+    .filter((label) => kind(label) && asked.includes(label.toLowerCase()))
+    .sort((a, b) => b.length - a.length);
 }
 
 function ofYearAsked(match: RowMatch | undefined, years: number[], rematch: (grids: TableGrid[]) => RowMatch | undefined, grids: readonly TableGrid[]): RowMatch | undefined {
@@ -278,10 +286,9 @@ function rowPair(phrases: [string, string], grids: readonly TableGrid[], weigh: 
  * function that puts them back into the phrases read from it: a list is then split between labels, not inside one.
  */
 function labelsKeptWhole(question: string, grids: readonly TableGrid[]): { text: string; restore: <T extends string[] | undefined>(phrases: T) => T } {
-  const labels = [...new Set(grids.flatMap((g) => g.rows.map((r) => r.label)))].filter((l) => /\band\b|,/.test(l)).sort((a, b) => b.length - a.length);
   const kept: string[] = [];
   let text = question;
-  for (const label of labels.slice(0, 26)) {
+  for (const label of labelsWritten(question, grids, (l) => /\band\b|,/.test(l)).slice(0, 26)) {
     const at = text.toLowerCase().indexOf(label.toLowerCase());
     if (at < 0) continue;
     text = `${text.slice(0, at)}${placeholder(kept.length)}${text.slice(at + label.length)}`;
