@@ -50,9 +50,14 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
     const label = (table[i][0] ?? '').trim().replace(/:$/, '');
     if (!LABEL.test(label) || table[i].slice(1).some((c) => (c ?? '').trim() !== '')) continue;
     const items: string[] = [];
+    let sum = 0;
     for (const row of table.slice(i + 1)) {
       const name = (row[0] ?? '').trim();
       if (!name || row.slice(1).every((c) => (c ?? '').trim() === '') || /^total/i.test(name)) break;
+      // A row that sums the items above it is their total, whatever its name ("Gross deferred tax assets").
+      const first = row.slice(1).map(cellValue).find((v) => v !== undefined);
+      if (items.length >= 2 && first !== undefined && Math.abs(first - sum) <= Math.max(1, Math.abs(sum) * 0.001)) break;
+      sum += first ?? 0;
       items.push(name);
     }
     if (items.length < 2 || items.length > 8) continue;

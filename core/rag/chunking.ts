@@ -260,10 +260,17 @@ function render(context: string[], units: TextUnit[], continued = false): string
   return text;
 }
 
-/** A short line that is no sentence: within a table, a row without figures ("Other fees — —") or a section's label. */
+/**
+ * A short line that is no sentence: within a table, a row without figures ("Other fees — —") or a section's label,
+ * with its colon too ("Services:"); a line that leads into what follows ("… as follows:") is prose.
+ */
 function inTableLine(unit: TextUnit): boolean {
-  return unit.kind !== 'columns' && countWords(unit.text) <= 8 && !/[.!?:]$/.test(unit.text);
+  if (unit.kind === 'columns' || countWords(unit.text) > 8 || /[.!?]$/.test(unit.text)) return false;
+  return !unit.text.endsWith(':') || (countWords(unit.text) <= 6 && !LEADS_IN.test(unit.text));
 }
+
+/** Words of a line that introduces a list or a table rather than naming a section of one. */
+const LEADS_IN = /\b(?:follows|following|below|include|includes|included|are|is|were|was)\b/i;
 
 /** A short line that names a unit and says nothing else ("(In millions)", "$ in thousands", "£m"). */
 function isUnitLine(text: string): boolean {

@@ -77,7 +77,7 @@ function periodTablesYears(grids: readonly TableGrid[]): TableAnswer | undefined
 function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | undefined {
   const asked = new Set(keysOf(named));
   if (asked.size === 0) return undefined;
-  let best: { grid: TableGrid; rows: GridRow[]; recall: number } | undefined;
+  let best: { grid: TableGrid; rows: GridRow[]; recall: number; whole: number } | undefined;
   for (const grid of grids) {
     const sections = new Map<string, GridRow[]>();
     for (const row of grid.rows) if (row.section) sections.set(row.section, [...(sections.get(row.section) ?? []), row]);
@@ -87,15 +87,22 @@ function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | 
       // A section under a section reads as both headings joined ("Observable markets data Equity securities"): the
       // inner one, its last words, may be all the question names.
       const precision = Math.max(...tails(keysOf(section)).map((tail) => (tail.length === 0 ? 0 : tail.filter((k) => asked.has(k)).length / tail.length)));
-      if (recall >= MIN_SECTION_RECALL && precision >= MIN_SECTION_RECALL && (!best || recall > best.recall)) best = { grid, rows, recall };
+      // Of two sections the question names as well, the one named whole ("Other assets", not "Other current assets").
+      const whole = keys.size === 0 ? 0 : [...keys].filter((k) => asked.has(k)).length / keys.size;
+      if (recall >= MIN_SECTION_RECALL && precision >= MIN_SECTION_RECALL && (!best || recall > best.recall || (recall === best.recall && whole > best.whole))) best = { grid, rows, recall, whole };
     }
   }
   // The items are the rows with a name of their own, not the section's totals ("Total …", or a label that repeats the
   // section's name: "Gross deferred tax liabilities").
   const sectionKeys = best ? keysOf(best.rows[0].section!) : [];
-  // A one-word name repeated is a total only so qualified ("Net sales" under "Sales"; "Professional services" is an item).
-  const repeats = (r: GridRow) => sectionKeys.every((k) => new Set(keysOf(r.label)).has(k)) && (sectionKeys.length > 1 || /^(?:gross|net)\b/i.test(r.label));
-  const totals = (r: GridRow) => /^total\b/i.test(r.label) || repeats(r);
+  // A one-word name repeated is a total only so qualified ("Net sales" under "Sales"; "Professional services" is an item);
+  // a long label that holds the section's words names something of its own ("Charges associated with … acquisition
+  // related …" under "Acquisition-related charges").
+  const repeats = (r: GridRow) => sectionKeys.every((k) => new Set(keysOf(r.label)).has(k)) && keysOf(r.label).length <= sectionKeys.length + 2
+    && (sectionKeys.length > 1 || /^(?:gross|net)\b/i.test(r.label));
+  // A row of figures with no label of its own sums those above it.
+  const unnamedSum = (r: GridRow) => wordTokens(r.label).length === 0 && r.figures.some((f) => f?.value !== undefined);
+  const totals = (r: GridRow, i: number) => /^total\b/i.test(r.label) || repeats(r) || unnamedSum(r) || sumsAbove(best!.rows, i);
   // What comes after the section's total adjusts it ("Less valuation allowance", then "Net …"): no item of it.
   const total = best ? best.rows.findIndex(totals) : -1;
   const items = best?.rows.slice(0, total < 0 ? undefined : total).filter((r) => r.label && wordTokens(r.label).length > 0);
@@ -119,6 +126,23 @@ function totalsItems(asked: Set<string>, grids: readonly TableGrid[]): TableAnsw
     return { line: `${grid.rows[at].label}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(grid, items), confidence: 1 };
   }
   return undefined;
+}
+
+/**
+ * Whether the row at `at` sums the two rows or more above it, in every column where each of them has a figure (to
+ * the printed rounding): a total whatever its name ("Shares used in diluted computation", "Net increase in cash").
+ */
+function sumsAbove(rows: readonly GridRow[], at: number): boolean {
+  if (at < 2) return false;
+  const above = rows.slice(0, at);
+  const columns = rows[at].figures.flatMap((f, j) => (f?.value !== undefined && above.every((r) => r.figures[j]?.value !== undefined) ? [j] : []));
+  return columns.length > 0 && columns.every((j) => {
+    const values = [...above, rows[at]].map((r) => r.figures[j]!.value!);
+    const sum = values.slice(0, -1).reduce((n, v) => n + v, 0);
+    // Printed rounding: each figure off by half its last digit, a whole unit for whole numbers.
+    const digit = values.every(Number.isInteger) ? 1 : 0.1;
+    return Math.abs(sum - values.at(-1)!) <= Math.max(digit, Math.abs(sum) * 0.002);
+  });
 }
 
 /** A name's words and each shorter run of its last words ("a b c", "b c", "c"). */

@@ -242,6 +242,17 @@ describe('chunkPages with structure', () => {
     expect(marked.every((c) => c.page <= 2)).to.equal(true);
   });
 
+  it('marks the chunk after one that ends on a section’s label ("Services:") inside a table, not after a line leading into one', () => {
+    const rows = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name} number ${i} ${100 + i} ${90 + i}`);
+    // The paragraph ends on the label, as a page's text block can: the rows after it open the next chunk.
+    const chunksEndingOn = (label: string) => chunkPages([{ page: 1, method: 'text', text: ['Harbour Fees', '2021 2020', ...rows('Berth', 12), label, '', ...rows('Crane', 12)].join('\n') }]);
+    const [first, second] = chunksEndingOn('Cranes:');
+    expect(first.text.split('\n').at(-1)).to.equal('Cranes:');
+    expect(opensContinued(second.text), second.text).to.equal(true);
+    const [, after] = chunksEndingOn('The cranes are as follows:');
+    expect(opensContinued(after.text), after.text).to.equal(false);
+  });
+
   it('takes at most the first six headings above a table as the title: a sidebar of headings does not open every chunk', () => {
     // shared/data/pdfs/irs-i1040nr-2007.pdf, page 2: a column of 15 headings beside the page's prose, then a table.
     const sidebar = ['Items to Note', 'Additional Information', 'Pub. 525 Taxable and Nontaxable', 'Income', 'Pub. 529 Miscellaneous Deductions',

@@ -550,6 +550,20 @@ describe('questions about a table’s shape', () => {
     expect(structureAnswer('What are the components of services?', services)?.line).to.equal('Services: Software maintenance and Professional services');
   });
 
+  it('lists a section named whole before one that holds its words, and leaves long labels and unnamed totals apart', () => {
+    const sections = grids('2021 2020\nOther current assets\nPrepaid fees 98 145\nOther 306 357\n404 502\nOther assets\nDeposits 207 22\nOther 200 134\n407 156');
+    expect(structureAnswer('What are the components of other assets?', sections)?.line).to.equal('Other assets: Deposits and Other');
+    // A long label that holds the section's words is an item, not its total; a row of figures with no label is the total.
+    const charges = grids('2021 2020\nHarbour-related charges\nDredging costs 27 14\nCharges associated with the upkeep of harbour related fair value works 3 8\n30 22\nRestructuring charges 255 126\nTotal 285 148');
+    expect(structureAnswer('How many components are there under harbour-related charges?', charges)?.line)
+      .to.equal('2 items: Harbour-related charges: Dredging costs and Charges associated with the upkeep of harbour related fair value works');
+    const income = grids('2021 2020\nOther income (expense)\nInterest income 1,310 510\nInterest expense (598) (268)\nForeign exchange (expense) income and other, net (3,439) 6,892\nTotal other income (expense), net (2,727) 7,134');
+    expect(structureAnswer('How many components are there under other income (expense)?', income)?.line).to.match(/^3 items: /);
+    // A row that sums those above it is their total, whatever its name.
+    const shares = grids('2021 2020\nDenominator\nShares used in basic computation 263 265\nDilutive impact of award plans 3 4\nShares used in diluted computation 266 269');
+    expect(structureAnswer('How many components are there under denominator?', shares)?.line).to.match(/^2 items: /);
+  });
+
   it('lists what a total row sums when no section is named so ("the components of total fees")', () => {
     const fees = grids(`2021 2020\nBerth fees $130,000 $12,700,000\nMooring fees 2,907,000 3,086,000\nOther fees — 6,320,000\nTotal fees $3,037,000 $22,106,000`);
     expect(structureAnswer('What are the components of total fees?', fees)?.line).to.equal('Total fees: Berth fees, Mooring fees and Other fees');
