@@ -33,19 +33,6 @@ export function minSubjectSupport(fromRows: boolean, amongTables: boolean): numb
   return amongTables ? MIN_SUBJECT_SUPPORT.proseAmongTables : MIN_SUBJECT_SUPPORT.prose;
 }
 
-/**
- * Two weak signs together: among tables, a quote whose passage holds under this share of the subject while no sentence
- * found holds this share of the question's words speaks of something else. Each alone refuses right answers; together,
- * on the TAT-QA dev pages, they refused none of the own report's right answers and 38 more of 2,376 questions asked of
- * other reports (three pairings); at 0.6 × 0.7 two right answers went (docs/benchmarks.md, stop 61).
- */
-export const WEAK_QUOTE = { share: 0.55, coverage: 0.7 };
-
-/** Whether a quote among tables is too weak on both counts (WEAK_QUOTE) to answer. */
-export function weakQuote(share: number, coverage: number, amongTables: boolean): boolean {
-  return amongTables && share < WEAK_QUOTE.share && coverage < WEAK_QUOTE.coverage;
-}
-
 /** A question asking for a figure: it names a year, an amount or a total, or asks how much or how many. */
 const ASKS_A_FIGURE = /\b(?:19|20)\d\d\b|\bhow (?:much|many)\b|\b(?:amount|value|total|balance|figure)\b/i;
 

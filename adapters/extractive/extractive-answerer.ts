@@ -5,7 +5,7 @@ import {
 import { isRequestWord, overviewAnswer } from '../../core/rag/overview.js';
 import { passagePlace } from '../../core/rag/place.js';
 import { absentNames, absentYears, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
-import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubjectSupport, subjectSupport, weakQuote } from './answer-support.js';
+import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubjectSupport, subjectSupport } from './answer-support.js';
 import { asksForExplanation, proseFirst } from './explanation.js';
 import { statedInProse } from './stated-in-prose.js';
 import { asWrittenInPassages } from './passage-wording.js';
@@ -165,8 +165,7 @@ export class ExtractiveAnswerer implements Llm {
     // Only what the text quotes is cited: a sentence chosen but left out of the 80 words is not. A weak match is no
     // answer: it says so first and shows what came closest, as closest, not as an answer.
     const fromRows = chosen[0].kind === 'row' || chosen[0].kind === 'columns';
-    const amongTables = all.some((c) => c.kind === 'row');
-    const unsupported = !absent && subject !== undefined && (subject.share < minSubjectSupport(fromRows, amongTables) || weakQuote(subject.share, coverage, amongTables));
+    const unsupported = !absent && subject !== undefined && subject.share < minSubjectSupport(fromRows, all.some((c) => c.kind === 'row'));
     const text = absent || unsupported
       ? `${absent ? notFoundNote(absent) : closestNote(subject!.missing)}\n\nClosest found: ${parts.join(' ')}`
       : `${lead ? `${lead}\n\n` : ''}${parts[0]}${parts.length > 1 ? `\n\nAlso found: ${parts.slice(1).join(' ')}` : ''}`;
