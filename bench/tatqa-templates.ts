@@ -18,8 +18,8 @@ import { answerLead } from './tatqa-score.js';
 
 const PART = (process.env.TATQA_PART ?? 'dev') as TatqaPart;
 const SHOW = PART === 'dev' ? Number(process.env.TEMPLATES_SHOW ?? 0) : 0;
-/** Rows asked about per table: its first ones with a figure in each year. */
-const ROWS_PER_TABLE = 3;
+/** Rows asked about per table: its first ones with a figure in each year (TEMPLATES_ROWS=N to ask more). */
+const ROWS_PER_TABLE = Number(process.env.TEMPLATES_ROWS ?? 3);
 
 type Gold = { figures: number[] } | { count: number } | { labels: string[] };
 interface Generated {
@@ -101,8 +101,11 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
     const values = years.map((y) => value(rows[0], y));
     add('average of years', `What was the average ${name(rows[0])} from ${years[0]} to ${years.at(-1)}?`, { figures: [round2(values.reduce((s, v) => s + v, 0) / values.length)] });
   }
-  const [first, second] = rows.filter((r) => !/^total\b/i.test(r[0].trim()));
-  if (first && second) {
+  const items = rows.filter((r) => !/^total\b/i.test(r[0].trim()));
+  // Two rows: the first two items, or with TEMPLATES_ROWS set each item and the next among the rows asked.
+  const pairs = process.env.TEMPLATES_ROWS ? items.slice(0, ROWS_PER_TABLE).slice(1).map((r, i) => [items[i], r]) : [items.slice(0, 2)];
+  for (const [first, second] of pairs) {
+    if (!first || !second) continue;
     const [a, b] = [value(first, recent), value(second, recent)];
     add('sum of two rows', `What was the sum of ${name(first)} and ${name(second)} in ${recent}?`, { figures: [a + b] });
     add('difference of two rows', `What was the difference between ${name(first)} and ${name(second)} in ${recent}?`, { figures: [a - b] });

@@ -72,7 +72,7 @@ export class ExtractiveAnswerer implements Llm {
     // A figure computed from the cells of the row the question names (rows × columns, any kind of document) comes
     // before a skill's own reading: the skill's vocabulary may pick another row ("receivables" for "Other receivables").
     const table = asked.overview ? undefined : tableAnswerRead(request);
-    const computed = table?.computed ? supported(request, table.answer) : undefined;
+    const computed = table?.computed ? supported(request, table.answer, table.read) : undefined;
     if (computed && !isNotFoundAnswer(computed.text)) return withAlsoFound(computed, this.quoteAnswer(request, skills));
     for (const skill of skills) {
       const answer = skill.answer(request);
@@ -94,7 +94,7 @@ export class ExtractiveAnswerer implements Llm {
     // A sentence that names the figure asked more fully than the row read ("Blizzard in-game net bookings" against the
     // row "In-game net bookings") states it: the sentence answers (stated-in-prose.ts).
     const prose = table?.lookup ? statedInProse(request, ownQuestion(request.question), table.named, table.passage) : undefined;
-    const fromTable = prose ? undefined : supported(request, table?.answer);
+    const fromTable = prose ? undefined : supported(request, table?.answer, table?.read);
     const quoted = this.quoteAnswer(request, skills, prose);
     return fromTable && !isNotFoundAnswer(fromTable.text) ? withAlsoFound(fromTable, quoted) : quoted;
   }
@@ -246,10 +246,11 @@ function asksForContents(question: string): boolean {
  * The answer as it is when the passage it leads with holds enough of the question's subject; else a "not found" that
  * shows it as what came closest (answer-support.ts).
  */
-function supported(request: AnswerRequest, answer: Answer | undefined): Answer | undefined {
+function supported(request: AnswerRequest, answer: Answer | undefined, read?: ContextPassage): Answer | undefined {
   if (!answer || answer.usedRefs.length === 0) return answer;
   const leadRef = Object.entries(answer.markers ?? {}).find(([, n]) => n === 1)?.[0] ?? answer.usedRefs[0];
-  const passage = request.contexts.find((p) => p.ref === leadRef);
+  // A table split over passages is about what all its parts name, the rows read in each.
+  const passage = read ?? request.contexts.find((p) => p.ref === leadRef);
   if (!passage) return answer;
   // The question's own words, not its preamble's ("We need to calculate a metric …: what is …?"), as the table read it.
   const support = subjectSupport(ownQuestion(request.question), passage, request.contexts, { phrases: false });

@@ -30,7 +30,7 @@ export function tableAnswer(request: AnswerRequest): Answer | undefined {
 }
 
 /** The table's answer and what it did: a figure computed from cells is surer than a skill's own reading of the rows. */
-export function tableAnswerRead(request: AnswerRequest): { answer: Answer; computed: boolean; lookup: boolean; named: string; passage: ContextPassage } | undefined {
+export function tableAnswerRead(request: AnswerRequest): { answer: Answer; computed: boolean; lookup: boolean; named: string; passage: ContextPassage; read: ContextPassage } | undefined {
   const grids: TableGrid[] = [];
   const passagesOf = new Map<TableGrid, ContextPassage[]>();
   // A table the chunking split is read whole, from the passages it runs over.
@@ -57,7 +57,9 @@ export function tableAnswerRead(request: AnswerRequest): { answer: Answer; compu
   };
   // What names the figure: the rows' labels and sections, the columns' labels, the table's title and header.
   const named = [grid.title, grid.header, ...rows.flatMap((r) => [r.label, r.section]), ...found.cells.map((c) => c.column.label)].filter(Boolean).join(' ');
-  return { answer, computed: found.computed !== undefined, lookup: found.operation === 'lookup', named, passage };
+  // What was read: the cited passage, with the rest of the table's run when it was split (`read`).
+  const read = run.length > 1 ? { ...passage, text: run.map((p) => p.text).join('\n') } : passage;
+  return { answer, computed: found.computed !== undefined, lookup: found.operation === 'lookup', named, passage, read };
 }
 
 function fires(found: TableAnswer, question: string): boolean {

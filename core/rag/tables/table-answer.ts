@@ -57,7 +57,8 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   if (ofYear.length < grids.length && ofYear.length > 0) grids = ofYear;
   const weigh = labelWeights(grids);
   const twoRows = operation === 'difference' || operation === 'ratio' || operation === 'share';
-  // Labels the question writes out whole keep their own "and" and commas ("the sum of Land and Buildings and Plant").
+  // Labels the question writes out whole keep their own "and", "for", "to" and commas ("the sum of Land and Buildings
+  // and Plant", "Assets held for sale and …", "the ratio of Adjustments to prior periods to …").
   const { text: guarded, restore } = labelsKeptWhole(question, grids);
   const phrases = twoRows ? restore(twoPhrases(guarded, operation)) : undefined;
   if (phrases) {
@@ -282,13 +283,14 @@ function rowPair(phrases: [string, string], grids: readonly TableGrid[], weigh: 
 
 /** The two rows' phrases of a two-row question: "difference between A and B", "ratio of A to B", "what percentage of B is A". */
 /**
- * The question with each row label it writes out whole that holds "and" or a comma set aside as one word, and the
- * function that puts them back into the phrases read from it: a list is then split between labels, not inside one.
+ * The question with each row label it writes out whole that holds a word the phrases are split at ("and", "for",
+ * "to") or a comma set aside as one word, and the function that puts them back into the phrases read from it: a list
+ * is then split between labels, not inside one.
  */
 function labelsKeptWhole(question: string, grids: readonly TableGrid[]): { text: string; restore: <T extends string[] | undefined>(phrases: T) => T } {
   const kept: string[] = [];
   let text = question;
-  for (const label of labelsWritten(question, grids, (l) => /\band\b|,/.test(l)).slice(0, 26)) {
+  for (const label of labelsWritten(question, grids, (l) => /\b(?:and|for|to)\b|,/i.test(l)).slice(0, 26)) {
     const at = text.toLowerCase().indexOf(label.toLowerCase());
     if (at < 0) continue;
     text = `${text.slice(0, at)}${placeholder(kept.length)}${text.slice(at + label.length)}`;
@@ -358,17 +360,22 @@ function listItems(list: string): string[] | undefined {
   return items.length >= 2 && items.every((p) => /\p{L}{3}/u.test(p.replace(YEAR, ''))) ? items : undefined;
 }
 
-/** One distinct row per phrase, all in the table of the first phrase's row. */
+/**
+ * One distinct row per phrase, all in one table: that of the first phrase's best row, else the next table that holds
+ * them all (a row printed again where a table's parts overlap names both parts).
+ */
 function listedRows(phrases: readonly string[], grids: readonly TableGrid[], weigh: (key: string) => number): RowMatch[] | undefined {
-  const first = bestRow(phrases[0], grids, weigh);
-  if (!first) return undefined;
-  const rows = [first];
-  for (const phrase of phrases.slice(1)) {
-    const next = bestRow(phrase, [first.grid], weigh, rows.map((r) => r.row));
-    if (!next) return undefined;
-    rows.push(next);
+  const firsts = grids.flatMap((grid) => bestRow(phrases[0], [grid], weigh) ?? []).sort((a, b) => b.confidence - a.confidence);
+  for (const first of firsts) {
+    const rows = [first];
+    for (const phrase of phrases.slice(1)) {
+      const next = bestRow(phrase, [first.grid], weigh, rows.map((r) => r.row));
+      if (!next) break;
+      rows.push(next);
+    }
+    if (rows.length === phrases.length) return rows;
   }
-  return rows;
+  return undefined;
 }
 
 /** Several rows' cells in one period (the one asked, else the latest): each (a look-up), or their sum or average. */

@@ -32,5 +32,5 @@ export interface TableAnswer {
 export function keysOf(text: string): string[] {
   return wordTokens(text.replace(YEAR, ' ')).filter((w) => !FUNCTION_WORDS.has(w) && !/^\d+$/.test(w)).map(termKey);
 }
-export const FUNCTION_WORDS = new Set('a an the of and or in on at by for to from with as its their our per'.split(' '));
+export const FUNCTION_WORDS = new Set('a an the of and or in on at by for to from with as its their our per during'.split(' '));
 

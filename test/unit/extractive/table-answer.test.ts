@@ -64,6 +64,14 @@ describe('ExtractiveAnswerer with tables read as tables', () => {
     expect((await ask([alone, first])).text.split('\n')[0]).to.not.include('38.74%');
   });
 
+  it('judges a sum over rows in two parts of a split table by what both parts name', async () => {
+    // Each part under its own section: the first names none of the second's row, which the cited part lacks.
+    const first = passage('1', 'Net revenues by nature\n2019 2018\nSale of products 9,381 9,461\nOther revenues 27 52\nTotal revenues 9,408 9,513');
+    const rest = { ...passage('2', '2019 2018\nNet revenues by channel\nWholesale 6,720 6,325\nDistribution 2,688 3,188\nTotal revenues 9,408 9,513'), continues: '1' };
+    const answer = await answerer.answer({ question: 'What was the sum of other revenues and distribution in 2019?', history: [], contexts: [first, rest] });
+    expect(answer.text.split('\n')[0]).to.equal('Sum of Other revenues and Distribution, 2019: 2,715 (27 + 2,688 = 2,715)');
+  });
+
   it('reads a figure asked in a few words, as typed in a search box, as "What was …?"', async () => {
     const ask = async (question: string) => (await answerer.answer({ question, history: [], contexts: [passage('1', STATEMENT)] })).text.split('\n')[0];
     for (const question of ['Consolidated net income in 2019?', 'Consolidated net income 2019', 'Give me the consolidated net income for 2019.']) {

@@ -564,6 +564,21 @@ describe('questions about a table’s shape', () => {
     expect(structureAnswer('How many components are there under denominator?', shares)?.line).to.match(/^2 items: /);
   });
 
+  it('reads a label’s words, not its prepositions: "Granted" names "Granted during the period"', () => {
+    const rights = grids('2021 2020\nOutstanding at start of period 10,692 6,737\nGranted during the period 4,465 5,691\nVested during the period (182) (586)\nLapsed during the period (1,497) (1,149)\nOutstanding at end of period 13,477 10,692');
+    expect(answerFromTables('What was granted in 2021?', rights)?.line).to.equal('Granted during the period, 2021: 4,465');
+    expect(answerFromTables('What was the sum of granted and vested in 2021?', rights)?.line).to.match(/^Sum of Granted during the period and Vested during the period, 2021: 4,283 /);
+  });
+
+  it('keeps a label’s own "for" and "to" whole in a list or a ratio, and finds rows listed in the table that holds them all', () => {
+    const assets = grids('(In millions) 2021 2020\nAssets held for sale 2.8 0.6\nIncome tax receivables 32.8 58.4\nAdjustments to prior periods 1.7 (8.1)\nCurrent tax on overseas business 1.1 0.8');
+    expect(answerFromTables('What was the sum of Assets held for sale and Income tax receivables in 2021?', assets)?.line).to.match(/^Sum of Assets held for sale and Income tax receivables, 2021: 35\.6 /);
+    expect(answerFromTables('What was the ratio of Adjustments to prior periods to Current tax on overseas business in 2021?', assets)?.line).to.match(/: 1\.55 \(1\.7 \/ 1\.1 = 1\.55\)$/);
+    // The first row printed again in a table's other part, which lacks the second: the rows come from the part with both.
+    const parts = [...grids('(In millions) 2021 2020\nCash 262.4 271.7\nAssets held for sale 2.8 0.6'), ...assets];
+    expect(answerFromTables('What was the sum of Assets held for sale and Income tax receivables in 2021?', parts)?.line).to.match(/: 35\.6 /);
+  });
+
   it('lists what a total row sums when no section is named so ("the components of total fees")', () => {
     const fees = grids(`2021 2020\nBerth fees $130,000 $12,700,000\nMooring fees 2,907,000 3,086,000\nOther fees — 6,320,000\nTotal fees $3,037,000 $22,106,000`);
     expect(structureAnswer('What are the components of total fees?', fees)?.line).to.equal('Total fees: Berth fees, Mooring fees and Other fees');
