@@ -2,7 +2,8 @@
  * Table reading on every TAT-QA table, not only on the rows its questions ask about (`npm run bench:templates`): for
  * each table of a part, questions are generated from the table's own cells by fixed templates (a row's figure in a
  * year, its change, percentage change and average between two years, both years "respectively", the average over
- * three years or more, the sum, difference and ratio of two rows, how many years a row exceeded a threshold, a
+ * three years or more, the sum, difference and ratio of two rows, a row's share of the total row, the year a row was
+ * higher, how many years a row exceeded a threshold, a
  * section's components and how many), asked over HTTP of the table's report page on the embedded defaults, and scored
  * on the answer's lead: its first line must state the figure (any unit, rounding to two decimals), the count, or every
  * component. No template comes from a question; the generated gold is the cells' arithmetic, so a row the table prints
@@ -21,7 +22,7 @@ const SHOW = PART === 'dev' ? Number(process.env.TEMPLATES_SHOW ?? 0) : 0;
 /** Rows asked about per table: its first ones with a figure in each year (TEMPLATES_ROWS=N to ask more). */
 const ROWS_PER_TABLE = Number(process.env.TEMPLATES_ROWS ?? 3);
 
-type Gold = { figures: number[] } | { count: number } | { labels: string[] };
+type Gold = { figures: number[] } | { count: number } | { labels: string[] } | { year: number };
 interface Generated {
   context: number;
   template: string;
@@ -97,6 +98,18 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
       add('years above', `How many years did ${name(row)} exceed ${threshold.toLocaleString('en-US')}?`, { count: values.filter((v) => v > threshold).length });
     }
   }
+  // A row's share of the table's total row, and the year a row was higher (a comparison answered by a year).
+  const totalRow = rows.find((r) => /^total\b/i.test(r[0].trim()));
+  for (const row of rows.filter((r) => r !== totalRow).slice(0, totalRow ? ROWS_PER_TABLE : 0)) {
+    const [part, whole] = [value(row, recent), value(totalRow!, recent)];
+    if (whole !== 0 && part > 0 && whole > 0) add('share of total', `What percentage of ${name(totalRow!)} was ${name(row)} in ${recent}?`, { figures: [round2((part / whole) * 100)] });
+  }
+  for (const row of rows.slice(0, ROWS_PER_TABLE)) {
+    const values = years.map((y) => value(row, y));
+    const top = Math.max(...values);
+    const asked = years.length === 2 ? 'higher' : 'the highest';
+    if (values.filter((v) => v === top).length === 1) add('higher year', `In which year was ${name(row)} ${asked}?`, { year: years[values.indexOf(top)] });
+  }
   if (years.length >= 3 && rows[0]) {
     const values = years.map((y) => value(rows[0], y));
     add('average of years', `What was the average ${name(rows[0])} from ${years[0]} to ${years.at(-1)}?`, { figures: [round2(values.reduce((s, v) => s + v, 0) / values.length)] });
@@ -114,9 +127,10 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
   return out;
 }
 
-/** Whether an answer's lead states the gold: each figure (sign and unit aside, to two decimals), the count, each label. */
+/** Whether an answer's lead states the gold: each figure (sign and unit aside, to two decimals), the count, each label, the year (the first it names). */
 export function leadCarries(lead: string, gold: Gold): boolean {
   if ('labels' in gold) return gold.labels.every((l) => lead.toLowerCase().includes(l.toLowerCase()));
+  if ('year' in gold) return /\b(?:19|20)\d\d\b/.exec(lead)?.[0] === String(gold.year);
   if ('count' in gold) return new RegExp(`^\\D*${gold.count}\\b`).test(lead);
   const numbers = [...lead.matchAll(/(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?/g)].map((m) => Number(m[1].replace(/,/g, '') + (m[2] ?? '')));
   return gold.figures.every((f) => numbers.some((n) => Math.abs(n - Math.abs(f)) <= Math.max(0.0051 * Math.abs(f), 0.051)));

@@ -58,7 +58,8 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   const weigh = labelWeights(grids);
   const twoRows = operation === 'difference' || operation === 'ratio' || operation === 'share';
   // Labels the question writes out whole keep their own "and", "for", "to" and commas ("the sum of Land and Buildings
-  // and Plant", "Assets held for sale and …", "the ratio of Adjustments to prior periods to …").
+  // and Plant", "Assets held for sale and …", "the ratio of Adjustments to prior periods to …"), and a total its
+  // "Total" ("the percentage of Total cost of goods sold" is not of "Cost of goods sold").
   const { text: guarded, restore } = labelsKeptWhole(question, grids);
   const phrases = twoRows ? restore(twoPhrases(guarded, operation)) : undefined;
   if (phrases) {
@@ -284,13 +285,13 @@ function rowPair(phrases: [string, string], grids: readonly TableGrid[], weigh: 
 /** The two rows' phrases of a two-row question: "difference between A and B", "ratio of A to B", "what percentage of B is A". */
 /**
  * The question with each row label it writes out whole that holds a word the phrases are split at ("and", "for",
- * "to") or a comma set aside as one word, and the function that puts them back into the phrases read from it: a list
+ * "to") or a comma, or opens with "Total", set aside as one word, and the function that puts them back into the phrases read from it: a list
  * is then split between labels, not inside one.
  */
 function labelsKeptWhole(question: string, grids: readonly TableGrid[]): { text: string; restore: <T extends string[] | undefined>(phrases: T) => T } {
   const kept: string[] = [];
   let text = question;
-  for (const label of labelsWritten(question, grids, (l) => /\b(?:and|for|to)\b|,/i.test(l)).slice(0, 26)) {
+  for (const label of labelsWritten(question, grids, (l) => /\b(?:and|for|to)\b|,|^total\b/i.test(l)).slice(0, 26)) {
     const at = text.toLowerCase().indexOf(label.toLowerCase());
     if (at < 0) continue;
     text = `${text.slice(0, at)}${placeholder(kept.length)}${text.slice(at + label.length)}`;

@@ -574,6 +574,9 @@ describe('questions about a table’s shape', () => {
     const assets = grids('(In millions) 2021 2020\nAssets held for sale 2.8 0.6\nIncome tax receivables 32.8 58.4\nAdjustments to prior periods 1.7 (8.1)\nCurrent tax on overseas business 1.1 0.8');
     expect(answerFromTables('What was the sum of Assets held for sale and Income tax receivables in 2021?', assets)?.line).to.match(/^Sum of Assets held for sale and Income tax receivables, 2021: 35\.6 /);
     expect(answerFromTables('What was the ratio of Adjustments to prior periods to Current tax on overseas business in 2021?', assets)?.line).to.match(/: 1\.55 \(1\.7 \/ 1\.1 = 1\.55\)$/);
+    // "Total cost of goods sold" written whole is the total, not "Cost of goods sold" above it.
+    const costs = grids('2021 2020\nCost of goods sold 68,367 74,646\nDepreciation expense 3,146 2,846\nTotal cost of goods sold 71,513 77,492');
+    expect(answerFromTables('What percentage of Total cost of goods sold was Depreciation expense in 2021?', costs)?.line).to.match(/ of Total cost of goods sold, 2021: 4\.4% /);
     // The first row printed again in a table's other part, which lacks the second: the rows come from the part with both.
     const parts = [...grids('(In millions) 2021 2020\nCash 262.4 271.7\nAssets held for sale 2.8 0.6'), ...assets];
     expect(answerFromTables('What was the sum of Assets held for sale and Income tax receivables in 2021?', parts)?.line).to.match(/: 35\.6 /);
