@@ -3,7 +3,7 @@
  * each table of a part, questions are generated from the table's own cells by fixed templates (a row's figure in a
  * year, its change, percentage change and average between two years, both years "respectively", the average over
  * three years or more, the sum, difference and ratio of two rows, a row's share of the total row, the year a row was
- * higher, how many years a row exceeded a threshold, a
+ * highest, a section's largest item, how many years a row exceeded a threshold, a
  * section's components and how many), asked over HTTP of the table's report page on the embedded defaults, and scored
  * on the answer's lead: its first line must state the figure (any unit, rounding to two decimals), the count, or every
  * component. No template comes from a question; the generated gold is the cells' arithmetic, so a row the table prints
@@ -22,7 +22,7 @@ const SHOW = PART === 'dev' ? Number(process.env.TEMPLATES_SHOW ?? 0) : 0;
 /** Rows asked about per table: its first ones with a figure in each year (TEMPLATES_ROWS=N to ask more). */
 const ROWS_PER_TABLE = Number(process.env.TEMPLATES_ROWS ?? 3);
 
-type Gold = { figures: number[] } | { count: number } | { labels: string[] } | { year: number };
+type Gold = { figures: number[] } | { count: number } | { labels: string[] } | { year: number } | { one: string; notOthers: string[] };
 interface Generated {
   context: number;
   template: string;
@@ -46,11 +46,13 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
   const table = context.table.table;
   const out: Generated[] = [];
   const add = (template: string, question: string, gold: Gold) => out.push({ context: index, template, question, gold });
+  const sections: Array<{ label: string; rows: string[][] }> = [];
   // A section: a label with no cells, over rows with figures, up to a total or the next such label.
   for (let i = 0; i < table.length; i++) {
     const label = (table[i][0] ?? '').trim().replace(/:$/, '');
     if (!LABEL.test(label) || table[i].slice(1).some((c) => (c ?? '').trim() !== '')) continue;
     const items: string[] = [];
+    const itemRows: string[][] = [];
     let sum = 0;
     for (const row of table.slice(i + 1)) {
       const name = (row[0] ?? '').trim();
@@ -60,8 +62,10 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
       if (items.length >= 2 && first !== undefined && Math.abs(first - sum) <= Math.max(1, Math.abs(sum) * 0.001)) break;
       sum += first ?? 0;
       items.push(name);
+      itemRows.push(row);
     }
     if (items.length < 2 || items.length > 8) continue;
+    sections.push({ label, rows: itemRows });
     add('components', `What are the components of ${label}?`, { labels: items });
     add('how many components', `How many components are there under ${label}?`, { count: items.length });
   }
@@ -98,6 +102,16 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
       add('years above', `How many years did ${name(row)} exceed ${threshold.toLocaleString('en-US')}?`, { count: values.filter((v) => v > threshold).length });
     }
   }
+  // A section's largest item in the latest year (its items' figures all read).
+  for (const section of sections.filter((x) => x.rows.length >= 3)) {
+    const values = section.rows.map((r) => cellValue(r[columnOf.get(recent)!]));
+    if (values.some((v) => v === undefined)) continue;
+    const top = Math.max(...(values as number[]));
+    if (values.filter((v) => v === top).length !== 1) continue;
+    const names = section.rows.map((r) => r[0].trim());
+    const one = names[values.indexOf(top)];
+    add('largest component', `Which component of ${section.label} was the largest in ${recent}?`, { one, notOthers: names.filter((n) => n !== one && !one.includes(n)) });
+  }
   // A row's share of the table's total row, and the year a row was higher (a comparison answered by a year).
   const totalRow = rows.find((r) => /^total\b/i.test(r[0].trim()));
   for (const row of rows.filter((r) => r !== totalRow).slice(0, totalRow ? ROWS_PER_TABLE : 0)) {
@@ -130,6 +144,7 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
 /** Whether an answer's lead states the gold: each figure (sign and unit aside, to two decimals), the count, each label, the year (the first it names). */
 export function leadCarries(lead: string, gold: Gold): boolean {
   if ('labels' in gold) return gold.labels.every((l) => lead.toLowerCase().includes(l.toLowerCase()));
+  if ('one' in gold) return lead.toLowerCase().includes(gold.one.toLowerCase()) && gold.notOthers.every((o) => !lead.toLowerCase().includes(o.toLowerCase()));
   if ('year' in gold) return /\b(?:19|20)\d\d\b/.exec(lead)?.[0] === String(gold.year);
   if ('count' in gold) return new RegExp(`^\\D*${gold.count}\\b`).test(lead);
   const numbers = [...lead.matchAll(/(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?/g)].map((m) => Number(m[1].replace(/,/g, '') + (m[2] ?? '')));

@@ -14,7 +14,7 @@ import { BALANCE_DATE, cell, figureIndex, labelKeys, labelsShared, OPERATION_NAM
 import { acrossPeriodTables, columnAnswer, columnOfOneTable, columnsAnswer, columnsTotal, columnDown, namedColumns, namesEveryRow, periodTablesCells } from './column-answers.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
 import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
-import { asksStructure, structureAnswer } from './table-structure.js';
+import { asksStructure, sectionNamed, structureAnswer } from './table-structure.js';
 import { isTotal, itemComparisonAsked } from './item-comparison.js';
 
 export type { TableAnswer, TableCell } from './table-cells.js';
@@ -499,12 +499,14 @@ function itemsAnswer(comparison: PeriodComparison, question: string, grids: read
   const acrossColumns = match !== undefined && match.confidence >= ITEM_ROW_CONFIDENCE && !isTotal(match.row.label) && !match.grid.columns.some((c) => c.year !== undefined);
   // Down a column, of the row's table, else of the first table with the column asked ("their lows" of "Low | High").
   // (Without a row named, only a count: "how many quarters had lows below 2.00?".)
-  const grid = acrossColumns ? match.grid : match?.grid ?? (comparison.asks === 'count' ? grids.find((g) => columnAsked(g) >= 0) : undefined);
+  // Of a section the question names ("Which component of deferred tax assets …"), its items only.
+  const section = acrossColumns ? undefined : sectionNamed(question, grids);
+  const grid = acrossColumns ? match.grid : section?.grid ?? match?.grid ?? (comparison.asks === 'count' ? grids.find((g) => columnAsked(g) >= 0) : undefined);
   if (!grid) return undefined;
   const column = acrossColumns ? -1 : columnAsked(grid);
   const cells = acrossColumns
     ? grid.columns.flatMap((c, i) => (isTotal(c.label) || !c.label ? [] : cell(match, i) ?? []))
-    : column < 0 ? [] : grid.rows.flatMap((row) => (isTotal(row.label) || !row.label ? [] : cell({ grid, row, confidence: 0 }, column) ?? []));
+    : column < 0 ? [] : (section?.rows ?? grid.rows).flatMap((row) => (isTotal(row.label) || !row.label ? [] : cell({ grid, row, confidence: 0 }, column) ?? []));
   if (cells.length < 2) return undefined;
   const figures = cells.map((c) => ({ period: acrossColumns ? c.column.label : rowName(c.row, shared), value: c.value }));
   const met = periodsMeeting(comparison, figures);

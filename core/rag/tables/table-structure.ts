@@ -92,9 +92,35 @@ function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | 
       if (recall >= MIN_SECTION_RECALL && precision >= MIN_SECTION_RECALL && (!best || recall > best.recall || (recall === best.recall && whole > best.whole))) best = { grid, rows, recall, whole };
     }
   }
+  const items = best && sectionItems(best.rows);
+  if (!best || !items || items.length < 2) return totalsItems(asked, grids);
+  const section = best.rows[0].section!;
+  return { line: `${section.replace(/:$/, '')}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(best.grid, items), confidence: best.recall };
+}
+
+/**
+ * The section a question names whole (every word of its name, the longest such name), with its items: "Which
+ * component of deferred tax assets was the largest?" compares the rows under "Deferred tax assets", not the table's.
+ */
+export function sectionNamed(question: string, grids: readonly TableGrid[]): { grid: TableGrid; rows: GridRow[] } | undefined {
+  const asked = new Set(keysOf(question));
+  let best: { grid: TableGrid; rows: GridRow[]; size: number } | undefined;
+  for (const grid of grids) {
+    for (const section of new Set(grid.rows.flatMap((r) => (r.section ? [r.section] : [])))) {
+      const keys = keysOf(section);
+      if (keys.length === 0 || !keys.every((k) => asked.has(k)) || (best && best.size >= keys.length)) continue;
+      const rows = sectionItems(grid.rows.filter((r) => r.section === section));
+      if (rows.length >= 2) best = { grid, rows, size: keys.length };
+    }
+  }
+  return best && { grid: best.grid, rows: best.rows };
+}
+
+/** A section's items: the rows with a name of their own, before the section's total. */
+function sectionItems(rows: GridRow[]): GridRow[] {
   // The items are the rows with a name of their own, not the section's totals ("Total …", or a label that repeats the
   // section's name: "Gross deferred tax liabilities").
-  const sectionKeys = best ? keysOf(best.rows[0].section!) : [];
+  const sectionKeys = keysOf(rows[0].section!);
   // A one-word name repeated is a total only so qualified ("Net sales" under "Sales"; "Professional services" is an item);
   // a long label that holds the section's words names something of its own ("Charges associated with … acquisition
   // related …" under "Acquisition-related charges").
@@ -102,13 +128,10 @@ function itemsAnswer(named: string, grids: readonly TableGrid[]): TableAnswer | 
     && (sectionKeys.length > 1 || /^(?:gross|net)\b/i.test(r.label));
   // A row of figures with no label of its own sums those above it.
   const unnamedSum = (r: GridRow) => wordTokens(r.label).length === 0 && r.figures.some((f) => f?.value !== undefined);
-  const totals = (r: GridRow, i: number) => /^total\b/i.test(r.label) || repeats(r) || unnamedSum(r) || sumsAbove(best!.rows, i);
+  const totals = (r: GridRow, i: number) => /^total\b/i.test(r.label) || repeats(r) || unnamedSum(r) || sumsAbove(rows, i);
   // What comes after the section's total adjusts it ("Less valuation allowance", then "Net …"): no item of it.
-  const total = best ? best.rows.findIndex(totals) : -1;
-  const items = best?.rows.slice(0, total < 0 ? undefined : total).filter((r) => r.label && wordTokens(r.label).length > 0);
-  if (!best || !items || items.length < 2) return totalsItems(asked, grids);
-  const section = best.rows[0].section!;
-  return { line: `${section.replace(/:$/, '')}: ${listed(items.map((r) => r.label))}`, operation: 'items', cells: cellsOf(best.grid, items), confidence: best.recall };
+  const total = rows.findIndex(totals);
+  return rows.slice(0, total < 0 ? undefined : total).filter((r) => r.label && wordTokens(r.label).length > 0);
 }
 
 /**

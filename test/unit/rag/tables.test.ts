@@ -582,6 +582,13 @@ describe('questions about a table’s shape', () => {
     expect(answerFromTables('What was the sum of Assets held for sale and Income tax receivables in 2021?', parts)?.line).to.match(/: 35\.6 /);
   });
 
+  it('compares the items of the section a question names, not every row of its table', () => {
+    const taxes = grids('2021 2020\nDeferred tax assets\nLoss carryforwards 500 450\nAccrued expenses 120 110\nOther 30 25\nTotal deferred tax assets 650 585\nDeferred tax liabilities\nDepreciation (900) (800)\nIntangibles (60) (40)\nTotal deferred tax liabilities (960) (840)');
+    expect(answerFromTables('Which component of deferred tax assets was the largest in 2021?', taxes)?.line)
+      .to.equal('Loss carryforwards: 2021, the largest. (Loss carryforwards: 500; Accrued expenses: 120; Other: 30)');
+    expect(answerFromTables('Which component of deferred tax assets was the smallest in 2021?', taxes)?.line).to.match(/^Other: 2021, the smallest\./);
+  });
+
   it('lists what a total row sums when no section is named so ("the components of total fees")', () => {
     const fees = grids(`2021 2020\nBerth fees $130,000 $12,700,000\nMooring fees 2,907,000 3,086,000\nOther fees — 6,320,000\nTotal fees $3,037,000 $22,106,000`);
     expect(structureAnswer('What are the components of total fees?', fees)?.line).to.equal('Total fees: Berth fees, Mooring fees and Other fees');
