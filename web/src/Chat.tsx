@@ -32,6 +32,8 @@ export function Chat({ api, sessionId, title, documents, onOpen, onAsked }: {
   const [filters, setFilters] = useState<Set<string>>(new Set());
   const [chosenDocuments, setChosenDocuments] = useState<Set<string>>(new Set());
   const [confirmClear, setConfirmClear] = useState(false);
+  /** A question sent while the history still loads: it goes once the history is shown. */
+  const [queued, setQueued] = useState(false);
   const log = useRef<HTMLDivElement>(null);
   const keepBottom = useRef<number | undefined>(undefined);
   const stickToEnd = useRef(true);
@@ -102,10 +104,17 @@ export function Chat({ api, sessionId, title, documents, onOpen, onAsked }: {
 
   // The first history page came (or failed). Asked before, an answer would stream into a list the history then replaces.
   const historyShown = oldestPage !== undefined || !loadingHistory;
+  // The question sent while it loaded goes now (the box still holds it: an edit meanwhile is what is sent).
+  useEffect(() => {
+    if (queued && historyShown) void ask();
+  }, [queued, historyShown]);
 
   const ask = async () => {
     const message = question.trim();
-    if (!message || message.length > MAX_QUESTION || streaming || !historyShown) return;
+    if (!message || message.length > MAX_QUESTION || streaming) return;
+    // Asked before the history is shown, the answer would stream into a list the history then replaces: it waits.
+    if (!historyShown) return setQueued(true);
+    setQueued(false);
     const controller = new AbortController();
     setError(undefined);
     setQuestion('');
@@ -194,7 +203,7 @@ export function Chat({ api, sessionId, title, documents, onOpen, onAsked }: {
         ))}
       </div>
       {/* Said once per question: the visible "Searching…" above is hidden from screen readers, the streamed text busy. */}
-      <p class="visually-hidden" role="status">{streaming ? 'Searching your documents…' : ''}</p>
+      <p class="visually-hidden" role="status">{streaming ? 'Searching your documents…' : queued ? 'Your question is sent once the conversation so far has loaded.' : ''}</p>
       {error && <p class="error" role="alert">{error}</p>}
       <form class="ask" id="ask" onSubmit={(e) => { e.preventDefault(); void ask(); }}>
         <label for="question" class="visually-hidden">Question</label>
@@ -216,11 +225,13 @@ export function Chat({ api, sessionId, title, documents, onOpen, onAsked }: {
         {streaming ? (
           <button type="button" class="danger" onClick={() => streaming.abort()}>Stop</button>
         ) : (
-          <button type="submit" class="primary" disabled={!question.trim() || tooLong || !historyShown}>Ask</button>
+          <button type="submit" class="primary" disabled={!question.trim() || tooLong || queued}>Ask</button>
         )}
       </form>
       {/* Said once under the box, not in its placeholder: a phone's narrow box cut that off mid-sentence. */}
       <div class="ask-notes">
+        {/* Said by the status above; shown here, under the box, on a phone too. */}
+        {queued && <p class="ask-queued" aria-hidden="true">Your question is sent once the conversation so far has loaded…</p>}
         <p id="ask-keys" class="ask-keys">Enter sends, Shift+Enter starts a new line.</p>
         <QuestionLength length={question.trim().length} />
       </div>

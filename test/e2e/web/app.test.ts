@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { signLocalToken } from '../../../adapters/local-jwt/local-jwt-verifier.js';
@@ -419,7 +421,7 @@ for (const makeStack of STACK_FACTORIES) {
       await waitUntil('the focus on the earliest message', () => log.locator('article').first().evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement));
     });
 
-    it('asks only once the conversation so far is shown: an answer never streams into a history still loading', async () => {
+    it('sends a question asked while the conversation so far loads once it is shown: an answer never streams into a history still loading', async () => {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route('**/api/v1/chat/history/**', async (route) => {
@@ -431,17 +433,26 @@ for (const makeStack of STACK_FACTORIES) {
       const question = 'How much do international wire transfers cost?';
       await box.fill(question);
       await box.press('Enter');
-      expect(await page.getByRole('button', { name: 'Ask' }).isDisabled()).to.equal(true);
+      // Not lost, nor sent yet: it waits in the box, and the page says so (to a screen reader too).
+      await page.getByText('Your question is sent once the conversation so far has loaded…').waitFor();
+      expect(await page.getByRole('status').filter({ hasText: 'Your question is sent once the conversation so far has loaded.' }).count()).to.equal(1);
+      expect(await page.getByRole('button', { name: 'Ask' }).isDisabled(), 'sent once, not twice').to.equal(true);
       expect(await box.inputValue(), 'kept in the box').to.equal(question);
-      release();
+      await page.screenshot({ path: path.join(os.tmpdir(), 'doc-chat-question-waits.png') });
       const log = page.getByRole('log', { name: 'Conversation' });
-      await log.locator('article').first().waitFor();
+      const asked = page.waitForResponse('**/api/v1/chat/completions');
+      release();
+      await asked;
       await page.unroute('**/api/v1/chat/history/**');
-      const before = await log.locator('article').count();
-      const lastAnswer = await log.locator('article.assistant').last().locator('.content').textContent();
-      await ask(page, question);
-      expect(await log.locator('article').count()).to.equal(before + 2);
-      expect(await log.locator('article.assistant').nth(-2).locator('.content').textContent(), 'the answer before is as it was').to.equal(lastAnswer);
+      // The history came first, then the question went: it and its answer follow it, the answer before as it was.
+      await waitUntil('the answer', async () => (await page.getByRole('button', { name: 'Ask' }).count()) === 1 && (await log.locator('article.assistant .content').last().textContent())!.length > 0);
+      const user = log.locator('article.user');
+      expect(await user.last().textContent()).to.include(question);
+      expect(await box.inputValue(), 'the box emptied').to.equal('');
+      const count = await log.locator('article').count();
+      await page.reload();
+      await log.locator('article').first().waitFor();
+      expect(await log.locator('article').count(), 'stored once, after the history').to.equal(count);
     });
 
     it('filters by a tag the documents carry', async () => {

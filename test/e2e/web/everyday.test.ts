@@ -66,7 +66,6 @@ describe('web app in Chromium, the things used every day: answer shapes, copy, e
     await page.route(CHAT, async (route) => (await released, route.continue()), { times: 1 });
     // Released whatever happens: a request held past a failure here would hold every later test's answer too.
     try {
-      // The session opened by the test before may still be loading its history: Enter sends once Ask is enabled.
       await sendQuestion(page, 'How much do international wire transfers cost?');
       await answer().getByText('Searching your documents…').waitFor();
       expect(await page.getByRole('status').filter({ hasText: 'Searching your documents…' }).count()).to.equal(1);

@@ -143,8 +143,8 @@ export function streamedSources(body: string): { filename: string; page: number;
  * as the server sent it (the app shows it reshaped: its Sources line as buttons, "Also found" folded).
  */
 /**
- * Types a question and sends it with Enter once the Ask button is enabled, as a person sees it: while a session's
- * history is still loading the app sends nothing (an answer would stream into a list the history then replaces).
+ * Types a question and sends it with Enter once the Ask button is enabled, as a person sees it. Pressed while a
+ * session's history is still loading, the app sends it once the history is shown (app.test.ts).
  */
 export async function sendQuestion(page: Page, question: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Question' });
