@@ -28,6 +28,16 @@ const MIN_PRECISION = 0.5;
 const OPENING_PRECISION = 0.9;
 /** What words asked side by side and standing so in a label add to its match (a tie-breaker between rows of the same words). */
 const ADJACENCY_WEIGHT = 0.1;
+/**
+ * What a label the question writes out whole, small words and all, adds: between rows of the same words it is the one
+ * asked ("Amounts owed to members" against "Amounts owed by members").
+ */
+const WHOLE_LABEL_WEIGHT = 0.01;
+
+function writtenWhole(label: string, phrase: string): boolean {
+  const words = (text: string) => ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  return label.includes(' ') && words(phrase).includes(words(label));
+}
 
 /**
  * The answer the tables give to the question, or undefined when no row names what it asks well enough, or the cells
@@ -249,7 +259,8 @@ function bestRow(phrase: string, grids: readonly TableGrid[], weigh: (key: strin
       const soleOfSection = sectionKeys.length > 0 && sectionKeys.every((k) => asked.includes(k)) && grid.rows.filter((r) => r.section === row.section).length === 1;
       const precision = opens || soleOfSection ? Math.max(even, OPENING_PRECISION) : even;
       if (recall < MIN_RECALL || precision < MIN_PRECISION) continue;
-      const confidence = recall * (0.5 + precision / 2) + ADJACENCY_WEIGHT * adjacency(asked, ordered) + balanceDatePreference(row, phrase) + labelYearFit(row, phrase);
+      const confidence = recall * (0.5 + precision / 2) + ADJACENCY_WEIGHT * adjacency(asked, ordered) + balanceDatePreference(row, phrase) + labelYearFit(row, phrase)
+        + (writtenWhole(row.label, phrase) ? WHOLE_LABEL_WEIGHT : 0);
       if (!best || confidence > best.confidence) best = { grid, row, confidence };
     }
   }

@@ -589,6 +589,12 @@ describe('questions about a table’s shape', () => {
     expect(answerFromTables('Which component of deferred tax assets was the smallest in 2021?', taxes)?.line).to.match(/^Other: 2021, the smallest\./);
   });
 
+  it('reads the row whose label the question writes out whole, small words and all, of two with the same words', () => {
+    const owed = grids('(£m) 2021 2020\nAmounts owed by members of the group 0.3 0.3\nAmounts owed to members of the group (0.1) (0.2)');
+    expect(answerFromTables('What were the amounts owed to members of the group in 2021?', owed)?.line).to.match(/^Amounts owed to members of the group, 2021: /);
+    expect(answerFromTables('What were the amounts owed by members of the group in 2021?', owed)?.line).to.match(/^Amounts owed by members of the group, 2021: /);
+  });
+
   it('lists what a total row sums when no section is named so ("the components of total fees")', () => {
     const fees = grids(`2021 2020\nBerth fees $130,000 $12,700,000\nMooring fees 2,907,000 3,086,000\nOther fees — 6,320,000\nTotal fees $3,037,000 $22,106,000`);
     expect(structureAnswer('What are the components of total fees?', fees)?.line).to.equal('Total fees: Berth fees, Mooring fees and Other fees');
