@@ -2,7 +2,7 @@
  * Table reading on every TAT-QA table, not only on the rows its questions ask about (`npm run bench:templates`): for
  * each table of a part, questions are generated from the table's own cells by fixed templates (a row's figure in a
  * year, its change, percentage change and average between two years, both years "respectively", the average over
- * three years or more, the sum, difference and ratio of two rows, a row's share of the total row, the year a row was
+ * three years or more, both of two rows, their sum, difference and ratio, a row's share of the total row, the year a row was
  * highest, a section's largest item, how many years a row exceeded a threshold, a
  * section's components and how many), asked over HTTP of the table's report page on the embedded defaults, and scored
  * on the answer's lead: its first line must state the figure (any unit, rounding to two decimals), the count, or every
@@ -134,6 +134,7 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
   for (const [first, second] of pairs) {
     if (!first || !second) continue;
     const [a, b] = [value(first, recent), value(second, recent)];
+    add('two rows', `What were the ${name(first)} and ${name(second)} in ${recent}?`, { figures: [a, b] });
     add('sum of two rows', `What was the sum of ${name(first)} and ${name(second)} in ${recent}?`, { figures: [a + b] });
     add('difference of two rows', `What was the difference between ${name(first)} and ${name(second)} in ${recent}?`, { figures: [a - b] });
     if (b !== 0) add('ratio of two rows', `What was the ratio of ${name(first)} to ${name(second)} in ${recent}?`, { figures: [round2(a / b)] });

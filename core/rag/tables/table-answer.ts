@@ -82,6 +82,11 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   if (rows) return rowsAnswer(operation, rows, years, shared);
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
   const match = ofYearAsked(bestRow(question, grids, weigh), years, (dated) => bestRow(question, dated, weigh), grids);
+  // "What were A and B in 2019?": each row's figure, when each names a row surely and the whole names none as well.
+  const both = operation === 'lookup' && years.length <= 1 ? restore(lookedUpPhrases(guarded)) : undefined;
+  const each = both && listedRows(both, grids, weigh);
+  const sure = each && each.every((r) => r.confidence >= SURE_ROW && r.confidence >= (match?.confidence ?? 0));
+  if (sure) return rowsAnswer(operation, each, years, shared);
   if (!match) return operation === 'average' || operation === 'sum' ? columnOfOneTable(operation, question, grids) : undefined;
   if (datedOtherwise(match, years)) return undefined;
   // Columns named by words ("the low and high price", "current … out of total …"): the row's cells under them.
@@ -364,6 +369,15 @@ function respectivePhrases(question: string): string[] | undefined {
   // "… of A and B" or "the respective A and B".
   const list = /\b(?:of|for)\s+(?:the\s+)?((?:(?!\b(?:of|for)\b).)+?\band\b(?:(?!\b(?:of|for)\b).)+)$/i.exec(body)?.[1] ?? /\brespective\s+(\S.*?\band\b.+)$/i.exec(body)?.[1];
   return list === undefined ? undefined : listItems(list);
+}
+
+/** A row named surely enough to be read on its own (as a look-up must be: LOOKUP_CONFIDENCE in the answerer). */
+const SURE_ROW = 0.75;
+
+/** The rows a look-up lists: "What were A and B in 2019?" → A, B (a label holding "and" is kept whole before). */
+function lookedUpPhrases(question: string): string[] | undefined {
+  const list = /^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?(.+?)\s*\??$/i.exec(question)?.[1]?.replace(PERIOD_TAIL, '');
+  return list && /\band\b/i.test(list) ? listItems(list) : undefined;
 }
 
 /** A list's items ("A, B and C"), or undefined unless two or more each name words, not only periods. */

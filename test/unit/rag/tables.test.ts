@@ -595,6 +595,12 @@ describe('questions about a table’s shape', () => {
     expect(answerFromTables('What were the amounts owed by members of the group in 2021?', owed)?.line).to.match(/^Amounts owed by members of the group, 2021: /);
   });
 
+  it('reads each row a look-up lists ("What were A and B in 2021?"), and one row whose label the list names whole', () => {
+    const income = grids('(In thousands) 2021 2020\nNet sales 9,381 9,461\nCost of sales 5,000 5,100\nSales & marketing 1,200 1,100\nNet income 300 250');
+    expect(answerFromTables('What were the net sales and net income in 2021?', income)?.line).to.equal('2021: Net sales: 9,381 thousand; Net income: 300 thousand');
+    expect(answerFromTables('What were the sales and marketing expenses in 2021?', income)?.line).to.equal('Sales & marketing, 2021: 1,200 thousand');
+  });
+
   it('lists what a total row sums when no section is named so ("the components of total fees")', () => {
     const fees = grids(`2021 2020\nBerth fees $130,000 $12,700,000\nMooring fees 2,907,000 3,086,000\nOther fees — 6,320,000\nTotal fees $3,037,000 $22,106,000`);
     expect(structureAnswer('What are the components of total fees?', fees)?.line).to.equal('Total fees: Berth fees, Mooring fees and Other fees');
