@@ -3,7 +3,7 @@
  * each table of a part, questions are generated from the table's own cells by fixed templates (a row's figure in a
  * year, its change, percentage change and average between two years, both years "respectively", the average over
  * three years or more, both of two rows, their sum, difference and ratio, a row's share of the total row, the year a row was
- * highest, a section's largest item, how many years a row exceeded a threshold, a
+ * highest, a section's largest item and how many items exceed a threshold, how many years a row exceeded a threshold, a
  * section's components and how many), asked over HTTP of the table's report page on the embedded defaults, and scored
  * on the answer's lead: its first line must state the figure (any unit, rounding to two decimals), the count, or every
  * component. No template comes from a question; the generated gold is the cells' arithmetic, so a row the table prints
@@ -111,6 +111,10 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
     const names = section.rows.map((r) => r[0].trim());
     const one = names[values.indexOf(top)];
     add('largest component', `Which component of ${section.label} was the largest in ${recent}?`, { one, notOthers: names.filter((n) => n !== one && !one.includes(n)) });
+    // How many items exceed a threshold between the largest two: one, with no tie.
+    const sorted = [...(values as number[])].sort((x, y) => y - x);
+    const threshold = round2((sorted[0] + sorted[1]) / 2);
+    if (sorted[0] !== sorted[1] && threshold > 0) add('components above', `How many components of ${section.label} exceeded ${threshold.toLocaleString('en-US')} in ${recent}?`, { count: 1 });
   }
   // A row's share of the table's total row, and the year a row was higher (a comparison answered by a year).
   const totalRow = rows.find((r) => /^total\b/i.test(r[0].trim()));

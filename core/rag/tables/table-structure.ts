@@ -20,7 +20,8 @@ export const STRUCTURE_INTENTS: readonly StructureIntent[] = [
   // The table named, or the periods something "is shown / was calculated" for; not when one happened ("In which
   // period did …") nor which one is higher.
   { asks: 'periods', language: 'en', trigger: /^\s*(?:in\s+)?(?:which|what)\s+(?:(?:are|were)\s+the\s+)?(?:years?|periods?)\b(?!.*\b(?:higher|lower|larger|smaller|greater|less|more|most|least|exceed|above|below|increase|decrease)\b)(?:.*\btable\b|\s+(?:is|are|was|were|does|do)\b.*\b(?:provided|shown|included|calculated|presented|covered|reported|recorded|listed)\b)/i },
-  { asks: 'count', language: 'en', trigger: /^\s*how many\s+(?:major\s+|main\s+)?(?:components?|items?|types?|elements?|categories)\s+(?:are there\s+|are\s+)?(?:under|of|in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
+  // Not how many of them pass a threshold ("… exceeded 2,000 in 2019?"): that compares their figures (item-comparison.ts).
+  { asks: 'count', language: 'en', trigger: /^\s*how many\s+(?:major\s+|main\s+)?(?:components?|items?|types?|elements?|categories)\s+(?:are there\s+|are\s+)?(?:under|of|in|within|listed under)\s+(?:the\s+)?(?!.*\b(?:exceed(?:ed|s)?|above|below|over|under|more than|less than|greater than|higher than|lower than)\s+[$€£]?\d)(.+?)\??$/i },
   { asks: 'items', language: 'en', trigger: /^\s*(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:components?|items?|types?|elements?|categories|sub-?items)\s+(?:under|of|in|included in|within|listed under)\s+(?:the\s+)?(.+?)\??$/i },
 ];
 

@@ -587,6 +587,9 @@ describe('questions about a table’s shape', () => {
     expect(answerFromTables('Which component of deferred tax assets was the largest in 2021?', taxes)?.line)
       .to.equal('Loss carryforwards: 2021, the largest. (Loss carryforwards: 500; Accrued expenses: 120; Other: 30)');
     expect(answerFromTables('Which component of deferred tax assets was the smallest in 2021?', taxes)?.line).to.match(/^Other: 2021, the smallest\./);
+    // How many of them pass a threshold is a comparison of their figures, not a count of the section's items.
+    expect(answerFromTables('How many components of deferred tax assets exceeded 100 in 2021?', taxes)?.line).to.match(/^2 items \(Loss carryforwards and Accrued expenses\): 2021 above 100\./);
+    expect(answerFromTables('How many components are there under deferred tax assets?', taxes)?.line).to.match(/^3 items: /);
   });
 
   it('reads the row whose label the question writes out whole, small words and all, of two with the same words', () => {
