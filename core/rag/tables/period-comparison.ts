@@ -3,7 +3,7 @@
  * less than 100?", "How many years did X exceed $1,500?". Their triggers are data, one language each, like the table
  * intents; the answer names the periods with the figures that decide.
  */
-import { formatNumber } from './figures.js';
+import { formatNumber, type TableUnit } from './figures.js';
 
 export interface PeriodComparison {
   /** Which periods (or the one) meet it, or how many do. */
@@ -11,6 +11,8 @@ export interface PeriodComparison {
   /** Above or below a threshold; else the largest or the smallest. */
   test: 'above' | 'below' | 'largest' | 'smallest';
   threshold?: number;
+  /** The scale the question writes after its threshold ("$9 million": 1e6), to read it in a table's unit. */
+  scale?: number;
 }
 
 interface ComparisonIntent {
@@ -25,18 +27,30 @@ export const COMPARISON_INTENTS: readonly ComparisonIntent[] = [
   { asks: 'which', language: 'en', trigger: new RegExp(String.raw`\b(?:which|what)\s+${PERIODS}\b`, 'i') },
 ];
 
-const ABOVE = /\b(?:exceed(?:ed|s|ing)?|above|over|more than|greater than|higher than|larger than|at least)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)/i;
-const BELOW = /\b(?:less than|lower than|smaller than|fewer than|below|under|at most)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)/i;
+const SCALE = String.raw`(?:\s*(thousand|million|billion|mn|bn|m|k)\b)?`;
+const ABOVE = new RegExp(String.raw`\b(?:exceed(?:ed|s|ing)?|above|over|more than|greater than|higher than|larger than|at least)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)${SCALE}`, 'i');
+const BELOW = new RegExp(String.raw`\b(?:less than|lower than|smaller than|fewer than|below|under|at most)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)${SCALE}`, 'i');
+const SCALES: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, mn: 1e6, m: 1e6, billion: 1e9, bn: 1e9 };
 const LARGEST = /\b(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum)\b/i;
 const SMALLEST = /\b(?:lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum)\b/i;
 
 /** The threshold a question compares with ("exceed $1,500", "lower than 2.00"), as a test; undefined when none. */
-export function thresholdAsked(question: string): Pick<PeriodComparison, 'test' | 'threshold'> | undefined {
+export function thresholdAsked(question: string): Pick<PeriodComparison, 'test' | 'threshold' | 'scale'> | undefined {
   const above = ABOVE.exec(question);
   const below = BELOW.exec(question);
   const number = (m: RegExpExecArray) => Number(m[1].replace(/,/g, ''));
-  if (above && (!below || above.index < below.index)) return { test: 'above', threshold: number(above) };
-  return below ? { test: 'below', threshold: number(below) } : undefined;
+  const scale = (m: RegExpExecArray) => (m[2] ? { scale: SCALES[m[2].toLowerCase()] } : {});
+  if (above && (!below || above.index < below.index)) return { test: 'above', threshold: number(above), ...scale(above) };
+  return below ? { test: 'below', threshold: number(below), ...scale(below) } : undefined;
+}
+
+/**
+ * The comparison with its threshold in the scale a table prints ("$9 million" of a table in thousands: 9,000). A table
+ * that prints no scale is read as the question writes it: its figures' scale is not known.
+ */
+export function inTableUnit(comparison: PeriodComparison, unit: TableUnit | undefined): PeriodComparison {
+  if (comparison.threshold === undefined || !comparison.scale || !unit?.scale) return comparison;
+  return { ...comparison, threshold: (comparison.threshold * comparison.scale) / unit.multiplier, scale: undefined };
 }
 
 /** The comparison a question asks across periods, or undefined when it asks none. */

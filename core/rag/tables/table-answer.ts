@@ -13,7 +13,7 @@ import { FUNCTION_WORDS, keysOf, type TableAnswer, type TableCell } from './tabl
 import { BALANCE_DATE, cell, figureIndex, labelKeys, labelsShared, OPERATION_NAMES, periodsText, rowName, unitOf, yearColumns, type RowMatch } from './cell-reading.js';
 import { acrossPeriodTables, columnAnswer, columnOfOneTable, columnsAnswer, columnsTotal, columnDown, namedColumns, namesEveryRow, periodTablesCells } from './column-answers.js';
 import { OPERATION_WORDS, operationAsked, TABLE_INTENTS, type TableIntent } from './table-intents.js';
-import { comparisonAsked, comparisonLine, periodsMeeting, type PeriodComparison } from './period-comparison.js';
+import { comparisonAsked, comparisonLine, inTableUnit, periodsMeeting, type PeriodComparison } from './period-comparison.js';
 import { asksStructure, sectionNamed, structureAnswer } from './table-structure.js';
 import { isTotal, itemComparisonAsked } from './item-comparison.js';
 
@@ -501,7 +501,8 @@ function periodAnswer(operation: TableOperation, match: RowMatch, years: number[
 }
 
 /** The periods of one row that meet a comparison, or how many do, with every period's figure. */
-function comparisonAnswer(comparison: PeriodComparison, match: RowMatch, shared: Set<string>, question = '', grids: readonly TableGrid[] = []): TableAnswer | undefined {
+function comparisonAnswer(asked: PeriodComparison, match: RowMatch, shared: Set<string>, question = '', grids: readonly TableGrid[] = []): TableAnswer | undefined {
+  const comparison = inTableUnit(asked, unitOf(match));
   const byYear = yearColumns(match.grid, match.row).flatMap((c) => cell(match, c) ?? []);
   // Tables of one period each: the row's cell, under the column named, in each period's table.
   const cells = byYear.length >= 2 ? byYear : periodTablesCells(match, namedColumns(question, match.grid), grids);
@@ -534,10 +535,11 @@ function itemsAnswer(comparison: PeriodComparison, question: string, grids: read
     : column < 0 ? [] : (section?.rows ?? grid.rows).flatMap((row) => (isTotal(row.label) || !row.label ? [] : cell({ grid, row, confidence: 0 }, column) ?? []));
   if (cells.length < 2) return undefined;
   const figures = cells.map((c) => ({ period: acrossColumns ? c.column.label : rowName(c.row, shared), value: c.value }));
-  const met = periodsMeeting(comparison, figures);
+  const inUnit = inTableUnit(comparison, unitOf({ grid, row: cells[0].row, confidence: 0 }));
+  const met = periodsMeeting(inUnit, figures);
   if (comparison.asks === 'which' && met.length === 0) return undefined;
   const what = acrossColumns ? rowName(match.row, shared) : cells[0].column.label || 'the column';
-  return { line: comparisonLine(comparison, what, figures, met, ['item', 'items']), operation: comparison.asks === 'count' ? 'count' : 'compare', cells, confidence: match?.confidence ?? 1 };
+  return { line: comparisonLine(inUnit, what, figures, met, ['item', 'items']), operation: comparison.asks === 'count' ? 'count' : 'compare', cells, confidence: match?.confidence ?? 1 };
 }
 /** A row named less surely than this is no item compared across columns. */
 const ITEM_ROW_CONFIDENCE = 0.75;

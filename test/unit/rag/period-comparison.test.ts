@@ -8,7 +8,7 @@ const FIGURES = [{ period: '2019', value: 9_447 }, { period: '2018', value: 10_9
 
 describe('comparing one row’s figures across its periods', () => {
   it('reads which periods, or how many, and the test: above or below a threshold, the largest or the smallest', () => {
-    expect(comparisonAsked('How many years did Finished goods exceed $10,000 thousand?')).to.deep.equal({ asks: 'count', test: 'above', threshold: 10_000 });
+    expect(comparisonAsked('How many years did Finished goods exceed $10,000 thousand?')).to.deep.equal({ asks: 'count', test: 'above', threshold: 10_000, scale: 1_000 });
     expect(comparisonAsked('In which year was Maintenance less than15,000 thousands?')).to.deep.equal({ asks: 'which', test: 'below', threshold: 15_000 });
     expect(comparisonAsked('In which year were acquisition costs larger?')).to.deep.equal({ asks: 'which', test: 'largest' });
     expect(comparisonAsked('Which period had the lowest churn?')).to.deep.equal({ asks: 'which', test: 'smallest' });
@@ -32,5 +32,8 @@ describe('comparing one row’s figures across its periods', () => {
     const grids = readTableGrids(splitUnits(['(In thousands) 2019 2018 2017', 'Raw materials 4,210 3,980 3,650', 'Finished goods 9,447 10,995 8,120'].join('\n')));
     expect(answerFromTables('In which year was the amount of finished goods the largest?', grids)?.line).to.match(/^2018: Finished goods, the largest/);
     expect(answerFromTables('How many years did finished goods exceed 9,000?', grids)?.line).to.match(/^2 periods \(2019 and 2018\): Finished goods above 9,000/);
+    // A threshold written with its scale is read in the table's unit: $9.5 million of a table in thousands is 9,500.
+    expect(answerFromTables('How many years did finished goods exceed $9.5 million?', grids)?.line).to.match(/^1 period \(2018\): Finished goods above 9,500/);
+    expect(answerFromTables('How many years did finished goods exceed $9,000 thousand?', grids)?.line).to.match(/^2 periods \(2019 and 2018\): Finished goods above 9,000/);
   });
 });
