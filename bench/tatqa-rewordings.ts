@@ -22,6 +22,9 @@ const upperFirst = (q: string) => q.charAt(0).toUpperCase() + q.slice(1);
 /** A single year asked ("in 2019", not "in 2019 and 2018" nor "from 2018 to 2019"). */
 const ONE_YEAR = /\b(?:in|for) (20\d\d)\b(?! and| to)/g;
 
+/** "How many years did X exceed N?", its parts. */
+const YEARS_EXCEEDED = /^How many years did (?:the )?(.+?) exceed (.+?)\?$/i;
+
 /** "What was the change in X from 2018 to 2019?", its parts. */
 const CHANGE_FROM_TO = /^What (?:is|was) the change in (?:the )?(.+?) (from|between) (20\d\d) (to|and) (20\d\d)\?$/;
 
@@ -56,6 +59,10 @@ export const REWORDINGS: Record<string, (question: string) => string> = {
   '% change': (q) => q.replace(/\bpercentage change\b/i, '% change'),
   'percent change': (q) => q.replace(/\bpercentage change\b/i, 'percent change'),
   mean: (q) => q.replace(/\baverage\b/i, 'mean'),
+  'In how many years was X above N?': (q) => q.replace(YEARS_EXCEEDED, 'In how many years was $1 above $2?'),
+  'How many of the years had X over N?': (q) => q.replace(YEARS_EXCEEDED, 'How many of the years had $1 over $2?'),
+  'For how many years was X more than N?': (q) => q.replace(YEARS_EXCEEDED, 'For how many years was $1 more than $2?'),
+  'Which year had the higher X?': (q) => q.replace(/^In which year (?:was|were) (?:the )?(.+?) (higher|larger|greater|lower|smaller)\?$/i, 'Which year had the $2 $1?'),
 };
 
 async function main(): Promise<void> {

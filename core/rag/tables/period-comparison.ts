@@ -23,13 +23,14 @@ interface ComparisonIntent {
 
 const PERIODS = String.raw`(?:years?|periods?|quarters?|months?|weeks?|days?)`;
 export const COMPARISON_INTENTS: readonly ComparisonIntent[] = [
-  { asks: 'count', language: 'en', trigger: new RegExp(String.raw`\bhow many ${PERIODS}\b`, 'i') },
+  { asks: 'count', language: 'en', trigger: new RegExp(String.raw`\bhow many (?:of the )?${PERIODS}\b`, 'i') },
   { asks: 'which', language: 'en', trigger: new RegExp(String.raw`\b(?:which|what)\s+${PERIODS}\b`, 'i') },
 ];
 
 const SCALE = String.raw`(?:\s*(thousand|million|billion|mn|bn|m|k)\b)?`;
 const ABOVE = new RegExp(String.raw`\b(?:exceed(?:ed|s|ing)?|above|over|more than|greater than|higher than|larger than|at least)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)${SCALE}`, 'i');
 const BELOW = new RegExp(String.raw`\b(?:less than|lower than|smaller than|fewer than|below|under|at most)\s*\$?\s*(\d[\d,]*(?:\.\d+)?)${SCALE}`, 'i');
+const SIGN = /\b(positive|negative)\b/i;
 const SCALES: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, mn: 1e6, m: 1e6, billion: 1e9, bn: 1e9 };
 const LARGEST = /\b(?:higher|highest|larger|largest|greater|greatest|more|most|bigger|biggest|maximum)\b/i;
 const SMALLEST = /\b(?:lower|lowest|smaller|smallest|less|least|fewer|fewest|minimum)\b/i;
@@ -41,7 +42,10 @@ export function thresholdAsked(question: string): Pick<PeriodComparison, 'test' 
   const number = (m: RegExpExecArray) => Number(m[1].replace(/,/g, ''));
   const scale = (m: RegExpExecArray) => (m[2] ? { scale: SCALES[m[2].toLowerCase()] } : {});
   if (above && (!below || above.index < below.index)) return { test: 'above', threshold: number(above), ...scale(above) };
-  return below ? { test: 'below', threshold: number(below), ...scale(below) } : undefined;
+  if (below) return { test: 'below', threshold: number(below), ...scale(below) };
+  // "… was X positive?": above nil; "negative": below it.
+  const sign = SIGN.exec(question)?.[1].toLowerCase();
+  return sign ? { test: sign === 'positive' ? 'above' : 'below', threshold: 0 } : undefined;
 }
 
 /**

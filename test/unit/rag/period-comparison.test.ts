@@ -14,6 +14,8 @@ describe('comparing one row’s figures across its periods', () => {
     expect(comparisonAsked('Which period had the lowest churn?')).to.deep.equal({ asks: 'which', test: 'smallest' });
     expect(comparisonAsked('What was the revenue in 2019?'), 'no comparison').to.equal(undefined);
     expect(comparisonAsked('How many years are shown?'), 'a count with nothing to compare').to.equal(undefined);
+    expect(comparisonAsked('In how many of the years was the margin positive?')).to.deep.equal({ asks: 'count', test: 'above', threshold: 0 });
+    expect(comparisonAsked('In which years was the cash flow negative?')).to.deep.equal({ asks: 'which', test: 'below', threshold: 0 });
   });
 
   it('finds the periods that meet it; a tie for the largest tells nothing', () => {
