@@ -51,19 +51,22 @@ const SKIPPED = new Set(['of', 'and', 'for', 'the', '&']);
 
 /**
  * The words the passages write an acronym out as, most often: a run of capitalised words whose initials spell it,
- * function words between them skipped ("Chief Executive Officer" for CEO). Undefined when none does.
+ * function words between them skipped ("Chief Executive Officer" for CEO). From four letters on, as a table's label
+ * writes it, only the first word capitalised and a function word one of the letters ("Cost of goods sold" for COGS).
+ * Undefined when none does.
  */
 function writtenOut(acronym: string, contexts: readonly ContextPassage[]): string | undefined {
   const counts = new Map<string, number>();
-  const initials = [...acronym].map((letter) => new RegExp(`^${letter}\\p{Ll}`, 'u'));
+  const flags = acronym.length >= 4 ? 'iu' : 'u';
+  const initials = [...acronym].map((letter, k) => new RegExp(`^${letter}\\p{Ll}`, k === 0 ? 'u' : flags));
   for (const { text } of contexts) {
     const tokens = text.split(/\s+/);
     for (let i = 0; i < tokens.length; i++) {
       let j = i;
       let k = 0;
       while (j < tokens.length && k < acronym.length) {
-        if (k > 0 && SKIPPED.has(tokens[j].toLowerCase())) j++;
-        else if (initials[k].test(tokens[j])) (j++, k++);
+        if (initials[k].test(tokens[j]) && (k > 0 || !SKIPPED.has(tokens[j].toLowerCase()))) (j++, k++);
+        else if (k > 0 && SKIPPED.has(tokens[j].toLowerCase())) j++;
         else break;
       }
       if (k < acronym.length) continue;

@@ -24,6 +24,11 @@ describe('compounds written as the passages write them (adapters/extractive/pass
     expect(asWrittenInPassages('What did the SEC say?', passages('Filed with the Securities and Exchange Commission.'))).to.equal('What did the Securities and Exchange Commission say?');
     expect(asWrittenInPassages('What did the SEC say?', passages('Filed with the SEC, the Securities and Exchange Commission.'))).to.equal('What did the SEC say?');
     expect(asWrittenInPassages('What is NATO?', passages('Nothing of the kind here.'))).to.equal('What is NATO?');
+    // From four letters, as a table's label writes it: the first word capitalised, a small word one of the letters.
+    expect(asWrittenInPassages('What is the COGS for 2019?', passages('2019 2018\nNet sales 100 90\nCost of goods sold (50) (40)'))).to.equal('What is the Cost of goods sold for 2019?');
+    expect(asWrittenInPassages('What was the ARPU?', passages('Average revenue per user 12.5 11.2'))).to.equal('What was the Average revenue per user?');
+    // Three letters still need capitals: "the cash earnings outlook" is no CEO.
+    expect(asWrittenInPassages('Who is the CEO?', passages('The cash earnings outlook is good.'))).to.equal('Who is the CEO?');
   });
 
   it('leaves a form the passages also write as asked, and function words and short parts alone', () => {
