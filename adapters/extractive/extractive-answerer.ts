@@ -7,6 +7,7 @@ import { passagePlace } from '../../core/rag/place.js';
 import { absentNames, absentYears, bareWord, nearSpelling, notFoundNote, questionNames } from './absent-names.js';
 import { asClosestFound, closestNote, isFrameWord, MIN_SUBJECT_SUPPORT, minSubjectSupport, subjectSupport } from './answer-support.js';
 import { asksForExplanation, proseFirst } from './explanation.js';
+import { definingFirst } from './definition.js';
 import { statedInProse } from './stated-in-prose.js';
 import { asWrittenInPassages } from './passage-wording.js';
 import { tableAnswerRead, withAlsoFound } from './table-answer.js';
@@ -119,7 +120,7 @@ export class ExtractiveAnswerer implements Llm {
     // "What does the table show?": the sentence that announces a table (ending on a colon above its rows) says it.
     const announcing = ASKS_WHAT_TABLE_SHOWS.test(request.question) ? all.find((c) => announcedTable(c, all, MAX_ANSWER_WORDS).length > 0) : undefined;
     const ranked = announcing ? [announcing, ...rankedOf(all).filter((c) => c !== announcing)]
-      : inProse ? statingFirst(rankedOf(all), inProse) : explains ? proseFirst(rankedOf(all), asked) : rankedOf(all, asksForContents(request.question));
+      : inProse ? statingFirst(rankedOf(all), inProse) : definingFirst(explains ? proseFirst(rankedOf(all), asked) : rankedOf(all, asksForContents(request.question)), request.question);
     const best = ranked[0];
     // Too weak a match is no answer: better to say so than to quote something unrelated.
     const coverage = announcing ? 1 : Math.max(...ranked.map((c) => c.coverage));
