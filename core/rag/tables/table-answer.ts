@@ -82,7 +82,8 @@ export function answerFromTables(question: string, tables: readonly TableGrid[],
   if (rows) return rowsAnswer(operation, rows, years, shared);
   // One row: a lookup, or an operation over its periods (a difference "between 2019 and 2018" of one row is a change).
   const match = ofYearAsked(bestRow(question, grids, weigh), years, (dated) => bestRow(question, dated, weigh), grids);
-  // "What were A and B in 2019?": each row's figure, when each names a row surely and the whole names none as well.
+  // "What were A and B in 2019?": each row's figure, when each names its row surely and no less surely than the whole
+  // question names one ("the sales and marketing expenses" reads "Sales & marketing", not "Net sales" and it).
   const both = operation === 'lookup' && years.length <= 1 ? restore(lookedUpPhrases(guarded)) : undefined;
   const each = both && listedRows(both, grids, weigh);
   const sure = each && each.every((r) => r.confidence >= SURE_ROW && r.confidence >= (match?.confidence ?? 0));
@@ -298,11 +299,10 @@ function rowPair(phrases: [string, string], grids: readonly TableGrid[], weigh: 
   return pairs.sort((a, b) => b[0].confidence + b[1].confidence - (a[0].confidence + a[1].confidence))[0];
 }
 
-/** The two rows' phrases of a two-row question: "difference between A and B", "ratio of A to B", "what percentage of B is A". */
 /**
  * The question with each row label it writes out whole that holds a word the phrases are split at ("and", "for",
- * "to") or a comma, or opens with "Total", set aside as one word, and the function that puts them back into the phrases read from it: a list
- * is then split between labels, not inside one.
+ * "to") or a comma, or opens with "Total", set aside as one word, and the function that puts them back into the
+ * phrases read from it: a list is then split between labels, not inside one.
  */
 function labelsKeptWhole(question: string, grids: readonly TableGrid[]): { text: string; restore: <T extends string[] | undefined>(phrases: T) => T } {
   const kept: string[] = [];
@@ -323,6 +323,7 @@ function placeholder(i: number): string {
   return `qqlabel${String.fromCharCode(97 + i)}qq`;
 }
 
+/** The two rows' phrases of a two-row question: "difference between A and B", "ratio of A to B", "what percentage of B is A". */
 function twoPhrases(question: string, operation: TableOperation): [string, string] | undefined {
   const q = question.replace(/\?$/, '');
   if (operation === 'share') {
