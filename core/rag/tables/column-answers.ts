@@ -17,9 +17,10 @@ import { cell, figureIndex, labelKeys, OPERATION_NAMES, periodsText, rowName, un
  */
 export function namedColumns(question: string, grid: TableGrid): number[] {
   if (grid.columns.some((c) => c.year !== undefined)) return [];
-  const asked = wordTokens(question).map(termKey);
+  const asked = [...wordTokens(question).map(termKey).filter((k) => !/^\d/.test(k)), ...numbersOf(question)];
   const scored = grid.columns.flatMap((column, i) => {
-    const keys = [...new Set(keysOf(column.label))].filter((k) => !/^\d/.test(k));
+    // Its words, and its numbers as written ("1-3 Years" is named by "1-3", not by "years" alone).
+    const keys = [...new Set([...keysOf(column.label).filter((k) => !/^\d/.test(k)), ...numbersOf(column.label)])];
     const held = keys.filter((k) => asked.includes(k));
     if (keys.length === 0 || held.length / keys.length < 0.5) return [];
     return [{ i, score: held.length / keys.length, at: Math.min(...held.map((k) => asked.indexOf(k))), keys: held }];
@@ -28,6 +29,11 @@ export function namedColumns(question: string, grid: TableGrid): number[] {
   // question names ("more than 5 years" names "More Than 5 Years", not "1-3 Years").
   const kept = scored.filter((c) => !scored.some((o) => o !== c && (o.score > c.score || o.keys.length > c.keys.length) && c.keys.every((k) => o.keys.includes(k))));
   return kept.sort((a, b) => a.at - b.at).map((c) => c.i);
+}
+
+/** The numbers and ranges a text writes ("1-3", "5", "2 – 4" as "2-4"), years aside. */
+function numbersOf(text: string): string[] {
+  return [...text.matchAll(/\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+(?:[.,]\d+)?)?/g)].map((m) => m[0].replace(/\s+/g, '').replace('–', '-')).filter((n) => !/^(?:19|20)\d\d$/.test(n));
 }
 
 /** One row's figure under a column named by words, or an operation of that figure alone (a look-up). */

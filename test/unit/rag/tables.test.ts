@@ -140,6 +140,13 @@ describe('headers a page breaks or leaves behind', () => {
 describe('columns named by words', () => {
   const PRICES = `Ticket Prices\nRange 2021\nLow High\nFirst Quarter $ 5.99 $ 8.40\nSecond Quarter $ 4.79 $ 6.48`;
 
+  it('names a column by its numbers as written ("1-3 Years", "3-5 Years"), not by "years" alone', () => {
+    const due = grids('Payments due by period\nTotal | Less Than 1 Year | 1-3 Years | 3-5 Years | More Than 5 Years\nLease obligations $3,100 $773 $2,055 $200 $72\nPurchase obligations 1,200 600 400 200 —');
+    expect(answerFromTables('What are the lease obligations due in 3-5 years?', due)?.line).to.equal('Lease obligations, 3-5 Years: $200');
+    expect(answerFromTables('What are the lease obligations due in more than 5 years?', due)?.line).to.equal('Lease obligations, More Than 5 Years: $72');
+    expect(answerFromTables('What are the respective lease obligations due in less than one year and 1-3 years?', due)?.line).to.equal('Lease obligations, Less Than 1 Year: $773; 1-3 Years: $2,055');
+  });
+
   it('reads a header of words as the columns when it names as many as the rows print, and the year above as the table’s period', () => {
     const [grid] = grids(PRICES);
     expect(grid.columns.map((c) => c.label)).to.deep.equal(['Low', 'High']);
