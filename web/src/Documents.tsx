@@ -66,8 +66,13 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
   }, [sessionId]);
   useEffect(() => onChange(documents), [documents]);
   useBroadcast((message) => message.kind === 'documents' && message.sessionId === sessionId && void refresh());
+  /** What the server told, asked once: a file chosen before the answer came waits for it, not refused by the three. */
+  const typesTold = useRef<Promise<UploadTypes>>();
   useEffect(() => {
-    api.uploadTypes().then((told) => alive.current && setTypes(told), () => {});
+    typesTold.current = api.uploadTypes().then((told) => {
+      if (alive.current) setTypes(told);
+      return told;
+    }, () => CONTRACT_UPLOAD_TYPES);
   }, []);
 
   // Jobs still running are followed through GET /ingest/:id (stage and progress) until they end.
@@ -102,9 +107,10 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
     setProblems([]);
     const tags = given ?? parseTags(institution, otherTags);
     if ('error' in tags) return setProblems([tags.error as string]);
+    const known = (await typesTold.current) ?? types;
     const chosen: Queued[] = [];
     for (const file of files) {
-      const checked = checkFile(file, types);
+      const checked = checkFile(file, known);
       if ('error' in checked) setProblems((p) => [...p, `${file.name}: ${checked.error}`]);
       else chosen.push({ file, contentType: checked.contentType, tags, item: { id: ++uploadIds, filename: file.name } });
     }
@@ -122,7 +128,7 @@ export function Documents({ api, sessionId, onChange, onAdded }: {
         broadcast({ kind: 'documents', sessionId });
         await refresh();
       } catch (e) {
-        report(e instanceof Error && !(e instanceof Unauthorized) ? new Error(forPeople(e.message, file, types)) : e, file.name);
+        report(e instanceof Error && !(e instanceof Unauthorized) ? new Error(forPeople(e.message, file, known)) : e, file.name);
       } finally {
         setUploads((list) => list.filter((u) => u.id !== item.id));
       }
