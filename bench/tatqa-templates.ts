@@ -21,6 +21,8 @@ const PART = (process.env.TATQA_PART ?? 'dev') as TatqaPart;
 const SHOW = PART === 'dev' ? Number(process.env.TEMPLATES_SHOW ?? 0) : 0;
 /** Rows asked about per table: its first ones with a figure in each year (TEMPLATES_ROWS=N to ask more). */
 const ROWS_PER_TABLE = Number(process.env.TEMPLATES_ROWS ?? 3);
+/** With TEMPLATES_ROWS set, two-row questions pair each row asked with the next, not only the first two. */
+const EVERY_PAIR = process.env.TEMPLATES_ROWS !== undefined;
 
 type Gold = { figures: number[] } | { count: number } | { labels: string[] } | { year: number } | { one: string; notOthers: string[] };
 interface Generated {
@@ -134,7 +136,7 @@ export function templateQuestions(context: TatqaContext, index: number): Generat
   }
   const items = rows.filter((r) => !/^total\b/i.test(r[0].trim()));
   // Two rows: the first two items, or with TEMPLATES_ROWS set each item and the next among the rows asked.
-  const pairs = process.env.TEMPLATES_ROWS ? items.slice(0, ROWS_PER_TABLE).slice(1).map((r, i) => [items[i], r]) : [items.slice(0, 2)];
+  const pairs = EVERY_PAIR ? items.slice(0, ROWS_PER_TABLE).slice(1).map((r, i) => [items[i], r]) : [items.slice(0, 2)];
   for (const [first, second] of pairs) {
     if (!first || !second) continue;
     const [a, b] = [value(first, recent), value(second, recent)];

@@ -9,14 +9,17 @@ const ASKS_WHAT_IT_IS = [
   /\bhow\s+(?:does|do|did|is|are)\s+(?:.+?\s+)?defin(?:e|ed)\s+(?:the\s+)?(.+?)\s*\??\s*$/i,
   /^\s*what\s+(?:does|do)\s+(?:the\s+)?(.+?)\s+(?:mean|stand for|refer to)\s*\??\s*$/i,
 ];
-/** A thing asked for by a figure's words or a period is a figure's question, not a definition's. */
-const ASKS_A_FIGURE = /\b(?:19|20)\d\d\b|\d|\b(?:amount|value|total|number|percentage|rate|change|average|how much|how many)\b/i;
+/**
+ * A thing asked for with a figure's words, an operation's or a period is a figure's question, not a definition's
+ * (wider than answer-support.ts's ASKS_A_FIGURE, which decides only whether a subject's words are read as phrases).
+ */
+const FIGURE_OR_OPERATION = /\b(?:19|20)\d\d\b|\d|\b(?:amount|value|total|number|percentage|rate|change|average|how much|how many)\b/i;
 /** How far down the ranking a defining sentence is looked for. */
 const LOOKED_AT = 8;
 
 /** The term a question asks the meaning of, or undefined. */
 export function termAsked(question: string): string | undefined {
-  if (ASKS_A_FIGURE.test(question)) return undefined;
+  if (FIGURE_OR_OPERATION.test(question)) return undefined;
   for (const pattern of ASKS_WHAT_IT_IS) {
     const term = pattern.exec(question)?.[1]?.trim();
     if (term && term.split(/\s+/).length <= 5) return term;
